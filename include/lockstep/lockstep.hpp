@@ -1,0 +1,7 @@
+// Everything lockstep offers, in one include.
+#pragma once
+#include "lockstep/csr.hpp"
+#include "lockstep/error.hpp"
+#include "lockstep/matrix_market.hpp"
+#include "lockstep/runtime.hpp"
+#include "lockstep/version.hpp"

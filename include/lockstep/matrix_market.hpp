@@ -1,0 +1,42 @@
+// Matrix Market I/O. Reads `coordinate` and `array` files with `real`, `integer` or `pattern`
+// values and `general`, `symmetric` or `skew-symmetric` symmetry; anything else, and every
+// malformed line, throws input_error naming the file and line and what was expected.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockstep/csr.hpp"
+
+namespace lockstep {
+
+struct MatrixMarketBanner {
+  std::string format;    // "coordinate" or "array"
+  std::string field;     // "real", "integer" or "pattern"
+  std::string symmetry;  // "general", "symmetric" or "skew-symmetric"
+};
+
+/// Entries as stored, 0-based, after symmetry expansion (mirror entries added), before any
+/// duplicate handling. `array` files give every entry, zeros included.
+struct Triplets {
+  int32_t rows = 0, cols = 0;
+  MatrixMarketBanner banner;
+  std::vector<int32_t> row, col;
+  std::vector<double> value;  // 1 for pattern files
+};
+
+enum class Duplicates { sum, min };
+
+Triplets read_triplets(const std::string& path);
+/// CSR with columns sorted in each row; duplicates summed (matrices) or min-reduced (graphs).
+template <typename T>
+Csr<T> to_csr(const Triplets& t, Duplicates dup = Duplicates::sum);
+template <typename T>
+Csr<T> read_matrix_market(const std::string& path) {
+  return to_csr<T>(read_triplets(path));
+}
+/// Writes `coordinate real general` (or `integer` for integral T), 1-based.
+template <typename T>
+void write_matrix_market(const std::string& path, const Csr<T>& a);
+
+}  // namespace lockstep

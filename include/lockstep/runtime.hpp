@@ -1,0 +1,150 @@
+// The one home for devices, contexts, queues and programs. Device choice: a spec string (an
+// index from `lockstep devices`, or a case-insensitive substring of platform or device name),
+// else LOCKSTEP_DEVICE, else the first GPU, else the first device. Programs are built from an
+// embedded kernel file (cl/*.cl, or LOCKSTEP_KERNEL_DIR when set) plus typed -D parameters, and
+// cached in memory and on disk (see program_cache.cpp).
+#pragma once
+#include <CL/opencl.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <algorithm>
+#include <vector>
+
+#include "lockstep/error.hpp"
+
+namespace lockstep {
+
+/// What lockstep needs to know about a device; `lockstep devices` prints it.
+struct DeviceInfo {
+  int index = -1;  // position in list_devices()
+  std::string platform, name, vendor, type, version, driver_version, opencl_c_version;
+  cl_uint compute_units = 0;
+  size_t max_work_group_size = 0;
+  cl_ulong local_mem_bytes = 0, global_mem_bytes = 0, max_alloc_bytes = 0;
+  bool fp64 = false;             // cl_khr_fp64
+  bool int64_atomics = false;    // cl_khr_int64_base_atomics
+  bool c20_atomics = false;      // OpenCL C 2.0/3.0 atomics with device scope, acquire/release
+  bool subgroups = false;        // cl_khr_subgroups or OpenCL C 3.0 __opencl_c_subgroups
+  unsigned wave_width = 1;       // lanes that run in lockstep: 32 NVIDIA, 64 AMD, 1 unknown/CPU
+  bool is_gpu() const { return type == "GPU"; }
+};
+
+/// All devices of all platforms, in the order `lockstep devices` lists them.
+std::vector<cl::Device> all_devices();
+DeviceInfo describe(const cl::Device& device);
+/// Resolves a device spec ("" means: LOCKSTEP_DEVICE, else the first GPU, else the first device).
+/// Throws input_error when nothing matches.
+cl::Device select_device(const std::string& spec = "");
+
+/// Typed -D parameters of a kernel build, turned into "-D NAME=value" options (sorted by name, so
+/// equal parameter sets give equal options and hit the same cache entry).
+class Defines {
+ public:
+  Defines& set(const std::string& name, long long value);
+  Defines& set(const std::string& name, const std::string& value);
+  Defines& set(const std::string& name, const char* value) { return set(name, std::string(value)); }
+  Defines& flag(const std::string& option);  // any other build option, e.g. "-cl-std=CL2.0"
+  std::string options() const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> flags_;
+};
+
+/// VALUE_TYPE=float|double (and, for double, LOCKSTEP_FP64=1 so kernels enable cl_khr_fp64).
+template <typename T>
+Defines& set_value_type(Defines& d);
+
+/// Source of a kernel file with its `#include "x.cl"` lines resolved (embedded copy, or the
+/// file in LOCKSTEP_KERNEL_DIR when that variable is set).
+std::string kernel_source(const std::string& file);
+
+/// A built program from the two-level cache (memory, then disk, then compile). Build failures
+/// throw opencl_error("clBuildProgram", ..., complete build log).
+cl::Program program(const cl::Context& context, const cl::Device& device, const std::string& file,
+                    const Defines& defines);
+/// Counters of the program cache (this process), for tests and LOCKSTEP_SHOW_BUILDS.
+struct ProgramCacheStats {
+  size_t memory_hits = 0, disk_hits = 0, compiles = 0;
+};
+ProgramCacheStats program_cache_stats();
+/// A fresh kernel object (cheap) from the cached program.
+cl::Kernel kernel(const cl::Context& context, const cl::Device& device, const std::string& file,
+                  const std::string& name, const Defines& defines);
+cl::Kernel kernel(const cl::CommandQueue& queue, const std::string& file, const std::string& name,
+                  const Defines& defines);
+
+/// A device with its context and an in-order queue with profiling enabled.
+class Context {
+ public:
+  explicit Context(const std::string& device_spec = "");
+  explicit Context(const cl::Device& device);
+  const cl::Context& context() const { return context_; }
+  const cl::Device& device() const { return device_; }
+  cl::CommandQueue& queue() { return queue_; }
+  const DeviceInfo& info() const { return info_; }
+  cl::Kernel kernel(const std::string& file, const std::string& name, const Defines& d) const {
+    return lockstep::kernel(context_, device_, file, name, d);
+  }
+
+ private:
+  cl::Device device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  DeviceInfo info_;
+};
+
+// ---- small checked helpers over the Khronos bindings ----
+
+cl::Buffer make_buffer(const cl::Context& context, cl_mem_flags flags, size_t bytes,
+                       void* host = nullptr);
+template <typename T>
+cl::Buffer upload(cl::CommandQueue& queue, const std::vector<T>& data,
+                  cl_mem_flags flags = CL_MEM_READ_WRITE) {
+  cl::Buffer b = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), flags,
+                             std::max<size_t>(1, data.size()) * sizeof(T));
+  if (!data.empty())
+    check(queue.enqueueWriteBuffer(b, CL_TRUE, 0, data.size() * sizeof(T), data.data()),
+          "clEnqueueWriteBuffer");
+  return b;
+}
+template <typename T>
+std::vector<T> download(cl::CommandQueue& queue, const cl::Buffer& b, size_t n) {
+  std::vector<T> out(n);
+  if (n) check(queue.enqueueReadBuffer(b, CL_TRUE, 0, n * sizeof(T), out.data()),
+               "clEnqueueReadBuffer");
+  return out;
+}
+
+/// Local memory of a given size, as a kernel argument.
+struct Local {
+  size_t bytes;
+};
+/// Sets one kernel argument; a failure names the kernel and the argument index.
+void set_arg(cl::Kernel& k, cl_uint index, size_t size, const void* value);
+void set_arg(cl::Kernel& k, cl_uint index, const cl::Buffer& b);
+void set_arg(cl::Kernel& k, cl_uint index, Local local);
+template <typename T>
+void set_arg(cl::Kernel& k, cl_uint index, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>, "kernel arguments are plain values or buffers");
+  set_arg(k, index, sizeof(T), &value);
+}
+/// Sets all kernel arguments in order: set_args(k, buffer, n, Local{bytes}, 1.5f).
+template <typename... Args>
+void set_args(cl::Kernel& k, const Args&... args) {
+  cl_uint i = 0;
+  (set_arg(k, i++, args), ...);
+}
+
+/// Enqueues a 1-D range (global rounded up by the caller); failures name the kernel.
+cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local);
+/// Milliseconds between an event's start and end (the queue must have profiling enabled).
+double event_ms(const cl::Event& e);
+double event_ms(const cl::Event& first, const cl::Event& last);
+
+}  // namespace lockstep

@@ -1,0 +1,143 @@
+// Device discovery and choice, and the Context (device + context + profiling queue).
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+template <cl_int Name, typename R = typename cl::detail::param_traits<cl::detail::cl_device_info, Name>::param_type>
+R info(const cl::Device& d, const char* what) {
+  R value{};
+  cl_int err = d.getInfo(Name, &value);
+  if (err != CL_SUCCESS) throw opencl_error(std::string("clGetDeviceInfo(") + what + ")", err);
+  return value;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back()))))
+    s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::vector<cl::Device> all_devices() {
+  std::vector<cl::Platform> platforms;
+  cl_int err = cl::Platform::get(&platforms);
+  if (err == CL_PLATFORM_NOT_FOUND_KHR || platforms.empty()) return {};
+  check(err, "clGetPlatformIDs");
+  std::vector<cl::Device> out;
+  for (auto& p : platforms) {
+    std::vector<cl::Device> ds;
+    err = p.getDevices(CL_DEVICE_TYPE_ALL, &ds);
+    if (err == CL_DEVICE_NOT_FOUND) continue;
+    check(err, "clGetDeviceIDs");
+    out.insert(out.end(), ds.begin(), ds.end());
+  }
+  return out;
+}
+
+DeviceInfo describe(const cl::Device& d) {
+  DeviceInfo i;
+  cl::Platform p(info<CL_DEVICE_PLATFORM>(d, "CL_DEVICE_PLATFORM"), true);
+  std::string pname;
+  check(p.getInfo(CL_PLATFORM_NAME, &pname), "clGetPlatformInfo(CL_PLATFORM_NAME)");
+  i.platform = trim(pname);
+  i.name = trim(info<CL_DEVICE_NAME>(d, "CL_DEVICE_NAME"));
+  i.vendor = trim(info<CL_DEVICE_VENDOR>(d, "CL_DEVICE_VENDOR"));
+  i.version = trim(info<CL_DEVICE_VERSION>(d, "CL_DEVICE_VERSION"));
+  i.driver_version = trim(info<CL_DRIVER_VERSION>(d, "CL_DRIVER_VERSION"));
+  i.opencl_c_version = trim(info<CL_DEVICE_OPENCL_C_VERSION>(d, "CL_DEVICE_OPENCL_C_VERSION"));
+  cl_device_type t = info<CL_DEVICE_TYPE>(d, "CL_DEVICE_TYPE");
+  i.type = (t & CL_DEVICE_TYPE_GPU)           ? "GPU"
+           : (t & CL_DEVICE_TYPE_CPU)         ? "CPU"
+           : (t & CL_DEVICE_TYPE_ACCELERATOR) ? "ACCELERATOR"
+                                              : "OTHER";
+  i.compute_units = info<CL_DEVICE_MAX_COMPUTE_UNITS>(d, "CL_DEVICE_MAX_COMPUTE_UNITS");
+  i.max_work_group_size = info<CL_DEVICE_MAX_WORK_GROUP_SIZE>(d, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+  i.local_mem_bytes = info<CL_DEVICE_LOCAL_MEM_SIZE>(d, "CL_DEVICE_LOCAL_MEM_SIZE");
+  i.global_mem_bytes = info<CL_DEVICE_GLOBAL_MEM_SIZE>(d, "CL_DEVICE_GLOBAL_MEM_SIZE");
+  i.max_alloc_bytes = info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>(d, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+  std::string ext = info<CL_DEVICE_EXTENSIONS>(d, "CL_DEVICE_EXTENSIONS");
+  auto has = [&](const char* e) { return (" " + ext + " ").find(std::string(" ") + e + " ") != std::string::npos; };
+  i.fp64 = has("cl_khr_fp64");
+  i.int64_atomics = has("cl_khr_int64_base_atomics");
+  i.subgroups = has("cl_khr_subgroups") || has("cl_intel_subgroups");
+  // OpenCL 3.0 devices list optional OpenCL C features; 2.0 atomics with device scope and
+  // acquire/release are what the barrier library's C11 path needs.
+  bool device_scope = false, acq_rel = false;
+  if (i.version.rfind("OpenCL 3.", 0) == 0) {
+    std::vector<cl_name_version> features;
+    if (d.getInfo(CL_DEVICE_OPENCL_C_FEATURES, &features) == CL_SUCCESS) {
+      for (auto& f : features) {
+        std::string n = f.name;
+        device_scope |= n == "__opencl_c_atomic_scope_device";
+        acq_rel |= n == "__opencl_c_atomic_order_acq_rel";
+        i.subgroups |= n == "__opencl_c_subgroups";
+      }
+    }
+  } else if (i.opencl_c_version.find("OpenCL C 2.") != std::string::npos) {
+    device_scope = acq_rel = true;
+  }
+  i.c20_atomics = device_scope && acq_rel;
+  std::string vendor = lower(i.vendor + " " + i.platform);
+  if (i.is_gpu() && vendor.find("nvidia") != std::string::npos) i.wave_width = 32;
+  else if (i.is_gpu() && (vendor.find("amd") != std::string::npos ||
+                          vendor.find("advanced micro") != std::string::npos))
+    i.wave_width = 64;
+  auto all = all_devices();
+  for (size_t k = 0; k < all.size(); ++k)
+    if (all[k]() == d()) i.index = int(k);
+  return i;
+}
+
+cl::Device select_device(const std::string& spec_in) {
+  std::string spec = spec_in;
+  if (spec.empty())
+    if (const char* env = std::getenv("LOCKSTEP_DEVICE")) spec = env;
+  auto all = all_devices();
+  if (all.empty())
+    throw input_error("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+  if (spec.empty()) {
+    for (auto& d : all)
+      if (info<CL_DEVICE_TYPE>(d, "CL_DEVICE_TYPE") & CL_DEVICE_TYPE_GPU) return d;
+    return all.front();
+  }
+  if (std::all_of(spec.begin(), spec.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    size_t k = std::stoul(spec);
+    if (k >= all.size())
+      throw input_error("device index " + spec + " out of range: " + std::to_string(all.size()) +
+                        " device(s); see `lockstep devices`");
+    return all[k];
+  }
+  std::string want = lower(spec);
+  for (auto& d : all) {
+    DeviceInfo i = describe(d);
+    if (lower(i.name).find(want) != std::string::npos ||
+        lower(i.platform).find(want) != std::string::npos)
+      return d;
+  }
+  throw input_error("no OpenCL device matches '" + spec + "'; see `lockstep devices`");
+}
+
+Context::Context(const std::string& spec) : Context(select_device(spec)) {}
+
+Context::Context(const cl::Device& device) : device_(device) {
+  cl_int err;
+  context_ = cl::Context(device_, nullptr, nullptr, nullptr, &err);
+  check(err, "clCreateContext");
+  queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+  check(err, "clCreateCommandQueue");
+  info_ = describe(device_);
+}
+
+}  // namespace lockstep

@@ -1,0 +1,101 @@
+// Shared test support: the device under test (LOCKSTEP_DEVICE, else the default), the one
+// floating-point comparison used by every test, paths to project and shared matrices, and
+// a runner for the CLI.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lockstep/runtime.hpp"
+
+namespace lockstep::test {
+
+/// One context per test process, on the device LOCKSTEP_DEVICE names.
+inline Context& context() {
+  static Context ctx;
+  return ctx;
+}
+
+/// Tolerance for a value accumulated from `terms` products in precision T (reference in double):
+/// relative error allowed grows with the number of terms.
+template <typename T>
+double tolerance(size_t terms) {
+  double eps = std::numeric_limits<T>::epsilon();
+  return eps * (8.0 + 2.0 * std::sqrt(double(terms) + 1.0)) * 4.0;
+}
+
+/// |got - want| <= tol * max(|want|, scale) where scale guards values that cancel to ~0.
+/// NaN equals only NaN; infinities must match exactly.
+inline bool close(double got, double want, double tol, double scale = 1.0) {
+  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+  if (std::isinf(want) || std::isinf(got)) return got == want;
+  return std::fabs(got - want) <= tol * std::max(std::fabs(want), scale);
+}
+
+/// Checks every element; on failure reports the first bad index (and the whole vectors when
+/// they are small enough to read).
+template <typename G>
+void check_close(const std::vector<G>& got, const std::vector<double>& want,
+                 const std::vector<double>& tol, const std::vector<double>& scale) {
+  REQUIRE(got.size() == want.size());
+  size_t bad = 0, first = want.size();
+  for (size_t i = 0; i < want.size(); ++i)
+    if (!close(double(got[i]), want[i], tol[i], scale[i])) {
+      if (first == want.size()) first = i;
+      ++bad;
+    }
+  if (bad) {
+    std::ostringstream s;
+    s.precision(17);
+    s << bad << " of " << want.size() << " values differ; first at " << first << ": got "
+      << double(got[first]) << " want " << want[first] << " tol " << tol[first];
+    if (want.size() <= 16) {
+      s << "\n got:";
+      for (auto g : got) s << " " << double(g);
+      s << "\nwant:";
+      for (auto w : want) s << " " << w;
+    }
+    FAIL(s.str());
+  }
+}
+
+inline std::filesystem::path source_dir() { return LOCKSTEP_SOURCE_DIR; }
+/// ../shared/matrices beside the checkout, when present (tests skip cleanly otherwise).
+inline std::filesystem::path shared_matrices() {
+  return source_dir().parent_path() / "shared" / "matrices";
+}
+
+/// Runs the CLI with the given arguments; returns its exit code and fills `out` (stdout+stderr).
+inline int run_cli(const std::string& args, std::string& out) {
+  std::string cmd = std::string(LOCKSTEP_CLI) + " " + args + " 2>&1";
+  out.clear();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// A fresh temporary directory, removed by the destructor.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/lockstep-test-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+}  // namespace lockstep::test

@@ -1,0 +1,146 @@
+// The runtime: device choice, errors by name with build logs, Defines, kernel sources with
+// includes and LOCKSTEP_KERNEL_DIR, and the two-level program cache (disk cache exercised twice,
+// and a corrupt entry rebuilt).
+#include <cstdlib>
+#include <fstream>
+
+#include "support.hpp"
+
+using namespace lockstep;
+namespace fs = std::filesystem;
+
+namespace {
+Defines fill_defines(long long wg = 64) {
+  Defines d;
+  set_value_type<float>(d).set("WORKGROUP_SIZE", wg);
+  return d;
+}
+
+std::vector<float> run_fill(Context& ctx, int n, float value) {
+  cl::Buffer x = make_buffer(ctx.context(), CL_MEM_READ_WRITE, n * sizeof(float));
+  cl::Kernel k = ctx.kernel("blas1.cl", "fill", fill_defines());
+  set_args(k, n, value, x);
+  launch(ctx.queue(), k, (n + 63) / 64 * 64, 64);
+  return download<float>(ctx.queue(), x, n);
+}
+
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(const std::string& n, const std::string& v) : name(n) { setenv(n.c_str(), v.c_str(), 1); }
+  ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+}  // namespace
+
+TEST_CASE("status names") {
+  CHECK(std::string(status_name(-54)) == "CL_INVALID_WORK_GROUP_SIZE");
+  CHECK(std::string(status_name(CL_BUILD_PROGRAM_FAILURE)) == "CL_BUILD_PROGRAM_FAILURE");
+  CHECK(std::string(status_name(12345)) == "CL_UNKNOWN_STATUS");
+  opencl_error e("clFoo", CL_OUT_OF_RESOURCES);
+  CHECK(std::string(e.what()) == "clFoo failed: CL_OUT_OF_RESOURCES (-5)");
+}
+
+TEST_CASE("device selection by index, substring and error") {
+  auto all = all_devices();
+  REQUIRE(!all.empty());
+  DeviceInfo first = describe(all[0]);
+
+  CHECK(describe(select_device("0")).name == first.name);
+  std::string upper = first.name.substr(0, 4);
+  for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+  CHECK(describe(select_device(upper)).index >= 0);
+  CHECK_THROWS_WITH_AS(select_device("no-such-device-anywhere"),
+                       doctest::Contains("no OpenCL device matches"), input_error);
+  CHECK_THROWS_WITH_AS(select_device("999"), doctest::Contains("out of range"), input_error);
+  CHECK(first.compute_units > 0);
+  CHECK(first.max_work_group_size > 0);
+}
+
+TEST_CASE("Defines give sorted, deterministic options") {
+  Defines a, b;
+  a.set("B", 2).set("A", "x");
+  b.set("A", "x").set("B", 2);
+  CHECK(a.options() == "-D A=x -D B=2");
+  CHECK(a.options() == b.options());
+}
+
+TEST_CASE("kernel sources resolve includes and every embedded file is there") {
+  std::string src = kernel_source("blas1.cl");
+  CHECK(src.find("cl_khr_fp64") != std::string::npos);  // from common.cl
+  CHECK(src.find("#include") == std::string::npos);
+  CHECK_THROWS_AS(kernel_source("no-such-file.cl"), input_error);
+}
+
+TEST_CASE("a kernel runs and a missing macro fails with the build log") {
+  Context& ctx = test::context();
+  auto x = run_fill(ctx, 100, 2.5f);
+  for (float v : x) REQUIRE(v == 2.5f);
+
+  Defines missing;
+  missing.set("WORKGROUP_SIZE", 64);
+  try {
+    ctx.kernel("blas1.cl", "fill", missing);
+    FAIL("build without VALUE_TYPE succeeded");
+  } catch (const opencl_error& e) {
+    CHECK(e.status() == CL_BUILD_PROGRAM_FAILURE);
+    CHECK(e.call().find("clBuildProgram") != std::string::npos);
+    CHECK(e.build_log().find("VALUE_TYPE undefined") != std::string::npos);
+    CHECK(std::string(e.what()).find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos);
+  }
+}
+
+TEST_CASE("disk cache: written once, loaded twice, corrupt entry rebuilt") {
+  test::TempDir dir;
+  ScopedEnv env("LOCKSTEP_CACHE_DIR", dir.path.string());
+  cl::Device dev = test::context().device();
+  Defines d = fill_defines(32);  // options no other test uses
+
+  {  // first context: compiles and stores
+    Context ctx(dev);
+    auto before = program_cache_stats();
+    run_fill(ctx, 10, 1.0f);
+    CHECK(program_cache_stats().compiles == before.compiles + 1);
+  }
+  std::vector<fs::path> files;
+  for (auto& e : fs::directory_iterator(dir.path / "programs")) files.push_back(e.path());
+  REQUIRE(files.size() == 1);
+
+  for (int round = 0; round < 2; ++round) {  // fresh contexts: loaded from disk
+    Context ctx(dev);
+    auto before = program_cache_stats();
+    auto x = run_fill(ctx, 10, 3.0f);
+    CHECK(x[9] == 3.0f);
+    CHECK(program_cache_stats().disk_hits == before.disk_hits + 1);
+    CHECK(program_cache_stats().compiles == before.compiles);
+  }
+
+  fs::resize_file(files[0], fs::file_size(files[0]) / 2);  // corrupt: truncated
+  {
+    Context ctx(dev);
+    auto before = program_cache_stats();
+    auto x = run_fill(ctx, 10, 4.0f);
+    CHECK(x[0] == 4.0f);
+    CHECK(program_cache_stats().compiles == before.compiles + 1);
+  }
+  {
+    Context ctx(dev);
+    auto before = program_cache_stats();
+    run_fill(ctx, 10, 5.0f);
+    CHECK(program_cache_stats().disk_hits == before.disk_hits + 1);
+  }
+}
+
+TEST_CASE("LOCKSTEP_KERNEL_DIR overrides the embedded kernels") {
+  test::TempDir dir;
+  fs::copy(test::source_dir() / "cl", dir.path / "cl");
+  {
+    std::ofstream f(dir.path / "cl" / "blas1.cl", std::ios::app);
+    f << "\n__kernel void only_on_disk(__global int* x) { x[0] = 42; }\n";
+  }
+  ScopedEnv env("LOCKSTEP_KERNEL_DIR", (dir.path / "cl").string());
+  Context& ctx = test::context();
+  cl::Kernel k = ctx.kernel("blas1.cl", "only_on_disk", fill_defines());
+  cl::Buffer b = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));
+  set_args(k, b);
+  launch(ctx.queue(), k, 1, 1);
+  CHECK(download<int>(ctx.queue(), b, 1)[0] == 42);
+}

@@ -1,0 +1,80 @@
+// `lockstep COMMAND ...`: dispatches to the registered commands and maps exceptions to exit
+// codes: 0 ok, 1 bad input (input_error), 2 usage (usage_error, bad options), 3 OpenCL
+// (opencl_error).
+#include <iostream>
+
+#include "lockstep/error.hpp"
+#include "command.hpp"
+
+namespace lockstep::cli {
+
+std::vector<Command>& commands() {
+  static std::vector<Command> all;
+  return all;
+}
+
+bool parse(const std::string& usage, const Args& args, po::options_description opts,
+           const po::positional_options_description& positional, po::variables_map& vm) {
+  opts.add_options()("device", po::value<std::string>(),
+                     "OpenCL device: index from `lockstep devices` or a substring of platform or "
+                     "device name (default: LOCKSTEP_DEVICE, else the first GPU)")(
+      "help,h", "show this help");
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << usage << "\n" << opts << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw usage_error(std::string(e.what()) + "\nusage: " + usage);
+  }
+  return true;
+}
+
+std::string device_spec(const po::variables_map& vm) {
+  return vm.count("device") ? vm["device"].as<std::string>() : std::string();
+}
+
+static void print_usage(std::ostream& out) {
+  out << "usage: lockstep COMMAND [ARGS...] [--device D]\n\ncommands:\n";
+  for (auto& c : commands()) out << "  " << c.name << std::string(c.name.size() < 16 ? 16 - c.name.size() : 1, ' ') << c.summary << "\n";
+  out << "\n`lockstep COMMAND --help` describes a command.\n";
+}
+
+}  // namespace lockstep::cli
+
+int main(int argc, char** argv) {
+  using namespace lockstep::cli;
+  Args args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    print_usage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  const Command* cmd = nullptr;
+  size_t words = 0;
+  for (auto& c : commands()) {
+    if (args.size() >= 2 && c.name == args[0] + " " + args[1]) cmd = &c, words = 2;
+    else if (!cmd && c.name == args[0]) cmd = &c, words = 1;
+  }
+  if (!cmd) {
+    std::cerr << "lockstep: unknown command '" << args[0] << "'\n";
+    print_usage(std::cerr);
+    return 2;
+  }
+  try {
+    return cmd->run(Args(args.begin() + words, args.end()));
+  } catch (const usage_error& e) {
+    std::cerr << "lockstep " << cmd->name << ": " << e.what() << "\n";
+    return 2;
+  } catch (const lockstep::input_error& e) {
+    std::cerr << "lockstep " << cmd->name << ": " << e.what() << "\n";
+    return 1;
+  } catch (const lockstep::opencl_error& e) {
+    std::cerr << "lockstep " << cmd->name << ": OpenCL error: " << e.what() << "\n";
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "lockstep " << cmd->name << ": out of host memory\n";
+    return 1;
+  }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The one entry point. Installs missing Debian packages (as root; otherwise prints the exact
+# apt-get line and exits 1), configures and builds into build/ (incrementally on later calls),
+# then:  tools/run.sh test      runs the doctest suite through ctest
+#        tools/run.sh ARGS...   runs `lockstep ARGS...`
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd
+          libboost-program-options-dev doctest-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "lockstep: missing Debian packages; install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "lockstep: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+if [[ ! -f "$root/build/CMakeCache.txt" ]]; then
+  cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >&2
+fi
+cmake --build "$root/build" -j"$jobs" >&2
+if [[ "${1:-}" == "test" ]]; then
+  shift
+  cd "$root/build"
+  exec ctest --output-on-failure -j"$jobs" "$@"
+fi
+exec "$root/build/lockstep" "$@"
