@@ -66,7 +66,12 @@ void check_close(const std::vector<G>& got, const std::vector<double>& want,
   }
 }
 
-inline std::filesystem::path source_dir() { return LOCKSTEP_SOURCE_DIR; }
+/// The source tree (LOCKSTEP_SOURCE_DIR in the environment overrides the build's path, so the
+/// suite can run from a copy on another machine).
+inline std::filesystem::path source_dir() {
+  const char* env = std::getenv("LOCKSTEP_SOURCE_DIR");
+  return env && *env ? env : LOCKSTEP_SOURCE_DIR;
+}
 /// ../shared/matrices beside the checkout, when present (tests skip cleanly otherwise).
 inline std::filesystem::path shared_matrices() {
   return source_dir().parent_path() / "shared" / "matrices";
@@ -74,7 +79,8 @@ inline std::filesystem::path shared_matrices() {
 
 /// Runs the CLI with the given arguments; returns its exit code and fills `out` (stdout+stderr).
 inline int run_cli(const std::string& args, std::string& out) {
-  std::string cmd = std::string(LOCKSTEP_CLI) + " " + args + " 2>&1";
+  const char* env = std::getenv("LOCKSTEP_CLI");
+  std::string cmd = std::string(env && *env ? env : LOCKSTEP_CLI) + " " + args + " 2>&1";
   out.clear();
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return -1;

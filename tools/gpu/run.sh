@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine, from the repository root, after tools/gpu/prepare.sh filled
+# .carry/ here. Registers the NVIDIA OpenCL driver, builds the CUDA anchors with nvcc, runs the
+# whole doctest suite on the GPU and then every tools/bench/*.sh (or those named in $BENCH),
+# writing everything under $OUT.
+set -uo pipefail
+root=$(pwd)
+carry="$root/.carry"
+bash "$carry/opencl-env.sh"
+export LOCKSTEP_SOURCE_DIR="$root" LOCKSTEP_CLI="$carry/lockstep" LOCKSTEP="$carry/lockstep"
+export ANCHORS="$carry" XDG_CACHE_HOME=/tmp/lockstep-cache
+mkdir -p "$root/../shared" && cp -r "$carry/matrices" "$root/../shared/"
+(nvcc -O3 -std=c++17 -arch=sm_90 "$carry/cuda_anchors.cu" -lcusparse -o "$carry/cuda_anchors" \
+   > "$OUT/nvcc.log" 2>&1 || echo "nvcc failed" >> "$OUT/nvcc.log") &
+nvcc_pid=$!
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$OUT/device.txt"
+"$carry/lockstep" devices | tee -a "$OUT/device.txt"
+export LOCKSTEP_DEVICE=${LOCKSTEP_DEVICE:-nvidia}
+if [[ "${TESTS:-1}" == 1 ]]; then
+  timeout "${TEST_TIMEOUT:-240}" "$carry/lockstep_tests" ${TEST_ARGS:-} > "$OUT/tests-gpu.txt" 2>&1
+  echo "tests rc=$?"; tail -5 "$OUT/tests-gpu.txt"
+fi
+wait $nvcc_pid
+for b in ${BENCH:-$(ls tools/bench/*.sh 2>/dev/null)}; do
+  echo "== $b"; timeout "${BENCH_TIMEOUT:-200}" bash "$b"; echo "rc=$?"
+done
