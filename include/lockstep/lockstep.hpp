@@ -5,4 +5,5 @@
 #include "lockstep/error.hpp"
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/runtime.hpp"
+#include "lockstep/tuning_db.hpp"
 #include "lockstep/version.hpp"

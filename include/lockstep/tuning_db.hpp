@@ -1,0 +1,39 @@
+// The one tuning database. One JSON file per device and driver, in
+// $LOCKSTEP_CACHE_DIR/tuning, else $XDG_CACHE_HOME/lockstep/tuning, else ~/.cache/lockstep/tuning
+// (LOCKSTEP_TUNING_DB names a file directly). Each entry: a routine ("spmv", "apsp"), a key that
+// identifies the problem exactly (e.g. a matrix fingerprint and precision), its features, the
+// chosen parameters and the measurements. A file written by another library version, or one
+// that does not parse, is ignored with one warning on stderr and replaced on the next store.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+struct TuningEntry {
+  std::string routine, key;
+  nlohmann::json features, params, metrics;
+  std::string date;  // UTC, ISO 8601
+};
+
+class TuningDb {
+ public:
+  /// The database of this device (by platform, name and driver version).
+  explicit TuningDb(const DeviceInfo& device);
+  const std::string& path() const { return path_; }
+  std::optional<TuningEntry> find(const std::string& routine, const std::string& key) const;
+  std::vector<TuningEntry> entries(const std::string& routine = "") const;
+  /// Inserts or replaces (routine, key) and writes the file atomically.
+  void store(const TuningEntry& entry);
+
+ private:
+  std::string path_;
+  nlohmann::json device_;
+  std::vector<TuningEntry> entries_;
+};
+
+}  // namespace lockstep
