@@ -3,6 +3,7 @@
 #include "lockstep/blas1.hpp"
 #include "lockstep/csr.hpp"
 #include "lockstep/error.hpp"
+#include "lockstep/generators.hpp"
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/runtime.hpp"
 #include "lockstep/tuning_db.hpp"
