@@ -6,5 +6,8 @@
 #include "lockstep/generators.hpp"
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/runtime.hpp"
+#include "lockstep/tolerance.hpp"
+#include "lockstep/spmv.hpp"
+#include "lockstep/spmv_measure.hpp"
 #include "lockstep/tuning_db.hpp"
 #include "lockstep/version.hpp"

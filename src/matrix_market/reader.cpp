@@ -1,6 +1,7 @@
 // Matrix Market reader. The whole file is read at once and parsed with std::from_chars; every
 // error names FILE:LINE and what was expected. Sizes are checked against 32-bit index limits
 // before anything is allocated.
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -20,7 +21,7 @@ class Parser {
   }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw input_error(path_ + ":" + std::to_string(line_) + ": " + what);
+    throw input_error(path_ + ":" + std::to_string(std::max(line_, 1)) + ": " + what);
   }
 
   // The current line as [b, e) without the line break; advances past it. False at end of file.
