@@ -143,14 +143,13 @@ void spmv_adaptive(__global const int* restrict blocks, __global const int* rest
       for (int k = row_ptr[r] - kb; k < e; ++k) acc += sh[k];
       y[r] = finish(acc, alpha, beta, y, r);
     }
-    return;  // uniform per group: no barrier follows for stream blocks
   }
 #pragma unroll
   for (int s = WG / 2; s > 0; s >>= 1) {
-    if (lid < s) sh[lid] += sh[lid + s];
+    if (!stream && lid < s) sh[lid] += sh[lid + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (lid == 0) {
+  if (!stream && lid == 0) {
     if (slot < 0) y[rb] = finish(sh[0], alpha, beta, y, rb);
     else partials[slot] = sh[0];
   }
