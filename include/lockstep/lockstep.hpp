@@ -9,5 +9,6 @@
 #include "lockstep/tolerance.hpp"
 #include "lockstep/spmv.hpp"
 #include "lockstep/spmv_measure.hpp"
+#include "lockstep/spmv_tuner.hpp"
 #include "lockstep/tuning_db.hpp"
 #include "lockstep/version.hpp"

@@ -1,5 +1,6 @@
-// Timing and verification of one SpMV configuration, shared by `lockstep spmv` and the tuner:
-// event-timed after warm-up, median of the runs; y checked against the double reference.
+// Timing and verification of SpMV configurations, shared by `lockstep spmv` and the tuner:
+// event-timed after warm-up, median of the runs; y checked row by row against the double
+// reference (computed once per matrix) with the tolerance of tolerance.hpp.
 #pragma once
 #include "lockstep/spmv.hpp"
 
@@ -15,10 +16,22 @@ struct SpmvMeasurement {
 /// Bytes of the minimum-traffic model: values + column indices + row pointers + x + y.
 double spmv_min_bytes(int32_t rows, int32_t cols, size_t nnz, size_t value_bytes);
 
-/// Runs `config` (warm-up, then `repeats` timed runs) with alpha = 1, beta = 0 on a fixed
-/// pseudo-random x; with `verify`, checks y against spmv_reference row by row.
+/// One matrix on one queue, with a fixed pseudo-random x, alpha = 1, beta = 0.
 template <typename T>
-SpmvMeasurement measure_spmv(cl::CommandQueue& queue, const Csr<T>& host, const DeviceCsr<T>& a,
-                             SpmvConfig config, int repeats, bool verify);
+class SpmvBench {
+ public:
+  SpmvBench(cl::CommandQueue& queue, const Csr<T>& host);
+  const DeviceCsr<T>& matrix() const { return device_; }
+  /// Warm-up, then `repeats` timed runs; with `verify`, checks y against the reference.
+  SpmvMeasurement measure(SpmvConfig config, int repeats, bool verify);
+
+ private:
+  cl::CommandQueue& queue_;
+  const Csr<T>& host_;
+  DeviceCsr<T> device_;
+  std::vector<T> x_;
+  cl::Buffer bx_, by_;
+  std::vector<double> want_, scale_;
+};
 
 }  // namespace lockstep

@@ -15,7 +15,8 @@ template <typename T>
 int run(const po::variables_map& vm) {
   Context ctx(device_spec(vm));
   auto host = read_matrix_market<T>(vm["file"].as<std::string>());
-  DeviceCsr<T> a(ctx.queue(), host);
+  SpmvBench<T> bench(ctx.queue(), host);
+  const DeviceCsr<T>& a = bench.matrix();
   SpmvConfig c;
   SpmvKernel k = parse_spmv_kernel(vm["kernel"].as<std::string>());
   if (k == SpmvKernel::automatic) {
@@ -30,7 +31,7 @@ int run(const po::variables_map& vm) {
   if (vm.count("shuffle")) c.shuffle = vm["shuffle"].as<int>();
   if (c.kernel == SpmvKernel::vector && c.rows_bits > c.wg_bits) c.rows_bits = c.wg_bits;
   bool verify = vm.count("verify") > 0;
-  auto m = measure_spmv<T>(ctx.queue(), host, a, c, vm["repeat"].as<int>(), verify);
+  auto m = bench.measure(c, vm["repeat"].as<int>(), verify);
 
   KeyValues kv;
   kv.add("matrix", vm["file"].as<std::string>()).add("device", ctx.info().name);
