@@ -5,7 +5,7 @@
 //                  then an unrolled tree reduction; with USE_NV_SHUFFLE the part of the tree that
 //                  fits in one wave uses warp shuffles (inline PTX) and needs no barrier.
 //   spmv_adaptive: CSR-adaptive (Greathouse & Daga): row blocks built at upload; a block of short
-//                  rows stages its products in local memory and each item reduces one row; a long
+//                  rows stages its products in local memory and 2^k items reduce each row; a long
 //                  row gets whole work-groups, split into chunks whose partial sums
 //                  spmv_adaptive_fixup adds (no floating-point atomics needed).
 // Required macros: VALUE_TYPE; WORKGROUP_SIZE_BITS; ROWS_PER_WORKGROUP_BITS (vector);
@@ -125,33 +125,36 @@ void spmv_adaptive(__global const int* restrict blocks, __global const int* rest
   const int lid = get_local_id(0);
   __global const int* b = blocks + 5 * get_group_id(0);
   const int rb = b[0], re = b[1], kb = b[2], ke = b[3], slot = b[4];
-  // The barriers stay outside data-dependent branches (uniform control flow for every
-  // compiler, PoCL's work-group loops included).
-  const bool stream = re - rb > 1;  // short rows, products staged in local memory
+  // Stream blocks give each of their rows tpr items (a power of two, tpr * rows <= WG) that
+  // sum the staged products; single-row blocks use the whole group (tpr = WG). Barriers stay
+  // in control flow that is uniform per group (PoCL miscompiles a return before a barrier).
+  const bool stream = re - rb > 1;
+  int tpr = WG;
+  if (stream)
+    while (tpr * (re - rb) > WG) tpr >>= 1;
+  const int lane = lid & (tpr - 1);
+  const int r = rb + lid / tpr;
   T sum = 0;
   if (stream) {
     for (int k = kb + lid; k < ke; k += WG) sh[k - kb] = val[k] * x[col[k]];
-  } else {  // one row (or one chunk of a long row): the whole group reduces it
+  } else {
     for (int k = kb + lid; k < ke; k += WG) sum += val[k] * x[col[k]];
-    sh[lid] = sum;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (stream) {
-    for (int r = rb + lid; r < re; r += WG) {
-      T acc = 0;
-      const int e = row_ptr[r + 1] - kb;
-      for (int k = row_ptr[r] - kb; k < e; ++k) acc += sh[k];
-      y[r] = finish(acc, alpha, beta, y, r);
-    }
+  if (stream && r < re) {
+    const int e = row_ptr[r + 1] - kb;
+    for (int k = row_ptr[r] - kb + lane; k < e; k += tpr) sum += sh[k];
   }
-#pragma unroll
-  for (int s = WG / 2; s > 0; s >>= 1) {
-    if (!stream && lid < s) sh[lid] += sh[lid + s];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sh[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = tpr / 2; s > 0; s >>= 1) {
+    if (lane < s) sh[lid] += sh[lid + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (!stream && lid == 0) {
-    if (slot < 0) y[rb] = finish(sh[0], alpha, beta, y, rb);
-    else partials[slot] = sh[0];
+  if (lane == 0 && r < re) {
+    if (slot < 0) y[r] = finish(sh[lid], alpha, beta, y, r);
+    else partials[slot] = sh[lid];
   }
 }
 
