@@ -35,3 +35,6 @@ if [[ -n "${ANCHORS:-}" ]]; then
   [[ -x "$ANCHORS/cuda_anchors" ]] && "$ANCHORS/cuda_anchors" spmv "${files[@]}" | tee -a "$log"
   [[ -x "$ANCHORS/opencl_anchors" ]] && OPENCL_ANCHOR_DEVICE=NVIDIA timeout 240 "$ANCHORS/opencl_anchors" spmv "${small[@]}" | tee -a "$log"
 fi
+# A solver linking the library: conjugate gradients, time per iteration.
+[[ -f "$dir/laplace2d_512.mtx" ]] || "$LOCKSTEP" gen laplace2d 512 -o "$dir/laplace2d_512.mtx" >/dev/null
+"$LOCKSTEP" cg "$dir/laplace2d_512.mtx" --tol 1e-8 | tail -1 | tee -a "$log"
