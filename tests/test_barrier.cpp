@@ -19,7 +19,7 @@ struct ScopedEnv {
 
 void stress(BarrierStrategy s, int rounds, int branch = 0) {
   Context& ctx = test::context();
-  int groups = std::min(4, bench_kernel_coresident(ctx, s, 64));
+  int groups = std::min(ctx.info().is_gpu() ? 64 : 4, bench_kernel_coresident(ctx, s, 64));
   REQUIRE(groups >= 1);
 
   BarrierBenchResult r = bench_barrier(ctx, s, groups, 64, rounds, branch);

@@ -2,7 +2,6 @@
 // cl/barrier_bench.cl for one (strategy, groups, local size) and reports microseconds per barrier
 // and the number of values a work-group read wrong after a barrier (ordinary loads).
 #include "lockstep/barrier.hpp"
-#include <cstdio>
 #include <cstdlib>
 
 namespace lockstep {
@@ -44,7 +43,6 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
     cl::Kernel k = ctx.kernel("barrier_bench.cl", "barrier_bench", d);
     set_args(k, bar.state(), data, errors, 0);
     bar.require_coresident(max_coresident_groups(ctx, k, size_t(local_size), 0));
-    if (std::getenv("DBG")) fprintf(stderr, "discovered\n");
     set_args(k, bar.state(), data, errors, rounds);
     bar.reset(q);
     r.ms = event_ms(launch(q, k, items, size_t(local_size)));
