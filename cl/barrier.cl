@@ -101,7 +101,8 @@ void global_barrier(__global volatile int* state, int* round) {
 #if BARRIER_STRATEGY == 1
   if (lid == 0) {
     B_FENCE();
-    if (B_ADD(state + BARRIER_TOP, 1) == gen * groups - 1) B_STORE(state + BARRIER_FLAG, gen);
+    if ((uint)B_ADD(state + BARRIER_TOP, 1) == (uint)gen * groups - 1u)  // wraps safely
+      B_STORE(state + BARRIER_FLAG, gen);
     else barrier_wait_flag(state, gen);
     B_FENCE();
   }
@@ -110,8 +111,8 @@ void global_barrier(__global volatile int* state, int* round) {
     const int k = g / BARRIER_GROUP_SIZE, nk = (groups + BARRIER_GROUP_SIZE - 1) / BARRIER_GROUP_SIZE;
     const int members = min(BARRIER_GROUP_SIZE, groups - k * BARRIER_GROUP_SIZE);
     B_FENCE();
-    int last = B_ADD(state + BARRIER_ARRAYS + k * BARRIER_LINE, 1) == gen * members - 1;
-    if (last && B_ADD(state + BARRIER_TOP, 1) == gen * nk - 1) B_STORE(state + BARRIER_FLAG, gen);
+    int last = (uint)B_ADD(state + BARRIER_ARRAYS + k * BARRIER_LINE, 1) == (uint)gen * members - 1u;
+    if (last && (uint)B_ADD(state + BARRIER_TOP, 1) == (uint)gen * nk - 1u) B_STORE(state + BARRIER_FLAG, gen);
     else barrier_wait_flag(state, gen);
     B_FENCE();
   }

@@ -49,12 +49,13 @@ TEST_CASE("barrier: lock-free, 20000 rounds, zero errors") {
 TEST_CASE("barrier: tree, 100000 rounds, zero errors") { stress(BarrierStrategy::tree, 100000); }
 TEST_CASE("barrier: relaunch, 300 rounds, zero errors") { stress(BarrierStrategy::relaunch, 300); }
 
+// 5000 rounds each: spinning work-groups lose whole time slices on a loaded 2-core PoCL machine.
 TEST_CASE("barrier: the OpenCL C 1.2 path (NVIDIA's) is correct too") {
   ScopedEnv c12("LOCKSTEP_BARRIER_C11", "0");
 
   for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::lock_free,
                  BarrierStrategy::tree})
-    stress(s, 20000);
+    stress(s, 5000);
 }
 
 TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
