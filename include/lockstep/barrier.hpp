@@ -1,0 +1,83 @@
+// Global barriers for persistent kernels (cl/barrier.cl). An algorithm picks a strategy and a
+// number of work-groups G (or asks default_barrier_strategy), builds its kernel with the
+// barrier's Defines merged into its own, checks G against max_coresident_groups for that very
+// kernel, zeroes the state with reset() and launches G groups. Kernels call
+// `global_barrier(state, &round)` whatever the strategy, and start with
+// `if (barrier_discovery(state)) return;` so occupancy can be discovered with the same kernel.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+enum class BarrierStrategy { relaunch = 0, lock = 1, grouped_lock = 2, lock_free = 3, tree = 4 };
+
+/// "relaunch", "lock", "grouped-lock", "lock-free", "tree".
+std::string to_string(BarrierStrategy s);
+/// Parses those names; throws input_error naming the accepted ones otherwise.
+BarrierStrategy parse_barrier_strategy(const std::string& name);
+const std::vector<BarrierStrategy>& all_barrier_strategies();
+
+/// The default rule (from measurements, see BENCHMARKS.md ## barrier): which in-kernel strategy
+/// to use for `groups` work-groups of `local_size` items. Never returns relaunch; callers fall
+/// back to relaunch themselves when groups exceed max_coresident_groups.
+BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size);
+
+/// Work-groups of `kernel` (local_size items, local_mem bytes of dynamic local memory already set
+/// as its arguments) that can be co-resident, discovered by running the kernel itself in
+/// discovery mode (its argument 0 must be the barrier state: it is set to a scratch buffer, so
+/// set it again afterwards). Cached per (device, driver, kernel, build options, local size, local
+/// memory) in memory and in occupancy.json beside the program cache ($LOCKSTEP_CACHE_DIR, else
+/// $XDG_CACHE_HOME/lockstep, else ~/.cache/lockstep). LOCKSTEP_OCCUPANCY_CACHE=0 disables the
+/// disk copy.
+int max_coresident_groups(Context& ctx, cl::Kernel& kernel, size_t local_size, size_t local_mem);
+
+/// One barrier configuration and its state buffer.
+class GlobalBarrier {
+ public:
+  /// branch: tree branching factor (0: the default, about sqrt(G), at most local_size).
+  /// Throws input_error when the strategy cannot serve G groups of local_size items.
+  GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size, int branch = 0);
+
+  BarrierStrategy strategy() const { return strategy_; }
+  int groups() const { return groups_; }
+  int local_size() const { return local_size_; }
+  int group_size() const { return group_size_; }  // grouped-lock: work-groups per counter
+  int branch() const { return branch_; }          // tree: branching factor
+  int tree_levels() const;                        // tree: ceil(log_B G) + 1 (release level)
+  bool in_kernel() const { return strategy_ != BarrierStrategy::relaunch; }
+
+  /// Adds BARRIER_STRATEGY, BARRIER_C11 and the strategy's parameters (and -cl-std=CL3.0 on
+  /// devices with OpenCL C 2.0/3.0 atomics) to d.
+  Defines& add_defines(Defines& d) const;
+  const cl::Buffer& state() const { return state_; }
+  size_t state_ints() const { return state_ints_; }
+  /// Zeroes the state; enqueue before every launch (rounds start at 0 in each launch).
+  void reset(cl::CommandQueue& queue);
+  /// Throws input_error when G exceeds `coresident` (a spin barrier would hang the device).
+  void require_coresident(int coresident) const;
+
+ private:
+  BarrierStrategy strategy_;
+  int groups_, local_size_, group_size_ = 0, branch_ = 0;
+  bool c11_;
+  size_t state_ints_;
+  cl::Buffer state_;
+};
+
+/// One run of cl/barrier_bench.cl: `rounds` rounds of write, barrier, read a neighbour group's
+/// values with ordinary loads, barrier. Throws input_error for refused configurations (including
+/// more groups than co-resident), never launches them.
+struct BarrierBenchResult {
+  double ms = 0, us_per_barrier = 0;
+  long long errors = 0;
+  int branch = 0, levels = 0;
+};
+BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups,
+                                 int local_size, int rounds, int branch = 0);
+/// Co-resident groups of the bench kernel for a strategy (what `--groups max` means).
+int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size);
+
+}  // namespace lockstep

@@ -1,0 +1,126 @@
+// Strategy names, the default choice rule and the GlobalBarrier configuration: which -D options
+// cl/barrier.cl needs, how large its zero-filled state is, and which (strategy, G, local size)
+// combinations are refused before any launch could hang.
+#include "lockstep/barrier.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace lockstep {
+namespace {
+
+constexpr int kLine = 32, kArrays = 160;  // must match barrier.cl
+int round_line(int n) { return (n + kLine - 1) / kLine * kLine; }
+int ceil_sqrt(int n) {
+  int s = int(std::sqrt(double(n)));
+  while (s * s < n) ++s;
+  return std::max(1, s);
+}
+
+}  // namespace
+
+std::string to_string(BarrierStrategy s) {
+  switch (s) {
+    case BarrierStrategy::relaunch: return "relaunch";
+    case BarrierStrategy::lock: return "lock";
+    case BarrierStrategy::grouped_lock: return "grouped-lock";
+    case BarrierStrategy::lock_free: return "lock-free";
+    case BarrierStrategy::tree: return "tree";
+  }
+  return "?";
+}
+
+const std::vector<BarrierStrategy>& all_barrier_strategies() {
+  static const std::vector<BarrierStrategy> all{BarrierStrategy::relaunch, BarrierStrategy::lock,
+                                                BarrierStrategy::grouped_lock,
+                                                BarrierStrategy::lock_free, BarrierStrategy::tree};
+  return all;
+}
+
+BarrierStrategy parse_barrier_strategy(const std::string& name) {
+  for (auto s : all_barrier_strategies())
+    if (to_string(s) == name) return s;
+  throw input_error("unknown barrier strategy '" + name +
+                    "' (expected relaunch, lock, grouped-lock, lock-free or tree)");
+}
+
+BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
+  // Provisional (issue 4 numbers, H100): one counter 0.75 us at 132 groups but 2.5 us at 1056,
+  // where its contention grows; grouped arrival spreads that. CPUs: few groups, lock is best.
+  (void)local_size;
+  if (!info.is_gpu() || groups <= 256) return BarrierStrategy::lock;
+  return BarrierStrategy::grouped_lock;
+}
+
+GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
+                             int branch)
+    : strategy_(strategy), groups_(groups), local_size_(local_size),
+      c11_(ctx.info().c20_atomics) {
+  // LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path (what NVIDIA runs) on any device.
+  if (const char* v = std::getenv("LOCKSTEP_BARRIER_C11"); v && std::string(v) == "0") c11_ = false;
+  if (groups < 1) throw input_error("global barrier: groups must be >= 1, got " + std::to_string(groups));
+  if (local_size < 1 || size_t(local_size) > ctx.info().max_work_group_size)
+    throw input_error("global barrier: local size " + std::to_string(local_size) +
+                      " outside 1.." + std::to_string(ctx.info().max_work_group_size));
+  int arrays = 0;
+  switch (strategy) {
+    case BarrierStrategy::relaunch:
+    case BarrierStrategy::lock: break;
+    case BarrierStrategy::grouped_lock:
+      group_size_ = ceil_sqrt(groups);  // minimises ceil(G/g) + g
+      arrays = kLine * ((groups + group_size_ - 1) / group_size_);
+      break;
+    case BarrierStrategy::lock_free:
+      if (groups > local_size)
+        throw input_error("lock-free barrier: " + std::to_string(groups) +
+                          " groups exceed the work-group size " + std::to_string(local_size) +
+                          " (the master group has one work-item per group); use tree");
+      arrays = 2 * round_line(groups);
+      break;
+    case BarrierStrategy::tree: {
+      branch_ = branch ? branch : std::max(2, std::min(local_size, ceil_sqrt(groups)));
+      if (branch_ < 2 || branch_ > local_size)
+        throw input_error("tree barrier: branching factor " + std::to_string(branch_) +
+                          " outside 2..local size " + std::to_string(local_size));
+      for (int c = groups; c > 1; c = (c + branch_ - 1) / branch_) arrays += round_line(c);
+      break;
+    }
+  }
+  state_ints_ = kArrays + arrays;
+  state_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, state_ints_ * sizeof(int));
+  reset(ctx.queue());
+}
+
+int GlobalBarrier::tree_levels() const {
+  if (strategy_ != BarrierStrategy::tree) return 0;
+  int levels = 1;
+  for (int c = groups_; c > 1; c = (c + branch_ - 1) / branch_) ++levels;
+  return levels;
+}
+
+Defines& GlobalBarrier::add_defines(Defines& d) const {
+  d.set("BARRIER_STRATEGY", int(strategy_)).set("BARRIER_C11", c11_ ? 1 : 0);
+  if (c11_) d.flag("-cl-std=CL3.0");
+  if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
+  if (strategy_ == BarrierStrategy::tree) d.set("BARRIER_BRANCH", branch_);
+  return d;
+}
+
+void GlobalBarrier::reset(cl::CommandQueue& queue) {
+  check(queue.enqueueFillBuffer(state_, cl_int(0), 0, state_ints_ * sizeof(int)),
+        "clEnqueueFillBuffer");
+}
+
+void GlobalBarrier::require_coresident(int coresident) const {
+  if (!in_kernel() || groups_ <= coresident) return;
+  std::ostringstream s;
+  s << to_string(strategy_) << " barrier: " << groups_ << " work-groups of " << local_size_
+    << " items requested but only " << coresident
+    << " can be co-resident on this device for this kernel (a spin barrier would hang); use at "
+       "most "
+    << coresident << " groups or the relaunch strategy";
+  throw input_error(s.str());
+}
+
+}  // namespace lockstep

@@ -1,0 +1,115 @@
+// Global barrier tests on the device under test (PoCL in CI, where co-residency is the number of
+// worker threads): every strategy survives many rounds of write / barrier / ordinary-load read of
+// a neighbour's data with zero errors, on both the C11 and the OpenCL C 1.2 ordering paths; asking
+// for more groups than co-resident is refused without launching; the tree runs with several
+// levels; occupancy discovery returns a sane, cached number.
+#include <cstdlib>
+
+#include "lockstep/barrier.hpp"
+#include "support.hpp"
+
+namespace lockstep {
+namespace {
+
+struct ScopedEnv {
+  std::string name;
+  ScopedEnv(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
+  ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+
+void stress(BarrierStrategy s, int rounds, int branch = 0) {
+  Context& ctx = test::context();
+  int groups = std::min(ctx.info().is_gpu() ? 64 : 4, bench_kernel_coresident(ctx, s, 64));
+  REQUIRE(groups >= 1);
+
+  BarrierBenchResult r = bench_barrier(ctx, s, groups, 64, rounds, branch);
+
+  INFO(to_string(s) << " groups=" << groups << " us/barrier=" << r.us_per_barrier);
+  CHECK(r.errors == 0);
+}
+
+}  // namespace
+
+TEST_CASE("barrier: strategy names round-trip and bad names are refused") {
+  for (auto s : all_barrier_strategies()) CHECK(parse_barrier_strategy(to_string(s)) == s);
+
+  CHECK_THROWS_AS(parse_barrier_strategy("spin"), input_error);
+  CHECK(to_string(BarrierStrategy::grouped_lock) == "grouped-lock");
+}
+
+TEST_CASE("barrier: lock, 100000 rounds, zero errors") { stress(BarrierStrategy::lock, 100000); }
+TEST_CASE("barrier: grouped-lock, 100000 rounds, zero errors") {
+  stress(BarrierStrategy::grouped_lock, 100000);
+}
+// Lock-free's master group spins one work-item after the other on PoCL (work-items run as
+// loops), about 0.3 ms per barrier on a loaded 2-core machine: 20000 rounds keep it affordable.
+TEST_CASE("barrier: lock-free, 20000 rounds, zero errors") {
+  stress(BarrierStrategy::lock_free, 20000);
+}
+TEST_CASE("barrier: tree, 100000 rounds, zero errors") { stress(BarrierStrategy::tree, 100000); }
+TEST_CASE("barrier: relaunch, 300 rounds, zero errors") { stress(BarrierStrategy::relaunch, 300); }
+
+// 5000 rounds each: spinning work-groups lose whole time slices on a loaded 2-core PoCL machine.
+TEST_CASE("barrier: the OpenCL C 1.2 path (NVIDIA's) is correct too") {
+  ScopedEnv c12("LOCKSTEP_BARRIER_C11", "0");
+
+  for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::lock_free,
+                 BarrierStrategy::tree})
+    stress(s, 5000);
+}
+
+TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
+  Context& ctx = test::context();
+  int most = bench_kernel_coresident(ctx, BarrierStrategy::lock, 64);
+
+  CHECK_THROWS_WITH_AS(bench_barrier(ctx, BarrierStrategy::lock, most + 1, 64, 10),
+                       doctest::Contains("co-resident"), input_error);
+  std::string out;
+  int rc = test::run_cli("bench barrier --strategy tree --local-size 64 --rounds 10 --groups " +
+                             std::to_string(most + 1),
+                         out);
+
+  CHECK(rc == 1);
+  CHECK(out.find("refused=") != std::string::npos);
+  CHECK(bench_barrier(ctx, BarrierStrategy::relaunch, most + 1, 64, 5).errors == 0);
+}
+
+TEST_CASE("barrier: lock-free refuses more groups than work-items, tree rejects bad branch") {
+  Context& ctx = test::context();
+
+  CHECK_THROWS_AS(GlobalBarrier(ctx, BarrierStrategy::lock_free, 65, 64), input_error);
+  CHECK_THROWS_AS(GlobalBarrier(ctx, BarrierStrategy::tree, 8, 64, 1), input_error);
+  CHECK_THROWS_AS(GlobalBarrier(ctx, BarrierStrategy::tree, 8, 4, 8), input_error);
+  CHECK(GlobalBarrier(ctx, BarrierStrategy::tree, 1000, 64, 2).tree_levels() == 11);
+  CHECK(GlobalBarrier(ctx, BarrierStrategy::grouped_lock, 1056, 256).group_size() == 33);
+}
+
+TEST_CASE("barrier: tree with several levels (branch 2, 4 groups on 4 PoCL threads)") {
+  if (test::context().info().is_gpu()) return;  // the GPU runs the CLI sweep instead
+  ScopedEnv threads("POCL_MAX_PTHREAD_COUNT", "4");
+  std::string out;
+
+  int rc = test::run_cli(
+      "bench barrier --strategy tree --branch 2 --groups 4 --local-size 16 --rounds 200", out);
+
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("levels=3") != std::string::npos);
+  CHECK(out.find("errors=0") != std::string::npos);
+}
+
+TEST_CASE("barrier: occupancy discovery is sane and cached") {
+  Context& ctx = test::context();
+  test::TempDir dir;
+  ScopedEnv cache("LOCKSTEP_CACHE_DIR", dir.path.string().c_str());
+
+  int n = bench_kernel_coresident(ctx, BarrierStrategy::grouped_lock, 32);
+
+  CHECK(n >= 1);
+  CHECK(n <= int(ctx.info().compute_units) * std::max<int>(1, 4096 / 32));
+  if (!ctx.info().is_gpu()) CHECK(n <= int(ctx.info().compute_units));
+  CHECK(std::filesystem::exists(dir.path / "occupancy.json"));
+  CHECK(bench_kernel_coresident(ctx, BarrierStrategy::grouped_lock, 32) == n);
+}
+
+}  // namespace lockstep

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Plots us per barrier against work-groups for the global barrier strategies and CUDA
+grid.sync() from the key=value lines of tools/bench/barrier.sh (barrier.txt), one panel per
+work-group size. Use: plot_barrier.py barrier.txt barrier.png"""
+import shlex
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def parse(path):
+    """{local: {series: {groups: us}}}; the first measurement of a point wins."""
+    data = defaultdict(lambda: defaultdict(dict))
+    command = ""
+    for line in open(path):
+        if line.startswith("#"):
+            command = line
+            continue
+        if "=" not in line:
+            continue
+        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        if "us_per_barrier" not in kv:
+            continue
+        if "anchor" in kv:
+            series, local = kv["anchor"], int(kv["threads"])
+        else:
+            series, local = kv["strategy"], int(kv["local"])
+            if kv.get("branch") and kv["strategy"] == "tree" and "--branch" in command:
+                series = "tree B=" + kv["branch"]
+        data[local][series].setdefault(int(kv["groups"]), float(kv["us_per_barrier"]))
+    return data
+
+
+def main():
+    data = parse(sys.argv[1])
+    locals_ = sorted(data)
+    fig, axes = plt.subplots(1, len(locals_), figsize=(5.5 * len(locals_), 4.2), squeeze=False)
+    for ax, local in zip(axes[0], locals_):
+        for series, points in sorted(data[local].items()):
+            xs = sorted(points)
+            style = "k--o" if series == "grid.sync" else "-o"
+            ax.plot(xs, [points[x] for x in xs], style, label=series)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("work-groups")
+        ax.set_ylabel("us per barrier")
+        ax.set_title(f"{local} work-items per group")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(sys.argv[2], dpi=120)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+// `lockstep bench barrier`: microseconds per global barrier and read-after-barrier errors for each
+// (strategy, groups), one key=value line each. `--groups max` means the discovered co-residency of
+// the bench kernel; asking for more groups than co-resident is refused (a line with refused=...,
+// exit 1 at the end), never launched.
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "lockstep/barrier.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s + ",")
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  return out;
+}
+
+int run_bench_barrier(const Args& args) {
+  po::options_description opts("options");
+  opts.add_options()("strategy", po::value<std::string>()->default_value("all"),
+                     "all|relaunch|lock|grouped-lock|lock-free|tree")(
+      "groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
+      "local-size", po::value<int>()->default_value(256), "work-items per group")(
+      "rounds", po::value<int>()->default_value(1000), "rounds (2 barriers each)")(
+      "branch", po::value<int>()->default_value(0), "tree branching factor (0: about sqrt(G))")(
+      "json", po::value<std::string>(), "also write the results to this JSON file");
+  po::variables_map vm;
+  if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
+  int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
+  if (rounds < 1) throw usage_error("--rounds must be >= 1");
+  std::vector<BarrierStrategy> strategies;
+  if (vm["strategy"].as<std::string>() == "all") strategies = all_barrier_strategies();
+  else strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
+  Context ctx(device_spec(vm));
+  nlohmann::json results = nlohmann::json::array();
+  int refused = 0;
+  for (auto s : strategies) {
+    for (const std::string& g : split(vm["groups"].as<std::string>())) {
+      int groups = 0;
+      KeyValues kv;
+      kv.add("strategy", to_string(s));
+      try {
+        if (g == "max") {
+          groups = bench_kernel_coresident(ctx, s, local);
+          if (s == BarrierStrategy::lock_free) groups = std::min(groups, local);
+        } else {
+          size_t pos = 0;
+          groups = std::stoi(g, &pos);
+          if (pos != g.size() || groups < 1) throw std::invalid_argument(g);
+        }
+      } catch (const std::invalid_argument&) {
+        throw usage_error("--groups expects positive counts or max, got '" + g + "'");
+      }
+      kv.add("groups", groups).add("local", local);
+      nlohmann::json row{{"strategy", to_string(s)}, {"groups", groups}, {"local", local}};
+      try {
+        BarrierBenchResult r = bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>());
+        kv.add("us_per_barrier", r.us_per_barrier).add("errors", r.errors).add("rounds", rounds);
+        if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
+        row["us_per_barrier"] = r.us_per_barrier;
+        row["errors"] = r.errors;
+        row["rounds"] = rounds;
+      } catch (const input_error& e) {
+        ++refused;
+        kv.add("refused", std::string(e.what()));
+        row["refused"] = e.what();
+        std::cerr << "lockstep bench barrier: " << e.what() << "\n";
+      }
+      std::cout << kv.str() << std::endl;
+      results.push_back(row);
+    }
+  }
+  if (vm.count("json")) {
+    std::ofstream out(vm["json"].as<std::string>());
+    if (!out) throw input_error("cannot write " + vm["json"].as<std::string>());
+    out << results.dump(1) << "\n";
+  }
+  return refused ? 1 : 0;
+}
+
+}  // namespace
+LOCKSTEP_COMMAND("bench barrier", "global barrier strategies: us per barrier and errors",
+                 run_bench_barrier);
+}  // namespace lockstep::cli
