@@ -193,8 +193,10 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
 
 #define BIG (16 * THREAD_TILE)
 #define APAD (BIG + 1)
+#define LOADS (CHUNK * BIG / 256)  // values of A (and of B) each work-item stages per chunk
 // C = min(C, D[:, s0:s0+depth] (x) D[s0:s0+depth, :]) on every BIG x BIG tile, except the
-// elements whose row or column lies in [s0, s0+depth) (the cross band, already final).
+// elements whose row or column lies in [s0, s0+depth) (the cross band, already final). The next
+// chunk of A and B is loaded into registers while the current one is used from local memory.
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void fw_rest(const int N, const int s0, const int depth, __global T* D, __global int* P) {
   __local T as[CHUNK * APAD];
@@ -207,7 +209,9 @@ void fw_rest(const int N, const int s0, const int depth, __global T* D, __global
   const int l = get_local_id(0), tx = l % 16, ty = l / 16;
   T c[THREAD_TILE][THREAD_TILE];
   int cn[PATHS ? THREAD_TILE : 1][THREAD_TILE];
+#pragma unroll
   for (int x = 0; x < THREAD_TILE; ++x)
+#pragma unroll
     for (int y = 0; y < THREAD_TILE; ++y) {
       const size_t at = (size_t)(r0 + ty + 16 * x) * N + c0 + tx + 16 * y;
       c[x][y] = D[at];
@@ -215,40 +219,70 @@ void fw_rest(const int N, const int s0, const int depth, __global T* D, __global
       cn[x][y] = P[at];
 #endif
     }
-  for (int k0 = s0; k0 < s1; k0 += CHUNK) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int idx = l; idx < CHUNK * BIG; idx += 256) {
-      const int kk = idx % CHUNK, row = idx / CHUNK;  // A: BIG rows x CHUNK columns
-      const size_t at = (size_t)(r0 + row) * N + k0 + kk;
-      as[kk * APAD + row] = D[at];
+  // Staging: item l moves A(row, kk) with idx = l + 256 e, kk = idx % CHUNK, row = idx / CHUNK,
+  // and B(bk, col) with bk = idx / BIG, col = idx % BIG. Iteration k0 loads chunk k0 into
+  // registers, then computes chunk k0 - CHUNK from local memory while those loads are in flight.
+  T ra[LOADS], rb[LOADS];
+  int rn[PATHS ? LOADS : 1];
+  for (int k0 = s0;; k0 += CHUNK) {
+    if (k0 < s1) {
+#pragma unroll
+      for (int e = 0; e < LOADS; ++e) {
+        const int idx = l + 256 * e;
+        const size_t at = (size_t)(r0 + idx / CHUNK) * N + k0 + idx % CHUNK;
+        ra[e] = D[at];
 #if PATHS
-      ans[kk * APAD + row] = P[at];
+        rn[e] = P[at];
 #endif
-      const int bk = idx / BIG, col = idx % BIG;  // B: CHUNK rows x BIG columns
-      bs[bk * BIG + col] = D[(size_t)(k0 + bk) * N + c0 + col];
+        rb[e] = D[(size_t)(k0 + idx / BIG) * N + c0 + idx % BIG];
+      }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int kk = 0; kk < CHUNK; ++kk) {
-      T av[THREAD_TILE], bv[THREAD_TILE];
-      for (int x = 0; x < THREAD_TILE; ++x) av[x] = as[kk * APAD + ty + 16 * x];
-      for (int y = 0; y < THREAD_TILE; ++y) bv[y] = bs[kk * BIG + tx + 16 * y];
-      for (int x = 0; x < THREAD_TILE; ++x)
-        for (int y = 0; y < THREAD_TILE; ++y) {
-          const T s = PLUS(av[x], bv[y]);
+    if (k0 > s0) {
+#pragma unroll
+      for (int kk = 0; kk < CHUNK; ++kk) {
+        T av[THREAD_TILE], bv[THREAD_TILE];
+#pragma unroll
+        for (int x = 0; x < THREAD_TILE; ++x) av[x] = as[kk * APAD + ty + 16 * x];
+#pragma unroll
+        for (int y = 0; y < THREAD_TILE; ++y) bv[y] = bs[kk * BIG + tx + 16 * y];
+#pragma unroll
+        for (int x = 0; x < THREAD_TILE; ++x) {
 #if PATHS
-          if (s < c[x][y]) {
-            c[x][y] = s;
-            cn[x][y] = ans[kk * APAD + ty + 16 * x];
-          }
+          const int an = ans[kk * APAD + ty + 16 * x];
+#endif
+#pragma unroll
+          for (int y = 0; y < THREAD_TILE; ++y) {
+            const T s = PLUS(av[x], bv[y]);
+#if PATHS
+            if (s < c[x][y]) {
+              c[x][y] = s;
+              cn[x][y] = an;
+            }
 #else
-          c[x][y] = MIN(c[x][y], s);
+            c[x][y] = MIN(c[x][y], s);
 #endif
+          }
         }
+      }
     }
+    if (k0 >= s1) break;
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int e = 0; e < LOADS; ++e) {
+      const int idx = l + 256 * e;
+      as[(idx % CHUNK) * APAD + idx / CHUNK] = ra[e];
+#if PATHS
+      ans[(idx % CHUNK) * APAD + idx / CHUNK] = rn[e];
+#endif
+      bs[idx] = rb[e];  // (idx / BIG) * BIG + idx % BIG
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
+#pragma unroll
   for (int x = 0; x < THREAD_TILE; ++x) {
     const int row = r0 + ty + 16 * x;
     if (row >= s0 && row < s1) continue;
+#pragma unroll
     for (int y = 0; y < THREAD_TILE; ++y) {
       const int col = c0 + tx + 16 * y;
       if (col >= s0 && col < s1) continue;

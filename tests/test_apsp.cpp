@@ -84,6 +84,7 @@ const std::vector<ApspConfig> kSmallConfigs = {
     {ApspVariant::blocked, 16, 1, false, 4},
     {ApspVariant::generalized, 16, 2, true, 4},
     {ApspVariant::generalized, 16, 3, false, 4},
+    {ApspVariant::generalized, 64, 2, false, 8},
 };
 
 std::string describe(int32_t n, const ApspConfig& c) {
@@ -114,12 +115,12 @@ TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, i32, negative edges, n
   small_sizes<int32_t>(23);
 }
 
-TEST_CASE("apsp: n = 517, blocked tile 32 and generalized K = 4 with paths") {
+TEST_CASE("apsp: n = 517, blocked tile 32 and generalized K = 4 (thread tile 8) with paths") {
   auto& ctx = test::context();
   Graph g = with_potentials(random_graph(517, 0.01, 517, 1, 100), 5);
 
   auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 32, 1, false, 4});
-  auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 32, 4, true, 4});
+  auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 32, 4, true, 8});
 
   check(g, blocked, "blocked 517 f32");
   check(g, general, "generalized 517 i32 paths");
@@ -163,7 +164,7 @@ TEST_CASE("apsp: a negative cycle is reported, naming a vertex on it, by every v
   }
 }
 
-TEST_CASE("apsp: a negative self-loop is a negative cycle; a zero one changes nothing") {
+TEST_CASE("apsp: a negative self-loop is a negative cycle, a zero one changes nothing") {
   auto& ctx = test::context();
   Graph g = random_graph(20, 0.2, 3, 1, 9);
   g.add_edge(4, 4, 0);

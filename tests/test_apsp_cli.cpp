@@ -72,7 +72,7 @@ TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path an
   CHECK(rest.find("inf") != std::string::npos);
 }
 
-TEST_CASE("apsp cli: negative cycle is exit 1 naming the vertex; bad options are exit 2") {
+TEST_CASE("apsp cli: negative cycle is exit 1 naming the vertex, bad options are exit 2") {
   test::TempDir dir;
   write(dir.path / "neg.mtx",
         "%%MatrixMarket matrix coordinate integer general\n3 3 3\n1 2 1\n2 3 1\n3 2 -4\n");
