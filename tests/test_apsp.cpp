@@ -31,7 +31,8 @@ std::vector<double> reference(const Graph& g) {
   std::vector<double> d = edge_matrix(g);
   for (size_t k = 0; k < n; ++k)
     for (size_t i = 0; i < n; ++i)
-      for (size_t j = 0; j < n; ++j) d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
+      for (size_t j = 0; j < n; ++j)
+        d[i * n + j] = std::min(d[i * n + j], d[i * n + k] + d[k * n + j]);
   return d;
 }
 
@@ -57,7 +58,7 @@ void check(const Graph& g, const ApspResult<T>& r, const std::string& what) {
   }
   if (bad)
     FAIL(bad << " distances differ; first (" << first / g.n << ", " << first % g.n << "): got "
-              << double(r.dist[first]) << " want " << want[first]);
+             << double(r.dist[first]) << " want " << want[first]);
   if (r.next.empty()) return;
   for (int32_t u = 0; u < g.n; ++u)
     for (int32_t v = 0; v < g.n; ++v) {
@@ -80,10 +81,8 @@ void check(const Graph& g, const ApspResult<T>& r, const std::string& what) {
 }
 
 const std::vector<ApspConfig> kSmallConfigs = {
-    {ApspVariant::naive, 16, 1, false, 4},
-    {ApspVariant::blocked, 16, 1, false, 4},
-    {ApspVariant::generalized, 16, 2, true, 4},
-    {ApspVariant::generalized, 16, 3, false, 4},
+    {ApspVariant::naive, 16, 1, false, 4},       {ApspVariant::blocked, 16, 1, false, 4},
+    {ApspVariant::generalized, 16, 2, true, 4},  {ApspVariant::generalized, 16, 3, false, 4},
     {ApspVariant::generalized, 64, 2, false, 8},
 };
 
@@ -208,7 +207,8 @@ TEST_CASE("apsp: bad configurations and weights are input errors") {
   CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspVariant::blocked, 24, 1, false, 4}), input_error);
   CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspVariant::blocked, 64, 1, true, 4}), input_error);
   CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspVariant::blocked, 16, 2, false, 4}), input_error);
-  CHECK_THROWS_WITH_AS(apsp<int32_t>(ctx, frac, {}), doctest::Contains("not an integer"), input_error);
+  CHECK_THROWS_WITH_AS(apsp<int32_t>(ctx, frac, {}), doctest::Contains("not an integer"),
+                       input_error);
   CHECK_THROWS_WITH_AS(apsp<int32_t>(ctx, huge, {}), doctest::Contains("2^28"), input_error);
   CHECK(apsp<float>(ctx, Graph{}, {}).dist.empty());
 }

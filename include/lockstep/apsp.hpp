@@ -47,14 +47,30 @@ const char* to_string(ApspVariant v);
 
 struct ApspConfig {
   ApspVariant variant = ApspVariant::generalized;
-  int tile = 0;     // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
-  int K = 0;        // tiles per multi-tile (generalized); 0 = apsp_rule
+  int tile = 0;  // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
+  int K = 0;     // tiles per multi-tile (generalized); 0 = apsp_rule
   bool paths = false;
   int thread_tile = 0;  // phase-3 work-group tile is 16*thread_tile square (4 or 8); 0 = rule
 };
 /// The rule for tile, K and thread_tile (from H100 measurements, see BENCHMARKS.md): fills the
 /// zero fields of `requested` for a graph of n vertices on `device`.
 ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
+
+/// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,
+/// paths flag and size class (next power of two of n), else apsp_rule.
+template <typename T>
+ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig requested);
+
+struct ApspTiming {
+  ApspConfig config;
+  double ms = 0;
+};
+/// Times every candidate (tile 16/32/64, K with K*tile <= 256, thread tile 4/8) on g, fastest of
+/// `repeat` runs each, checks they all agree, and stores the best in the TuningDb when `store`.
+/// Returns the timings, fastest first.
+template <typename T>
+std::vector<ApspTiming> apsp_tune(Context& ctx, const Graph& g, bool paths, int repeat = 2,
+                                  bool store = true);
 
 template <typename T>
 constexpr T apsp_infinity() {
@@ -65,10 +81,10 @@ constexpr T apsp_infinity() {
 template <typename T>
 struct ApspResult {
   int32_t n = 0;
-  std::vector<T> dist;     // n x n row-major; apsp_infinity<T>() where unreachable
+  std::vector<T> dist;        // n x n row-major; apsp_infinity<T>() where unreachable
   std::vector<int32_t> next;  // with paths: next[u*n+v] = vertex after u towards v, -1 if none
-  ApspConfig config;       // what ran (rule applied)
-  double ms = 0;           // device time of the kernels (excluding transfers)
+  ApspConfig config;          // what ran (rule applied)
+  double ms = 0;              // device time of the kernels (excluding transfers)
   T distance(int32_t u, int32_t v) const { return dist[size_t(u) * n + v]; }
   bool reachable(int32_t u, int32_t v) const { return distance(u, v) != apsp_infinity<T>(); }
   /// The vertices u, ..., v of a shortest path; empty when unreachable. Needs paths.

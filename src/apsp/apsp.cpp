@@ -16,7 +16,8 @@ void validate(const ApspConfig& c) {
   if (c.tile != 16 && c.tile != 32 && c.tile != 64)
     throw input_error("--tile must be 16, 32 or 64, got " + std::to_string(c.tile));
   if (c.paths && c.tile == 64)
-    throw input_error("--tile 64 with --paths needs more than 48 KiB of local memory: use 16 or 32");
+    throw input_error(
+        "--tile 64 with --paths needs more than 48 KiB of local memory: use 16 or 32");
   if (c.K < 1 || c.K > 64) throw input_error("--K must be in [1, 64], got " + std::to_string(c.K));
   if (c.variant == ApspVariant::blocked && c.K != 1)
     throw input_error("the blocked variant has K = 1 (use generalized for K > 1)");
@@ -39,7 +40,7 @@ ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig c) {
 template <typename T>
 ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, int32_t>, "float or int32_t");
-  cfg = apsp_rule(ctx.info(), g.n, cfg);
+  cfg = apsp_choose<T>(ctx.info(), g.n, cfg);
   validate(cfg);
   ApspResult<T> result;
   result.config = cfg;

@@ -15,8 +15,10 @@ constexpr int32_t kTile = 64;
 
 template <typename T>
 inline T plus(T a, T b) {
-  if constexpr (std::is_integral_v<T>) return std::max(a + b, T(-(1 << 30)));
-  else return a + b;
+  if constexpr (std::is_integral_v<T>)
+    return std::max(a + b, T(-(1 << 30)));
+  else
+    return a + b;
 }
 
 // C = min(C, A (x) B) over the kTile values of k of tile kb, k outermost (so that A or B may be
@@ -83,8 +85,8 @@ ApspResult<T> apsp_cpu(const Graph& g, unsigned threads, bool paths) {
         if (bj != kb) update_tile(D, P, N, bi, bj, kb);
     });
   }
-  result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count();
+  result.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   detail::finish(g, N, d, paths ? &next : nullptr, result);
   return result;
 }

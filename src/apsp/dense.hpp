@@ -11,13 +11,17 @@ namespace lockstep::detail {
 
 template <typename T>
 constexpr T work_infinity() {
-  if constexpr (std::is_integral_v<T>) return T((1 << 30) - 1);
-  else return std::numeric_limits<T>::infinity();
+  if constexpr (std::is_integral_v<T>)
+    return T((1 << 30) - 1);
+  else
+    return std::numeric_limits<T>::infinity();
 }
 template <typename T>
 constexpr bool is_work_infinite(T v) {
-  if constexpr (std::is_integral_v<T>) return v >= T(1 << 29);
-  else return v == std::numeric_limits<T>::infinity();
+  if constexpr (std::is_integral_v<T>)
+    return v >= T(1 << 29);
+  else
+    return v == std::numeric_limits<T>::infinity();
 }
 
 /// N x N (N >= g.n) distances: infinity off the diagonal, 0 on it, each edge's minimum weight,

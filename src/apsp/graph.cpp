@@ -41,9 +41,12 @@ ApspVariant parse_apsp_variant(const std::string& name) {
 }
 const char* to_string(ApspVariant v) {
   switch (v) {
-    case ApspVariant::naive: return "naive";
-    case ApspVariant::blocked: return "blocked";
-    default: return "generalized";
+    case ApspVariant::naive:
+      return "naive";
+    case ApspVariant::blocked:
+      return "blocked";
+    default:
+      return "generalized";
   }
 }
 
@@ -81,8 +84,9 @@ std::vector<int32_t> find_negative_cycle(const Graph& g) {
 
 template <typename T>
 std::vector<int32_t> ApspResult<T>::path(int32_t u, int32_t v) const {
-  if (next.empty()) throw input_error("path(" + std::to_string(u) + ", " + std::to_string(v) +
-                                      "): run apsp with paths = true");
+  if (next.empty())
+    throw input_error("path(" + std::to_string(u) + ", " + std::to_string(v) +
+                      "): run apsp with paths = true");
   if (u < 0 || v < 0 || u >= n || v >= n)
     throw input_error("path(" + std::to_string(u) + ", " + std::to_string(v) +
                       "): vertices must be in [0, " + std::to_string(n) + ")");
@@ -166,8 +170,8 @@ void finish(const Graph& g, int32_t N, const std::vector<T>& d, const std::vecto
 
 template void init_dense(const Graph&, int32_t, std::vector<float>&, std::vector<int32_t>*);
 template void init_dense(const Graph&, int32_t, std::vector<int32_t>&, std::vector<int32_t>*);
-template void finish(const Graph&, int32_t, const std::vector<float>&,
-                     const std::vector<int32_t>*, ApspResult<float>&);
+template void finish(const Graph&, int32_t, const std::vector<float>&, const std::vector<int32_t>*,
+                     ApspResult<float>&);
 template void finish(const Graph&, int32_t, const std::vector<int32_t>&,
                      const std::vector<int32_t>*, ApspResult<int32_t>&);
 

@@ -20,11 +20,13 @@ def rows(path):
 
 def main(src, out):
     sweep, refs, device, n = [], [], "", ""
-    for kv in rows(src):
+    all_rows = list(rows(src))
+    for kv in all_rows:
         if kv["case"] == "k_sweep":
             sweep.append((int(kv["K"]), float(kv["ms"])))
             device, n = kv.get("device", ""), kv["n"]
-        elif kv["case"] in ("variant", "tile") and kv.get("type") == "f32" and kv["n"] == n:
+    for kv in all_rows:
+        if kv["case"] in ("variant", "tile") and kv.get("type") == "f32" and kv["n"] == n:
             refs.append((f'{kv["variant"]} r={kv["tile"]} K={kv["K"]}', float(kv["ms"])))
     if not sweep:
         sys.exit(f"{src}: no case=k_sweep lines")

@@ -35,8 +35,8 @@ Graph random_from_spec(const std::string& spec) {
 std::pair<int32_t, int32_t> parse_pair(const std::string& spec, int32_t n) {
   int u = 0, v = 0;
   char comma = 0, extra = 0;
-  if (std::sscanf(spec.c_str(), "%d%c%d%c", &u, &comma, &v, &extra) != 3 || comma != ',' ||
-      u < 1 || v < 1 || u > n || v > n)
+  if (std::sscanf(spec.c_str(), "%d%c%d%c", &u, &comma, &v, &extra) != 3 || comma != ',' || u < 1 ||
+      v < 1 || u > n || v > n)
     throw usage_error("--path expects U,V with 1 <= U, V <= " + std::to_string(n) + ", got '" +
                       spec + "'");
   return {u - 1, v - 1};
@@ -52,8 +52,10 @@ void write_array(const std::string& path, const ApspResult<T>& r) {
   out.precision(9);
   for (int32_t j = 0; j < r.n; ++j)
     for (int32_t i = 0; i < r.n; ++i) {
-      if (r.reachable(i, j)) out << double(r.distance(i, j)) << "\n";
-      else out << "inf\n";
+      if (r.reachable(i, j))
+        out << double(r.distance(i, j)) << "\n";
+      else
+        out << "inf\n";
     }
   if (!out) throw input_error(path + ": write failed");
 }
@@ -90,8 +92,10 @@ int run_typed(const po::variables_map& vm, const Graph& g) {
     for (int32_t x : r.path(u, v)) hops += (hops.empty() ? "" : ",") + std::to_string(x + 1);
     KeyValues p;
     p.add("from", u + 1).add("to", v + 1);
-    if (r.reachable(u, v)) p.add("distance", double(r.distance(u, v))).add("path", hops);
-    else p.add("distance", "inf").add("path", "none");
+    if (r.reachable(u, v))
+      p.add("distance", double(r.distance(u, v))).add("path", hops);
+    else
+      p.add("distance", "inf").add("path", "none");
     std::cout << p.str() << "\n";
   }
   if (vm.count("out")) write_array(vm["out"].as<std::string>(), r);
@@ -115,14 +119,22 @@ int run_typed(const po::variables_map& vm, const Graph& g) {
   kv.add("ms", best);
   kv.add("gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0);
   if (vm.count("json")) {
-    nlohmann::json j = {{"n", g.n}, {"reachable_pairs", reachable}, {"sum_dist", sum},
-                        {"max_dist", reachable ? mx : 0.0}, {"min_dist", reachable ? mn : 0.0},
-                        {"ms", best}, {"gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0},
-                        {"variant", to_string(r.config.variant)}, {"tile", r.config.tile},
-                        {"K", r.config.K}, {"thread_tile", r.config.thread_tile},
-                        {"type", std::is_integral_v<T> ? "i32" : "f32"}, {"cpu", cpu}};
+    nlohmann::json j = {{"n", g.n},
+                        {"reachable_pairs", reachable},
+                        {"sum_dist", sum},
+                        {"max_dist", reachable ? mx : 0.0},
+                        {"min_dist", reachable ? mn : 0.0},
+                        {"ms", best},
+                        {"gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0},
+                        {"variant", to_string(r.config.variant)},
+                        {"tile", r.config.tile},
+                        {"K", r.config.K},
+                        {"thread_tile", r.config.thread_tile},
+                        {"type", std::is_integral_v<T> ? "i32" : "f32"},
+                        {"cpu", cpu}};
     std::ofstream out(vm["json"].as<std::string>());
-    if (!(out << j.dump(2) << "\n")) throw input_error(vm["json"].as<std::string>() + ": cannot write");
+    if (!(out << j.dump(2) << "\n"))
+      throw input_error(vm["json"].as<std::string>() + ": cannot write");
   }
   std::cout << kv.str() << "\n";
   return 0;
@@ -134,14 +146,18 @@ int run_apsp(const Args& args) {
       "generalized] [--tile R] [--K K] [--type f32|i32] [--paths] [--path U,V] [--out FILE] "
       "[--json OUT] [--cpu [--threads T]] [--repeat R]";
   po::options_description opts("options");
-  opts.add_options()("graph", po::value<std::string>(), "Matrix Market graph: (i, j, w) = edge i -> j")(
+  opts.add_options()("graph", po::value<std::string>(),
+                     "Matrix Market graph: (i, j, w) = edge i -> j")(
       "random", po::value<std::string>(),
       "generated graph instead of a file: N vertices, edge density (default 0.05), seed (default "
-      "1); integer weights 1..100")(
-      "variant", po::value<std::string>()->default_value("generalized"), "naive|blocked|generalized")(
+      "1); integer weights 1..100")("variant",
+                                    po::value<std::string>()->default_value("generalized"),
+                                    "naive|blocked|generalized")(
       "tile", po::value<int>()->default_value(0), "tile side r: 16, 32, 64 (0 = rule)")(
-      "K", po::value<int>()->default_value(0), "tiles fused per multi-tile, generalized (0 = rule)")(
-      "thread-tile", po::value<int>()->default_value(0), "phase-3 elements per work-item side, 4|8 (0 = rule)")(
+      "K", po::value<int>()->default_value(0),
+      "tiles fused per multi-tile, generalized (0 = rule)")(
+      "thread-tile", po::value<int>()->default_value(0),
+      "phase-3 elements per work-item side, 4|8 (0 = rule)")(
       "type", po::value<std::string>()->default_value("f32"), "weights: f32|i32")(
       "paths", "also compute the next-hop matrix")(
       "path", po::value<std::string>(), "print a shortest path U,V (1-based; implies --paths)")(
