@@ -46,7 +46,7 @@ TEST_CASE("apsp cli: --random summary matches the library") {
   CHECK(kv.count("gupdates_per_s") == 1);
 }
 
-TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path and --out") {
+TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path, --out array read back") {
   test::TempDir dir;
   write(dir.path / "g.mtx",
         "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 5\n1 2 3\n2 3 -1\n1 3 4\n"
@@ -72,6 +72,10 @@ TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path an
   CHECK(first == "0");
   std::string rest((std::istreambuf_iterator<char>(d)), {});
   CHECK(rest.find("inf") != std::string::npos);
+  // The distance array read back as a dense graph is its own closure.
+  REQUIRE(test::run_cli("apsp " + (dir.path / "d.mtx").string() + " --variant blocked", out) == 0);
+  CHECK(last_line(out)["sum_dist"] == "12");
+  CHECK(last_line(out)["reachable_pairs"] == "10");
 }
 
 TEST_CASE("apsp cli: negative cycle is exit 1 naming the vertex, bad options are exit 2") {
