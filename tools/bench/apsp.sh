@@ -5,7 +5,8 @@
 # Floyd-Warshall on all host cores (n = 4096, extrapolated to 8192 by n^3). Graphs are generated
 # (`--random N,density,seed`, integer weights 1..100, so f32 distances are exact and every run
 # on the same graph must give the same sum_dist: checked at the end). Needs LOCKSTEP and OUT;
-# N (default 8192), N_BIG (16384), N_CPU (4096), KS, QUICK=1 (tiny sizes, for PoCL) optional.
+# N (default 8192), N_BIG (16384), N_CPU (4096), KS, TUNE=1 (all candidates), QUICK=1 (tiny
+# sizes, for PoCL) optional.
 set -uo pipefail
 : "${LOCKSTEP:?}" "${OUT:?}"
 log="$OUT/apsp.txt"
@@ -44,6 +45,10 @@ run paths $g --variant generalized --paths --path 1,$n --repeat 1
 run big --random "$nbig,$dens,1" --variant generalized --repeat "$rep"
 run cpu --random "$ncpu,$dens,1" --cpu --repeat 1
 run gpu_at_cpu_n --random "$ncpu,$dens,1" --variant generalized --repeat "$rep"
+
+if [[ "${TUNE:-0}" == 1 ]]; then  # every tile/K/thread-tile candidate (about 30 s at n = 8192)
+  "$LOCKSTEP" tune apsp --random "$n,$dens,1" --no-store 2>&1 | sed 's/^/case=tune /' | tee -a "$log"
+fi
 
 # Every successful run at n on graph seed 1 must agree (f32 and i32 distances are exact).
 python3 - "$log" "$n" "$ncpu" <<'PY' | tee -a "$log"
