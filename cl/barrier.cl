@@ -52,7 +52,11 @@
 #define B_LOAD(p) (*(p))
 #define B_STORE(p, v) (*(p) = (v))
 #define B_ADD(p, v) atomic_add((p), (v))
+#ifdef BARRIER_NV_PTX  // NVIDIA: acquire/release at GPU scope (also invalidates the L1)
+#define B_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
 #define B_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 #define B_WG_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
 

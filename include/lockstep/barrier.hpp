@@ -63,6 +63,7 @@ class GlobalBarrier {
   BarrierStrategy strategy_;
   int groups_, local_size_, group_size_ = 0, branch_ = 0;
   bool c11_;
+  bool nv_ptx_ = false;  // NVIDIA: fence.acq_rel.gpu (inline PTX) around arrive/depart
   size_t state_ints_;
   cl::Buffer state_;
 };

@@ -59,6 +59,10 @@ GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups,
       c11_(ctx.info().c20_atomics) {
   // LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path (what NVIDIA runs) on any device.
   if (const char* v = std::getenv("LOCKSTEP_BARRIER_C11"); v && std::string(v) == "0") c11_ = false;
+  // On the H100, mem_fence(CLK_GLOBAL_MEM_FENCE) did not make other groups' stores visible to
+  // ordinary loads (every read after the barrier was stale): use the PTX acquire/release fence.
+  const DeviceInfo& di = ctx.info();
+  nv_ptx_ = !c11_ && di.wave_width == 32 && (di.vendor + di.platform).find("NVIDIA") != std::string::npos;
   if (groups < 1) throw input_error("global barrier: groups must be >= 1, got " + std::to_string(groups));
   if (local_size < 1 || size_t(local_size) > ctx.info().max_work_group_size)
     throw input_error("global barrier: local size " + std::to_string(local_size) +
@@ -102,6 +106,7 @@ int GlobalBarrier::tree_levels() const {
 Defines& GlobalBarrier::add_defines(Defines& d) const {
   d.set("BARRIER_STRATEGY", int(strategy_)).set("BARRIER_C11", c11_ ? 1 : 0);
   if (c11_) d.flag("-cl-std=CL3.0");
+  if (nv_ptx_) d.set("BARRIER_NV_PTX", 1);
   if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
   if (strategy_ == BarrierStrategy::tree) d.set("BARRIER_BRANCH", branch_);
   return d;
