@@ -52,8 +52,8 @@ struct ApspConfig {
   bool paths = false;
   int thread_tile = 0;  // phase-3 work-group tile is 16*thread_tile square (4 or 8); 0 = rule
 };
-/// The rule for tile, K and thread_tile (from H100 measurements, see BENCHMARKS.md): fills the
-/// zero fields of `requested` for a graph of n vertices on `device`.
+/// The rule for tile, K and thread_tile (a traffic argument checked on PoCL only; the H100 K sweep
+/// of tools/bench/apsp.sh is to confirm or change it): fills the zero fields of `requested`.
 ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
 /// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,

@@ -30,7 +30,8 @@ void validate(const ApspConfig& c) {
 ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig c) {
   // Tile 32 keeps phases 1 and 2 (one work-group per tile, TILE barriers each) short; the fused
   // depth K*tile of 128 makes phase 3 read and write the matrix once per 128 values of k, which
-  // is what moves it from memory-bound to compute-bound on the H100 (see the K sweep).
+  // should move it from memory-bound to compute-bound on a GPU (not yet measured on the H100: the
+  // K sweep of tools/bench/apsp.sh decides; on PoCL K*tile = 128..256 was fastest).
   if (c.tile == 0) c.tile = 32;
   if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
   if (c.thread_tile == 0) c.thread_tile = device.is_gpu() && n >= 1024 ? 8 : 4;
