@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lockstep/runtime.hpp"
+#include "lockstep/tolerance.hpp"
 
 namespace lockstep::test {
 
@@ -23,21 +24,8 @@ inline Context& context() {
   return ctx;
 }
 
-/// Tolerance for a value accumulated from `terms` products in precision T (reference in double):
-/// relative error allowed grows with the number of terms.
-template <typename T>
-double tolerance(size_t terms) {
-  double eps = std::numeric_limits<T>::epsilon();
-  return eps * (8.0 + 2.0 * std::sqrt(double(terms) + 1.0)) * 4.0;
-}
-
-/// |got - want| <= tol * max(|want|, scale) where scale guards values that cancel to ~0.
-/// NaN equals only NaN; infinities must match exactly.
-inline bool close(double got, double want, double tol, double scale = 1.0) {
-  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
-  if (std::isinf(want) || std::isinf(got)) return got == want;
-  return std::fabs(got - want) <= tol * std::max(std::fabs(want), scale);
-}
+using lockstep::close;
+using lockstep::tolerance;
 
 /// Checks every element; on failure reports the first bad index (and the whole vectors when
 /// they are small enough to read).

@@ -24,3 +24,7 @@ wait $nvcc_pid
 for b in ${BENCH:-$(ls tools/bench/*.sh 2>/dev/null)}; do
   echo "== $b"; timeout "${BENCH_TIMEOUT:-200}" bash "$b"; echo "rc=$?"
 done
+# at most 8 files come back: pack the per-run JSON files into one archive
+if ls "$OUT"/*.json >/dev/null 2>&1; then
+  tar -czf "$OUT/json.tar.gz" -C "$OUT" $(cd "$OUT" && ls *.json) && rm -f "$OUT"/*.json
+fi

@@ -1,0 +1,174 @@
+// CSR SpMV, y = alpha*A*x + beta*y (beta == 0: y is not read), 32-bit indices.
+//   spmv_scalar:   one row per work-item (the baseline).
+//   spmv_vector:   the seed paper's family: 2^ROWS_PER_WORKGROUP_BITS rows per work-group of
+//                  2^WORKGROUP_SIZE_BITS items, 2^(WG-ROWS) items per row, strided partial sums,
+//                  then an unrolled tree reduction; with USE_NV_SHUFFLE the part of the tree that
+//                  fits in one wave uses warp shuffles (inline PTX) and needs no barrier.
+//   spmv_adaptive: CSR-adaptive (Greathouse & Daga): row blocks built at upload; a block of short
+//                  rows stages its products in local memory and 2^k items reduce each row; a long
+//                  row gets whole work-groups, split into chunks whose partial sums
+//                  spmv_adaptive_fixup adds (no floating-point atomics needed).
+// Required macros: VALUE_TYPE; WORKGROUP_SIZE_BITS; ROWS_PER_WORKGROUP_BITS (vector);
+// WAVE_WIDTH (vector); BLOCK_NNZ (adaptive: local memory values per block).
+#include "common.cl"
+#ifndef VALUE_TYPE
+#error "VALUE_TYPE undefined!"
+#endif
+#ifndef WORKGROUP_SIZE_BITS
+#error "WORKGROUP_SIZE_BITS undefined!"
+#endif
+typedef VALUE_TYPE T;
+#define WG (1 << WORKGROUP_SIZE_BITS)
+
+inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
+  return beta == (T)0 ? alpha * sum : alpha * sum + beta * y[row];
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void spmv_scalar(const int rows, __global const int* restrict row_ptr,
+                 __global const int* restrict col, __global const T* restrict val,
+                 __global const T* restrict x, __global T* y, const T alpha, const T beta) {
+  const int row = get_global_id(0);
+  if (row >= rows) return;
+  T sum = 0;
+  const int end = row_ptr[row + 1];
+  for (int k = row_ptr[row]; k < end; ++k) sum += val[k] * x[col[k]];
+  y[row] = finish(sum, alpha, beta, y, row);
+}
+
+#ifdef ROWS_PER_WORKGROUP_BITS
+#ifndef WAVE_WIDTH
+#error "WAVE_WIDTH undefined!"
+#endif
+#if ROWS_PER_WORKGROUP_BITS > WORKGROUP_SIZE_BITS
+#error "ROWS_PER_WORKGROUP_BITS must not exceed WORKGROUP_SIZE_BITS"
+#endif
+#define TPR (1 << (WORKGROUP_SIZE_BITS - ROWS_PER_WORKGROUP_BITS))  // items per row
+
+#if defined(USE_NV_SHUFFLE) && TPR > 1
+inline float shfl_down_f(float v, int delta) {
+  float r;
+  asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=f"(r) : "f"(v), "r"(delta));
+  return r;
+}
+#ifdef LOCKSTEP_FP64
+inline double shfl_down_d(double v, int delta) {
+  int lo, hi;
+  asm volatile("mov.b64 {%0,%1}, %2;" : "=r"(lo), "=r"(hi) : "d"(v));
+  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(lo) : "r"(delta));
+  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(hi) : "r"(delta));
+  double r;
+  asm volatile("mov.b64 %0, {%1,%2};" : "=d"(r) : "r"(lo), "r"(hi));
+  return r;
+}
+#define SHFL_DOWN(v, d) shfl_down_d(v, d)
+#else
+#define SHFL_DOWN(v, d) shfl_down_f(v, d)
+#endif
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void spmv_vector(const int rows, __global const int* restrict row_ptr,
+                 __global const int* restrict col, __global const T* restrict val,
+                 __global const T* restrict x, __global T* y, const T alpha, const T beta) {
+  const int lid = get_local_id(0);
+  const int lane = lid & (TPR - 1);
+  const int row = (get_group_id(0) << ROWS_PER_WORKGROUP_BITS) + (lid >> (WORKGROUP_SIZE_BITS - ROWS_PER_WORKGROUP_BITS));
+  T sum = 0;
+  if (row < rows) {
+    const int end = row_ptr[row + 1];
+    for (int k = row_ptr[row] + lane; k < end; k += TPR) sum += val[k] * x[col[k]];
+  }
+#if TPR > 1
+#if defined(USE_NV_SHUFFLE)
+  // Tree levels wider than a wave go through local memory; the rest are warp shuffles.
+#if TPR > WAVE_WIDTH
+  __local T partial[WG];
+  partial[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (int s = TPR / 2; s >= WAVE_WIDTH; s >>= 1) {
+    if (lane < s) partial[lid] += partial[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  sum = partial[lid];
+#define SHFL_START (WAVE_WIDTH / 2)
+#else
+#define SHFL_START (TPR / 2)
+#endif
+#pragma unroll
+  for (int s = SHFL_START; s > 0; s >>= 1) sum += SHFL_DOWN(sum, s);
+#else
+  __local T partial[WG];
+  partial[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+  for (int s = TPR / 2; s > 0; s >>= 1) {
+    if (lane < s) partial[lid] += partial[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  sum = partial[lid];
+#endif
+#endif
+  if (lane == 0 && row < rows) y[row] = finish(sum, alpha, beta, y, row);
+}
+#endif  // ROWS_PER_WORKGROUP_BITS
+
+#ifdef BLOCK_NNZ
+// blocks[5*b .. 5*b+4] = row_begin, row_end, nnz_begin, nnz_end, partial slot (-1: not split)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void spmv_adaptive(__global const int* restrict blocks, __global const int* restrict row_ptr,
+                   __global const int* restrict col, __global const T* restrict val,
+                   __global const T* restrict x, __global T* y, __global T* partials,
+                   const T alpha, const T beta) {
+  __local T sh[BLOCK_NNZ > WG ? BLOCK_NNZ : WG];
+  const int lid = get_local_id(0);
+  __global const int* b = blocks + 5 * get_group_id(0);
+  const int rb = b[0], re = b[1], kb = b[2], ke = b[3], slot = b[4];
+  // Stream blocks give each of their rows tpr items (a power of two, tpr * rows <= WG) that
+  // sum the staged products; single-row blocks use the whole group (tpr = WG). Barriers stay
+  // in control flow that is uniform per group (PoCL miscompiles a return before a barrier).
+  const bool stream = re - rb > 1;
+  int tpr = WG;
+  if (stream)
+    while (tpr * (re - rb) > WG) tpr >>= 1;
+  const int lane = lid & (tpr - 1);
+  const int r = rb + lid / tpr;
+  T sum = 0;
+  if (stream) {
+    for (int k = kb + lid; k < ke; k += WG) sh[k - kb] = val[k] * x[col[k]];
+  } else {
+    for (int k = kb + lid; k < ke; k += WG) sum += val[k] * x[col[k]];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (stream && r < re) {
+    const int e = row_ptr[r + 1] - kb;
+    for (int k = row_ptr[r] - kb + lane; k < e; k += tpr) sum += sh[k];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sh[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = tpr / 2; s > 0; s >>= 1) {
+    if (lane < s) sh[lid] += sh[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lane == 0 && r < re) {
+    if (slot < 0) y[r] = finish(sh[lid], alpha, beta, y, r);
+    else partials[slot] = sh[lid];
+  }
+}
+
+// For every split row: y[row] = alpha * (sum of its chunks' partials) + beta * y[row].
+// split[3*i .. 3*i+2] = row, first slot, slot count.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void spmv_adaptive_fixup(const int n_split, __global const int* restrict split,
+                         __global const T* restrict partials, __global T* y, const T alpha,
+                         const T beta) {
+  const int i = get_global_id(0);
+  if (i >= n_split) return;
+  const int row = split[3 * i], first = split[3 * i + 1], count = split[3 * i + 2];
+  T sum = 0;
+  for (int k = 0; k < count; ++k) sum += partials[first + k];
+  y[row] = finish(sum, alpha, beta, y, row);
+}
+#endif  // BLOCK_NNZ

@@ -1,0 +1,107 @@
+// All-pairs shortest paths (Floyd-Warshall) on an OpenCL device, after the generalized blocked
+// algorithm: `naive` (one launch per k), `blocked` (classic 3-phase on TILE x TILE tiles) and
+// `generalized` (K consecutive block iterations fused into a multi-tile, so that the bulk of the
+// matrix is read and written once per K*TILE values of k; K = 1 is `blocked`). Weights are float
+// or int32_t; missing edges are infinite (apsp_infinity<T>()), duplicate edges keep the minimum,
+// the diagonal is 0 unless a self-loop is negative. A negative cycle throws input_error naming a
+// vertex on it. With `paths`, a next-hop matrix answers path(u, v).
+//
+//   lockstep::Context ctx;
+//   auto g = lockstep::read_graph("roads.mtx");            // or random_graph(n, density, seed)
+//   auto r = lockstep::apsp<float>(ctx, g, {lockstep::ApspVariant::generalized, 32, 4, true});
+//   float d = r.distance(0, 7);  std::vector<int32_t> hops = r.path(0, 7);
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+/// A weighted directed graph as an edge list: edge e goes src[e] -> dst[e] with weight[e].
+struct Graph {
+  int32_t n = 0;
+  std::vector<int32_t> src, dst;
+  std::vector<double> weight;
+  void add_edge(int32_t u, int32_t v, double w) {
+    src.push_back(u);
+    dst.push_back(v);
+    weight.push_back(w);
+  }
+};
+
+/// A Matrix Market file as a graph: coordinate (i, j, w) is the edge i -> j (pattern: weight 1);
+/// an `array` file is a dense matrix, every entry an edge. The matrix must be square.
+Graph read_graph(const std::string& path);
+/// n vertices, each ordered pair (u != v) an edge with probability `density`, integer weights
+/// uniform in [min_weight, max_weight] (negative weights allowed: the caller ensures no negative
+/// cycle, e.g. min_weight >= 0). Deterministic for a seed.
+Graph random_graph(int32_t n, double density, uint64_t seed, int min_weight = 1,
+                   int max_weight = 100);
+
+enum class ApspVariant { naive, blocked, generalized };
+ApspVariant parse_apsp_variant(const std::string& name);  // throws input_error
+const char* to_string(ApspVariant v);
+
+struct ApspConfig {
+  ApspVariant variant = ApspVariant::generalized;
+  int tile = 0;  // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
+  int K = 0;     // tiles per multi-tile (generalized); 0 = apsp_rule
+  bool paths = false;
+  int thread_tile = 0;  // phase-3 work-group tile is 16*thread_tile square (4 or 8); 0 = rule
+};
+/// The rule for tile, K and thread_tile (from H100 measurements, see BENCHMARKS.md): fills the
+/// zero fields of `requested` for a graph of n vertices on `device`.
+ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
+
+/// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,
+/// paths flag and size class (next power of two of n), else apsp_rule.
+template <typename T>
+ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig requested);
+
+struct ApspTiming {
+  ApspConfig config;
+  double ms = 0;
+};
+/// Times every candidate (tile 16/32/64, K with K*tile <= 256, thread tile 4/8) on g, fastest of
+/// `repeat` runs each, checks they all agree, and stores the best in the TuningDb when `store`.
+/// Returns the timings, fastest first.
+template <typename T>
+std::vector<ApspTiming> apsp_tune(Context& ctx, const Graph& g, bool paths, int repeat = 2,
+                                  bool store = true);
+
+template <typename T>
+constexpr T apsp_infinity() {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                              : std::numeric_limits<T>::max();
+}
+
+template <typename T>
+struct ApspResult {
+  int32_t n = 0;
+  std::vector<T> dist;        // n x n row-major; apsp_infinity<T>() where unreachable
+  std::vector<int32_t> next;  // with paths: next[u*n+v] = vertex after u towards v, -1 if none
+  ApspConfig config;          // what ran (rule applied)
+  double ms = 0;              // device time of the kernels (excluding transfers)
+  T distance(int32_t u, int32_t v) const { return dist[size_t(u) * n + v]; }
+  bool reachable(int32_t u, int32_t v) const { return distance(u, v) != apsp_infinity<T>(); }
+  /// The vertices u, ..., v of a shortest path; empty when unreachable. Needs paths.
+  std::vector<int32_t> path(int32_t u, int32_t v) const;
+};
+
+/// All-pairs shortest paths on the device. T = float or int32_t. Integer weights need
+/// (n-1)*max|w| < 2^28 (else input_error). Throws input_error on a negative cycle.
+template <typename T>
+ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig config = {});
+
+/// The same on the CPU: blocked Floyd-Warshall (tile 64) on `threads` std::threads (0 = all).
+template <typename T>
+ApspResult<T> apsp_cpu(const Graph& g, unsigned threads = 0, bool paths = false);
+
+/// A negative cycle of g (its vertices in order), empty when there is none (Bellman-Ford from
+/// a virtual source with cycle checks in the parent graph).
+std::vector<int32_t> find_negative_cycle(const Graph& g);
+
+}  // namespace lockstep

@@ -1,0 +1,109 @@
+// CSR SpMV on the device: y = alpha*A*x + beta*y.
+//
+//   lockstep::Context ctx;                                   // LOCKSTEP_DEVICE or the first GPU
+//   auto A = lockstep::read_matrix_market<double>("m.mtx");
+//   lockstep::DeviceCsr<double> dA(ctx.queue(), A);
+//   std::vector<double> x(A.cols, 1.0), y(A.rows);
+//   lockstep::spmv(ctx.queue(), dA, x, y);                   // kernel chosen automatically
+//
+// Kernels: scalar (one row per item), vector (the seed paper's family: 2^rows_bits rows per
+// group of 2^wg_bits items) and adaptive (CSR-adaptive row blocks). Each kernel declares its
+// tunable parameters once, in spmv_parameters(); the tests and the tuner both read that table.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lockstep/csr.hpp"
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+enum class SpmvKernel { scalar, vector, adaptive, automatic };
+std::string to_string(SpmvKernel k);
+SpmvKernel parse_spmv_kernel(const std::string& name);  // "auto" -> automatic; else input_error
+
+struct SpmvConfig {
+  SpmvKernel kernel = SpmvKernel::automatic;
+  int wg_bits = 8;    // 2^wg_bits work-items per group
+  int rows_bits = 5;  // vector: 2^rows_bits rows per group
+  int shuffle = 0;    // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
+  std::string str() const;  // "kernel=vector wg_bits=8 rows_bits=5 shuffle=0"
+};
+
+/// One tunable parameter of a kernel and its candidate values.
+struct SpmvParameter {
+  std::string name;
+  std::vector<int> values;
+};
+struct SpmvKernelSpec {
+  SpmvKernel kernel;
+  std::vector<SpmvParameter> parameters;
+};
+/// The kernels' declared parameters (ranges before device limits).
+const std::vector<SpmvKernelSpec>& spmv_parameters();
+/// Whether a configuration is valid on a device (work-group size, local memory, wave width).
+bool spmv_valid(const SpmvConfig& c, const DeviceInfo& device, size_t value_bytes = 8);
+/// Every valid configuration of every kernel on a device (the exhaustive search space).
+std::vector<SpmvConfig> spmv_search_space(const DeviceInfo& device, size_t value_bytes = 8);
+
+/// A CSR matrix on the device, with the adaptive kernel's row blocks built once at upload.
+template <typename T>
+class DeviceCsr {
+ public:
+  DeviceCsr(cl::CommandQueue& queue, const Csr<T>& host);
+  int32_t rows() const { return rows_; }
+  int32_t cols() const { return cols_; }
+  size_t nnz() const { return nnz_; }
+  const RowStats& stats() const { return stats_; }
+  /// A fingerprint that identifies the matrix (shape, nnz, and a hash of its structure).
+  const std::string& fingerprint() const { return fingerprint_; }
+  const cl::Buffer& row_ptr() const { return row_ptr_; }
+  const cl::Buffer& col_idx() const { return col_idx_; }
+  const cl::Buffer& values() const { return values_; }
+
+  // adaptive row blocks for a work-group size (built on first use, then kept)
+  struct Blocks {
+    cl::Buffer blocks, split, partials;
+    int count = 0, n_split = 0;
+  };
+  const Blocks& blocks(cl::CommandQueue& queue, int wg_bits) const;
+  const DeviceInfo& device() const { return device_; }
+  /// What `automatic` resolved to for this matrix (resolved once, on first use).
+  const SpmvConfig& automatic_config() const;
+
+ private:
+  int32_t rows_, cols_;
+  size_t nnz_;
+  RowStats stats_;
+  std::string fingerprint_;
+  std::vector<int32_t> host_row_ptr_;
+  cl::Buffer row_ptr_, col_idx_, values_;
+  mutable std::vector<std::optional<Blocks>> blocks_;
+  DeviceInfo device_;
+  mutable std::optional<SpmvConfig> auto_;
+};
+
+/// The configuration `automatic` resolves to: the tuning database's entry for this matrix on
+/// this device when there is one, else the model's prediction from the row statistics.
+template <typename T>
+SpmvConfig choose_spmv_config(const DeviceInfo& device, const DeviceCsr<T>& a);
+/// The model alone (row statistics -> configuration).
+SpmvConfig predict_spmv_config(const DeviceInfo& device, const RowStats& stats, int32_t rows,
+                               size_t value_bytes);
+
+/// The events of one SpMV (the adaptive kernel may launch twice).
+struct SpmvRun {
+  cl::Event first, last;
+  double ms() const { return event_ms(first, last); }
+};
+/// y = alpha*A*x + beta*y on buffers (x: cols values, y: rows values).
+template <typename T>
+SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x, cl::Buffer& y,
+               T alpha = 1, T beta = 0, SpmvConfig config = {});
+/// The same on host vectors (uploads x and y, downloads y).
+template <typename T>
+void spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const std::vector<T>& x,
+          std::vector<T>& y, T alpha = 1, T beta = 0, SpmvConfig config = {});
+
+}  // namespace lockstep

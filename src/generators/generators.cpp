@@ -1,0 +1,168 @@
+// Matrix generators. Values are uniform in [-1, 1) except the Laplacians (4/-1 and 6/-1), so
+// laplace2d/3d are symmetric positive definite (the CG solver's test matrices).
+#include "lockstep/generators.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+#include "lockstep/error.hpp"
+
+namespace lockstep::gen {
+namespace {
+
+struct Rng {
+  std::mt19937_64 g;
+  explicit Rng(uint64_t seed) : g(seed) {}
+  double unit() { return double(g() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
+  int64_t below(int64_t n) { return int64_t(unit() * double(n)); }
+  double value() { return 2.0 * unit() - 1.0; }
+};
+
+void need(bool ok, const std::string& what) {
+  if (!ok) throw input_error("generator: " + what);
+}
+
+// Appends k distinct random columns of [0, n) to row r (sorted), values uniform.
+void random_row(Csr<double>& a, int32_t n, int64_t k, Rng& rng) {
+  size_t start = a.col_idx.size();
+  if (k * 2 > n) {  // dense-ish: select by a partial shuffle-free scan
+    int64_t need_k = k;
+    for (int32_t c = 0; c < n && need_k > 0; ++c)
+      if (rng.below(n - c) < need_k) a.col_idx.push_back(c), --need_k;
+  } else {
+    while (int64_t(a.col_idx.size() - start) < k) {
+      for (int64_t i = int64_t(a.col_idx.size() - start); i < k; ++i) a.col_idx.push_back(int32_t(rng.below(n)));
+      std::sort(a.col_idx.begin() + long(start), a.col_idx.end());
+      a.col_idx.erase(std::unique(a.col_idx.begin() + long(start), a.col_idx.end()), a.col_idx.end());
+    }
+  }
+  for (size_t i = start; i < a.col_idx.size(); ++i) a.values.push_back(rng.value());
+  a.row_ptr.push_back(int32_t(a.col_idx.size()));
+}
+
+Csr<double> empty(int32_t rows, int32_t cols, size_t reserve) {
+  Csr<double> a;
+  a.rows = rows, a.cols = cols;
+  a.row_ptr.reserve(size_t(rows) + 1);
+  a.col_idx.reserve(reserve);
+  a.values.reserve(reserve);
+  return a;
+}
+
+}  // namespace
+
+Csr<double> laplace2d(int32_t n) {
+  need(n >= 1 && int64_t(n) * n < (1ll << 31) / 5, "laplace2d needs 1 <= N and 5*N^2 < 2^31");
+  int32_t N = n * n;
+  Csr<double> a = empty(N, N, size_t(N) * 5);
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t j = 0; j < n; ++j) {
+      int32_t r = i * n + j;
+      auto put = [&](int32_t c, double v) { a.col_idx.push_back(c), a.values.push_back(v); };
+      if (i > 0) put(r - n, -1);
+      if (j > 0) put(r - 1, -1);
+      put(r, 4);
+      if (j + 1 < n) put(r + 1, -1);
+      if (i + 1 < n) put(r + n, -1);
+      a.row_ptr.push_back(int32_t(a.col_idx.size()));
+    }
+  return a;
+}
+
+Csr<double> laplace3d(int32_t n) {
+  need(n >= 1 && int64_t(n) * n * n < (1ll << 31) / 7, "laplace3d needs 1 <= N and 7*N^3 < 2^31");
+  int32_t N = n * n * n, nn = n * n;
+  Csr<double> a = empty(N, N, size_t(N) * 7);
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t j = 0; j < n; ++j)
+      for (int32_t k = 0; k < n; ++k) {
+        int32_t r = i * nn + j * n + k;
+        auto put = [&](int32_t c, double v) { a.col_idx.push_back(c), a.values.push_back(v); };
+        if (i > 0) put(r - nn, -1);
+        if (j > 0) put(r - n, -1);
+        if (k > 0) put(r - 1, -1);
+        put(r, 6);
+        if (k + 1 < n) put(r + 1, -1);
+        if (j + 1 < n) put(r + n, -1);
+        if (i + 1 < n) put(r + nn, -1);
+        a.row_ptr.push_back(int32_t(a.col_idx.size()));
+      }
+  return a;
+}
+
+Csr<double> uniform(int32_t n, int32_t k, uint64_t seed) {
+  need(n >= 0 && k >= 0 && k <= n && int64_t(n) * k < (1ll << 31), "uniform needs 0 <= k <= n and n*k < 2^31");
+  Rng rng(seed);
+  Csr<double> a = empty(n, n, size_t(n) * size_t(k));
+  for (int32_t r = 0; r < n; ++r) random_row(a, n, k, rng);
+  return a;
+}
+
+Csr<double> powerlaw(int32_t n, double alpha, uint64_t seed) {
+  need(n >= 0 && alpha > 1.0, "powerlaw needs n >= 0 and alpha > 1");
+  Rng rng(seed);
+  std::vector<int64_t> len(static_cast<size_t>(n));
+  int64_t total = 0;
+  for (auto& l : len) {  // Pareto(x_min = 1, alpha - 1 tail index): P(L > x) = x^-(alpha-1)
+    double u = 1.0 - rng.unit();
+    l = std::min<int64_t>(n, int64_t(std::pow(u, -1.0 / (alpha - 1.0))));
+    total += l;
+  }
+  need(total < (1ll << 31), "powerlaw: too many entries for 32-bit indices; use a larger alpha");
+  Csr<double> a = empty(n, n, size_t(total));
+  for (int32_t r = 0; r < n; ++r) random_row(a, n, len[size_t(r)], rng);
+  return a;
+}
+
+Csr<double> banded(int32_t n, int32_t w, uint64_t seed) {
+  need(n >= 0 && w >= 0 && int64_t(n) * (2 * int64_t(w) + 1) < (1ll << 31), "banded needs n, w >= 0 and n*(2w+1) < 2^31");
+  Rng rng(seed);
+  Csr<double> a = empty(n, n, size_t(n) * size_t(2 * w + 1));
+  for (int32_t r = 0; r < n; ++r) {
+    for (int32_t c = std::max(0, r - w); c <= std::min(n - 1, r + w); ++c)
+      a.col_idx.push_back(c), a.values.push_back(rng.value());
+    a.row_ptr.push_back(int32_t(a.col_idx.size()));
+  }
+  return a;
+}
+
+Csr<double> dense_rows(int32_t n, int32_t k, uint64_t seed) { return uniform(n, k, seed); }
+
+Csr<double> rmat(int32_t scale, int32_t edgefactor, uint64_t seed) {
+  need(scale >= 0 && scale <= 26 && edgefactor >= 1 && (int64_t(edgefactor) << (scale + 1)) < (1ll << 31),
+       "rmat needs 0 <= scale <= 26, edgefactor >= 1 and 2*edgefactor*2^scale < 2^31");
+  Rng rng(seed);
+  int32_t n = int32_t(1) << scale;
+  int64_t m = int64_t(edgefactor) << scale;
+  std::vector<std::pair<int32_t, int32_t>> e;
+  e.reserve(size_t(2 * m));
+  for (int64_t k = 0; k < m; ++k) {
+    int32_t i = 0, j = 0;
+    for (int32_t b = 0; b < scale; ++b) {
+      double u = rng.unit();
+      int qi = u < 0.57 ? 0 : u < 0.76 ? 0 : 1;  // A | B | C | D quadrants
+      int qj = u < 0.57 ? 0 : u < 0.76 ? 1 : u < 0.95 ? 0 : 1;
+      i |= qi << b, j |= qj << b;
+    }
+    e.push_back({i, j});
+    e.push_back({j, i});
+  }
+  std::sort(e.begin(), e.end());
+  Csr<double> a = empty(n, n, e.size());
+  size_t p = 0;
+  for (int32_t r = 0; r < n; ++r) {
+    while (p < e.size() && e[p].first == r) {
+      if (a.col_idx.size() > size_t(a.row_ptr.back()) && a.col_idx.back() == e[p].second)
+        a.values.back() += 1.0;
+      else
+        a.col_idx.push_back(e[p].second), a.values.push_back(1.0);
+      ++p;
+    }
+    a.row_ptr.push_back(int32_t(a.col_idx.size()));
+  }
+  return a;
+}
+
+}  // namespace lockstep::gen

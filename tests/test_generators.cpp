@@ -1,0 +1,61 @@
+// Generators: shapes, row lengths, symmetry of the Laplacians, distinct columns, determinism
+// per seed, and `lockstep gen` exit codes.
+#include <set>
+
+#include "lockstep/generators.hpp"
+#include "lockstep/matrix_market.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+void check_csr(const Csr<double>& a) {
+  REQUIRE(a.row_ptr.size() == size_t(a.rows) + 1);
+  for (int r = 0; r < a.rows; ++r)
+    for (int k = a.row_ptr[r] + 1; k < a.row_ptr[r + 1]; ++k) REQUIRE(a.col_idx[k - 1] < a.col_idx[k]);
+  for (int c : a.col_idx) REQUIRE((c >= 0 && c < a.cols));
+}
+}  // namespace
+
+TEST_CASE("generator shapes") {
+  auto l2 = gen::laplace2d(5);
+  auto l3 = gen::laplace3d(4);
+  auto u = gen::uniform(100, 7, 1);
+  auto p = gen::powerlaw(1000, 1.8, 1);
+  auto b = gen::banded(50, 2, 1);
+  auto r = gen::rmat(8, 4, 1);
+
+  CHECK(l2.rows == 25);
+  CHECK(l2.nnz() == size_t(5 * 25 - 4 * 5));
+  CHECK(l3.nnz() == size_t(7 * 64 - 6 * 16));
+  CHECK(u.nnz() == 700);
+  CHECK(b.nnz() == size_t(50 * 5 - 2 * 3));
+  CHECK(row_stats(p).max > 5 * row_stats(p).mean);
+  CHECK(r.rows == 256);
+  for (auto* m : {&l2, &l3, &u, &p, &b, &r}) check_csr(*m);
+  for (int i = 0; i < l2.rows; ++i)  // symmetric
+    for (int k = l2.row_ptr[i]; k < l2.row_ptr[i + 1]; ++k) {
+      int j = l2.col_idx[k];
+      bool found = false;
+      for (int q = l2.row_ptr[j]; q < l2.row_ptr[j + 1]; ++q) found |= l2.col_idx[q] == i;
+      REQUIRE(found);
+    }
+}
+
+TEST_CASE("generators are deterministic per seed") {
+  CHECK(gen::uniform(200, 5, 7).col_idx == gen::uniform(200, 5, 7).col_idx);
+  CHECK(gen::uniform(200, 5, 7).col_idx != gen::uniform(200, 5, 8).col_idx);
+  CHECK(gen::powerlaw(500, 2.0, 3).values == gen::powerlaw(500, 2.0, 3).values);
+}
+
+TEST_CASE("lockstep gen writes a file and rejects bad arguments with exit 2") {
+  test::TempDir d;
+  std::string f = (d.path / "l.mtx").string(), out;
+
+  CHECK(test::run_cli("gen laplace2d 4 -o " + f, out) == 0);
+  CHECK(read_matrix_market<double>(f).nnz() == 64);
+  CHECK(test::run_cli("gen nosuchkind 4 -o " + f, out) == 2);
+  CHECK(test::run_cli("gen uniform 4 -o " + f, out) == 2);
+  CHECK(test::run_cli("gen uniform 4 x -o " + f, out) == 2);
+  CHECK(test::run_cli("gen uniform 4 9 -o " + f, out) == 2);
+}

@@ -1,0 +1,124 @@
+// SpMV property tests against the double CPU reference: every kernel, fp32 and fp64, a few
+// configurations from the declared parameter table (each one costs a PoCL compile), on random
+// matrices with empty rows, one full row and rows longer than a work-group, n = 0, 1, 7, 93,
+// 4099; beta = 0 with NaN in y; the real shared matrices with the automatic choice.
+#include <random>
+
+#include "lockstep/matrix_market.hpp"
+#include "lockstep/spmv.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+
+// Row lengths: mostly short, some empty, row 1 full (n entries), row 2 longer than 256.
+Csr<double> random_matrix(int n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Csr<double> a;
+  a.rows = a.cols = n;
+  for (int r = 0; r < n; ++r) {
+    int len = int(rng() % 9) - 2;  // -2..6, negatives mean empty
+    if (r == 1) len = n;
+    if (r == 2) len = std::min(n, 300);
+    std::vector<int> cols;
+    for (int c = 0; c < n && len > 0; ++c)
+      if (int(rng() % uint32_t(n - c)) < len) cols.push_back(c), --len;
+    for (int c : cols) a.col_idx.push_back(c), a.values.push_back(u(rng));
+    a.row_ptr.push_back(int(a.col_idx.size()));
+  }
+  return a;
+}
+
+// On devices where warp shuffles are valid (NVIDIA), the two multi-item vector configurations
+// also run with shuffle=1: TPR 64 (local-memory levels, then shuffles) and TPR 8 (shuffles only).
+std::vector<SpmvConfig> test_configs(const DeviceInfo& d, size_t value_bytes) {
+  std::vector<SpmvConfig> c(5);
+  c[0].kernel = SpmvKernel::scalar, c[0].wg_bits = 7;
+  c[1].kernel = SpmvKernel::vector, c[1].wg_bits = 6, c[1].rows_bits = 0;  // 64 items per row
+  c[2].kernel = SpmvKernel::vector, c[2].wg_bits = 8, c[2].rows_bits = 5;  // 8 items per row
+  c[3].kernel = SpmvKernel::vector, c[3].wg_bits = 7, c[3].rows_bits = 7;  // 1 item per row
+  c[4].kernel = SpmvKernel::adaptive, c[4].wg_bits = 7;  // rows > 4096 entries are split
+  for (int i : {1, 2}) {
+    SpmvConfig s = c[size_t(i)];
+    s.shuffle = 1;
+    if (spmv_valid(s, d, value_bytes)) c.push_back(s);
+  }
+  return c;
+}
+
+template <typename T>
+void check_spmv(const Csr<double>& a64, const SpmvConfig& c, double alpha, double beta) {
+  Context& ctx = test::context();
+  Csr<T> a = a64.cast<T>();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<T> x(size_t(a.cols)), y(size_t(a.rows));
+  for (auto& v : x) v = T(u(rng));
+  for (auto& v : y) v = beta == 0 ? std::numeric_limits<T>::quiet_NaN() : T(u(rng));
+  std::vector<double> want = spmv_reference(a, x, y, alpha, beta);
+  const std::vector<T> y_in = y;
+  DeviceCsr<T> d(ctx.queue(), a);
+
+  spmv<T>(ctx.queue(), d, x, y, T(alpha), T(beta), c);
+
+  std::vector<double> tol(want.size()), scale(want.size());
+  for (int r = 0; r < a.rows; ++r) {
+    double s = beta == 0 ? 0.0 : std::fabs(beta * double(y_in[r]));
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) s += std::fabs(alpha * double(a.values[k]) * double(x[a.col_idx[k]]));
+    tol[r] = tolerance<T>(size_t(a.row_ptr[r + 1] - a.row_ptr[r]) + 1);
+    scale[r] = std::max(s, 1e-30);
+  }
+  test::check_close(y, want, tol, scale);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape", T, float, double) {
+  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  for (int n : {0, 1, 7, 93, 4099}) {
+    Csr<double> a = random_matrix(n, uint32_t(n) + 11);
+    for (const SpmvConfig& c : test_configs(test::context().info(), sizeof(T))) {
+      CAPTURE(n);
+      CAPTURE(c.str());
+      check_spmv<T>(a, c, 1.0, 0.0);
+      check_spmv<T>(a, c, -0.5, 2.0);
+    }
+  }
+}
+
+TEST_CASE("every configuration in the search space is valid and the model's choice is in it") {
+  const DeviceInfo& d = test::context().info();
+  auto space = spmv_search_space(d, 8);
+  REQUIRE(!space.empty());
+  for (auto& c : space) CHECK(spmv_valid(c, d, 8));
+  RowStats regular{5, 5, 5.0, 0.0}, irregular{1, 100000, 4.0, 120.0};
+  CHECK(spmv_valid(predict_spmv_config(d, regular, 1000, 8), d, 8));
+  CHECK(predict_spmv_config(d, irregular, 1000000, 8).kernel == SpmvKernel::adaptive);
+  CHECK_THROWS_AS(parse_spmv_kernel("fastest"), input_error);
+}
+
+TEST_CASE("shared real matrices: automatic configuration matches the reference") {
+  auto dir = test::shared_matrices();
+  if (!std::filesystem::exists(dir)) {
+    MESSAGE("../shared/matrices absent: skipped");
+    return;
+  }
+  for (auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".mtx") continue;
+    CAPTURE(e.path().string());
+    check_spmv<double>(read_matrix_market<double>(e.path().string()), SpmvConfig{}, 1.0, 0.0);
+  }
+}
+
+TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2") {
+  std::string out;
+  std::string m = (test::source_dir() / "matrices" / "laplace2d_64.mtx").string();
+
+  CHECK(test::run_cli("spmv " + m + " --verify --repeat 3", out) == 0);
+  CHECK(out.find("verified=1") != std::string::npos);
+  CHECK(out.find("median_ms=") != std::string::npos);
+  CHECK(test::run_cli("spmv " + m + " --precision half", out) == 2);
+  CHECK(test::run_cli("spmv " + m + " --kernel fastest", out) == 1);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""The K sweep of the generalized blocked Floyd-Warshall (time against K at the benchmark's n,
+r = 32; K = 1 is classic blocked), read from the key=value lines of tools/bench/apsp.sh, with
+the other variants as horizontal reference lines. Usage: plot_apsp.py apsp.txt out.png"""
+import shlex
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+
+def rows(path):
+    for line in open(path):
+        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        if "ms" in kv and "case" in kv and "variant" in kv:
+            yield kv
+
+
+def main(src, out):
+    sweep, refs, device, n = [], [], "", ""
+    all_rows = list(rows(src))
+    for kv in all_rows:
+        if kv["case"] == "k_sweep":
+            sweep.append((int(kv["K"]), float(kv["ms"])))
+            device, n = kv.get("device", ""), kv["n"]
+    for kv in all_rows:
+        if kv["case"] in ("variant", "tile") and kv.get("type") == "f32" and kv["n"] == n:
+            refs.append((f'{kv["variant"]} r={kv["tile"]} K={kv["K"]}', float(kv["ms"])))
+    if not sweep:
+        sys.exit(f"{src}: no case=k_sweep lines")
+    sweep.sort()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot([k for k, _ in sweep], [ms for _, ms in sweep], "o-", color="C0",
+            label="generalized, r = 32")
+    for i, (name, ms) in enumerate(r for r in refs if not r[0].startswith("naive")):
+        ax.axhline(ms, ls="--", lw=0.8, color=f"C{i + 1}", label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([k for k, _ in sweep])
+    ax.set_xticklabels([str(k) for k, _ in sweep])
+    ax.set_xlabel("K (tiles fused per multi-tile; K = 1 is classic blocked)")
+    ax.set_ylabel("time (ms)")
+    ax.set_title(f"Floyd-Warshall n = {n}, f32 — {device}")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])

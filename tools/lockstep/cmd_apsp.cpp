@@ -1,0 +1,196 @@
+// `lockstep apsp`: all-pairs shortest paths of a Matrix Market graph (or of a generated random
+// graph, --random N[,density[,seed]], for benchmarks without files) on the device, or with
+// --cpu on the host's threads. Prints the configuration, optionally a path, and last a line
+//   n= reachable_pairs= sum_dist= max_dist= min_dist= ms= gupdates_per_s=
+// (n^3 updates / kernel time, in 10^9 per second; the diagonal counts as reachable). --out
+// writes the distances as a Matrix Market `array` (inf for unreachable); --json the same keys.
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "lockstep/apsp.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+Graph random_from_spec(const std::string& spec) {
+  std::istringstream s(spec);
+  std::string part;
+  std::vector<std::string> parts;
+  while (std::getline(s, part, ',')) parts.push_back(part);
+  try {
+    if (parts.empty() || parts.size() > 3) throw std::invalid_argument("parts");
+    size_t used = 0;
+    const long n = std::stol(parts[0], &used);
+    if (used != parts[0].size() || n < 0 || n > (1L << 20)) throw std::invalid_argument("n");
+    const double density = parts.size() > 1 ? std::stod(parts[1]) : 0.05;
+    const unsigned long seed = parts.size() > 2 ? std::stoul(parts[2]) : 1;
+    return random_graph(int32_t(n), density, seed);
+  } catch (const std::logic_error&) {
+    throw usage_error("--random expects N[,density[,seed]] (e.g. 8192,0.05,1), got '" + spec + "'");
+  }
+}
+
+std::pair<int32_t, int32_t> parse_pair(const std::string& spec, int32_t n) {
+  int u = 0, v = 0;
+  char comma = 0, extra = 0;
+  if (std::sscanf(spec.c_str(), "%d%c%d%c", &u, &comma, &v, &extra) != 3 || comma != ',' || u < 1 ||
+      v < 1 || u > n || v > n)
+    throw usage_error("--path expects U,V with 1 <= U, V <= " + std::to_string(n) + ", got '" +
+                      spec + "'");
+  return {u - 1, v - 1};
+}
+
+template <typename T>
+void write_array(const std::string& path, const ApspResult<T>& r) {
+  std::ofstream out(path);
+  if (!out) throw input_error(path + ": cannot open for writing");
+  out << "%%MatrixMarket matrix array real general\n% all-pairs shortest path distances "
+         "(column-major); inf = unreachable\n"
+      << r.n << " " << r.n << "\n";
+  out.precision(9);
+  for (int32_t j = 0; j < r.n; ++j)
+    for (int32_t i = 0; i < r.n; ++i) {
+      if (r.reachable(i, j))
+        out << double(r.distance(i, j)) << "\n";
+      else
+        out << "inf\n";
+    }
+  if (!out) throw input_error(path + ": write failed");
+}
+
+template <typename T>
+int run_typed(const po::variables_map& vm, const Graph& g) {
+  ApspConfig cfg;
+  cfg.variant = parse_apsp_variant(vm["variant"].as<std::string>());
+  cfg.tile = vm["tile"].as<int>();
+  cfg.K = vm["K"].as<int>();
+  cfg.thread_tile = vm["thread-tile"].as<int>();
+  cfg.paths = vm.count("paths") || vm.count("path");
+  const bool cpu = vm.count("cpu");
+  std::unique_ptr<Context> ctx;
+  if (!cpu) ctx = std::make_unique<Context>(device_spec(vm));
+  ApspResult<T> r;
+  double best = 0;
+  for (int rep = 0; rep < std::max(1, vm["repeat"].as<int>()); ++rep) {
+    r = cpu ? apsp_cpu<T>(g, vm["threads"].as<unsigned>(), cfg.paths) : apsp<T>(*ctx, g, cfg);
+    best = rep == 0 ? r.ms : std::min(best, r.ms);
+  }
+  KeyValues conf;
+  conf.add("device", cpu ? std::string("cpu") : ctx->info().name)
+      .add("variant", to_string(r.config.variant))
+      .add("tile", r.config.tile)
+      .add("K", r.config.K)
+      .add("thread_tile", r.config.thread_tile)
+      .add("type", std::is_integral_v<T> ? "i32" : "f32")
+      .add("edges", g.src.size());
+  std::cout << conf.str() << "\n";
+  if (vm.count("path")) {
+    auto [u, v] = parse_pair(vm["path"].as<std::string>(), g.n);
+    std::string hops;
+    for (int32_t x : r.path(u, v)) hops += (hops.empty() ? "" : ",") + std::to_string(x + 1);
+    KeyValues p;
+    p.add("from", u + 1).add("to", v + 1);
+    if (r.reachable(u, v))
+      p.add("distance", double(r.distance(u, v))).add("path", hops);
+    else
+      p.add("distance", "inf").add("path", "none");
+    std::cout << p.str() << "\n";
+  }
+  if (vm.count("out")) write_array(vm["out"].as<std::string>(), r);
+
+  long long reachable = 0;
+  double sum = 0, mx = -HUGE_VAL, mn = HUGE_VAL;
+  for (size_t i = 0; i < r.dist.size(); ++i)
+    if (r.dist[i] != apsp_infinity<T>()) {
+      const double d = r.dist[i];
+      ++reachable, sum += d, mx = std::max(mx, d), mn = std::min(mn, d);
+    }
+  const double updates = double(g.n) * g.n * g.n;
+  auto exact = [](double v) {  // distances are sums of weights: print every digit
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return std::string(buf);
+  };
+  KeyValues kv;
+  kv.add("n", g.n).add("reachable_pairs", reachable).add("sum_dist", exact(sum));
+  kv.add("max_dist", exact(reachable ? mx : 0.0)).add("min_dist", exact(reachable ? mn : 0.0));
+  kv.add("ms", best);
+  kv.add("gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0);
+  if (vm.count("json")) {
+    nlohmann::json j = {{"n", g.n},
+                        {"reachable_pairs", reachable},
+                        {"sum_dist", sum},
+                        {"max_dist", reachable ? mx : 0.0},
+                        {"min_dist", reachable ? mn : 0.0},
+                        {"ms", best},
+                        {"gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0},
+                        {"variant", to_string(r.config.variant)},
+                        {"tile", r.config.tile},
+                        {"K", r.config.K},
+                        {"thread_tile", r.config.thread_tile},
+                        {"type", std::is_integral_v<T> ? "i32" : "f32"},
+                        {"cpu", cpu}};
+    std::ofstream out(vm["json"].as<std::string>());
+    if (!(out << j.dump(2) << "\n"))
+      throw input_error(vm["json"].as<std::string>() + ": cannot write");
+  }
+  std::cout << kv.str() << "\n";
+  return 0;
+}
+
+int run_apsp(const Args& args) {
+  const std::string usage =
+      "lockstep apsp (GRAPH.mtx | --random N[,density[,seed]]) [--variant naive|blocked|"
+      "generalized] [--tile R] [--K K] [--type f32|i32] [--paths] [--path U,V] [--out FILE] "
+      "[--json OUT] [--cpu [--threads T]] [--repeat R]";
+  po::options_description opts("options");
+  opts.add_options()("graph", po::value<std::string>(),
+                     "Matrix Market graph: (i, j, w) = edge i -> j")(
+      "random", po::value<std::string>(),
+      "generated graph instead of a file: N vertices, edge density (default 0.05), seed (default "
+      "1); integer weights 1..100")("variant",
+                                    po::value<std::string>()->default_value("generalized"),
+                                    "naive|blocked|generalized")(
+      "tile", po::value<int>()->default_value(0), "tile side r: 16, 32, 64 (0 = rule)")(
+      "K", po::value<int>()->default_value(0),
+      "tiles fused per multi-tile, generalized (0 = rule)")(
+      "thread-tile", po::value<int>()->default_value(0),
+      "phase-3 elements per work-item side, 4|8 (0 = rule)")(
+      "type", po::value<std::string>()->default_value("f32"), "weights: f32|i32")(
+      "paths", "also compute the next-hop matrix")(
+      "path", po::value<std::string>(), "print a shortest path U,V (1-based; implies --paths)")(
+      "out", po::value<std::string>(), "write distances as Matrix Market array")(
+      "json", po::value<std::string>(), "write the summary as JSON")(
+      "cpu", "threaded CPU blocked Floyd-Warshall instead of the device")(
+      "threads", po::value<unsigned>()->default_value(0), "CPU threads (0 = all cores)")(
+      "repeat", po::value<int>()->default_value(1), "run R times, report the fastest");
+  po::positional_options_description pos;
+  pos.add("graph", 1);
+  po::variables_map vm;
+  if (!parse(usage, args, opts, pos, vm)) return 0;
+  if (vm.count("graph") == vm.count("random"))
+    throw usage_error("give exactly one of GRAPH or --random\nusage: " + usage);
+  const std::string type = vm["type"].as<std::string>();
+  if (type != "f32" && type != "i32") throw usage_error("--type must be f32 or i32, got " + type);
+  const int tile = vm["tile"].as<int>(), K = vm["K"].as<int>(), tt = vm["thread-tile"].as<int>();
+  if (tile != 0 && tile != 16 && tile != 32 && tile != 64)
+    throw usage_error("--tile must be 16, 32 or 64, got " + std::to_string(tile));
+  if (K < 0 || K > 64) throw usage_error("--K must be in [1, 64], got " + std::to_string(K));
+  if (tt != 0 && tt != 4 && tt != 8)
+    throw usage_error("--thread-tile must be 4 or 8, got " + std::to_string(tt));
+  try {
+    (void)parse_apsp_variant(vm["variant"].as<std::string>());
+  } catch (const input_error& e) {
+    throw usage_error(e.what());
+  }
+  Graph g = vm.count("random") ? random_from_spec(vm["random"].as<std::string>())
+                               : read_graph(vm["graph"].as<std::string>());
+  return type == "f32" ? run_typed<float>(vm, g) : run_typed<int32_t>(vm, g);
+}
+
+}  // namespace
+LOCKSTEP_COMMAND("apsp", "all-pairs shortest paths (Floyd-Warshall: naive, blocked, generalized)",
+                 run_apsp);
+}  // namespace lockstep::cli

@@ -1,0 +1,103 @@
+// `lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double]`: solves A x = b
+// with b = A*1 (so the exact solution is all ones) by conjugate gradients on the device, prints
+// the residual history, and checks the solution against the same iteration run on the CPU in
+// double (and against the exact solution).
+#include <chrono>
+#include <iostream>
+
+#include "cg_solver.hpp"
+#include "command.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+// The CPU reference: the same CG in double.
+std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, double tol, int maxit, int& its) {
+  size_t n = b.size();
+  std::vector<double> x(n, 0), r = b, p = r, Ap(n);
+  auto dotp = [](const std::vector<double>& u, const std::vector<double>& v) {
+    double s = 0;
+    for (size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
+    return s;
+  };
+  double bb = std::sqrt(dotp(b, b)), rr = dotp(r, r);
+  if (bb == 0) bb = 1;
+  for (its = 0; its < maxit && std::sqrt(rr) / bb > tol; ++its) {
+    Ap = spmv_reference(A, p, p, 1.0, 0.0);
+    double alpha = rr / dotp(p, Ap);
+    for (size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * Ap[i];
+    double rr_new = dotp(r, r);
+    for (size_t i = 0; i < n; ++i) p[i] = r[i] + rr_new / rr * p[i];
+    rr = rr_new;
+  }
+  return x;
+}
+
+template <typename T>
+int solve(const po::variables_map& vm) {
+  Context ctx(device_spec(vm));
+  std::string file = vm["file"].as<std::string>();
+  auto A64 = read_matrix_market<double>(file);
+  if (A64.rows != A64.cols) throw input_error(file + ": conjugate gradients needs a square matrix");
+  double tol = vm["tol"].as<double>();
+  int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A64.rows);
+  Csr<T> A = A64.cast<T>();
+  std::vector<T> ones(size_t(A.cols), T(1));
+  std::vector<double> b64 = spmv_reference(A, ones, ones, 1.0, 0.0);
+  std::vector<T> b(b64.begin(), b64.end());
+  DeviceCsr<T> dA(ctx.queue(), A);
+  cl::Buffer db = upload(ctx.queue(), b, CL_MEM_READ_ONLY);
+  cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, b.size()) * sizeof(T));
+  conjugate_gradients<T>(ctx.queue(), dA, db, dx, tol, 2);  // warm-up: kernels built, caches hot
+
+  auto t0 = std::chrono::steady_clock::now();
+  CgResult res = conjugate_gradients<T>(ctx.queue(), dA, db, dx, tol, maxit);
+  check(ctx.queue().finish(), "clFinish");
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  auto x = download<T>(ctx.queue(), dx, b.size());
+
+  for (size_t k = 0; k < res.residuals.size(); ++k)
+    if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 || k + 1 == res.residuals.size())
+      std::cout << "iteration=" << k << " residual=" << res.residuals[k] << "\n";
+  int cpu_its = 0;
+  auto xc = cpu_cg(A64, b64, std::max(tol, 1e-14), maxit, cpu_its);
+  double err_cpu = 0, err_exact = 0, norm = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    err_cpu += (double(x[i]) - xc[i]) * (double(x[i]) - xc[i]);
+    err_exact += (double(x[i]) - 1) * (double(x[i]) - 1);
+    norm += 1;
+  }
+  err_cpu = std::sqrt(err_cpu / std::max(1.0, norm));
+  err_exact = std::sqrt(err_exact / std::max(1.0, norm));
+  double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
+  bool ok = res.converged && err_exact <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.rows));
+  KeyValues kv;
+  kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float").add("rows", A.rows);
+  kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str()).add("iterations", res.iterations);
+  kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back()).add("rms_err_vs_cpu", err_cpu);
+  kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
+  kv.add("verified", int(ok));
+  std::cout << kv.str() << "\n";
+  return ok ? 0 : 1;
+}
+
+int run_cg(const Args& args) {
+  po::options_description opts("options");
+  opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file")(
+      "tol", po::value<double>()->default_value(1e-8), "relative residual to reach")(
+      "maxit", po::value<int>(), "iteration limit (default max(100, 10 n))")(
+      "precision", po::value<std::string>()->default_value("double"), "float or double")(
+      "history", "print every iteration's residual");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double]", args, opts, pos, vm)) return 0;
+  std::string p = vm["precision"].as<std::string>();
+  if (p == "double") return solve<double>(vm);
+  if (p == "float") return solve<float>(vm);
+  throw usage_error("--precision must be float or double, not '" + p + "'");
+}
+
+}  // namespace
+LOCKSTEP_COMMAND("cg", "conjugate gradients on an SPD matrix (a solver linking the library)", run_cg);
+}  // namespace lockstep::cli

@@ -1,0 +1,73 @@
+// `lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|auto]
+// [--wg-bits B] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one SpMV
+// configuration; the last line holds key=value pairs (median_ms, gflops, gbs, and with --verify
+// max_rel_err and verified). Exit 1 when verification fails.
+#include <iostream>
+
+#include "command.hpp"
+#include "lockstep/matrix_market.hpp"
+#include "lockstep/spmv_measure.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+template <typename T>
+int run(const po::variables_map& vm) {
+  Context ctx(device_spec(vm));
+  auto host = read_matrix_market<T>(vm["file"].as<std::string>());
+  SpmvBench<T> bench(ctx.queue(), host);
+  const DeviceCsr<T>& a = bench.matrix();
+  SpmvConfig c;
+  SpmvKernel k = parse_spmv_kernel(vm["kernel"].as<std::string>());
+  if (k == SpmvKernel::automatic) {
+    c = a.automatic_config();
+  } else {
+    c = predict_spmv_config(ctx.info(), a.stats(), a.rows(), sizeof(T));
+    c.kernel = k;
+    if (k != SpmvKernel::vector) c.shuffle = 0;
+  }
+  if (vm.count("wg-bits")) c.wg_bits = vm["wg-bits"].as<int>();
+  if (vm.count("rows-bits")) c.rows_bits = vm["rows-bits"].as<int>();
+  if (vm.count("shuffle")) c.shuffle = vm["shuffle"].as<int>();
+  if (c.kernel == SpmvKernel::vector && c.rows_bits > c.wg_bits) c.rows_bits = c.wg_bits;
+  bool verify = vm.count("verify") > 0;
+  auto m = bench.measure(c, vm["repeat"].as<int>(), verify);
+
+  KeyValues kv;
+  kv.add("matrix", vm["file"].as<std::string>()).add("device", ctx.info().name);
+  kv.add("precision", sizeof(T) == 8 ? "double" : "float").add("kernel", to_string(m.config.kernel));
+  kv.add("wg_bits", m.config.wg_bits);
+  if (m.config.kernel == SpmvKernel::vector) kv.add("rows_bits", m.config.rows_bits).add("shuffle", m.config.shuffle);
+  kv.add("rows", a.rows()).add("nnz", a.nnz()).add("median_ms", m.median_ms);
+  kv.add("gflops", m.gflops).add("gbs", m.gbs);
+  if (verify) kv.add("max_rel_err", m.max_rel_err).add("verified", int(m.verified));
+  std::cout << kv.str() << "\n";
+  return verify && !m.verified ? 1 : 0;
+}
+
+int run_spmv(const Args& args) {
+  po::options_description opts("options");
+  opts.add_options()("file", po::value<std::string>()->required(), "Matrix Market file")(
+      "precision", po::value<std::string>()->default_value("double"), "float or double")(
+      "kernel", po::value<std::string>()->default_value("auto"), "scalar, vector, adaptive or auto")(
+      "wg-bits", po::value<int>(), "work-group size 2^B")(
+      "rows-bits", po::value<int>(), "vector: 2^R rows per work-group")(
+      "shuffle", po::value<int>(), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
+      "verify", "check y against a CPU reference computed in double")(
+      "repeat", po::value<int>()->default_value(20), "timed runs (the median is reported)");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  if (!parse("lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|auto] "
+             "[--wg-bits B] [--rows-bits R] [--verify] [--repeat N]",
+             args, opts, pos, vm))
+    return 0;
+  std::string p = vm["precision"].as<std::string>();
+  if (p == "double") return run<double>(vm);
+  if (p == "float") return run<float>(vm);
+  throw usage_error("--precision must be float or double, not '" + p + "'");
+}
+
+}  // namespace
+LOCKSTEP_COMMAND("spmv", "run, time and verify one CSR SpMV", run_spmv);
+}  // namespace lockstep::cli
