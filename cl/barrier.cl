@@ -13,6 +13,9 @@
 // NVIDIA) uses 1.x atomics, volatile spin loads and mem_fence(CLK_GLOBAL_MEM_FENCE) before
 // arriving and after departing, with a work-group barrier around the one spinning work-item, so
 // that data written before the barrier is read correctly through ordinary loads after it.
+// On the 1.2 path every hop of a multi-hop arrival (group counter -> top counter -> flag, child
+// flag -> parent flag) is a fence-acquire and a fence-release, as in CUDA's grid.sync(): a relaxed
+// observation followed by a plain store would not carry the first group's data to the last.
 // Every persistent kernel starts with `if (barrier_discovery(state)) return;` so the host can run
 // the occupancy-discovery protocol (Sorensen et al., OOPSLA 2016) with the very same kernel.
 #ifndef BARRIER_STRATEGY
@@ -105,9 +108,12 @@ void global_barrier(__global volatile int* state, int* round) {
 #if BARRIER_STRATEGY == 1
   if (lid == 0) {
     B_FENCE();
-    if ((uint)B_ADD(state + BARRIER_TOP, 1) == (uint)gen * groups - 1u)  // wraps safely
+    if ((uint)B_ADD(state + BARRIER_TOP, 1) == (uint)gen * groups - 1u) {  // wraps safely
+      B_FENCE();  // 1.2: acquire the others' arrivals, release them with the flag
       B_STORE(state + BARRIER_FLAG, gen);
-    else barrier_wait_flag(state, gen);
+    } else {
+      barrier_wait_flag(state, gen);
+    }
     B_FENCE();
   }
 #elif BARRIER_STRATEGY == 2
@@ -116,8 +122,13 @@ void global_barrier(__global volatile int* state, int* round) {
     const int members = min(BARRIER_GROUP_SIZE, groups - k * BARRIER_GROUP_SIZE);
     B_FENCE();
     int last = (uint)B_ADD(state + BARRIER_ARRAYS + k * BARRIER_LINE, 1) == (uint)gen * members - 1u;
-    if (last && (uint)B_ADD(state + BARRIER_TOP, 1) == (uint)gen * nk - 1u) B_STORE(state + BARRIER_FLAG, gen);
-    else barrier_wait_flag(state, gen);
+    if (last) B_FENCE();  // 1.2: each hop of the chain is an acquire and a release
+    if (last && (uint)B_ADD(state + BARRIER_TOP, 1) == (uint)gen * nk - 1u) {
+      B_FENCE();
+      B_STORE(state + BARRIER_FLAG, gen);
+    } else {
+      barrier_wait_flag(state, gen);
+    }
     B_FENCE();
   }
 #elif BARRIER_STRATEGY == 3
@@ -129,11 +140,16 @@ void global_barrier(__global volatile int* state, int* round) {
   }
   B_WG_BARRIER();  // PoCL: a store and a spin of one work-item need a barrier between them
   const int watch = g == 0 && lid < groups;  // master: work-item i watches group i
-  if (watch)
+  if (watch) {
     while (B_LOAD(in + lid) != gen) {
     }
+    B_FENCE();  // 1.2: acquire what group lid wrote
+  }
   B_WG_BARRIER();  // in every group: no barrier under a condition (PoCL)
-  if (watch) B_STORE(out + lid, gen);
+  if (watch) {
+    B_FENCE();  // 1.2: release everything the master's work-items acquired
+    B_STORE(out + lid, gen);
+  }
   B_WG_BARRIER();
   if (lid == 0) {
     while (B_LOAD(out + g) != gen) {
@@ -152,14 +168,17 @@ void global_barrier(__global volatile int* state, int* round) {
   }
   B_WG_BARRIER();  // PoCL: a store and a spin of one work-item need a barrier between them
   while (count > 1 && node % BARRIER_BRANCH == 0) {
-    if (lid < BARRIER_BRANCH && node + lid < count)
+    if (lid < BARRIER_BRANCH && node + lid < count) {
       while (B_LOAD(level + node + lid) != gen) {
       }
+      B_FENCE();  // 1.2: acquire the child's subtree
+    }
     B_WG_BARRIER();
     __global volatile int* next = level + ((count + BARRIER_LINE - 1) & -BARRIER_LINE);
     count = (count + BARRIER_BRANCH - 1) / BARRIER_BRANCH;
     node /= BARRIER_BRANCH;
     if (lid == 0) {
+      B_FENCE();  // 1.2: release the whole subtree to the parent (or everybody)
       if (count == 1) B_STORE(state + BARRIER_FLAG, gen);
       else B_STORE(next + node, gen);
     }
