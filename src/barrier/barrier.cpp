@@ -46,11 +46,13 @@ BarrierStrategy parse_barrier_strategy(const std::string& name) {
 }
 
 BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
-  // Provisional (issue 4 numbers, H100): one counter 0.75 us at 132 groups but 2.5 us at 1056,
-  // where its contention grows; grouped arrival spreads that. CPUs: few groups, lock is best.
+  // Measured on the H100 (BENCHMARKS.md, 2026-11-22): the single-counter lock was fastest or
+  // within 1% at every group count and size (1.55 us at 132 x 256, 2.62 us at 1056 x 256;
+  // grouped-lock 1.73 / 2.64, lock-free 1.65, tree 1.96 / 3.36). CPUs: few groups, lock too.
+  (void)info;
+  (void)groups;
   (void)local_size;
-  if (!info.is_gpu() || groups <= 256) return BarrierStrategy::lock;
-  return BarrierStrategy::grouped_lock;
+  return BarrierStrategy::lock;
 }
 
 GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
