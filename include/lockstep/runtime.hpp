@@ -60,6 +60,10 @@ class Defines {
 template <typename T>
 Defines& set_value_type(Defines& d);
 
+/// lockstep's cache root: $LOCKSTEP_CACHE_DIR, else $XDG_CACHE_HOME/lockstep, else
+/// ~/.cache/lockstep (empty when none is set). Programs, tuning and occupancy live below it.
+std::string cache_directory();
+
 /// Source of a kernel file with its `#include "x.cl"` lines resolved (embedded copy, or the
 /// file in LOCKSTEP_KERNEL_DIR when that variable is set).
 std::string kernel_source(const std::string& file);

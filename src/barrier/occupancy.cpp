@@ -24,12 +24,8 @@ using nlohmann::json;
 fs::path occupancy_file() {
   const char* off = std::getenv("LOCKSTEP_OCCUPANCY_CACHE");
   if (off && std::string(off) == "0") return {};
-  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) return fs::path(d) / "occupancy.json";
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d)
-    return fs::path(d) / "lockstep" / "occupancy.json";
-  if (const char* h = std::getenv("HOME"); h && *h)
-    return fs::path(h) / ".cache" / "lockstep" / "occupancy.json";
-  return {};
+  std::string root = cache_directory();
+  return root.empty() ? fs::path() : fs::path(root) / "occupancy.json";
 }
 
 json read_cache(const fs::path& file) {

@@ -36,12 +36,8 @@ bool show_builds() {
 }
 
 fs::path cache_dir() {
-  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) return fs::path(d) / "programs";
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d)
-    return fs::path(d) / "lockstep" / "programs";
-  if (const char* h = std::getenv("HOME"); h && *h)
-    return fs::path(h) / ".cache" / "lockstep" / "programs";
-  return {};
+  std::string root = cache_directory();
+  return root.empty() ? fs::path() : fs::path(root) / "programs";
 }
 
 bool disk_cache_enabled() {
@@ -184,6 +180,13 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
   cl::Program p = build(context, device, file, source, options);
   cache.emplace(std::move(key), p);
   return p;
+}
+
+std::string cache_directory() {
+  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) return d;
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return (fs::path(d) / "lockstep").string();
+  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "lockstep").string();
+  return {};
 }
 
 ProgramCacheStats program_cache_stats() {

@@ -25,10 +25,8 @@ uint64_t fnv1a(const std::string& s) {
 }
 
 fs::path tuning_dir() {
-  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) return fs::path(d) / "tuning";
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return fs::path(d) / "lockstep" / "tuning";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "lockstep" / "tuning";
-  return fs::path(".lockstep-tuning");
+  std::string root = cache_directory();
+  return root.empty() ? fs::path(".lockstep-tuning") : fs::path(root) / "tuning";
 }
 
 std::string slug(std::string s) {
