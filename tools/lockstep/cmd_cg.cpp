@@ -92,10 +92,7 @@ int run_cg(const Args& args) {
   pos.add("file", 1);
   po::variables_map vm;
   if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double]", args, opts, pos, vm)) return 0;
-  std::string p = vm["precision"].as<std::string>();
-  if (p == "double") return solve<double>(vm);
-  if (p == "float") return solve<float>(vm);
-  throw usage_error("--precision must be float or double, not '" + p + "'");
+  return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm); });
 }
 
 }  // namespace

@@ -62,10 +62,7 @@ int run_spmv(const Args& args) {
              "[--wg-bits B] [--rows-bits R] [--verify] [--repeat N]",
              args, opts, pos, vm))
     return 0;
-  std::string p = vm["precision"].as<std::string>();
-  if (p == "double") return run<double>(vm);
-  if (p == "float") return run<float>(vm);
-  throw usage_error("--precision must be float or double, not '" + p + "'");
+  return with_precision(vm, [&](auto t) { return run<decltype(t)>(vm); });
 }
 
 }  // namespace

@@ -103,10 +103,7 @@ int run_tune(const Args& args) {
   if (!parse(usage, args, opts, pos, vm)) return 0;
   if (vm.count("show")) return show(vm);
   if (!vm.count("file")) throw usage_error("a Matrix Market file is required\nusage: " + usage);
-  std::string p = vm["precision"].as<std::string>();
-  if (p == "double") return tune<double>(vm);
-  if (p == "float") return tune<float>(vm);
-  throw usage_error("--precision must be float or double, not '" + p + "'");
+  return with_precision(vm, [&](auto t) { return tune<decltype(t)>(vm); });
 }
 
 }  // namespace

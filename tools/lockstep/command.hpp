@@ -38,6 +38,16 @@ bool parse(const std::string& usage, const Args& args, po::options_description o
 /// The device spec: --device when given, else "" (LOCKSTEP_DEVICE or the default).
 std::string device_spec(const po::variables_map& vm);
 
+/// Calls run(float{}) or run(double{}) as --precision says (usage_error otherwise), so a command
+/// writes `return with_precision(vm, [&](auto t) { return go<decltype(t)>(vm); });`.
+template <typename F>
+int with_precision(const po::variables_map& vm, F&& run) {
+  const std::string p = vm["precision"].as<std::string>();
+  if (p == "double") return run(double{});
+  if (p == "float") return run(float{});
+  throw usage_error("--precision must be float or double, not '" + p + "'");
+}
+
 /// One output line of key=value pairs, in insertion order.
 class KeyValues {
  public:
