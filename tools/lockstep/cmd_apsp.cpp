@@ -9,28 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "graph_options.hpp"
 #include "lockstep/apsp.hpp"
 
 namespace lockstep::cli {
 namespace {
-
-Graph random_from_spec(const std::string& spec) {
-  std::istringstream s(spec);
-  std::string part;
-  std::vector<std::string> parts;
-  while (std::getline(s, part, ',')) parts.push_back(part);
-  try {
-    if (parts.empty() || parts.size() > 3) throw std::invalid_argument("parts");
-    size_t used = 0;
-    const long n = std::stol(parts[0], &used);
-    if (used != parts[0].size() || n < 0 || n > (1L << 20)) throw std::invalid_argument("n");
-    const double density = parts.size() > 1 ? std::stod(parts[1]) : 0.05;
-    const unsigned long seed = parts.size() > 2 ? std::stoul(parts[2]) : 1;
-    return random_graph(int32_t(n), density, seed);
-  } catch (const std::logic_error&) {
-    throw usage_error("--random expects N[,density[,seed]] (e.g. 8192,0.05,1), got '" + spec + "'");
-  }
-}
 
 std::pair<int32_t, int32_t> parse_pair(const std::string& spec, int32_t n) {
   int u = 0, v = 0;
@@ -170,10 +153,6 @@ int run_apsp(const Args& args) {
   pos.add("graph", 1);
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm)) return 0;
-  if (vm.count("graph") == vm.count("random"))
-    throw usage_error("give exactly one of GRAPH or --random\nusage: " + usage);
-  const std::string type = vm["type"].as<std::string>();
-  if (type != "f32" && type != "i32") throw usage_error("--type must be f32 or i32, got " + type);
   const int tile = vm["tile"].as<int>(), K = vm["K"].as<int>(), tt = vm["thread-tile"].as<int>();
   if (tile != 0 && tile != 16 && tile != 32 && tile != 64)
     throw usage_error("--tile must be 16, 32 or 64, got " + std::to_string(tile));
@@ -185,9 +164,8 @@ int run_apsp(const Args& args) {
   } catch (const input_error& e) {
     throw usage_error(e.what());
   }
-  Graph g = vm.count("random") ? random_from_spec(vm["random"].as<std::string>())
-                               : read_graph(vm["graph"].as<std::string>());
-  return type == "f32" ? run_typed<float>(vm, g) : run_typed<int32_t>(vm, g);
+  Graph g = graph_from_options(vm, usage);
+  return vm["type"].as<std::string>() == "f32" ? run_typed<float>(vm, g) : run_typed<int32_t>(vm, g);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "graph_options.hpp"
 #include "lockstep/apsp.hpp"
 
 namespace lockstep::cli {
@@ -45,25 +46,8 @@ int run_tune_apsp(const Args& args) {
   pos.add("graph", 1);
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm)) return 0;
-  if (vm.count("graph") == vm.count("random"))
-    throw usage_error("give exactly one of GRAPH or --random\nusage: " + usage);
-  const std::string type = vm["type"].as<std::string>();
-  if (type != "f32" && type != "i32") throw usage_error("--type must be f32 or i32, got " + type);
-  Graph g;
-  if (vm.count("graph")) {
-    g = read_graph(vm["graph"].as<std::string>());
-  } else {
-    std::string spec = vm["random"].as<std::string>();
-    long n = 0;
-    double density = 0.05;
-    unsigned long seed = 1;
-    char extra = 0;
-    int got = std::sscanf(spec.c_str(), "%ld,%lf,%lu%c", &n, &density, &seed, &extra);
-    if (got < 1 || got > 3 || n < 0 || n > (1L << 20))
-      throw usage_error("--random expects N[,density[,seed]], got '" + spec + "'");
-    g = random_graph(int32_t(n), density, seed);
-  }
-  return type == "f32" ? tune_typed<float>(vm, g) : tune_typed<int32_t>(vm, g);
+  Graph g = graph_from_options(vm, usage);
+  return vm["type"].as<std::string>() == "f32" ? tune_typed<float>(vm, g) : tune_typed<int32_t>(vm, g);
 }
 
 }  // namespace
