@@ -4,6 +4,7 @@
 // every persistent kernel can include the one barrier file.
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -55,9 +56,23 @@ void resolve(const std::string& file, std::set<std::string>& seen, std::string& 
 }  // namespace
 
 std::string kernel_source(const std::string& file) {
+  // Embedded sources never change: resolve each once (every kernel() call on a solver's hot
+  // path asks for its source). Files under LOCKSTEP_KERNEL_DIR are re-read every time.
+  const char* dir = std::getenv("LOCKSTEP_KERNEL_DIR");
+  const bool embedded = !(dir && *dir);
+  static std::mutex m;
+  static std::map<std::string, std::string> resolved;
+  if (embedded) {
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = resolved.find(file); it != resolved.end()) return it->second;
+  }
   std::set<std::string> seen;
   std::string out;
   resolve(file, seen, out);
+  if (embedded) {
+    std::lock_guard<std::mutex> lock(m);
+    resolved.emplace(file, out);
+  }
   return out;
 }
 
