@@ -1,7 +1,8 @@
 // The SpMV autotuner. Every candidate is verified against the double reference before its time
 // counts. Exhaustive search times every valid configuration (spmv_search_space); the default
 // search starts from the model's prediction (predict_spmv_config) and climbs to better
-// neighbours (one parameter changed, or another kernel) until none improves or the budget ends.
+// neighbours (one parameter changed, or another kernel) until none improves, the budget ends or
+// a quarter of the search space has been timed.
 // The best verified configuration is stored in the tuning database, where
 // `spmv(..., SpmvConfig{})` and `lockstep spmv --kernel auto` find it.
 #pragma once

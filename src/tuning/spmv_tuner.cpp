@@ -64,7 +64,11 @@ SpmvTuneResult tune_spmv(Context& ctx, const Csr<T>& host, const SpmvTuneOptions
   res.search_space = space.size();
   std::set<std::string> seen;
   auto start = Clock::now();
+  // The default search times at most a quarter of the space (the bound), whatever
+  // timing noise does to the climb; the exhaustive search times all of it.
+  const size_t limit = o.exhaustive ? space.size() + 2 : std::max<size_t>(3, space.size() / 4);
   auto measure = [&](const SpmvConfig& c) -> const SpmvMeasurement* {
+    if (res.candidates.size() >= limit) return nullptr;
     if (!spmv_valid(c, dev, sizeof(T)) || !seen.insert(key_of(c)).second) return nullptr;
     res.candidates.push_back(bench.measure(c, o.repeats, true));
     if (o.progress) o.progress(res.candidates.size(), o.exhaustive ? space.size() : 0, res.candidates.back());
