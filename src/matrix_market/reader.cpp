@@ -1,6 +1,7 @@
 // Matrix Market reader. The whole file is read at once and parsed with std::from_chars; every
 // error names FILE:LINE and what was expected. Sizes are checked against 32-bit index limits
-// before anything is allocated.
+// before anything is allocated, and memory is reserved only for as many entries as the text
+// can hold.
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -61,6 +62,7 @@ class Parser {
     return true;
   }
   int line() const { return line_; }
+  size_t size() const { return text_.size(); }
 
  private:
   std::string path_, text_;
@@ -140,9 +142,12 @@ Triplets read_triplets(const std::string& path) {
   if (sym && rows != cols) ps.fail("a " + t.banner.symmetry + " matrix must be square");
   t.rows = int32_t(rows);
   t.cols = int32_t(cols);
-  t.row.reserve(size_t(stored));
-  t.col.reserve(size_t(stored));
-  t.value.reserve(size_t(stored));
+  // Reserve no more than the text can hold (an entry takes at least two bytes, "1\n"), so a
+  // size line that lies costs no memory before the missing entries are noticed.
+  const size_t room = std::min(size_t(stored), (sym ? 2 : 1) * (ps.size() / 2 + 1));
+  t.row.reserve(room);
+  t.col.reserve(room);
+  t.value.reserve(room);
 
   auto add = [&](long long i, long long j, double v) {
     t.row.push_back(int32_t(i));
