@@ -2,6 +2,8 @@
 #pragma once
 #include "lockstep/apsp.hpp"
 #include "lockstep/barrier.hpp"
+#include "lockstep/io.hpp"
+#include "lockstep/persistent.hpp"
 #include "lockstep/blas1.hpp"
 #include "lockstep/csr.hpp"
 #include "lockstep/error.hpp"

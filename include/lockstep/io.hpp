@@ -1,0 +1,33 @@
+// Reading inputs the way users hand them over: a regular file, a pipe or FIFO
+// (`lockstep info <(zcat m.mtx.gz)`), `-` for standard input, and gzip-compressed content
+// (recognised by its magic bytes, whatever the name) inflated through zlib. Every reader in
+// lockstep (Matrix Market, graphs, FASTA) goes through read_input, so each of them refuses a
+// directory or an unreadable path with the same clear message.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace lockstep {
+
+/// The whole content of `path` (decompressed if it is gzip). Throws input_error:
+/// "PATH: is a directory", "PATH: cannot open: <reason>", "PATH: corrupt gzip data (...)",
+/// "PATH: read error: <reason>".
+std::string read_input(const std::string& path);
+
+/// One line-oriented view over a text: next() yields each line without its line break (and a
+/// trailing '\r'), line() is its 1-based number, fail() throws input_error "PATH:LINE: what".
+class LineReader {
+ public:
+  LineReader(std::string path, const std::string& text);
+  bool next(std::string_view& line);
+  int line() const { return line_; }
+  [[noreturn]] void fail(const std::string& what) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  const char *p_, *end_;
+  int line_ = 0;
+};
+
+}  // namespace lockstep

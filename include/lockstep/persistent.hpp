@@ -1,0 +1,84 @@
+// One persistent launcher for every algorithm that runs "one persistent kernel with a global
+// barrier, or one launch per phase" (sort, alignment, BFS, the barrier bench). It builds the
+// kernel with the barrier's -D options, discovers how many work-groups of it can be co-resident
+// (with the kernel itself, see max_coresident_groups), resolves `auto` and the group count,
+// refuses or clamps a count that would hang, falls back to relaunch where the in-kernel barrier
+// cannot serve, and launches.
+//
+// The kernel (in cl/<family>.cl) takes the barrier state as argument 0 and is written as phases:
+//   #include "barrier.cl"
+//   __kernel void my_kernel(__global volatile int* state, ..., int phase_begin, int phase_end) {
+//     if (barrier_discovery(state)) return;
+//     int round = 0;
+//     for (int p = phase_begin; p < phase_end; ++p) { ...phase p...; global_barrier(state, &round); }
+//   }
+// Under relaunch, global_barrier() is a no-op and run_phases() launches once per phase.
+//
+//   lockstep::PersistentKernel pk(ctx, "my.cl", "my_kernel", defines, {lockstep::auto_strategy});
+//   pk.run_phases(P, [&](int b, int e) { pk.set_args(data, n, b, e); });
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "lockstep/barrier.hpp"
+
+namespace lockstep {
+
+/// "auto" (empty), or a strategy name: the CLI's --strategy vocabulary.
+using StrategyChoice = std::optional<BarrierStrategy>;
+inline const StrategyChoice auto_strategy{};
+StrategyChoice parse_strategy_choice(const std::string& name);  // throws input_error
+std::string to_string(const StrategyChoice& s);
+
+struct PersistentConfig {
+  StrategyChoice strategy;  // empty: auto (default rule; relaunch when the groups cannot fit)
+  int groups = 0;           // 0: as many as can be co-resident
+  int local_size = 256;
+  size_t local_mem = 0;     // bytes of all the kernel's __local arguments together
+  int branch = 0;           // tree branching factor (0: the default)
+  bool clamp = false;       // an explicit in-kernel strategy with too many groups: clamp, not refuse
+};
+
+class PersistentKernel {
+ public:
+  /// Builds and resolves; throws input_error when an explicit in-kernel strategy was asked for
+  /// more groups than are co-resident (and clamp is off), or cannot serve the configuration.
+  PersistentKernel(Context& ctx, const std::string& file, const std::string& name,
+                   const Defines& defines, const PersistentConfig& config);
+
+  BarrierStrategy strategy() const { return barrier_->strategy(); }
+  bool in_kernel() const { return barrier_->in_kernel(); }
+  int groups() const { return barrier_->groups(); }
+  int local_size() const { return barrier_->local_size(); }
+  int coresident() const { return coresident_; }  // of this kernel, as discovered
+  size_t global_size() const { return size_t(groups()) * size_t(local_size()); }
+  const GlobalBarrier& barrier() const { return *barrier_; }
+  cl::Kernel& kernel() { return kernel_; }
+
+  /// Sets the kernel's arguments after the barrier state (argument 0 is set already).
+  template <typename... Args>
+  void set_args(const Args&... args) {
+    cl_uint i = 1;
+    (set_arg(kernel_, i++, args), ...);
+  }
+  /// Zeroes the barrier state (in-kernel strategies) and enqueues groups() x local_size().
+  cl::Event launch();
+  /// `phases` phases: one launch over [0, phases) in-kernel, else one launch per phase;
+  /// bind(begin, end) sets the arguments before each launch. Returns the first and last events.
+  std::pair<cl::Event, cl::Event> run_phases(int phases, const std::function<void(int, int)>& bind);
+
+ private:
+  void build(BarrierStrategy s, int groups);
+  Context* ctx_;
+  std::string file_, name_;
+  Defines defines_;
+  PersistentConfig config_;
+  int coresident_ = 0;
+  std::optional<GlobalBarrier> barrier_;
+  cl::Kernel kernel_;
+  cl::Buffer scratch_;  // placeholder argument of discovery launches
+};
+
+}  // namespace lockstep

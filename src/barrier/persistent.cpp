@@ -1,0 +1,119 @@
+// PersistentKernel: resolves (strategy, groups) for a persistent kernel from the kernel's own
+// discovered co-residency, builds it with the barrier's -D options and launches it once or once
+// per phase. Discovery needs every argument set: before the caller's arguments exist, each one
+// gets a placeholder (a scratch buffer, the configured local memory, or a zero scalar of the
+// size the implementation accepts), which the kernel never reads because it returns from
+// barrier_discovery() first.
+#include "lockstep/persistent.hpp"
+
+#include <algorithm>
+
+namespace lockstep {
+namespace {
+
+// Sets every argument from index 1 on to a placeholder; __local ones share `local_mem` (all on
+// the first, so the total that bounds occupancy is right).
+// `scratch` must outlive the discovery launch (kernel arguments do not retain buffers).
+void bind_placeholders(const cl::Buffer& scratch, cl::Kernel& k, size_t local_mem) {
+  cl_uint args = k.getInfo<CL_KERNEL_NUM_ARGS>();
+  bool first_local = true;
+  const unsigned char zeros[128] = {};
+  for (cl_uint i = 1; i < args; ++i) {
+    cl_mem mem = scratch();
+    if (clSetKernelArg(k(), i, sizeof(cl_mem), &mem) == CL_SUCCESS) continue;
+    size_t lbytes = first_local ? std::max<size_t>(local_mem, 16) : 16;
+    if (clSetKernelArg(k(), i, lbytes, nullptr) == CL_SUCCESS) {
+      first_local = false;
+      continue;
+    }
+    bool ok = false;
+    for (size_t size : {4, 8, 2, 1, 16, 32, 64, 128})
+      if (clSetKernelArg(k(), i, size, zeros) == CL_SUCCESS) {
+        ok = true;
+        break;
+      }
+    if (!ok)
+      throw opencl_error("clSetKernelArg (placeholder for argument " + std::to_string(i) + " of " +
+                             k.getInfo<CL_KERNEL_FUNCTION_NAME>() + ")",
+                         CL_INVALID_ARG_SIZE);
+  }
+}
+
+}  // namespace
+
+StrategyChoice parse_strategy_choice(const std::string& name) {
+  if (name == "auto") return auto_strategy;
+  try {
+    return parse_barrier_strategy(name);
+  } catch (const input_error&) {
+    throw input_error("unknown strategy '" + name +
+                      "' (expected auto, relaunch, lock, grouped-lock, lock-free or tree)");
+  }
+}
+
+std::string to_string(const StrategyChoice& s) { return s ? to_string(*s) : "auto"; }
+
+PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const std::string& name,
+                                   const Defines& defines, const PersistentConfig& config)
+    : ctx_(&ctx), file_(file), name_(name), defines_(defines), config_(config) {
+  if (config.groups < 0) throw input_error("persistent kernel: groups must be >= 0");
+  // Probe: the kernel with one group's barrier (lock-free's probe is the lock, as in the bench:
+  // the strategies differ only in the barrier body, not in what bounds residency).
+  BarrierStrategy probe = config.strategy.value_or(BarrierStrategy::lock);
+  if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
+  build(probe, 1);
+  const int resident = coresident_;
+  int groups = config.groups ? config.groups : resident;
+  BarrierStrategy s;
+  if (!config.strategy) {  // auto: the rule when the groups fit, else one launch per phase
+    s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)
+                           : BarrierStrategy::relaunch;
+    if (s == BarrierStrategy::lock_free && groups > config.local_size) s = BarrierStrategy::lock;
+  } else {
+    s = *config.strategy;
+    if (s != BarrierStrategy::relaunch && groups > resident && config.clamp) groups = resident;
+  }
+  // The real build; its own residency can differ slightly from the probe's (other constants):
+  // shrink until it holds, so a launch never waits on a group that cannot start.
+  for (int attempt = 0;; ++attempt) {
+    build(s, groups);
+    if (!in_kernel() || groups <= coresident_) break;
+    if ((config.strategy && !config.clamp) || attempt == 3) barrier_->require_coresident(coresident_);
+    groups = coresident_;
+  }
+}
+
+void PersistentKernel::build(BarrierStrategy s, int groups) {
+  barrier_.emplace(*ctx_, s, groups, config_.local_size, config_.branch);
+  Defines d = defines_;
+  barrier_->add_defines(d);
+  kernel_ = ctx_->kernel(file_, name_, d);
+  if (!scratch_()) scratch_ = make_buffer(ctx_->context(), CL_MEM_READ_WRITE, 256);
+  bind_placeholders(scratch_, kernel_, config_.local_mem);
+  coresident_ = max_coresident_groups(*ctx_, kernel_, size_t(config_.local_size), config_.local_mem);
+  set_arg(kernel_, 0, barrier_->state());
+}
+
+cl::Event PersistentKernel::launch() {
+  if (in_kernel()) barrier_->reset(ctx_->queue());
+  return lockstep::launch(ctx_->queue(), kernel_, global_size(), size_t(local_size()));
+}
+
+std::pair<cl::Event, cl::Event> PersistentKernel::run_phases(
+    int phases, const std::function<void(int, int)>& bind) {
+  std::pair<cl::Event, cl::Event> ev;
+  if (phases <= 0) return ev;
+  if (in_kernel()) {
+    bind(0, phases);
+    ev.first = ev.second = launch();
+    return ev;
+  }
+  for (int p = 0; p < phases; ++p) {
+    bind(p, p + 1);
+    ev.second = launch();
+    if (p == 0) ev.first = ev.second;
+  }
+  return ev;
+}
+
+}  // namespace lockstep

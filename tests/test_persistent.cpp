@@ -1,0 +1,78 @@
+// PersistentKernel: every strategy (auto and relaunch included) runs the phased shift kernel of
+// cl/persistent_check.cl, whose phases read another work-group's previous writes with ordinary
+// loads; too many groups are refused for an explicit strategy, clamped on request, and sent to
+// relaunch by auto.
+#include <numeric>
+
+#include "lockstep/persistent.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+
+// Runs `phases` phases of the shift over the kernel's groups and checks every value.
+void check_shift(PersistentKernel& pk, int phases) {
+  Context& ctx = test::context();
+  const int n = int(pk.global_size()), l = pk.local_size();
+  std::vector<int> in(static_cast<size_t>(n));
+  std::iota(in.begin(), in.end(), 1000);
+  cl::Buffer a = upload(ctx.queue(), in), b = upload(ctx.queue(), std::vector<int>(size_t(n), -1));
+
+  pk.run_phases(phases, [&](int begin, int end) { pk.set_args(a, b, begin, end); });
+  std::vector<int> out = download<int>(ctx.queue(), phases % 2 ? b : a, size_t(n));
+
+  int wrong = 0;
+  for (int i = 0; i < n; ++i)
+    wrong += out[size_t(i)] != in[size_t((i + int64_t(phases) * l) % n)] + phases;
+  CHECK_MESSAGE(wrong == 0, to_string(pk.strategy()), " groups=", pk.groups(), ": ", wrong,
+                " of ", n, " values wrong");
+}
+
+}  // namespace
+
+TEST_CASE("persistent kernel: every strategy runs the phased shift and reads other groups") {
+  Context& ctx = test::context();
+  for (const char* name : {"auto", "relaunch", "lock", "grouped-lock", "lock-free", "tree"}) {
+    PersistentConfig cfg;
+    cfg.strategy = parse_strategy_choice(name);
+    cfg.local_size = 64;
+    cfg.clamp = true;
+    cfg.groups = 6;
+    PersistentKernel pk(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+
+    CHECK(pk.groups() >= 1);
+    CHECK(pk.groups() <= 6);
+    if (pk.in_kernel()) CHECK(pk.groups() <= pk.coresident());
+    check_shift(pk, 37);
+  }
+}
+
+TEST_CASE("persistent kernel: too many groups are refused, clamped, or relaunched by auto") {
+  Context& ctx = test::context();
+  PersistentConfig cfg;
+  cfg.local_size = 64;
+  cfg.groups = 0;  // as many as co-resident
+  PersistentKernel fit(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+  const int resident = fit.coresident();
+  CHECK(fit.in_kernel());
+  CHECK(fit.groups() == resident);
+
+  cfg.groups = resident + 1;
+  cfg.strategy = BarrierStrategy::lock;
+  CHECK_THROWS_AS(PersistentKernel(ctx, "persistent_check.cl", "persistent_shift", {}, cfg),
+                  input_error);
+
+  cfg.clamp = true;
+  PersistentKernel clamped(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+  CHECK(clamped.groups() == resident);
+
+  cfg.strategy = auto_strategy;
+  cfg.clamp = false;
+  PersistentKernel relaunched(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+  CHECK(relaunched.strategy() == BarrierStrategy::relaunch);
+  CHECK(relaunched.groups() == resident + 1);
+  check_shift(relaunched, 5);
+
+  CHECK_THROWS_AS(parse_strategy_choice("spin"), input_error);
+}
