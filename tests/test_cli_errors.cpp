@@ -1,17 +1,20 @@
 // The CLI's error contract (issue 13), one case per failure the mutation campaign found: a
-// directory or an unreadable path given as the input (exit 1 naming it, for every command
-// that reads a file), numeric options out of range (exit 2 naming the option), --tile/--K 0
-// meaning automatic, a LOCKSTEP_CACHE_DIR that is a regular file (one warning, uncached run),
-// and the exception-to-exit-code mapping itself (4 for anything unexpected, never an abort).
-// Cases whose name ends in [device] open an OpenCL device; the others are host-only and run in
-// the sanitizer build too.
+// directory, a missing or an unreadable path as the input (exit 1 naming it, for every command
+// that reads a file); a pipe, FIFO, stdin or .gz as the input (read as a stream); numeric
+// options out of range (exit 2 naming the option); --tile/--K 0 meaning automatic; a
+// LOCKSTEP_CACHE_DIR that is a regular file (one warning, uncached run); and the exception to
+// exit code mapping itself (4 for anything unexpected, never an abort). Cases whose name ends
+// in [device] open an OpenCL device; the others are host-only and run in the sanitizer build.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "exit_codes.hpp"
+#include "lockstep/matrix_market.hpp"
 #include "lockstep/runtime.hpp"
 #include "support.hpp"
 
@@ -54,6 +57,44 @@ TEST_CASE("a directory, a missing or an unreadable input: exit 1 naming it, for 
     chmod(locked.c_str(), 0);
     CHECK(test::run_cli("info " + locked, out) == 1);
     CHECK(out.find(locked + ": cannot open") != std::string::npos);
+  }
+}
+
+TEST_CASE("inputs from a pipe, a FIFO, standard input and gzip read as streams") {
+  test::TempDir d;
+  const std::string good = (d.path / "g.mtx").string(), fifo = (d.path / "fifo").string();
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 1\n2 2 1\n";
+  std::ofstream(good) << text;
+  const std::string want = "rows=2 cols=3 nnz=3";
+  const std::string cli = std::getenv("LOCKSTEP_CLI") ? std::getenv("LOCKSTEP_CLI") : LOCKSTEP_CLI;
+  std::string out;
+
+  CHECK(test::run_cli("info - < " + good, out) == 0);
+  CHECK(out.find(want) != std::string::npos);
+  if (std::system("command -v bash >/dev/null 2>&1") == 0) {  // the issue's own command line
+    FILE* p = popen(("bash -c '" + cli + " info <(cat " + good + ")' 2>&1").c_str(), "r");
+    REQUIRE(p);
+    char buf[512];
+    out.clear();
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    CHECK(pclose(p) == 0);
+    CHECK_MESSAGE(out.find(want) != std::string::npos, out);
+  }
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  for (int round = 0; round < 2; ++round) {  // a FIFO through the CLI, then through the library
+    std::thread writer([&] { std::ofstream(fifo) << text; });
+    if (round == 0) {
+      CHECK(test::run_cli("info " + fifo, out) == 0);
+      CHECK(out.find(want) != std::string::npos);
+    } else {
+      Triplets t = read_triplets(fifo);
+      CHECK(t.row.size() == 3);
+    }
+    writer.join();
+  }
+  if (std::system(("gzip -c " + good + " > " + good + ".gz 2>/dev/null").c_str()) == 0) {
+    CHECK(test::run_cli("info " + good + ".gz", out) == 0);
+    CHECK(out.find(want) != std::string::npos);
   }
 }
 
