@@ -32,13 +32,16 @@ int count(const std::string& text, const std::string& what) {
 
 struct ScopedEnv {
   std::string name;
-  ScopedEnv(const std::string& n, const std::string& v) : name(n) { setenv(n.c_str(), v.c_str(), 1); }
+  ScopedEnv(const std::string& n, const std::string& v) : name(n) {
+    setenv(n.c_str(), v.c_str(), 1);
+  }
   ~ScopedEnv() { unsetenv(name.c_str()); }
 };
 
 }  // namespace
 
-TEST_CASE("a directory, a missing or an unreadable input: exit 1 naming it, for every reading command") {
+TEST_CASE(
+    "a directory, a missing or an unreadable input: exit 1 naming it, for every reading command") {
   test::TempDir d;
   const std::string dir = d.path.string(), missing = dir + "/missing.mtx";
   std::string out;
@@ -63,7 +66,8 @@ TEST_CASE("a directory, a missing or an unreadable input: exit 1 naming it, for 
 TEST_CASE("inputs from a pipe, a FIFO, standard input and gzip read as streams") {
   test::TempDir d;
   const std::string good = (d.path / "g.mtx").string(), fifo = (d.path / "fifo").string();
-  const std::string text = "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 1\n2 2 1\n";
+  const std::string text =
+      "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 1\n2 2 1\n";
   std::ofstream(good) << text;
   const std::string want = "rows=2 cols=3 nnz=3";
   const std::string cli = std::getenv("LOCKSTEP_CLI") ? std::getenv("LOCKSTEP_CLI") : LOCKSTEP_CLI;
@@ -161,7 +165,8 @@ TEST_CASE("apsp --tile 0, --K 0 and --thread-tile 0 mean automatic, as --help sa
   CHECK(out.find(" K=0") == std::string::npos);
 }
 
-TEST_CASE("cache_directory: a regular file or an unwritable directory gives \"\", a new one is created") {
+TEST_CASE(
+    "cache_directory: a regular file or an unwritable directory gives \"\", a new one is created") {
   test::TempDir d;
   const std::string file = (d.path / "file").string(), fresh = (d.path / "a" / "b").string();
   std::ofstream(file) << "not a directory\n";
@@ -185,7 +190,8 @@ TEST_CASE("cache_directory: a regular file or an unwritable directory gives \"\"
   }
 }
 
-TEST_CASE("LOCKSTEP_CACHE_DIR naming a regular file: one warning line, then an uncached run [device]") {
+TEST_CASE(
+    "LOCKSTEP_CACHE_DIR naming a regular file: one warning line, then an uncached run [device]") {
   test::TempDir d;
   const std::string file = (d.path / "not-a-dir").string();
   std::ofstream(file) << "x";

@@ -6,8 +6,8 @@
 // crash: the sanitizer build in .ci/run runs this too), and about a hundred to the CLI, whose
 // exit code must agree with the library (0 or 1, with "lockstep CMD: FILE:" on failure).
 // Adding a reader (SNAP, DIMACS, FASTA) is one more row in targets().
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include "lockstep/apsp.hpp"
@@ -69,10 +69,36 @@ const std::vector<FuzzTarget>& targets() {
   return all;
 }
 
-const std::vector<std::string> kJunk = {
-    "-1", "0", "-2147483648", "2147483647", "2147483648", "4294967297", "99999999999999999999999",
-    "1e308", "-1e309", "nan", "inf", "-inf", "0x10", "+", "-", "1.5", "%", "%%MatrixMarket",
-    "\t", " ", "\r", "\n", "\n\n", std::string(1, '\0'), "\xff\xfe", "1 1 1", ">", "@", "c ", "p "};
+const std::vector<std::string> kJunk = {"-1",
+                                        "0",
+                                        "-2147483648",
+                                        "2147483647",
+                                        "2147483648",
+                                        "4294967297",
+                                        "99999999999999999999999",
+                                        "1e308",
+                                        "-1e309",
+                                        "nan",
+                                        "inf",
+                                        "-inf",
+                                        "0x10",
+                                        "+",
+                                        "-",
+                                        "1.5",
+                                        "%",
+                                        "%%MatrixMarket",
+                                        "\t",
+                                        " ",
+                                        "\r",
+                                        "\n",
+                                        "\n\n",
+                                        std::string(1, '\0'),
+                                        "\xff\xfe",
+                                        "1 1 1",
+                                        ">",
+                                        "@",
+                                        "c ",
+                                        "p "};
 
 class Mutator {
  public:
@@ -152,8 +178,10 @@ class Mutator {
 std::string escaped(const std::string& s) {
   std::string out;
   for (unsigned char c : s.substr(0, 400)) {
-    if (c == '\n') out += "\\n";
-    else if (c >= 32 && c < 127 && c != '\\') out += char(c);
+    if (c == '\n')
+      out += "\\n";
+    else if (c >= 32 && c < 127 && c != '\\')
+      out += char(c);
     else {
       char b[8];
       std::snprintf(b, sizeof b, "\\x%02x", c);
@@ -194,25 +222,30 @@ TEST_CASE("fuzz: mutated inputs give input_error naming the file, and the CLI ag
       } catch (const std::exception& e) {
         problem = std::string("not an input_error: ") + e.what();
       }
-      if (k < int(target.seeds.size()) && v != Verdict::valid) problem += " (a seed input must be valid)";
+      if (k < int(target.seeds.size()) && v != Verdict::valid)
+        problem += " (a seed input must be valid)";
       ++counts[int(v)];
       if (!problem.empty() && ++failures <= 5)
         FAIL_CHECK("case " << k << ": " << problem << "\ninput: \"" << escaped(text) << "\"");
 
       // Every (kLibraryCases / kCliCases)-th case also goes through the CLI.
-      if (target.cli.empty() || k % (kLibraryCases / kCliCases) != 0 || v == Verdict::too_big) continue;
-      const std::string cli_path = (dir.path / ("cli" + std::to_string(k) + target.extension)).string();
+      if (target.cli.empty() || k % (kLibraryCases / kCliCases) != 0 || v == Verdict::too_big)
+        continue;
+      const std::string cli_path =
+          (dir.path / ("cli" + std::to_string(k) + target.extension)).string();
       write(cli_path, text);
       std::string out;
       const int rc = test::run_cli(target.cli + " " + cli_path, out);
       ++cli_runs;
-      const bool shaped = rc == 0 || out.find("lockstep " + target.cli + ": " + cli_path + ":") != std::string::npos;
+      const bool shaped = rc == 0 || out.find("lockstep " + target.cli + ": " + cli_path + ":") !=
+                                         std::string::npos;
       if ((rc != (v == Verdict::valid ? 0 : 1) || !shaped) && ++failures <= 5)
-        FAIL_CHECK("CLI case " << k << ": exit " << rc << " (library: " << (v == Verdict::valid ? "valid" : "invalid")
+        FAIL_CHECK("CLI case " << k << ": exit " << rc
+                               << " (library: " << (v == Verdict::valid ? "valid" : "invalid")
                                << ")\noutput: " << out << "\ninput: \"" << escaped(text) << "\"");
     }
-    MESSAGE(target.name << ": " << counts[0] << " valid, " << counts[1] << " valid but large, " << counts[2]
-                        << " rejected, " << cli_runs << " through the CLI");
+    MESSAGE(target.name << ": " << counts[0] << " valid, " << counts[1] << " valid but large, "
+                        << counts[2] << " rejected, " << cli_runs << " through the CLI");
     CHECK(failures == 0);
     // The mutations must exercise both outcomes, or this test proves little.
     CHECK(counts[int(Verdict::valid)] > kLibraryCases / 20);
