@@ -11,8 +11,10 @@
 //             square tiles, 256 work-items each holding THREAD_TILE^2 elements in registers,
 //             operands staged in local memory CHUNK columns at a time. K = 1 is classic blocked.
 // Local memory: every tile kernel takes ONE host-sized `__local T* smem` argument and carves its
-// tiles out of it (fw_*_words below; src/apsp/apsp.cpp mirrors them), instead of declaring several
-// automatic __local arrays: that is the form every OpenCL implementation handles the same way.
+// tiles out of it (sizes beside each carve; src/apsp/apsp.cpp sizes the buffer), instead of
+// declaring several automatic __local arrays whose placement the implementation's compiler does.
+// Portability rules kept here (issue 13): no group returns before a barrier (the host launches
+// only the tiles a kernel updates), barriers sit in loops with a uniform trip count, at the top.
 // POISON_LOCAL=1 fills smem with -12345 (and a barrier) first, so a kernel that read local memory
 // it had not written would give visibly wrong (too short) distances on any device.
 // Integers (INTEGER=1): infinity is 2^30-1 and sums are floored at -2^30, so nothing overflows
@@ -222,7 +224,7 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
 // C = min(C, D[:, s0:s0+depth] (x) D[s0:s0+depth, :]) on every BIG x BIG tile, except the
 // elements whose row or column lies in [s0, s0+depth) (the cross band, already final). Tiles whose
 // rows or columns lie wholly in the band get no group: the tile rows (and columns) [skip0,
-// skip0 + nskip) are left out of the (nt - nskip)^2 groups, as the host counts them (rest_skip).
+// skip0 + nskip) are left out of the (nt - nskip)^2 groups, as the host counts them (rest_groups).
 // Chunk c of A and B goes registers -> local memory between two barriers; chunk c + 1 is loaded
 // into registers while chunk c is used from local memory. The loop has a uniform trip count and
 // its barriers at the top: no barrier after an exit in the middle of a loop.
