@@ -234,7 +234,8 @@ void fw_rest(const int N, const int s0, const int depth, __global T* D, __global
   const int nt = N / BIG, s1 = s0 + depth;
   const int skip0 = (s0 + BIG - 1) / BIG, nskip = max(0, s1 / BIG - skip0), na = nt - nskip;
   const int g = get_group_id(0), tr = g / na, tc = g % na;
-  const int r0 = (tr + (tr >= skip0 ? nskip : 0)) * BIG, c0 = (tc + (tc >= skip0 ? nskip : 0)) * BIG;
+  const int r0 = (tr + (tr >= skip0 ? nskip : 0)) * BIG;
+  const int c0 = (tc + (tc >= skip0 ? nskip : 0)) * BIG;
   poison(smem, CHUNK * (APAD + BIG + PATHS * APAD));
   __local T* as = smem;                                            // CHUNK * APAD
   __local T* bs = smem + CHUNK * APAD;                             // CHUNK * BIG
