@@ -1,0 +1,67 @@
+// Shared by the distributed commands: the MPI session around a command (a collective_error
+// becomes the same message and exit code on every rank; any other failure, which may leave
+// ranks waiting in a collective, ends the job with MPI_Abort), the rank's device, and the
+// matrix read (or generated: "gen:laplace3d:N", "gen:laplace2d:N") on rank 0 and scattered.
+#pragma once
+#include <iostream>
+#include <lockstep/lockstep.hpp>
+#include <lockstep/mpi.hpp>
+#include <memory>
+#include <optional>
+
+#include "command.hpp"
+
+namespace lockstep::cli {
+
+template <typename F>
+int run_distributed(const std::string& command, F&& body) {
+  mpi::Session session;
+  try {
+    return body(MPI_COMM_WORLD);
+  } catch (const mpi::collective_error& e) {
+    std::cerr << "lockstep " + command + ": " + e.what() +
+                     "\n";  // one write: ranks do not interleave
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    int code = dynamic_cast<const opencl_error*>(&e) ? 3 : 1;
+    std::cerr << "lockstep " + command + ": rank " + std::to_string(session.rank()) + ": " +
+                     e.what() + " (aborting every rank)\n";
+    MPI_Abort(MPI_COMM_WORLD, code);
+    return code;
+  }
+}
+
+/// This rank's context on its device (collective: a rank without a device stops them all).
+template <typename T>
+std::unique_ptr<Context> rank_context(MPI_Comm comm, const po::variables_map& vm) {
+  std::unique_ptr<Context> ctx;
+  mpi::collective(comm, [&] {
+    ctx = std::make_unique<Context>(mpi::select_rank_device(comm, device_spec(vm)));
+    if (sizeof(T) == 8 && !ctx->info().fp64) throw input_error(ctx->info().name + " has no fp64");
+  });
+  return ctx;
+}
+
+/// Root's whole matrix (empty on the other ranks), read or generated (collective agreement).
+template <typename T>
+Csr<T> root_matrix(MPI_Comm comm, const std::string& file) {
+  Csr<T> a;
+  mpi::collective(comm, [&] {
+    if (mpi::rank(comm) != 0) return;
+    if (file.rfind("gen:", 0) == 0) {
+      std::string kind = file.substr(4, file.find(':', 4) - 4);
+      int32_t n = int32_t(std::stol(file.substr(file.find(':', 4) + 1)));
+      if (kind == "laplace3d")
+        a = gen::laplace3d(n).cast<T>();
+      else if (kind == "laplace2d")
+        a = gen::laplace2d(n).cast<T>();
+      else
+        throw input_error(file + ": the distributed commands generate laplace2d or laplace3d");
+    } else {
+      a = read_matrix_market<T>(file);
+    }
+  });
+  return a;
+}
+
+}  // namespace lockstep::cli
