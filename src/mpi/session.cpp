@@ -1,6 +1,8 @@
 // MPI session, rank-to-device mapping and failure agreement (see lockstep/mpi/session.hpp).
 #include "lockstep/mpi/session.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 #include <vector>
@@ -50,19 +52,31 @@ cl::Device select_rank_device(MPI_Comm comm, const std::string& spec) {
   std::string list = spec;
   if (list.empty())
     if (const char* env = std::getenv("LOCKSTEP_DEVICE")) list = env;
-  const int local = local_rank(comm);
-  if (!list.empty()) {
-    std::vector<std::string> items;
-    std::stringstream s(list);
-    for (std::string item; std::getline(s, item, ',');) items.push_back(item);
-    if (items.empty()) items.push_back("");
-    return select_device(items[size_t(local) % items.size()]);
+  const size_t local = size_t(local_rank(comm));
+  std::vector<std::string> items;
+  std::stringstream s(list);
+  for (std::string item; std::getline(s, item, ',');) items.push_back(item);
+  if (items.size() > 1) return select_device(items[local % items.size()]);
+  // One name (or none: the GPUs) that several devices match: local rank L takes the L-th.
+  std::string want = items.empty() ? "" : items[0];
+  auto lower = [](std::string t) {
+    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  bool index = !want.empty() && std::all_of(want.begin(), want.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+  if (index) return select_device(want);
+  std::vector<cl::Device> matches;
+  for (const cl::Device& d : all_devices()) {
+    DeviceInfo i = describe(d);
+    if (want.empty() ? i.is_gpu()
+                     : lower(i.name).find(lower(want)) != std::string::npos ||
+                           lower(i.platform).find(lower(want)) != std::string::npos)
+      matches.push_back(d);
   }
-  std::vector<cl::Device> gpus;
-  for (const cl::Device& d : all_devices())
-    if (describe(d).is_gpu()) gpus.push_back(d);
-  if (gpus.empty()) return select_device("");
-  return gpus[size_t(local) % gpus.size()];
+  if (matches.empty()) return select_device(want);  // its error, or the default device
+  return matches[local % matches.size()];
 }
 
 void agree(MPI_Comm comm, int code, const std::string& message) {

@@ -32,7 +32,7 @@ struct SpmvExchange {
       if (count) {
         std::vector<cl::Event> wait{pack};
         check(a.copy_queue_.enqueueReadBuffer(a.send_dev_, CL_FALSE, 0, size_t(count) * sizeof(T),
-                                              a.send_host_.data(), &wait, &down),
+                                              a.send_host_.get(), &wait, &down),
               "clEnqueueReadBuffer");
         check(a.copy_queue_.flush(), "clFlush");
       }
@@ -45,21 +45,21 @@ struct SpmvExchange {
       std::vector<MPI_Request> req;
       for (auto& r : a.recvs_) {
         req.emplace_back();
-        MPI_Irecv(a.recv_host_.data() + r.offset, r.count, mpi_type<T>(), r.rank, 7, a.comm_,
+        MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, 7, a.comm_,
                   &req.back());
       }
       if (!a.send_index_.empty()) check(down.wait(), "clWaitForEvents");
       for (auto& s : a.sends_) {
         req.emplace_back();
-        MPI_Isend(a.send_host_.data() + s.offset, s.count, mpi_type<T>(), s.rank, 7, a.comm_,
+        MPI_Isend(a.send_host_.get() + s.offset, s.count, mpi_type<T>(), s.rank, 7, a.comm_,
                   &req.back());
       }
       MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
       mpi_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (!a.recv_host_.empty()) {
+      if (!a.halo_.empty()) {
         check(a.copy_queue_.enqueueWriteBuffer(x, CL_TRUE, size_t(n) * sizeof(T),
-                                               a.recv_host_.size() * sizeof(T), a.recv_host_.data(),
+                                               a.halo_.size() * sizeof(T), a.recv_host_.get(),
                                                nullptr, &up),
               "clEnqueueWriteBuffer");
         std::vector<cl::Event> wait{up};

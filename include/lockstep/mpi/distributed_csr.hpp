@@ -78,7 +78,7 @@ class DistributedCsr {
   std::vector<int32_t> send_index_;  // local indices packed for sending
   std::unique_ptr<DeviceCsr<T>> interior_dev_, boundary_dev_;
   cl::Buffer send_index_dev_, send_dev_, boundary_y_;
-  std::vector<T> send_host_, recv_host_;
+  std::shared_ptr<T> send_host_, recv_host_;  // pinned (mapped ALLOC_HOST_PTR) staging
 };
 
 /// Device timestamps (ms from the start of the pack kernel) of one SpMV's parts; mpi_ms is

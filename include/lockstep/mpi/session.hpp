@@ -37,10 +37,12 @@ int size(MPI_Comm comm);
 /// OMPI_COMM_WORLD_LOCAL_RANK, else the rank in MPI_Comm_split_type(MPI_COMM_TYPE_SHARED).
 int local_rank(MPI_Comm comm);
 
-/// The device of this rank. spec (or LOCKSTEP_DEVICE when spec is empty) may be a comma list
-/// "0,1": local rank L takes item L mod count; one item means every rank uses it. With neither,
-/// local rank L takes GPU L mod (number of GPUs), else the default device. Not collective: call
-/// it inside collective() so that a rank without a device stops every rank.
+/// The device of this rank (L = local_rank). spec, or LOCKSTEP_DEVICE when spec is empty: a
+/// comma list "0,1" gives rank L item L mod count; one name that several devices match
+/// ("nvidia") gives rank L the match L mod matches; an index is used by every rank. With
+/// neither, rank L takes GPU L mod (number of GPUs), else the default device. So `mpirun -np 2`
+/// on a 2-GPU host uses both. Not collective: call it inside collective(), so that a rank
+/// without a device stops every rank.
 cl::Device select_rank_device(MPI_Comm comm, const std::string& spec = "");
 
 /// The same failure on every rank: exit_code 1 (bad input) or 3 (OpenCL), message prefixed by
