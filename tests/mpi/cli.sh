@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The distributed CLI under mpiexec: `cg --distributed` and `spmv --distributed --verify` on 2
+# The distributed CLI under mpiexec: `cg --distributed` and `spmv --distributed --verify` (double,
+# float) on 2
 # ranks print the usual last line plus ranks=2; a bad file (rank 0) and a missing device (rank 1)
 # end every rank with the same message and exit 1, never a hang (each run is under `timeout`).
 # usage: cli.sh MPIEXEC LOCKSTEP SOURCE_DIR
@@ -21,6 +22,11 @@ out=$(run spmv "$src/matrices/powerlaw_1000.mtx" --distributed --verify --repeat
 echo "$out" | tail -1
 expect "spmv --distributed --verify exits 0" "[[ $rc -eq 0 ]]"
 expect "spmv --distributed verified" "[[ \"\$(echo \"\$out\" | tail -1)\" == *verified=1\ ranks=2 ]]"
+
+out=$(run spmv "$src/matrices/banded_1000_3.mtx" --distributed --verify --precision float --repeat 2 2>&1); rc=$?
+expect "spmv --distributed --precision float verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *verified=1\ ranks=2 ]]"
+run spmv "$src/matrices/banded_1000_3.mtx" --distributed --kernel scalar > /dev/null 2>&1; rc=$?
+expect "--kernel with --distributed is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
 
 out=$(run cg /nonexistent/missing.mtx --distributed 2>&1); rc=$?
 echo "$out"
