@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The distributed CLI under mpiexec: `cg --distributed` and `spmv --distributed --verify` (double,
-# float) on 2
-# ranks print the usual last line plus ranks=2; a bad file (rank 0) and a missing device (rank 1)
-# end every rank with the same message and exit 1, never a hang (each run is under `timeout`).
+# The distributed CLI under mpiexec: `cg --distributed` and `spmv --distributed --verify` (double
+# and float) on 2 ranks print the usual last line plus ranks=2; --kernel with --distributed is a
+# usage error (exit 2); a bad file (rank 0) and a missing device (rank 1) end every rank with the
+# same message and exit 1, never a hang (each run is under `timeout`).
 # usage: cli.sh MPIEXEC LOCKSTEP SOURCE_DIR
 set -uo pipefail
 mpiexec=$1 lockstep=$2 src=$3
