@@ -16,19 +16,23 @@ namespace lockstep::cli {
 template <typename F>
 int run_distributed(const std::string& command, F&& body) {
   mpi::Session session;
+  int code = 0;
   try {
-    return body(MPI_COMM_WORLD);
+    code = body(MPI_COMM_WORLD);
   } catch (const mpi::collective_error& e) {
     std::cerr << "lockstep " + command + ": " + e.what() +
                      "\n";  // one write: ranks do not interleave
-    return e.exit_code();
+    code = e.exit_code();
   } catch (const std::exception& e) {
-    int code = dynamic_cast<const opencl_error*>(&e) ? 3 : 1;
+    code = dynamic_cast<const opencl_error*>(&e) ? 3 : 1;
     std::cerr << "lockstep " + command + ": rank " + std::to_string(session.rank()) + ": " +
                      e.what() + " (aborting every rank)\n";
     MPI_Abort(MPI_COMM_WORLD, code);
-    return code;
   }
+  // Every rank has printed before any exits: mpirun kills the others once one exits non-zero.
+  std::cout.flush();
+  MPI_Barrier(MPI_COMM_WORLD);
+  return code;
 }
 
 /// This rank's context on its device (collective: a rank without a device stops them all).
@@ -49,14 +53,17 @@ Csr<T> root_matrix(MPI_Comm comm, const std::string& file) {
   mpi::collective(comm, [&] {
     if (mpi::rank(comm) != 0) return;
     if (file.rfind("gen:", 0) == 0) {
-      std::string kind = file.substr(4, file.find(':', 4) - 4);
-      int32_t n = int32_t(std::stol(file.substr(file.find(':', 4) + 1)));
-      if (kind == "laplace3d")
-        a = gen::laplace3d(n).cast<T>();
-      else if (kind == "laplace2d")
-        a = gen::laplace2d(n).cast<T>();
-      else
-        throw input_error(file + ": the distributed commands generate laplace2d or laplace3d");
+      const size_t colon = file.find(':', 4);
+      const std::string kind = file.substr(4, colon == std::string::npos ? colon : colon - 4);
+      long n = 0;
+      try {
+        n = colon == std::string::npos ? 0 : std::stol(file.substr(colon + 1));
+      } catch (const std::exception&) {
+      }
+      if ((kind != "laplace3d" && kind != "laplace2d") || n <= 0 || n > 65536)
+        throw input_error(file +
+                          ": the distributed commands generate gen:laplace2d:N or gen:laplace3d:N");
+      a = (kind == "laplace3d" ? gen::laplace3d(int32_t(n)) : gen::laplace2d(int32_t(n))).cast<T>();
     } else {
       a = read_matrix_market<T>(file);
     }
