@@ -8,8 +8,10 @@
 #include <lockstep/mpi.hpp>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "command.hpp"
+#include "exit_codes.hpp"
 
 namespace lockstep::cli {
 
@@ -20,13 +22,13 @@ int run_distributed(const std::string& command, F&& body) {
   try {
     code = body(MPI_COMM_WORLD);
   } catch (const mpi::collective_error& e) {
-    std::cerr << "lockstep " + command + ": " + e.what() +
-                     "\n";  // one write: ranks do not interleave
+    std::cerr << "lockstep " + command + ": " + e.what() + "\n";  // one write: no interleaving
     code = e.exit_code();
-  } catch (const std::exception& e) {
-    code = dynamic_cast<const opencl_error*>(&e) ? 3 : 1;
-    std::cerr << "lockstep " + command + ": rank " + std::to_string(session.rank()) + ": " +
-                     e.what() + " (aborting every rank)\n";
+  } catch (...) {  // not agreed on: other ranks may wait in a collective, so abort them all
+    std::ostringstream err;
+    code = exit_code_of_current_exception(
+        "lockstep " + command + ": rank " + std::to_string(session.rank()), err);
+    std::cerr << err.str() + "lockstep " + command + ": aborting every rank\n";
     MPI_Abort(MPI_COMM_WORLD, code);
   }
   // Every rank has printed before any exits: mpirun kills the others once one exits non-zero.
