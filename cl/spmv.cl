@@ -172,3 +172,87 @@ void spmv_adaptive_fixup(const int n_split, __global const int* restrict split,
   y[row] = finish(sum, alpha, beta, y, row);
 }
 #endif  // BLOCK_NNZ
+
+#ifdef MERGE_ITEMS
+// spmv_merge: merge-path SpMV (Merrill & Garland, SC 2016). The path merges the row ends with the
+// nonzero indices; group g owns WG*MERGE_ITEMS consecutive steps of it (coords: its start and
+// end (row, nonzero), found on the host), so every group does the same work whatever the row
+// lengths. The group stages its products val*x (coalesced gathers) and its row ends in local
+// memory; each item finds its own MERGE_ITEMS steps by a binary search on its diagonal and walks
+// them: a step either adds a product or closes a row. Closed rows are written at once, except
+// an item's first closed row, which may have begun in an earlier item: a segmented scan of the
+// items' carry-outs (the open row and its partial sum) completes it. The group's last carry-out
+// goes to carry_row/carry_val, which spmv_merge_fixup adds (a row may span many groups).
+#define TILE (WG * MERGE_ITEMS)
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void spmv_merge(const int rows, __global const int* restrict coords,
+                __global const int* restrict row_ptr, __global const int* restrict col,
+                __global const T* restrict val, __global const T* restrict x, __global T* y,
+                __global int* carry_row, __global T* carry_val, const T alpha, const T beta) {
+  __local T prod[TILE];
+  __local int ends[TILE + 1];
+  __local int srow[WG];
+  __local T sval[WG];
+  const int lid = get_local_id(0), g = get_group_id(0);
+  const int i0 = coords[2 * g], j0 = coords[2 * g + 1];
+  const int a_len = coords[2 * g + 2] - i0, b_len = coords[2 * g + 3] - j0;
+  // the ends of rows i0 .. i0 + a_len (the last one is open at the tile's end, if it exists)
+  const int n_ends = min(a_len + 1, rows - i0);
+  for (int r = lid; r < n_ends; r += WG) ends[r] = row_ptr[i0 + 1 + r] - j0;
+  for (int k = lid; k < b_len; k += WG) prod[k] = val[j0 + k] * x[col[j0 + k]];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int d = min(lid * MERGE_ITEMS, a_len + b_len), d_end = min(d + MERGE_ITEMS, a_len + b_len);
+  int lo = max(0, d - b_len), hi = min(d, a_len);
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (ends[mid] <= d - mid - 1) lo = mid + 1;
+    else hi = mid;
+  }
+  int i = lo, j = d - lo;
+  const int first = i;
+  bool closed = false;
+  T sum = 0, head = 0;
+  for (int s = d; s < d_end; ++s) {
+    if (i < a_len && ends[i] <= j) {  // close row i
+      if (closed) y[i0 + i] = finish(sum, alpha, beta, y, i0 + i);
+      else head = sum, closed = true;
+      sum = 0;
+      ++i;
+    } else {
+      sum += prod[j++];
+    }
+  }
+  srow[lid] = i0 + i;  // i0 + a_len == rows: nothing open
+  sval[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int off = 1; off < WG; off <<= 1) {  // inclusive scan of sums within runs of equal rows
+    const int r2 = lid >= off ? srow[lid - off] : -1;
+    const T v2 = lid >= off ? sval[lid - off] : (T)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (r2 == srow[lid]) sval[lid] += v2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (closed) {
+    const T in = lid > 0 && srow[lid - 1] == i0 + first ? sval[lid - 1] : (T)0;
+    y[i0 + first] = finish(head + in, alpha, beta, y, i0 + first);
+  }
+  if (lid == WG - 1) {
+    carry_row[g] = srow[lid];
+    carry_val[g] = sval[lid];
+  }
+}
+
+// For each run of groups whose carry-outs belong to one row: y[row] += alpha * their sum (the
+// row's closing item, in a later group, wrote alpha * (its part) + beta * y[row] before).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void spmv_merge_fixup(const int n_groups, const int rows, __global const int* restrict carry_row,
+                      __global const T* restrict carry_val, __global T* y, const T alpha) {
+  const int g = get_global_id(0);
+  if (g >= n_groups) return;
+  const int r = carry_row[g];
+  if (r >= rows || (g > 0 && carry_row[g - 1] == r)) return;
+  T sum = 0;
+  for (int h = g; h < n_groups && carry_row[h] == r; ++h) sum += carry_val[h];
+  y[r] += alpha * sum;
+}
+#endif  // MERGE_ITEMS

@@ -1,7 +1,8 @@
 // SpMV property tests against the double CPU reference: every kernel, fp32 and fp64, a few
 // configurations from the declared parameter table (each one costs a PoCL compile), on random
-// matrices with empty rows, one full row and rows longer than a work-group, n = 0, 1, 7, 93,
-// 4099; beta = 0 with NaN in y; the real shared matrices with the automatic choice.
+// matrices with empty rows, one full row and rows longer than a work-group (spanning many
+// merge-path tiles), n = 0, 1, 7, 93, 4099; beta = 0 with NaN in y; the real shared matrices
+// with the automatic choice; the untuned rule's choices on an H100-like device description.
 #include <random>
 
 #include "lockstep/matrix_market.hpp"
@@ -40,6 +41,11 @@ std::vector<SpmvConfig> test_configs(const DeviceInfo& d, size_t value_bytes) {
   c[2].kernel = SpmvKernel::vector, c[2].wg_bits = 8, c[2].rows_bits = 5;  // 8 items per row
   c[3].kernel = SpmvKernel::vector, c[3].wg_bits = 7, c[3].rows_bits = 7;  // 1 item per row
   c[4].kernel = SpmvKernel::adaptive, c[4].wg_bits = 7;  // rows > 4096 entries are split
+  // merge-path: tiles of 64 * 7 = 448 rows + nonzeros, so row 1 (n entries) spans many groups
+  // and the carry-out fix-up adds runs of several groups' partial sums
+  SpmvConfig m;
+  m.kernel = SpmvKernel::merge, m.wg_bits = 6, m.items = 7;
+  c.push_back(m);
   for (int i : {1, 2}) {
     SpmvConfig s = c[size_t(i)];
     s.shuffle = 1;
@@ -97,6 +103,29 @@ TEST_CASE("every configuration in the search space is valid and the model's choi
   CHECK(spmv_valid(predict_spmv_config(d, regular, 1000, 8), d, 8));
   CHECK(predict_spmv_config(d, irregular, 1000000, 8).kernel == SpmvKernel::adaptive);
   CHECK_THROWS_AS(parse_spmv_kernel("fastest"), input_error);
+}
+
+// A made-up H100-like device: the rule's choices for the shapes it was fitted on.
+TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more, irregular rows balance") {
+  DeviceInfo h;
+  h.type = "GPU", h.vendor = "NVIDIA Corporation", h.platform = "NVIDIA CUDA";
+  h.max_work_group_size = 1024, h.local_mem_bytes = 48 * 1024, h.wave_width = 32;
+  RowStats laplace2d{3, 5, 5.0, 0.04}, banded{9, 17, 17.0, 0.02}, uniform{16, 16, 16.0, 0.0};
+  RowStats dense{1000, 1000, 1000.0, 0.0}, powerlaw{1, 1048576, 76.0, 5460.0};
+
+  SpmvConfig l = predict_spmv_config(h, laplace2d, 4194304, 8, 0.5);
+  SpmvConfig b = predict_spmv_config(h, banded, 1048576, 8, 1.0);
+  SpmvConfig u = predict_spmv_config(h, uniform, 1048576, 8, 0.0);
+  SpmvConfig d = predict_spmv_config(h, dense, 10000, 8, 0.1);
+
+  CHECK(l.kernel == SpmvKernel::scalar);
+  CHECK(b.kernel == SpmvKernel::vector);
+  CHECK(b.wg_bits - b.rows_bits == 2);  // 4 items per row
+  CHECK(b.shuffle == 1);
+  CHECK(u.wg_bits - u.rows_bits == 4);  // 16 items per row
+  CHECK(d.wg_bits - d.rows_bits == 4);  // capped at 16
+  CHECK(predict_spmv_config(h, powerlaw, 1048576, 8, 0.38).kernel == SpmvKernel::adaptive);
+  for (const SpmvConfig& c : {l, b, u, d}) CHECK(spmv_valid(c, h, 8));
 }
 
 TEST_CASE("shared real matrices: automatic configuration matches the reference") {

@@ -16,7 +16,7 @@ namespace {
 
 nlohmann::json to_json(const SpmvMeasurement& m, double copy_gbs) {
   return {{"kernel", to_string(m.config.kernel)}, {"wg_bits", m.config.wg_bits},
-          {"rows_bits", m.config.rows_bits}, {"shuffle", m.config.shuffle},
+          {"rows_bits", m.config.rows_bits}, {"shuffle", m.config.shuffle}, {"items", m.config.items},
           {"median_ms", m.median_ms}, {"gflops", m.gflops}, {"gbs", m.gbs},
           {"pct_copy_bw", 100 * m.gbs / copy_gbs}, {"max_rel_err", m.max_rel_err}, {"verified", m.verified}};
 }
