@@ -109,7 +109,7 @@ TEST_CASE("every configuration in the search space is valid and the model's choi
 TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more, irregular rows balance") {
   DeviceInfo h;
   h.type = "GPU", h.vendor = "NVIDIA Corporation", h.platform = "NVIDIA CUDA";
-  h.max_work_group_size = 1024, h.local_mem_bytes = 48 * 1024, h.wave_width = 32;
+  h.max_work_group_size = 1024, h.local_mem_bytes = 48 * 1024, h.wave_width = 32, h.compute_units = 132;
   RowStats laplace2d{3, 5, 5.0, 0.04}, banded{9, 17, 17.0, 0.02}, uniform{16, 16, 16.0, 0.0};
   RowStats dense{1000, 1000, 1000.0, 0.0}, powerlaw{1, 1048576, 76.0, 5460.0};
 
@@ -125,6 +125,8 @@ TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more,
   CHECK(u.wg_bits - u.rows_bits == 4);  // 16 items per row
   CHECK(d.wg_bits - d.rows_bits == 4);  // capped at 16
   CHECK(predict_spmv_config(h, powerlaw, 1048576, 8, 0.38).kernel == SpmvKernel::adaptive);
+  SpmvConfig small = predict_spmv_config(h, RowStats{1, 90, 2.2, 5.9}, 4000, 8, 0.32);  // tols4000
+  CHECK(small.wg_bits - small.rows_bits == 5);  // launch-bound: ceil_pow2(90 / 2) = 64 -> a wave
   for (const SpmvConfig& c : {l, b, u, d}) CHECK(spmv_valid(c, h, 8));
 }
 
