@@ -2,7 +2,7 @@
 """Fits the untuned SpMV rule (predict_spmv_config in src/spmv/parameters.cpp) to exhaustive
 tuning data and checks it on matrices it was not fitted on (leave-one-out).
 
-Usage: fit_spmv_rule.py [--features spmv.txt] TUNE_JSON_OR_DIR...
+Usage: fit_spmv_rule.py [--features spmv.txt] TUNE_JSON_OR_DIR...   (one fit per device)
   TUNE_JSON: the files of `lockstep tune FILE --exhaustive --json OUT` (every candidate's time).
   --features: key=value lines of `lockstep spmv-model FILE` (tools/bench/spmv.sh writes them);
   the features of the 2026-11-22 H100 matrices are built in (FEATURES below).
@@ -100,7 +100,7 @@ def load(paths, feature_file):
                                                ("rows", "nnz", "row_mean", "row_std", "row_max", "contiguity")}
     files = []
     for p in paths:
-        files += sorted(glob.glob(os.path.join(p, "*.json"))) if os.path.isdir(p) else [p]
+        files += sorted(glob.glob(os.path.join(p, "tune_*.json"))) if os.path.isdir(p) else [p]
     data = {}
     for fn in files:
         j = json.load(open(fn))
@@ -165,7 +165,14 @@ def main(argv):
     if not argv:
         print(__doc__)
         return 2
-    data = load(argv, feature_file)
+    everything = load(argv, feature_file)
+    for device in sorted({d["device"] for d in everything.values()}):
+        print("=== %s" % device)
+        report({k: d for k, d in everything.items() if d["device"] == device})
+    return 0
+
+
+def report(data):
     big = [k for k in sorted(data) if data[k]["best"] >= LAUNCH_BOUND_MS]
     small = [k for k in sorted(data) if k not in big]
     print("matrices: %d (%d complete sweeps), %d not launch-bound" %
@@ -197,8 +204,7 @@ def main(argv):
     print("\nC++ (src/spmv/parameters.cpp, namespace spmv_rule):")
     print("constexpr double kLocalEntries = %s;\nconstexpr double kContiguous = %s;\nconstexpr int kMaxPerRow = %d;"
           "\nconstexpr int kGroupBits = %d;\nconstexpr SpmvKernel kIrregular = SpmvKernel::%s;"
-          "\nconstexpr double kSmallDiv = %s;" % (p["LOCAL"], p["CONTIG"], p["CAP"], p["GROUP"], p["IRREGULAR"], p["SMALL_DIV"]))
-    return 0
+          "\nconstexpr double kSmallDiv = %s;\n" % (p["LOCAL"], p["CONTIG"], p["CAP"], p["GROUP"], p["IRREGULAR"], p["SMALL_DIV"]))
 
 
 if __name__ == "__main__":
