@@ -182,13 +182,13 @@ void spmv_adaptive_fixup(const int n_split, __global const int* restrict split,
 // them: a step either adds a product or closes a row. Closed rows are written at once, except
 // an item's first closed row, which may have begun in an earlier item: a segmented scan of the
 // items' carry-outs (the open row and its partial sum) completes it. The group's last carry-out
-// goes to carry_row/carry_val, which spmv_merge_fixup adds (a row may span many groups).
+// (the row open at the tile's end) goes to carry[g], which spmv_merge_fixup adds.
 #define TILE (WG * MERGE_ITEMS)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void spmv_merge(const int rows, __global const int* restrict coords,
                 __global const int* restrict row_ptr, __global const int* restrict col,
                 __global const T* restrict val, __global const T* restrict x, __global T* y,
-                __global int* carry_row, __global T* carry_val, const T alpha, const T beta) {
+                __global T* carry, const T alpha, const T beta) {
   __local T prod[TILE];
   __local int ends[TILE + 1];
   __local int srow[WG];
@@ -236,23 +236,30 @@ void spmv_merge(const int rows, __global const int* restrict coords,
     const T in = lid > 0 && srow[lid - 1] == i0 + first ? sval[lid - 1] : (T)0;
     y[i0 + first] = finish(head + in, alpha, beta, y, i0 + first);
   }
-  if (lid == WG - 1) {
-    carry_row[g] = srow[lid];
-    carry_val[g] = sval[lid];
-  }
+  if (lid == WG - 1) carry[g] = sval[lid];  // the partial sum of row coords[2g + 2]
 }
 
-// For each run of groups whose carry-outs belong to one row: y[row] += alpha * their sum (the
-// row's closing item, in a later group, wrote alpha * (its part) + beta * y[row] before).
+// Adds the groups' carry-outs: y[row] += alpha * (sum of carry[first .. first + count)) for each
+// entry of the plan (row, first, count), built on the host (the tiles are fixed by row_ptr).
+// The closing item of each row, in a later group, already wrote alpha * (its part) + beta * y.
+// The first n_long entries (rows over many tiles) get a whole group each; the others one item.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void spmv_merge_fixup(const int n_groups, const int rows, __global const int* restrict carry_row,
-                      __global const T* restrict carry_val, __global T* y, const T alpha) {
-  const int g = get_global_id(0);
-  if (g >= n_groups) return;
-  const int r = carry_row[g];
-  if (r >= rows || (g > 0 && carry_row[g - 1] == r)) return;
+void spmv_merge_fixup(const int n_long, const int n_plan, __global const int* restrict plan,
+                      __global const T* restrict carry, __global T* y, const T alpha) {
+  __local T part[WG];
+  const int lid = get_local_id(0), g = get_group_id(0);
+  const bool whole = g < n_long;  // barriers stay in control flow uniform per group
+  const int e = whole ? g : n_long + (g - n_long) * WG + lid;
+  const bool valid = e < n_plan;
+  const int first = valid ? plan[3 * e + 1] : 0, count = valid ? plan[3 * e + 2] : 0;
   T sum = 0;
-  for (int h = g; h < n_groups && carry_row[h] == r; ++h) sum += carry_val[h];
-  y[r] += alpha * sum;
+  for (int h = whole ? lid : 0; h < count; h += whole ? WG : 1) sum += carry[first + h];
+  part[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = WG / 2; s > 0; s >>= 1) {
+    if (whole && lid < s) part[lid] += part[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (valid && (!whole || lid == 0)) y[plan[3 * e]] += alpha * (whole ? part[0] : sum);
 }
 #endif  // MERGE_ITEMS

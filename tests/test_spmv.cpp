@@ -94,6 +94,28 @@ TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape", T, f
   }
 }
 
+// Merge-path fix-up: rows over more than 32 tiles of 448 (a whole group adds their carries),
+// rows over a few tiles (one item adds them), empty rows between, and beta != 0.
+TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, float, double) {
+  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  const int cols = 20000;
+  Csr<double> a;
+  a.rows = 300, a.cols = cols;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int r = 0; r < a.rows; ++r) {
+    int len = r == 5 ? cols : r == 100 ? 15000 : r == 101 ? 3000 : r % 7 == 0 ? 0 : int(rng() % 5);
+    for (int k = 0; k < len; ++k) a.col_idx.push_back(len == cols ? k : int(rng() % uint32_t(cols / len)) + k * (cols / len));
+    for (int k = 0; k < len; ++k) a.values.push_back(u(rng));
+    a.row_ptr.push_back(int(a.col_idx.size()));
+  }
+  SpmvConfig m;
+  m.kernel = SpmvKernel::merge, m.wg_bits = 6, m.items = 7;
+
+  check_spmv<T>(a, m, 1.0, 0.0);
+  check_spmv<T>(a, m, 0.75, -1.5);
+}
+
 TEST_CASE("every configuration in the search space is valid and the model's choice is in it") {
   const DeviceInfo& d = test::context().info();
   auto space = spmv_search_space(d, 8);

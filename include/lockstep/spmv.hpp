@@ -73,11 +73,12 @@ class DeviceCsr {
     int count = 0, n_split = 0;
   };
   const Blocks& blocks(cl::CommandQueue& queue, int wg_bits) const;
-  // merge-path tiles of wg*items merge items: each group's start (row, nonzero), and one
-  // carry-out slot per group (built on first use for a tile size, then kept)
+  // merge-path tiles of wg*items merge items: each group's start (row, nonzero), one carry-out
+  // slot per group, and the fix-up plan: (row, first carry, count) for each row open at the end
+  // of one or more tiles, rows spanning more than 32 tiles first (built on first use, then kept)
   struct MergeTiles {
-    cl::Buffer coords, carry_row, carry_val;
-    int count = 0;
+    cl::Buffer coords, carry, plan;
+    int count = 0, n_long = 0, n_plan = 0;
   };
   const MergeTiles& merge_tiles(cl::CommandQueue& queue, int wg_bits, int items) const;
   const DeviceInfo& device() const { return device_; }

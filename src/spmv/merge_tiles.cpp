@@ -2,12 +2,16 @@
 // multiplication", SC 2016): the merge of the row ends (row_ptr[1..rows]) with the nonzero
 // indices 0..nnz-1 is a path of rows + nnz steps; group g takes steps [g*W*I, (g+1)*W*I) for W
 // work-items of I items. Its start (row, nonzero) is found here, on the host, once per tile
-// size, by the same binary search on the path's diagonal that the kernel does inside a tile.
+// size, by the same binary search on the path's diagonal that the kernel does inside a tile;
+// so is the plan of the carry-out fix-up (which rows are open at which tiles' ends).
 #include <algorithm>
 
 #include "lockstep/spmv.hpp"
 
 namespace lockstep {
+namespace {
+constexpr int64_t kLongRun = 32;  // runs of more tiles get a whole group in the fix-up
+}  // namespace
 
 /// The path coordinate (rows finished, nonzeros consumed) where diagonal d crosses the path.
 std::pair<int64_t, int64_t> merge_path_coordinate(const std::vector<int32_t>& row_ptr, int64_t d) {
@@ -38,12 +42,27 @@ const typename DeviceCsr<T>::MergeTiles& DeviceCsr<T>::merge_tiles(cl::CommandQu
     coords.push_back(int32_t(i));
     coords.push_back(int32_t(j));
   }
+  // Group g's carry-out belongs to the row open at its tile's end, coords[2g + 2]; runs of
+  // groups with the same open row (a row over many tiles) become one plan entry.
+  std::vector<int32_t> long_runs, short_runs;
+  for (int64_t g = 0; g < count;) {
+    const int32_t row = coords[size_t(2 * g + 2)];
+    int64_t e = g + 1;
+    while (e < count && coords[size_t(2 * e + 2)] == row) ++e;
+    auto& runs = e - g > kLongRun ? long_runs : short_runs;
+    if (row < rows_) runs.insert(runs.end(), {row, int32_t(g), int32_t(e - g)});
+    g = e;
+  }
   MergeTiles m;
   m.count = int(count);
+  m.n_long = int(long_runs.size() / 3);
+  m.n_plan = int((long_runs.size() + short_runs.size()) / 3);
+  long_runs.insert(long_runs.end(), short_runs.begin(), short_runs.end());
+  long_runs.push_back(0);  // never empty
   m.coords = upload(queue, coords, CL_MEM_READ_ONLY);
-  cl::Context ctx = queue.getInfo<CL_QUEUE_CONTEXT>();
-  m.carry_row = make_buffer(ctx, CL_MEM_READ_WRITE, size_t(count) * sizeof(int32_t));
-  m.carry_val = make_buffer(ctx, CL_MEM_READ_WRITE, size_t(count) * sizeof(T));
+  m.plan = upload(queue, long_runs, CL_MEM_READ_ONLY);
+  m.carry =
+      make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(count) * sizeof(T));
   return merge_.emplace(wg_bits << 16 | items, std::move(m)).first->second;
 }
 

@@ -91,11 +91,14 @@ SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x
     case SpmvKernel::merge: {
       const auto& m = a.merge_tiles(queue, c.wg_bits, c.items);
       cl::Kernel k = kernel(queue, "spmv.cl", "spmv_merge", def);
-      set_args(k, rows, m.coords, a.row_ptr(), a.col_idx(), a.values(), x, y, m.carry_row, m.carry_val, alpha, beta);
-      run.first = launch(queue, k, size_t(m.count) * wg, wg);
-      cl::Kernel f = kernel(queue, "spmv.cl", "spmv_merge_fixup", def);
-      set_args(f, m.count, rows, m.carry_row, m.carry_val, y, alpha);
-      run.last = launch(queue, f, (size_t(m.count) + wg - 1) / wg * wg, wg);
+      set_args(k, rows, m.coords, a.row_ptr(), a.col_idx(), a.values(), x, y, m.carry, alpha, beta);
+      run.first = run.last = launch(queue, k, size_t(m.count) * wg, wg);
+      if (m.n_plan) {
+        cl::Kernel f = kernel(queue, "spmv.cl", "spmv_merge_fixup", def);
+        set_args(f, m.n_long, m.n_plan, m.plan, m.carry, y, alpha);
+        const size_t short_groups = (size_t(m.n_plan - m.n_long) + wg - 1) / wg;
+        run.last = launch(queue, f, (size_t(m.n_long) + short_groups) * wg, wg);
+      }
       break;
     }
     default:
