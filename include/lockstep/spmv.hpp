@@ -30,7 +30,7 @@ struct SpmvConfig {
   int wg_bits = 8;    // 2^wg_bits work-items per group
   int rows_bits = 5;  // vector: 2^rows_bits rows per group
   int shuffle = 0;    // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
-  int items = 8;      // merge: merge-path items (rows + nonzeros) per work-item
+  int items = 7;      // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
   std::string str() const;  // "kernel=vector wg_bits=8 rows_bits=5 shuffle=0"
 };
 

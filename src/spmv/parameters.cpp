@@ -115,7 +115,7 @@ constexpr double kContiguous = 0.15;  // fitted range 0.05-0.3 (dense rows 0.10,
 constexpr int kMaxPerRow = 16;       // dense 10000 x 1000: 16 items 1.00, 32 items 1.13
 constexpr int kGroupBits = 8;
 constexpr SpmvKernel kIrregular = SpmvKernel::adaptive;
-constexpr int kMergeItems = 8;       // when kIrregular is merge
+constexpr int kMergeItems = 7;       // when kIrregular is merge
 constexpr double kSmallDiv = 2;
 constexpr size_t kResidentPerUnit = 2048;  // work-items resident per compute unit (NVIDIA)
 }  // namespace spmv_rule

@@ -70,14 +70,14 @@ def config_key(c):
     if k == "vector":
         return (k, c["wg_bits"], c["rows_bits"], c["shuffle"])
     if k == "merge":
-        return (k, c["wg_bits"], c.get("items", 8))
+        return (k, c["wg_bits"], c.get("items", 7))
     return (k, c["wg_bits"])
 
 
 def predict(f, p):
     g = p["GROUP"]
     if f["row_max"] > 8 * max(1.0, f["row_mean"]) and f["row_std"] > f["row_mean"] and f["row_max"] > 256:
-        return (p["IRREGULAR"], g) if p["IRREGULAR"] == "adaptive" else ("merge", g, 8)
+        return (p["IRREGULAR"], g) if p["IRREGULAR"] == "adaptive" else ("merge", g, 7)
     t = 0
     if f["rows"] * WAVE <= f["compute_units"] * RESIDENT:  # small: a wave per row fits at once
         while 2 ** t < f["row_max"] / p["SMALL_DIV"] and 2 ** (t + 1) <= WAVE and t < g:

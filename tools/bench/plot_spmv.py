@@ -3,6 +3,8 @@
 model) per matrix for lockstep untuned (auto, empty tuning database), tuned, merge-path forced and
 cuSPARSE (best of ALG1/ALG2), or with --table prints the markdown table of BENCHMARKS.md.
 Usage: plot_spmv.py spmv.txt out.png | plot_spmv.py --table spmv.txt"""
+import glob
+import json
 import os
 import shlex
 import sys
@@ -26,6 +28,12 @@ def parse(path):
             out.setdefault(name, {})[kv["anchor"][len("cusparse-"):]] = kv
         elif what and kv.get("precision", "double") == "double":
             out.setdefault(name, {})[what] = kv
+    for fn in glob.glob(os.path.join(os.path.dirname(os.path.abspath(path)), "tune_*_double.json")):
+        j = json.load(open(fn))  # the merge-path candidates the tuner timed
+        t = [c["median_ms"] for c in j["candidates"] if c["kernel"] == "merge" and c["verified"]]
+        name = os.path.basename(j["matrix"]).replace(".mtx", "")
+        if t and name in out:
+            out[name]["merge_tuned"] = {"median_ms": str(min(t))}
     return out
 
 
@@ -43,14 +51,16 @@ def config(kv):
 def table(path):
     rows = parse(path)
     print("| matrix | untuned auto, ms (choice) | tuned, ms (choice) | merge, ms | cuSPARSE ALG1 / ALG2, ms "
-          "| best cuSPARSE / tuned | untuned / tuned |")
+          "| best cuSPARSE / tuned | untuned / tuned |")  # merge: forced run, else the tuner's best merge
     print("|---|---|---|---|---|---|---|")
     for name, d in rows.items():
         a, t, m, c1, c2 = (ms(d, k) for k in ("auto", "tuned", "merge", "alg1", "alg2"))
+        mt = ms(d, "merge_tuned")
         cus = min(x for x in (c1, c2) if x) if (c1 or c2) else None
         f = lambda x: "%.4f" % x if x else "-"
         print("| %s | %s (%s) | %s (%s) | %s | %s / %s | %s | %s |" % (
-            name, f(a), config(d["auto"]) if a else "", f(t), config(d["tuned"]) if t else "", f(m), f(c1), f(c2),
+            name, f(a), config(d["auto"]) if a else "", f(t), config(d["tuned"]) if t else "",
+            f(m) if m else (f(mt) + " (tuner)" if mt else "-"), f(c1), f(c2),
             "%.3f" % (cus / t) if cus and t else "-", "%.3f" % (a / t) if a and t else "-"))
 
 

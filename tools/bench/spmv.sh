@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # SpMV benchmark set (issues 3 and 12), fp64, on one device, side by side with cuSPARSE: for each
 # matrix, in one run: `lockstep spmv --kernel auto` with an EMPTY tuning database (the untuned
-# rule), `lockstep tune` (the tuned time: its `best` line), `lockstep spmv --kernel merge`
-# (merge-path forced) and `cuda_anchors spmv FILE` (cuSPARSE CSR ALG1 and ALG2).
+# rule), `lockstep tune` (the tuned time: its `best` line; its JSON also holds the merge-path
+# candidates it timed), `lockstep spmv --kernel merge` for MERGE_NAMES (merge-path forced;
+# default: the three irregular matrices) and `cuda_anchors spmv FILE` (cuSPARSE ALG1 and ALG2).
 # Matrices are generated with `lockstep gen` into MATRIX_DIR (default /tmp/lockstep-bench).
-# Writes $OUT/spmv.txt (key=value lines, each command preceded by a `# ...` line), the tuner's
-# JSON per matrix ($OUT/tune_NAME_double.json) and, when matplotlib is present, $OUT/spmv.png.
+# Writes $OUT/spmv.txt (key=value lines, each command preceded by a `# ...` line, and at the end
+# the markdown table of BENCHMARKS.md as `# |...` lines), the tuner's JSON per matrix
+# ($OUT/tune_NAME_double.json) and, when matplotlib is present, $OUT/spmv.png. Reading the
+# Matrix Market text (~250 MB/s, 13 GB for the default set, once per command) dominates:
+# estimated 300-400 s on the H100 machine with a cold MATRIX_DIR, so under tools/gpu/run.sh run
+# it in two NAMES batches (BENCHMARKS.md) or set BENCH_TIMEOUT=580.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [NAMES="..."] tools/bench/spmv.sh
 #   SWEEP=1: instead, for the fit of the untuned rule: `lockstep spmv-model` (features) and an
 #     exhaustive `lockstep tune --json` per matrix, then tools/bench/fit_spmv_rule.py on them;
 #     about 20-60 s per large matrix, so run it in two or three NAMES batches of < 10 min.
-#   BUDGET (s, default 6): the default tune's wall-clock budget per matrix.
+#   BUDGET (s, default 4): the default tune's wall-clock budget per matrix.
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 dir=${MATRIX_DIR:-/tmp/lockstep-bench}
@@ -49,8 +54,8 @@ for f in "${files[@]}"; do
     continue
   fi
   LOCKSTEP_TUNING_DB="$empty_db" run spmv "$f" --kernel auto --verify
-  LOCKSTEP_TUNING_DB="$tuned_db" run tune "$f" --precision double --budget "${BUDGET:-6}" --json "$OUT/tune_${n}_double.json"
-  run spmv "$f" --kernel merge --verify
+  LOCKSTEP_TUNING_DB="$tuned_db" run tune "$f" --precision double --budget "${BUDGET:-4}" --json "$OUT/tune_${n}_double.json"
+  [[ " ${MERGE_NAMES-rmat_21_16 powerlaw_1m hubs_4m} " == *" $n "* ]] && run spmv "$f" --kernel merge --verify
   if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/cuda_anchors" ]]; then
     echo "# cuda_anchors spmv $f" >> "$log"
     "$ANCHORS/cuda_anchors" spmv "$f" 2>>"$err" | tee -a "$log"
@@ -63,5 +68,5 @@ if [[ -n "${SWEEP:-}" ]]; then
   "$py" "$here/fit_spmv_rule.py" --features "$log" "$OUT" | tee "$OUT/spmv-fit.txt"
 else
   "$py" "$here/plot_spmv.py" "$log" "$OUT/spmv.png" 2>>"$err" || echo "plot skipped (see $err)"
-  "$py" "$here/plot_spmv.py" --table "$log" | tee "$OUT/spmv-table.txt"
+  "$py" "$here/plot_spmv.py" --table "$log" | sed 's/^/# /' | tee -a "$log"  # at most 8 files return
 fi
