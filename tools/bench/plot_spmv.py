@@ -45,6 +45,8 @@ def config(kv):
     c = kv.get("kernel", "?") + " " + kv.get("wg_bits", "")
     if kv.get("kernel") == "vector":
         c += "/" + kv.get("rows_bits", "") + ("s" if kv.get("shuffle") == "1" else "")
+    if kv.get("kernel") == "merge" and "items" in kv:
+        c += " x" + kv["items"]
     return c
 
 
