@@ -197,9 +197,16 @@ void spmv_merge(const int rows, __global const int* restrict coords,
   const int i0 = coords[2 * g], j0 = coords[2 * g + 1];
   const int a_len = coords[2 * g + 2] - i0, b_len = coords[2 * g + 3] - j0;
   // the ends of rows i0 .. i0 + a_len (the last one is open at the tile's end, if it exists)
+  // (unrolled: every item has all its loads in flight at once; a_len + b_len <= TILE)
   const int n_ends = min(a_len + 1, rows - i0);
-  for (int r = lid; r < n_ends; r += WG) ends[r] = row_ptr[i0 + 1 + r] - j0;
-  for (int k = lid; k < b_len; k += WG) prod[k] = val[j0 + k] * x[col[j0 + k]];
+#pragma unroll
+  for (int q = 0; q <= MERGE_ITEMS; ++q)
+    if (q * WG + lid < n_ends) ends[q * WG + lid] = row_ptr[i0 + 1 + q * WG + lid] - j0;
+#pragma unroll
+  for (int q = 0; q < MERGE_ITEMS; ++q) {
+    const int k = q * WG + lid;
+    if (k < b_len) prod[k] = val[j0 + k] * x[col[j0 + k]];
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   const int d = min(lid * MERGE_ITEMS, a_len + b_len), d_end = min(d + MERGE_ITEMS, a_len + b_len);
   int lo = max(0, d - b_len), hi = min(d, a_len);
