@@ -5,7 +5,8 @@ tuning data and checks it on matrices it was not fitted on (leave-one-out).
 Usage: fit_spmv_rule.py [--features spmv.txt] TUNE_JSON_OR_DIR...   (one fit per device)
   TUNE_JSON: the files of `lockstep tune FILE --exhaustive --json OUT` (every candidate's time).
   --features: key=value lines of `lockstep spmv-model FILE` (tools/bench/spmv.sh writes them);
-  the features of the 2026-11-22 H100 matrices are built in (FEATURES below).
+  the features of the 2026-11-22 H100 matrices are built in (FEATURES below). Their `choice=`
+  (the C++ rule) is checked against this script's mirror of it (CURRENT): MISMATCH on stderr.
 
 The rule (mirrored here exactly): irregular rows (max > 8 mean, std > mean, max > 256) go to
 IRREGULAR; small matrices (rows * wave <= compute units * 2048: a wave per row fits on the
@@ -55,6 +56,7 @@ GRID = {  # the C++ constants' candidate values
     "IRREGULAR": ["adaptive", "merge"],
     "SMALL_DIV": [1, 2, 4, 8],
 }
+CURRENT = dict(LOCAL=4, CONTIG=0.15, CAP=16, GROUP=8, IRREGULAR="adaptive", SMALL_DIV=2)  # = spmv_rule
 LAUNCH_BOUND_MS = 0.02
 NOISE = 0.01
 WAVE = 32  # the data's device (NVIDIA): warp width, shuffles valid
@@ -90,14 +92,27 @@ def predict(f, p):
     return ("scalar", g) if t == 0 else ("vector", g, g - t, 1)
 
 
+def check_mirror(name, f, kv):
+    """Warns when this script's rule (CURRENT) and the C++ choice printed by spmv-model differ."""
+    if "choice" not in kv or kv.get("wave_width") != "32":
+        return
+    c = dict(t.split("=", 1) for t in kv["choice"].split())
+    got = config_key(dict(kernel=c["kernel"], wg_bits=int(c["wg_bits"]), rows_bits=int(c.get("rows_bits", 0)),
+                          shuffle=int(c.get("shuffle", 0)), items=int(c.get("items", 7))))
+    want = predict(dict(f, compute_units=float(kv["compute_units"])), CURRENT)
+    if got != want:
+        print("MISMATCH %s: C++ chose %s, this script's rule %s" % (name, fmt(got), fmt(want)), file=sys.stderr)
+
+
 def load(paths, feature_file):
     feats = dict(FEATURES)
     if feature_file:
         for line in open(feature_file):
             kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
             if "model" in kv:
-                feats[name_of(kv["model"])] = {k: float(kv[k]) for k in
-                                               ("rows", "nnz", "row_mean", "row_std", "row_max", "contiguity")}
+                f = {k: float(kv[k]) for k in ("rows", "nnz", "row_mean", "row_std", "row_max", "contiguity")}
+                feats[name_of(kv["model"])] = f
+                check_mirror(name_of(kv["model"]), f, kv)
     files = []
     for p in paths:
         files += sorted(glob.glob(os.path.join(p, "tune_*.json"))) if os.path.isdir(p) else [p]

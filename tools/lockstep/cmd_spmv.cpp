@@ -22,7 +22,7 @@ int run(const po::variables_map& vm) {
   if (k == SpmvKernel::automatic) {
     c = a.automatic_config();
   } else {
-    c = predict_spmv_config(ctx.info(), a.stats(), a.rows(), sizeof(T));
+    c = predict_spmv_config(ctx.info(), a.stats(), a.rows(), sizeof(T), a.contiguity());
     c.kernel = k;
     if (k != SpmvKernel::vector) c.shuffle = 0;
   }
