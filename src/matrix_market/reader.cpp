@@ -1,13 +1,16 @@
-// Matrix Market reader. The whole file is read at once and parsed with std::from_chars; every
-// error names FILE:LINE and what was expected. Sizes are checked against 32-bit index limits
-// before anything is allocated.
+// Matrix Market reader. The whole input is read at once by read_input (so pipes, stdin and .gz
+// files work; directories and unreadable paths are refused by name), split into lines by
+// LineReader and parsed with std::from_chars; every error names FILE:LINE and what was
+// expected. Sizes are checked against 32-bit index limits
+// before anything is allocated, and memory is reserved only for as many entries as the text
+// can hold.
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 #include "lockstep/error.hpp"
+#include "lockstep/io.hpp"
 #include "lockstep/matrix_market.hpp"
 
 namespace lockstep {
@@ -15,24 +18,16 @@ namespace {
 
 class Parser {
  public:
-  Parser(const std::string& path, std::string text) : path_(path), text_(std::move(text)) {
-    p_ = text_.data();
-    end_ = p_ + text_.size();
-  }
+  Parser(const std::string& path, std::string text) : text_(std::move(text)), lines_(path, text_) {}
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw input_error(path_ + ":" + std::to_string(std::max(line_, 1)) + ": " + what);
-  }
+  [[noreturn]] void fail(const std::string& what) const { lines_.fail(what); }
 
   // The current line as [b, e) without the line break; advances past it. False at end of file.
   bool next_line(const char*& b, const char*& e) {
-    if (p_ >= end_) return false;
-    ++line_;
-    b = p_;
-    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', size_t(end_ - p_)));
-    e = nl ? nl : end_;
-    p_ = nl ? nl + 1 : end_;
-    if (e > b && e[-1] == '\r') --e;
+    std::string_view line;
+    if (!lines_.next(line)) return false;
+    b = line.data();
+    e = line.data() + line.size();
     return true;
   }
   // Next line that is neither blank nor a comment.
@@ -60,25 +55,15 @@ class Parser {
     b = ptr;
     return true;
   }
-  int line() const { return line_; }
+  size_t size() const { return text_.size(); }
 
  private:
-  std::string path_, text_;
-  const char *p_, *end_;
-  int line_ = 0;
+  std::string text_;
+  LineReader lines_;  // over text_
 };
 
 std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw input_error(path + ": cannot open file: " + std::strerror(errno));
-  std::string s(size_t(in.tellg()), '\0');
-  in.seekg(0);
-  if (!in.read(s.data(), std::streamsize(s.size()))) throw input_error(path + ": read error");
   return s;
 }
 
@@ -109,7 +94,7 @@ MatrixMarketBanner parse_banner(Parser& ps, const char* b, const char* e) {
 }  // namespace
 
 Triplets read_triplets(const std::string& path) {
-  Parser ps(path, read_file(path));
+  Parser ps(path, read_input(path));
   const char *b, *e;
   if (!ps.next_line(b, e)) ps.fail("empty file (expected the %%MatrixMarket banner)");
   Triplets t;
@@ -140,9 +125,12 @@ Triplets read_triplets(const std::string& path) {
   if (sym && rows != cols) ps.fail("a " + t.banner.symmetry + " matrix must be square");
   t.rows = int32_t(rows);
   t.cols = int32_t(cols);
-  t.row.reserve(size_t(stored));
-  t.col.reserve(size_t(stored));
-  t.value.reserve(size_t(stored));
+  // Reserve no more than the text can hold (an entry takes at least two bytes, "1\n"), so a
+  // size line that lies costs no memory before the missing entries are noticed.
+  const size_t room = std::min(size_t(stored), (sym ? 2 : 1) * (ps.size() / 2 + 1));
+  t.row.reserve(room);
+  t.col.reserve(room);
+  t.value.reserve(room);
 
   auto add = [&](long long i, long long j, double v) {
     t.row.push_back(int32_t(i));

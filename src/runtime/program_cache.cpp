@@ -3,15 +3,21 @@
 // ~/.cache/lockstep): a file named by a 64-bit hash of the full key (source, options, platform,
 // device, driver version, library version) that stores the key itself, so a hash collision or a
 // stale or corrupt file is detected and rebuilt; written to a temporary file then renamed.
+// A cache root that is a regular file or not writable gives one warning line and no disk cache.
 // LOCKSTEP_SHOW_BUILDS=1 prints each build's file, options, device and cache level to stderr.
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "lockstep/runtime.hpp"
@@ -183,9 +189,33 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
 }
 
 std::string cache_directory() {
-  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) return d;
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return (fs::path(d) / "lockstep").string();
-  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "lockstep").string();
+  std::string root, from;
+  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) {
+    root = d, from = "LOCKSTEP_CACHE_DIR";
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    root = (fs::path(x) / "lockstep").string(), from = "XDG_CACHE_HOME";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    root = (fs::path(h) / ".cache" / "lockstep").string(), from = "HOME";
+  }
+  if (root.empty()) return {};
+  // The root must be (or become) a writable directory; otherwise one warning per process and
+  // per root, and every cache runs without its disk level.
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  std::string why;
+  if (ec && !fs::is_directory(root))
+    why = ec.message();
+  else if (!fs::is_directory(root))
+    why = "not a directory";
+  else if (access(root.c_str(), W_OK | X_OK) != 0)
+    why = std::strerror(errno);
+  if (why.empty()) return root;
+  static std::mutex warned_mutex;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> lock(warned_mutex);
+  if (warned.insert(root).second)
+    std::cerr << "lockstep: warning: cache directory " << root << " (from " << from << ") is unusable ("
+              << why << "); running without the disk caches\n";
   return {};
 }
 

@@ -56,8 +56,8 @@ int run_typed(const po::variables_map& vm, const Graph& g) {
   if (!cpu) ctx = std::make_unique<Context>(device_spec(vm));
   ApspResult<T> r;
   double best = 0;
-  for (int rep = 0; rep < std::max(1, vm["repeat"].as<int>()); ++rep) {
-    r = cpu ? apsp_cpu<T>(g, vm["threads"].as<unsigned>(), cfg.paths) : apsp<T>(*ctx, g, cfg);
+  for (int rep = 0; rep < vm["repeat"].as<int>(); ++rep) {
+    r = cpu ? apsp_cpu<T>(g, unsigned(vm["threads"].as<int>()), cfg.paths) : apsp<T>(*ctx, g, cfg);
     best = rep == 0 ? r.ms : std::min(best, r.ms);
   }
   KeyValues conf;
@@ -136,27 +136,27 @@ int run_apsp(const Args& args) {
       "1); integer weights 1..100")("variant",
                                     po::value<std::string>()->default_value("generalized"),
                                     "naive|blocked|generalized")(
-      "tile", po::value<int>()->default_value(0), "tile side r: 16, 32, 64 (0 = rule)")(
-      "K", po::value<int>()->default_value(0),
-      "tiles fused per multi-tile, generalized (0 = rule)")(
-      "thread-tile", po::value<int>()->default_value(0),
-      "phase-3 elements per work-item side, 4|8 (0 = rule)")(
+      "tile", number<int>(0, 64)->default_value(0),
+      "tile side r: 16, 32 or 64 (0 = automatic: the tuning database, else the rule)")(
+      "K", number<int>(0, 64)->default_value(0),
+      "tiles fused per multi-tile, generalized (0 = automatic)")(
+      "thread-tile", number<int>(0, 8)->default_value(0),
+      "phase-3 elements per work-item side, 4|8 (0 = automatic)")(
       "type", po::value<std::string>()->default_value("f32"), "weights: f32|i32")(
       "paths", "also compute the next-hop matrix")(
       "path", po::value<std::string>(), "print a shortest path U,V (1-based; implies --paths)")(
       "out", po::value<std::string>(), "write distances as Matrix Market array")(
       "json", po::value<std::string>(), "write the summary as JSON")(
       "cpu", "threaded CPU blocked Floyd-Warshall instead of the device")(
-      "threads", po::value<unsigned>()->default_value(0), "CPU threads (0 = all cores)")(
-      "repeat", po::value<int>()->default_value(1), "run R times, report the fastest");
+      "threads", number<int>(0, 4096)->default_value(0), "CPU threads (0 = all cores)")(
+      "repeat", number<int>(1, 100000)->default_value(1), "run R times, report the fastest");
   po::positional_options_description pos;
   pos.add("graph", 1);
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm)) return 0;
-  const int tile = vm["tile"].as<int>(), K = vm["K"].as<int>(), tt = vm["thread-tile"].as<int>();
+  const int tile = vm["tile"].as<int>(), tt = vm["thread-tile"].as<int>();
   if (tile != 0 && tile != 16 && tile != 32 && tile != 64)
     throw usage_error("--tile must be 16, 32 or 64, got " + std::to_string(tile));
-  if (K < 0 || K > 64) throw usage_error("--K must be in [1, 64], got " + std::to_string(K));
   if (tt != 0 && tt != 4 && tt != 8)
     throw usage_error("--thread-tile must be 4 or 8, got " + std::to_string(tt));
   try {

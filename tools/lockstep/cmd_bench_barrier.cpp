@@ -30,14 +30,13 @@ int run_bench_barrier(const Args& args) {
   opts.add_options()("strategy", po::value<std::string>()->default_value("all"),
                      "all|relaunch|lock|grouped-lock|lock-free|tree")(
       "groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
-      "local-size", po::value<int>()->default_value(256), "work-items per group")(
-      "rounds", po::value<int>()->default_value(1000), "rounds (2 barriers each)")(
-      "branch", po::value<int>()->default_value(0), "tree branching factor (0: about sqrt(G))")(
+      "local-size", number<int>(1, 65536)->default_value(256), "work-items per group")(
+      "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
+      "branch", number<int>(0, 65536)->default_value(0), "tree branching factor (0: about sqrt(G))")(
       "json", po::value<std::string>(), "also write the results to this JSON file");
   po::variables_map vm;
   if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
   int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
-  if (rounds < 1) throw usage_error("--rounds must be >= 1");
   std::vector<BarrierStrategy> strategies;
   if (vm["strategy"].as<std::string>() == "all") strategies = all_barrier_strategies();
   else strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
@@ -58,7 +57,7 @@ int run_bench_barrier(const Args& args) {
           groups = std::stoi(g, &pos);
           if (pos != g.size() || groups < 1) throw std::invalid_argument(g);
         }
-      } catch (const std::invalid_argument&) {
+      } catch (const std::logic_error&) {  // invalid_argument, out_of_range
         throw usage_error("--groups expects positive counts or max, got '" + g + "'");
       }
       kv.add("groups", groups).add("local", local);

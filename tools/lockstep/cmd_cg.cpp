@@ -35,9 +35,9 @@ std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, d
 
 template <typename T>
 int solve(const po::variables_map& vm) {
-  Context ctx(device_spec(vm));
   std::string file = vm["file"].as<std::string>();
-  auto A64 = read_matrix_market<double>(file);
+  auto A64 = read_matrix_market<double>(file);  // bad input before the device
+  Context ctx(device_spec(vm));
   if (A64.rows != A64.cols) throw input_error(file + ": conjugate gradients needs a square matrix");
   double tol = vm["tol"].as<double>();
   int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A64.rows);
@@ -84,8 +84,8 @@ int solve(const po::variables_map& vm) {
 int run_cg(const Args& args) {
   po::options_description opts("options");
   opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file")(
-      "tol", po::value<double>()->default_value(1e-8), "relative residual to reach")(
-      "maxit", po::value<int>(), "iteration limit (default max(100, 10 n))")(
+      "tol", number<double>(0, 1)->default_value(1e-8), "relative residual to reach")(
+      "maxit", number<int>(1, 1000000000), "iteration limit (default max(100, 10 n))")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
       "history", "print every iteration's residual");
   po::positional_options_description pos;

@@ -1,7 +1,10 @@
 // `lockstep gen KIND ARGS... -o FILE.mtx [--seed S]`: writes a generated matrix.
+#include <cmath>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <sstream>
 
 #include "command.hpp"
 #include "lockstep/error.hpp"
@@ -37,7 +40,7 @@ int run_gen(const Args& args) {
   opts.add_options()("kind", po::value<std::string>()->required(), "matrix kind")(
       "args", po::value<std::vector<std::string>>()->multitoken(), "kind arguments")(
       "output,o", po::value<std::string>()->required(), "output .mtx file")(
-      "seed", po::value<uint64_t>()->default_value(1), "random seed");
+      "seed", number<long long>(0, std::numeric_limits<long long>::max())->default_value(1), "random seed");
   po::positional_options_description pos;
   pos.add("kind", 1).add("args", -1);
   std::string usage = "lockstep gen KIND ARGS... -o FILE.mtx [--seed S]\nkinds:";
@@ -62,9 +65,16 @@ int run_gen(const Args& args) {
     if (used != s.size() || s.empty()) throw usage_error(name + ": '" + s + "' is not a number");
     a.push_back(v);
   }
+  std::istringstream names(it->second.args);  // every argument but alpha is a count
+  std::string arg;
+  for (size_t i = 0; names >> arg; ++i)
+    if (arg != "alpha" && !(a[i] >= 0 && a[i] <= std::numeric_limits<int32_t>::max() && a[i] == std::floor(a[i])))
+      throw usage_error(name + ": " + arg + " must be an integer in [0, 2147483647], got '" + raw[i] + "'");
+    else if (arg == "alpha" && !std::isfinite(a[i]))
+      throw usage_error(name + ": alpha must be finite, got '" + raw[i] + "'");
   Csr<double> m;
   try {
-    m = it->second.make(a, vm["seed"].as<uint64_t>());
+    m = it->second.make(a, uint64_t(vm["seed"].as<long long>()));
   } catch (const input_error& e) {
     throw usage_error(e.what());
   }

@@ -13,8 +13,8 @@ namespace {
 
 template <typename T>
 int run(const po::variables_map& vm) {
+  auto host = read_matrix_market<T>(vm["file"].as<std::string>());  // bad input before the device
   Context ctx(device_spec(vm));
-  auto host = read_matrix_market<T>(vm["file"].as<std::string>());
   SpmvBench<T> bench(ctx.queue(), host);
   const DeviceCsr<T>& a = bench.matrix();
   SpmvConfig c;
@@ -50,11 +50,11 @@ int run_spmv(const Args& args) {
   opts.add_options()("file", po::value<std::string>()->required(), "Matrix Market file")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
       "kernel", po::value<std::string>()->default_value("auto"), "scalar, vector, adaptive, merge or auto")(
-      "wg-bits", po::value<int>(), "work-group size 2^B")(
-      "rows-bits", po::value<int>(), "vector: 2^R rows per work-group")(
-      "shuffle", po::value<int>(), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
+      "wg-bits", number<int>(0, 12), "work-group size 2^B")(
+      "rows-bits", number<int>(0, 12), "vector: 2^R rows per work-group")(
+      "shuffle", number<int>(0, 1), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
       "verify", "check y against a CPU reference computed in double")(
-      "repeat", po::value<int>()->default_value(20), "timed runs (the median is reported)");
+      "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;

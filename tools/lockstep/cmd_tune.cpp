@@ -34,9 +34,9 @@ std::string params(const SpmvConfig& c) {
 
 template <typename T>
 int tune(const po::variables_map& vm) {
-  Context ctx(device_spec(vm));
   std::string file = vm["file"].as<std::string>();
-  auto host = read_matrix_market<T>(file);
+  auto host = read_matrix_market<T>(file);  // bad input before the device
+  Context ctx(device_spec(vm));
   SpmvTuneOptions o;
   o.budget_s = vm["budget"].as<double>();
   o.exhaustive = vm.count("exhaustive") > 0;
@@ -95,9 +95,9 @@ int run_tune(const Args& args) {
   po::options_description opts("options");
   opts.add_options()("file", po::value<std::string>(), "Matrix Market file")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
-      "budget", po::value<double>()->default_value(60), "seconds for the model-driven search")(
+      "budget", number<double>(0, 1e6)->default_value(60), "seconds for the model-driven search")(
       "exhaustive", "time every valid configuration")(
-      "repeat", po::value<int>()->default_value(10), "timed runs per candidate (median)")(
+      "repeat", number<int>(1, 100000)->default_value(10), "timed runs per candidate (median)")(
       "json", po::value<std::string>(), "write every candidate and the device to this file")(
       "show", "list what the tuning database holds for this device");
   po::positional_options_description pos;

@@ -39,7 +39,7 @@ int run_tune_apsp(const Args& args) {
   opts.add_options()("graph", po::value<std::string>(), "Matrix Market graph")(
       "random", po::value<std::string>(), "generated graph: N[,density[,seed]]")(
       "type", po::value<std::string>()->default_value("f32"), "f32|i32")(
-      "paths", "tune the next-hop (paths) kernels")("repeat", po::value<int>()->default_value(2),
+      "paths", "tune the next-hop (paths) kernels")("repeat", number<int>(1, 1000)->default_value(2),
                                                     "runs per candidate (fastest counts)")(
       "no-store", "only print, do not store the best in the tuning database");
   po::positional_options_description pos;

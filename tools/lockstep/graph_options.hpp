@@ -18,11 +18,15 @@ inline Graph random_from_spec(const std::string& spec) {
     size_t used = 0;
     const long n = std::stol(parts[0], &used);
     if (used != parts[0].size() || n < 0 || n > (1L << 20)) throw std::invalid_argument("n");
-    const double density = parts.size() > 1 ? std::stod(parts[1]) : 0.05;
-    const unsigned long seed = parts.size() > 2 ? std::stoul(parts[2]) : 1;
-    return random_graph(int32_t(n), density, seed);
+    const double density = parts.size() > 1 ? std::stod(parts[1], &used) : 0.05;
+    if ((parts.size() > 1 && used != parts[1].size()) || !(density >= 0 && density <= 1))
+      throw std::invalid_argument("density");
+    const long long seed = parts.size() > 2 ? std::stoll(parts[2], &used) : 1;
+    if ((parts.size() > 2 && used != parts[2].size()) || seed < 0) throw std::invalid_argument("seed");
+    return random_graph(int32_t(n), density, uint64_t(seed));
   } catch (const std::logic_error&) {
-    throw usage_error("--random expects N[,density[,seed]] (e.g. 8192,0.05,1), got '" + spec + "'");
+    throw usage_error("--random expects N[,density[,seed]] with 0 <= N <= 2^20, density in [0, 1] and "
+                      "seed >= 0 (e.g. 8192,0.05,1), got '" + spec + "'");
   }
 }
 

@@ -1,10 +1,11 @@
 // `lockstep COMMAND ...`: dispatches to the registered commands and maps exceptions to exit
-// codes: 0 ok, 1 bad input (input_error), 2 usage (usage_error, bad options), 3 OpenCL
-// (opencl_error).
+// codes: 0 ok, 1 bad input (input_error; host memory exhausted), 2 usage (usage_error, bad
+// options), 3 OpenCL (opencl_error), 4 internal error (any other exception: the message is
+// printed and the exit is clean, never an abort).
 #include <iostream>
 
-#include "lockstep/error.hpp"
 #include "command.hpp"
+#include "exit_codes.hpp"
 
 namespace lockstep::cli {
 
@@ -25,6 +26,9 @@ bool parse(const std::string& usage, const Args& args, po::options_description o
       std::cout << "usage: " << usage << "\n" << opts << "\n";
       return false;
     }
+    for (const auto& o : opts.options())
+      if (auto* r = dynamic_cast<const RangeCheck*>(o->semantic().get()); r && vm.count(o->long_name()))
+        r->check(o->long_name(), vm[o->long_name()].value());
     po::notify(vm);
   } catch (const po::error& e) {
     throw usage_error(std::string(e.what()) + "\nusage: " + usage);
@@ -64,17 +68,7 @@ int main(int argc, char** argv) {
   }
   try {
     return cmd->run(Args(args.begin() + words, args.end()));
-  } catch (const usage_error& e) {
-    std::cerr << "lockstep " << cmd->name << ": " << e.what() << "\n";
-    return 2;
-  } catch (const lockstep::input_error& e) {
-    std::cerr << "lockstep " << cmd->name << ": " << e.what() << "\n";
-    return 1;
-  } catch (const lockstep::opencl_error& e) {
-    std::cerr << "lockstep " << cmd->name << ": OpenCL error: " << e.what() << "\n";
-    return 3;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "lockstep " << cmd->name << ": out of host memory\n";
-    return 1;
+  } catch (...) {
+    return exit_code_of_current_exception("lockstep " + cmd->name, std::cerr);
   }
 }
