@@ -86,5 +86,5 @@ int run_gen(const Args& args) {
 }
 
 }  // namespace
-LOCKSTEP_COMMAND("gen", "generate a matrix (laplace2d, laplace3d, uniform, powerlaw, banded, dense, rmat)", run_gen);
+LOCKSTEP_COMMAND("gen", "generate a matrix (laplace2d, laplace3d, uniform, powerlaw, banded, dense, hubs, blocks3d, rmat)", run_gen);
 }  // namespace lockstep::cli
