@@ -7,7 +7,8 @@
 // ordinary load, and all leave together when it is 0, below `lo` or above `hi`. Counters rotate
 // over three slots (ctr[2 + r % 3] frontier sizes, ctr[5 + r % 3] their edges) so that level r
 // zeroes the slot of level r + 2 without racing readers. Under relaunch it runs one level.
-// hist[2r], hist[2r+1] = size and edges of the frontier after level r of the launch;
+// hist[2r], hist[2r+1] = size and edges of the frontier after level r of the launch (under
+// relaunch, read the counters instead: group 0 writes hist before the other groups finish);
 // ctr[8] = levels run. The frontier after an odd number of levels is in qb, else in qa.
 #include "barrier.cl"
 #include "bfs_common.cl"

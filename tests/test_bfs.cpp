@@ -62,9 +62,9 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
 
     int wrong = 0;
     for (size_t i = 0; i < expected.size(); ++i) wrong += r.levels[i] != expected[i];
-    CHECK_MESSAGE(wrong == 0, what, " ", v.name, ": ", wrong, " levels differ");
+    CHECK_MESSAGE(wrong == 0, what, " ", std::string(v.name), ": ", wrong, " levels differ");
     const std::string why = validate_bfs(g, source, r.levels, r.parents);
-    CHECK_MESSAGE(why.empty(), what, " ", v.name, ": ", why);
+    CHECK_MESSAGE(why.empty(), what, " ", std::string(v.name), ": ", why);
     CHECK(int(r.steps.size()) == r.max_level + 1);
   }
 }

@@ -76,12 +76,14 @@ struct BfsDevice::Impl {
     return size_t((std::max<int64_t>(items, 1) + local - 1) / local) * size_t(local);
   }
   // The frontiers after each level of a multi-level launch (hist), queues swapped to end in qa.
-  Run levels_run(const cl::Event& e) {
+  Run levels_run(const cl::Event& e, bool from_counters) {
     read_ctr();
     const int done = host_ctr[8];
     std::vector<int32_t> h = download<int32_t>(ctx.queue(), hist, size_t(2 * done));
     Run r;
     for (int i = 0; i < done; ++i) r.next.push_back({h[size_t(2 * i)], h[size_t(2 * i + 1)]});
+    if (from_counters && done > 0)  // the counters after the launch (under relaunch, hist was
+      r.next.back() = {host_ctr[size_t(2 + done % 3)], host_ctr[size_t(5 + done % 3)]};  // early)
     r.ms = event_ms(e);
     if (done & 1) std::swap(qa, qb);
     return r;
@@ -144,7 +146,7 @@ Run BfsDevice::single(int64_t count, int32_t level, int64_t hi) {
   Impl& d = *p_;
   set_args(d.k_single, d.off, d.adj, d.levels, d.parents, d.qa, d.qb, d.ctr, d.hist, int32_t(count),
            level, int32_t(std::min<int64_t>(hi, INT32_MAX)), d.max_levels);
-  return d.levels_run(launch(d.ctx.queue(), d.k_single, size_t(d.local), size_t(d.local)));
+  return d.levels_run(launch(d.ctx.queue(), d.k_single, size_t(d.local), size_t(d.local)), false);
 }
 
 Run BfsDevice::multi(int64_t count, int32_t level, int64_t lo, int64_t hi) {
@@ -155,7 +157,7 @@ Run BfsDevice::multi(int64_t count, int32_t level, int64_t lo, int64_t hi) {
   d.multi->set_args(d.off, d.adj, d.levels, d.parents, d.qa, d.qb, d.ctr, d.hist, level,
                     int32_t(std::min<int64_t>(lo, INT32_MAX)),
                     int32_t(std::min<int64_t>(hi, INT32_MAX)), d.max_levels);
-  return d.levels_run(d.multi->launch());
+  return d.levels_run(d.multi->launch(), true);
 }
 
 void BfsDevice::put_vertices(const std::vector<int32_t>& vertices,
