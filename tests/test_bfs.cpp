@@ -66,6 +66,8 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
     const std::string why = validate_bfs(g, source, r.levels, r.parents);
     CHECK_MESSAGE(why.empty(), what, " ", std::string(v.name), ": ", why);
     CHECK(int(r.steps.size()) == r.max_level + 1);
+    if (v.options.strategy == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
+      CHECK_MESSAGE(r.multi_groups > 1, what, ": the multi kernel ran in one group");
   }
 }
 
@@ -91,7 +93,7 @@ TEST_CASE("bfs: hand-made graphs, every strategy equals the reference") {
   check_all(from_edges(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, false), 2, "directed cycle");
 }
 
-TEST_CASE("bfs: deep grid and R-MAT; the strategy counts add up") {
+TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
   Context& ctx = test::context();
   const CsrGraph grid = grid_graph(48), rmat = rmat_graph(11, 8, 3);
 
@@ -129,7 +131,7 @@ TEST_CASE("bfs: the shared real graphs (skipped when absent)") {
     check_all(CsrGraph(read_graph((dir / "soc-Slashdot0902.txt.gz").string())), 0, "slashdot");
 }
 
-TEST_CASE("bfs: validation catches broken trees; bad sources are refused") {
+TEST_CASE("bfs: validation catches broken trees, bad sources are refused") {
   const CsrGraph g = from_edges(5, {{0, 1}, {1, 2}, {2, 3}}, true);
   BfsResult r = bfs_cpu(g, 0);
   REQUIRE(validate_bfs(g, 0, r.levels, r.parents).empty());

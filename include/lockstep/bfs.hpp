@@ -73,6 +73,8 @@ struct BfsResult {
   /// Traversed edges, Graph500 convention: out-edges of reached vertices, halved when the graph
   /// is symmetric (each undirected edge of the component once).
   int64_t traversed_edges = 0;
+  int multi_groups = 0;          // work-groups of the multi kernel (co-resident when in-kernel)
+  bool multi_in_kernel = false;  // multi's global barrier is in the kernel (not relaunch)
   double gteps() const { return ms > 0 ? double(traversed_edges) / (ms * 1e6) : 0; }
   int levels_run(BfsStrategy s) const;
 };

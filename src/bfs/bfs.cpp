@@ -59,6 +59,7 @@ BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions&
   BfsResult r;
   r.levels.assign(size_t(g.n), -1);
   r.parents.assign(size_t(g.n), -1);
+  r.multi_groups = dev.multi_groups(), r.multi_in_kernel = dev.multi_in_kernel();
   const auto t0 = clock_type::now();
 
   dev.start(source);

@@ -182,6 +182,9 @@ int run_bfs(const Args& args) {
             .add("source", sources[i])
             .add("reached", r.reached);
         line.add("max_level", r.max_level).add("ms", r.ms).add("gteps", r.gteps());
+        if (ctx && strategy != BfsStrategy::cpu)
+          line.add("multi_groups", r.multi_groups)
+              .add("multi_barrier", r.multi_in_kernel ? "in-kernel" : "relaunch");
         for (BfsStrategy s : kAll)
           if (int k = r.levels_run(s)) line.add(key(s), k), counts[s] += k;
         std::cout << line.str() << "\n";
