@@ -4,6 +4,8 @@
 // vertices, directed cycle), a deep grid (the multi kernel runs many levels in one launch: each
 // group reads the next frontier other groups wrote, with ordinary loads, after the global
 // barrier), an R-MAT graph and the shared real graphs; validation catches broken trees.
+#include <fstream>
+
 #include "lockstep/bfs.hpp"
 #include "lockstep/error.hpp"
 #include "support.hpp"
@@ -152,4 +154,32 @@ TEST_CASE("bfs: validation catches broken trees, bad sources are refused") {
   CHECK_THROWS_AS(bfs(test::context(), g, 5), input_error);
   CHECK_THROWS_AS(parse_bfs_strategy("dfs"), input_error);
   CHECK(parse_bfs_strategy("bottom-up") == BfsStrategy::bottom_up);
+}
+
+TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
+  test::TempDir dir;
+  const std::string graph = (dir.path / "g.txt").string(), levels = (dir.path / "levels").string();
+  std::ofstream(graph) << "# path 0-1-2, 3 alone\n0 1\n1 2\n3 3\n";
+  std::ofstream((dir.path / "bad.gr").string()) << "p sp 2 1\na 1 3 1\n";
+  std::string out;
+
+  const int rc = test::run_cli(
+      "bfs " + graph + " --undirected --source 1 --validate --strategy auto,cpu --levels-out " +
+          levels,
+      out);
+  std::ifstream in(levels);
+  std::vector<int32_t> lv;
+  for (int32_t l; in >> l;) lv.push_back(l);
+
+  CHECK_MESSAGE(rc == 0, out);
+  CHECK(lv == std::vector<int32_t>{1, 0, 1, -1});
+  const std::string last = out.substr(out.rfind("reached="));
+  CHECK(last.find("reached=3 max_level=1 sum_levels=2 ") == 0);
+  CHECK(last.find("cpu_levels=2") != std::string::npos);
+  CHECK(last.find("valid=1") != std::string::npos);
+  CHECK(test::run_cli("bfs " + (dir.path / "bad.gr").string(), out) == 1);
+  CHECK(out.find("bad.gr:2:") != std::string::npos);
+  CHECK(test::run_cli("bfs " + graph + " --strategy dfs", out) == 2);
+  CHECK(test::run_cli("bfs " + graph + " --source 9", out) == 2);
+  CHECK(test::run_cli("bfs --grid 0", out) == 2);
 }
