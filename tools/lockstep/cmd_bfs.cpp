@@ -111,6 +111,7 @@ int run_bfs(const Args& args) {
       "steps-out", po::value<std::string>(),
       "write per-level source= level= strategy= frontier= edges= ms= lines")(
       "repeat", number<int>(1, 1000)->default_value(1), "runs per source")(
+      "warmup", number<int>(0, 100)->default_value(1), "untimed runs per strategy first (lazy JIT, allocation)")(
       "validate", "check every result (Graph500 BFS-tree validation)")(
       "json", po::value<std::string>(), "write the summary as JSON");
   po::positional_options_description pos;
@@ -168,6 +169,8 @@ int run_bfs(const Args& args) {
     double sum_ms = 0, inv_gteps = 0;
     int runs_done = 0;
     std::map<BfsStrategy, int> counts;
+    for (int w = 0; w < vm["warmup"].as<int>(); ++w)
+      ctx ? bfs(*ctx, g, sources[0], o) : bfs_cpu(g, sources[0], o.cpu_threads);
     for (size_t i = 0; i < sources.size(); ++i)
       for (int rep = 0; rep < repeat; ++rep) {
         BfsResult r = ctx ? bfs(*ctx, g, sources[i], o) : bfs_cpu(g, sources[i], o.cpu_threads);
