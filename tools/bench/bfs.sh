@@ -30,7 +30,7 @@ if [[ -n "$graphs" ]]; then
   run bfs "$graphs/copter2.gr.gz" --sources 4 --repeat 2 --validate --strategy auto,single,queue,multi \
       --steps-out "$OUT/bfs_steps_copter2.txt"
   run bfs "$graphs/copter2.gr.gz" --sources 4 --repeat 2 --strategy multi --barrier relaunch
-  run bfs "$graphs/soc-Slashdot0902.txt.gz" --sources 16 --validate --strategy cpu,auto,queue,multi
+  run bfs "$graphs/soc-Slashdot0902.txt.gz" --undirected --sources 16 --validate --strategy cpu,auto,queue,wave,multi
 else
   echo "# copter2 skipped: no graphs folder (set GRAPHS)" | tee -a "$txt"
 fi
