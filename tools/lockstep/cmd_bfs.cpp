@@ -111,7 +111,8 @@ int run_bfs(const Args& args) {
       "steps-out", po::value<std::string>(),
       "write per-level source= level= strategy= frontier= edges= ms= lines")(
       "repeat", number<int>(1, 1000)->default_value(1), "runs per source")(
-      "warmup", number<int>(0, 100)->default_value(1), "untimed runs per strategy first (lazy JIT, allocation)")(
+      "warmup", number<int>(0, 100)->default_value(1),
+      "untimed runs per strategy first (lazy JIT, allocation)")(
       "validate", "check every result (Graph500 BFS-tree validation)")(
       "json", po::value<std::string>(), "write the summary as JSON");
   po::positional_options_description pos;
