@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "bfs/steps.hpp"
+#include "lockstep/error.hpp"
 
 namespace lockstep::detail {
 
@@ -25,6 +26,9 @@ struct BfsDevice::Impl {
   Impl(Context& c, const CsrGraph& graph, const BfsOptions& o, bool bottom_up)
       : ctx(c), g(graph), local(o.local_size) {
     wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, c.info().wave_width));
+    if (local % wave != 0)
+      throw input_error("bfs: the work-group size " + std::to_string(local) +
+                        " must be a multiple of the wave width " + std::to_string(wave));
     Defines d;
     d.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
     k_queue = c.kernel("bfs.cl", "bfs_queue", d);
@@ -33,7 +37,7 @@ struct BfsDevice::Impl {
     k_bitmap = c.kernel("bfs.cl", "bfs_bitmap", d);
     k_scatter = c.kernel("bfs.cl", "bfs_scatter", d);
     Defines dp;
-    dp.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local);
+    dp.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
     PersistentConfig pc;
     pc.strategy = o.barrier;
     pc.local_size = local;
