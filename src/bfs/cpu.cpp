@@ -64,7 +64,12 @@ std::vector<int32_t> cpu_bottom_up(const CsrGraph& g, std::vector<int32_t>& leve
                                    const std::vector<int32_t>& frontier, int32_t level,
                                    int64_t& edges, int threads) {
   std::vector<uint64_t> bits((size_t(g.n) + 63) / 64, 0);
-  for (int32_t u : frontier) bits[size_t(u) >> 6] |= uint64_t(1) << (u & 63);
+  const int64_t nf = int64_t(frontier.size());
+#pragma omp parallel for num_threads(team(threads, frontier.size())) schedule(static)
+  for (int64_t i = 0; i < nf; ++i) {
+    const int32_t u = frontier[size_t(i)];
+    __atomic_fetch_or(&bits[size_t(u) >> 6], uint64_t(1) << (u & 63), __ATOMIC_RELAXED);
+  }
   const auto& in_off = g.in_offsets();
   const auto& in_adj = g.in_adj();
   std::vector<int32_t> next;
