@@ -114,6 +114,16 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
     total += r.levels_run(s);
   CHECK(total == r.max_level + 1);
   CHECK(r.levels_run(BfsStrategy::bottom_up) > 0);  // the R-MAT middle levels are huge
+
+  for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::multi, BfsStrategy::bottom_up}) {
+    o.strategy = s;
+    Bfs many(ctx, rmat, o);  // one upload, several sources: nothing left over between runs
+    for (int32_t source : {5, 1, 2047}) {
+      BfsResult again = many.run(source);
+      CHECK(again.levels == reference_levels(rmat, source));
+      CHECK(validate_bfs(rmat, source, again.levels, again.parents) == "");
+    }
+  }
   CHECK(r.levels_run(BfsStrategy::cpu) > 0);
 }
 

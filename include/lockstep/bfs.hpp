@@ -10,9 +10,11 @@
 //   lockstep::Context ctx;
 //   lockstep::CsrGraph g(lockstep::read_graph("roads.gr.gz"));
 //   auto r = lockstep::bfs(ctx, g, 0);              // r.levels[v], r.parents[v]; r.steps
+//   lockstep::Bfs many(ctx, g);  auto r1 = many.run(1), r2 = many.run(2);  // one upload
 //   std::string why = lockstep::validate_bfs(g, 0, r.levels, r.parents);  // empty when valid
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,6 +84,24 @@ struct BfsResult {
 /// BFS from `source`. Throws input_error for a source outside [0, n), or bottom_up on a directed
 /// graph built without its reverse adjacency.
 BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions& options = {});
+
+namespace detail {
+class BfsDevice;
+}
+/// The same for many sources: the graph is uploaded and the kernels built once. `g` must
+/// outlive it.
+class Bfs {
+ public:
+  Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& options = {});
+  ~Bfs();
+  BfsResult run(int32_t source);
+
+ private:
+  Context& ctx_;
+  const CsrGraph& g_;
+  BfsOptions options_;
+  std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu
+};
 /// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);
 

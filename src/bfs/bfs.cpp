@@ -46,16 +46,31 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
 }
 
 BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions& o) {
-  if (source < 0 || source >= g.n)
+  if (source < 0 || source >= g.n)  // before the upload
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + ")");
-  if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  return Bfs(ctx, g, o).run(source);
+}
+
+Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g), options_(o) {
   if (o.strategy == BfsStrategy::bottom_up && !g.has_in_edges())
     throw input_error(
         "bfs: bottom-up needs the in-neighbours of a directed graph (build the "
         "CsrGraph with reverse = true)");
-  Chooser choose{g, bfs_rule(ctx.info(), o)};
-  detail::BfsDevice dev(ctx, g, o, g.has_in_edges());
+  if (o.strategy != BfsStrategy::cpu)
+    dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
+}
+Bfs::~Bfs() = default;
+
+BfsResult Bfs::run(int32_t source) {
+  const CsrGraph& g = g_;
+  const BfsOptions& o = options_;
+  if (source < 0 || source >= g.n)
+    throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
+                      std::to_string(g.n) + ")");
+  if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  detail::BfsDevice& dev = *dev_;
+  Chooser choose{g, bfs_rule(ctx_.info(), o)};
   BfsResult r;
   r.levels.assign(size_t(g.n), -1);
   r.parents.assign(size_t(g.n), -1);
