@@ -23,6 +23,7 @@ struct Kind {
 const std::map<std::string, Kind>& kinds() {
   static const std::map<std::string, Kind> k{
       {"laplace2d", {"N", 1, [](auto& a, uint64_t) { return gen::laplace2d(int32_t(a[0])); }}},
+      {"grid", {"N", 1, [](auto& a, uint64_t) { return gen::laplace2d(int32_t(a[0])); }}},  // BFS: the laplace2d pattern
       {"laplace3d", {"N", 1, [](auto& a, uint64_t) { return gen::laplace3d(int32_t(a[0])); }}},
       {"uniform", {"n k", 2, [](auto& a, uint64_t s) { return gen::uniform(int32_t(a[0]), int32_t(a[1]), s); }}},
       {"powerlaw", {"n alpha", 2, [](auto& a, uint64_t s) { return gen::powerlaw(int32_t(a[0]), a[1], s); }}},
