@@ -34,3 +34,31 @@ __kernel void barrier_bench_phase(__global uint* data, __global int* errors, int
   if (phase == 0) data[g * l + lid] = bench_value(r, g * l + lid);
   else if (data[neighbour] != bench_value(r, neighbour)) atomic_add(errors, 1);
 }
+
+// Token ring over the flag helpers of barrier_order.cl (the pattern of decoupled look-back and
+// wavefront flags): in round r (1..rounds) group g waits until its predecessor published r (group
+// 0 waits for group G-1's r-1), reads the predecessor's data of that round with ordinary loads,
+// checks it, writes its own into buffer r&1 and publishes r. flags[g * stride] is written by
+// group g only. Needs all G groups co-resident.
+__kernel void flag_ring(__global volatile int* flags, __global uint* data, __global int* errors,
+                        int rounds, int stride) {
+  const int g = get_group_id(0), groups = get_num_groups(0);
+  const int l = get_local_size(0), lid = get_local_id(0), n = groups * l;
+  const int prev = (g + groups - 1) % groups;
+  int wrong = 0;
+  for (int r = 1; r <= rounds; ++r) {
+    const int want = g == 0 ? r - 1 : r;
+    if (lid == 0) {
+      while (flag_load_relaxed(flags + prev * stride) < want) {
+      }
+      (void)flag_load_acquire(flags + prev * stride);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (want > 0)
+      wrong += data[(want & 1) * n + prev * l + lid] != bench_value(want, prev * l + lid);
+    data[(r & 1) * n + g * l + lid] = bench_value(r, g * l + lid);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) flag_store_release(flags + g * stride, r);
+  }
+  if (wrong) atomic_add(errors, wrong);
+}
