@@ -67,11 +67,9 @@ int run_bench_barrier(const Args& args) {
   int refused = 0;
   for (auto s : strategies) {
     bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
-    for (BarrierOrder order : orders)
+    // relaunch has no ordering: run it once
+    for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{orders.front()} : orders)
       for (int stride : flags ? strides : std::vector<int>{0})
-        // relaunch has no ordering: once
-        if (s == BarrierStrategy::relaunch && order != orders.front()) continue;
-        else
         for (const std::string& g : split(vm["groups"].as<std::string>())) {
           BarrierVariant variant{order, stride};
           int groups = 0;
