@@ -39,9 +39,10 @@ __kernel void barrier_bench_phase(__global uint* data, __global int* errors, int
 // wavefront flags): in round r (1..rounds) group g waits until its predecessor published r (group
 // 0 waits for group G-1's r-1), reads the predecessor's data of that round with ordinary loads,
 // checks it, writes its own into buffer r&1 and publishes r. flags[g * stride] is written by
-// group g only. Needs all G groups co-resident.
-__kernel void flag_ring(__global volatile int* flags, __global uint* data, __global int* errors,
-                        int rounds, int stride) {
+// group g only. Needs all G groups co-resident (`state`: a zeroed barrier state, for discovery).
+__kernel void flag_ring(__global volatile int* state, __global volatile int* flags,
+                        __global uint* data, __global int* errors, int rounds, int stride) {
+  if (barrier_discovery(state)) return;
   const int g = get_group_id(0), groups = get_num_groups(0);
   const int l = get_local_size(0), lid = get_local_id(0), n = groups * l;
   const int prev = (g + groups - 1) % groups;

@@ -33,18 +33,10 @@ void stress(BarrierStrategy s, int rounds, BarrierVariant v = {}) {
 
 // Errors of the flag_ring kernel (cl/barrier_bench.cl) over `groups` groups of 64.
 long long flag_ring(BarrierOrder order, int groups, int rounds, int stride) {
-  Context& ctx = test::context();
-  Defines d;
-  add_flag_defines(ctx, d, order);
-  d.set("BARRIER_STRATEGY", 0LL);
-  cl::Kernel k = ctx.kernel("barrier_bench.cl", "flag_ring", d);
-  auto& q = ctx.queue();
-  cl::Buffer flags = upload(q, std::vector<int>(size_t(groups) * stride, 0));
-  cl::Buffer data = make_buffer(ctx.context(), CL_MEM_READ_WRITE, 2 * groups * 64 * sizeof(int));
-  cl::Buffer errors = upload(q, std::vector<int>{0});
-  set_args(k, flags, data, errors, rounds, stride);
-  launch(q, k, size_t(groups) * 64, 64);
-  return download<int>(q, errors, 1)[0];
+  FlagRingResult r = bench_flag_ring(test::context(), groups, 64, rounds, stride, order);
+  INFO(r.ordering << " groups=" << groups << " stride=" << stride << " us/hop=" << r.us_per_hop);
+  CHECK(r.us_per_hop > 0);
+  return r.errors;
 }
 
 // Groups of 64 that the ring may use: co-resident (the lock bench kernel's count as a proxy).

@@ -4,8 +4,15 @@
 # acqrel: ld.acquire / st.release / red.release / atom.acq_rel at .gpu scope; acqrel-rspin: relaxed
 # spins and one acquire load) x flag spacing (lock-free and tree: 1 packed, 32 one line each) at
 # 132 and full-residency groups of 256 items and 132, 264 (and max) groups of 1024 items; then
+# floor: an atomic round trip (lock over 1-2 groups), one release -> acquire hop (flag ring)
+run bench barrier --strategy lock --groups 1,2 --local-size 256 --order "$orders" --rounds "$rounds"
+run bench barrier --strategy ring --groups 2,132 --local-size 256 --order "$orders" --stride 1,32 \
+  --rounds 2000
 # 10^6 barriers at full residency for the lock-based strategies and the one-directional tree, and
-# CUDA grid.sync() from $ANCHORS/cuda_anchors in the same run (before and after). On non-NVIDIA
+# CUDA grid.sync() from $ANCHORS/cuda_anchors in the same run (before and after). Two
+# microbenchmarks explain the floor: the lock barrier over 1 and 2 groups (one red.release plus
+# acquire spin: an atomic round trip) and the flag-ring hop latency (one release -> acquire
+# between groups, what each tree / lock-free level costs: kind=flag_ring us_per_hop=). On non-NVIDIA
 # devices the order list collapses to the device's one path (c11 or mem_fence), reported as
 # order=... . Writes $OUT/barrier.txt (key=value lines) and, with matplotlib, $OUT/barrier.png.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [ROUNDS=20000] [LONG_ROUNDS=500000]
@@ -32,6 +39,10 @@ run bench barrier --strategy all --groups 132,264,max --local-size 1024 "${commo
 run bench barrier --strategy all --groups 132,max --local-size 64 --order "$orders" --stride 1 \
   --rounds "$((rounds / 2))"
 run bench barrier --strategy tree --branch 32 --groups max --local-size 256 "${common[@]}"
+# floor: an atomic round trip (lock over 1-2 groups), one release -> acquire hop (flag ring)
+run bench barrier --strategy lock --groups 1,2 --local-size 256 --order "$orders" --rounds "$rounds"
+run bench barrier --strategy ring --groups 2,132 --local-size 256 --order "$orders" --stride 1,32 \
+  --rounds 2000
 # 10^6 barriers at full residency (lock-free: at most one group per work-item of the master).
 run bench barrier --strategy lock --groups max --local-size 256 --order "$orders" --rounds "$long"
 run bench barrier --strategy grouped-lock --groups max --local-size 256 --order fence,acqrel \

@@ -1,7 +1,8 @@
 // `lockstep bench barrier`: microseconds per global barrier and read-after-barrier errors for each
 // (strategy, groups), one key=value line each. `--groups max` means the discovered co-residency of
 // the bench kernel; asking for more groups than co-resident is refused (a line with refused=...,
-// exit 1 at the end), never launched.
+// exit 1 at the end), never launched. `--strategy ring` measures instead the flag-ring hop
+// latency (one release -> acquire between groups, what each tree / lock-free level costs).
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,10 +26,33 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// --strategy ring: one line per (order, stride, groups); rounds * groups hops each.
+int run_ring(Context& ctx, const std::vector<BarrierOrder>& orders, const std::vector<int>& strides,
+             const std::vector<int>& groups_list, int local, int rounds) {
+  int refused = 0;
+  for (BarrierOrder order : orders)
+    for (int stride : strides)
+      for (int groups : groups_list) {
+        KeyValues kv;
+        kv.add("kind", "flag_ring").add("groups", groups).add("local", local);
+        try {
+          FlagRingResult r =
+              bench_flag_ring(ctx, groups, local, rounds, stride ? stride : 1, order);
+          kv.add("order", r.ordering).add("stride", stride ? stride : 1);
+          kv.add("us_per_hop", r.us_per_hop).add("errors", r.errors).add("rounds", rounds);
+        } catch (const input_error& e) {
+          ++refused;
+          kv.add("refused", std::string(e.what()));
+        }
+        std::cout << kv.str() << std::endl;
+      }
+  return refused ? 1 : 0;
+}
+
 int run_bench_barrier(const Args& args) {
   po::options_description opts("options");
   opts.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                     "all|relaunch|lock|grouped-lock|lock-free|tree")(
+                     "all|relaunch|lock|grouped-lock|lock-free|tree|ring (hop latency)")(
       "groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
       "local-size", number<int>(1, 65536)->default_value(256), "work-items per group")(
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
@@ -43,9 +67,10 @@ int run_bench_barrier(const Args& args) {
   if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
   int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
   std::vector<BarrierStrategy> strategies;
+  const bool ring = vm["strategy"].as<std::string>() == "ring";
   if (vm["strategy"].as<std::string>() == "all")
     strategies = all_barrier_strategies();
-  else
+  else if (!ring)
     strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
   Context ctx(device_spec(vm));
   nlohmann::json results = nlohmann::json::array();
@@ -64,6 +89,18 @@ int run_bench_barrier(const Args& args) {
     strides.push_back(std::stoi(t));
   }
   if (orders.empty() || strides.empty()) throw usage_error("--order and --stride need a value");
+  if (ring) {
+    std::vector<int> counts;
+    for (const std::string& g : split(vm["groups"].as<std::string>())) {
+      try {
+        counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, local)
+                                    : std::stoi(g));
+      } catch (const std::logic_error&) {
+        throw usage_error("--groups expects positive counts or max, got '" + g + "'");
+      }
+    }
+    return run_ring(ctx, orders, strides, counts, local, rounds);
+  }
   int refused = 0;
   for (auto s : strategies) {
     bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
