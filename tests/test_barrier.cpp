@@ -123,6 +123,8 @@ TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
   CHECK(rc == 1);
   CHECK(out.find("refused=") != std::string::npos);
   CHECK(bench_barrier(ctx, BarrierStrategy::relaunch, most + 1, 64, 5).errors == 0);
+  CHECK_THROWS_WITH_AS(bench_flag_ring(ctx, 1 << 20, 64, 10, 1), doctest::Contains("co-resident"),
+                       input_error);
 }
 
 TEST_CASE("barrier: lock-free refuses more groups than work-items, tree rejects bad branch") {

@@ -73,17 +73,18 @@ FlagRingResult bench_flag_ring(Context& ctx, int groups, int local_size, int rou
   d.set("BARRIER_STRATEGY", 0LL);
   cl::Kernel k = ctx.kernel("barrier_bench.cl", "flag_ring", d);
   auto& q = ctx.queue();
-  size_t items = size_t(groups) * size_t(local_size);
-  cl::Buffer flags = upload(q, std::vector<int>(size_t(groups) * size_t(stride), 0));
-  cl::Buffer data = make_buffer(ctx.context(), CL_MEM_READ_WRITE, 2 * items * sizeof(cl_uint));
-  cl::Buffer errors = upload(q, std::vector<int>{0});
   cl::Buffer state = upload(q, std::vector<int>(kBarrierStateInts, 0));
-  set_args(k, state, flags, data, errors, rounds, stride);
+  cl::Buffer dummy = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));
+  set_args(k, state, dummy, dummy, dummy, 0, stride);  // discovery returns before using them
   int coresident = max_coresident_groups(ctx, k, size_t(local_size), 0);
   if (groups > coresident)
     throw input_error("flag ring: " + std::to_string(groups) + " groups of " +
                       std::to_string(local_size) + " items requested but only " +
                       std::to_string(coresident) + " can be co-resident");
+  size_t items = size_t(groups) * size_t(local_size);
+  cl::Buffer flags = upload(q, std::vector<int>(size_t(groups) * size_t(stride), 0));
+  cl::Buffer data = make_buffer(ctx.context(), CL_MEM_READ_WRITE, 2 * items * sizeof(cl_uint));
+  cl::Buffer errors = upload(q, std::vector<int>{0});
   set_args(k, state, flags, data, errors, rounds, stride);
   double ms = event_ms(launch(q, k, items, size_t(local_size)));
   r.errors = download<int>(q, errors, 1)[0];
