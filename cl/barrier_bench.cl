@@ -1,7 +1,8 @@
 // Stress and timing kernel for the global barriers of barrier.cl. Each round every work-item
 // writes a value that depends on (round, group, item), all groups meet at the barrier, each reads
 // its neighbour group's value through an ordinary (non-volatile) load and counts mismatches, and
-// all meet again before the next round overwrites the data. With BARRIER_STRATEGY=0 (relaunch)
+// all meet again before the next round overwrites the data (barrier_loop: the barriers alone).
+// With BARRIER_STRATEGY=0 (relaunch)
 // barrier_bench_phase does one phase per launch and the host's launches are the barriers.
 #include "common.cl"
 #include "barrier.cl"
@@ -23,6 +24,16 @@ __kernel void barrier_bench(__global volatile int* state, __global uint* data,
     global_barrier(state, &round);
   }
   if (wrong) atomic_add(errors, wrong);
+}
+
+// Barriers only (2 per round, no data), the loop CUDA's grid.sync() anchor times; same arguments.
+__kernel void barrier_loop(__global volatile int* state, __global uint* data,
+                           __global int* errors, int rounds) {
+  if (barrier_discovery(state)) return;
+  int round = 0;
+  for (int r = 0; r < 2 * rounds; ++r) global_barrier(state, &round);
+  if (round != 2 * rounds && get_local_id(0) == 0) atomic_add(errors, 1);
+  (void)data;
 }
 #endif
 

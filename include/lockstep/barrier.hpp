@@ -103,8 +103,11 @@ struct BarrierBenchResult {
   int branch = 0, levels = 0, flag_stride = 0;
   std::string ordering;
 };
+/// check_data = false times the barriers alone (barrier_loop, as CUDA's grid.sync() anchor
+/// does; errors then only counts lost rounds).
 BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
-                                 int rounds, int branch = 0, BarrierVariant variant = {});
+                                 int rounds, int branch = 0, BarrierVariant variant = {},
+                                 bool check_data = true);
 /// The flag_ring kernel of cl/barrier_bench.cl: a token passed `rounds` times around `groups`
 /// co-resident groups of local_size items through flag_store_release / flag_load_acquire (flags
 /// `stride` ints apart), each hop checking the predecessor's data with ordinary loads. One hop is

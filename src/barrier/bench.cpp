@@ -27,7 +27,7 @@ int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_si
 }
 
 BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
-                                 int rounds, int branch, BarrierVariant variant) {
+                                 int rounds, int branch, BarrierVariant variant, bool check_data) {
   GlobalBarrier bar(ctx, strategy, groups, local_size, branch, variant);
   auto& q = ctx.queue();
   size_t items = size_t(groups) * size_t(local_size);
@@ -47,7 +47,7 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
       }
     r.ms = rounds ? event_ms(first, last) : 0.0;
   } else {
-    cl::Kernel k = ctx.kernel("barrier_bench.cl", "barrier_bench", d);
+    cl::Kernel k = ctx.kernel("barrier_bench.cl", check_data ? "barrier_bench" : "barrier_loop", d);
     set_args(k, bar.state(), data, errors, 0);
     bar.require_coresident(max_coresident_groups(ctx, k, size_t(local_size), 0));
     set_args(k, bar.state(), data, errors, rounds);

@@ -3,7 +3,8 @@
 # loads) for every strategy x NVIDIA ordering variant (fence: fence.acq_rel.gpu around every hop;
 # acqrel: ld.acquire / st.release / red.release / atom.acq_rel at .gpu scope; acqrel-rspin: relaxed
 # spins and one acquire load) x flag spacing (lock-free and tree: 1 packed, 32 one line each) at
-# 132 and full-residency groups of 256 items and 132, 264 (and max) groups of 1024 items; then
+# 132 and full-residency groups of 256 items and 132, 264 (and max) groups of 1024 items, with
+# data written and checked around each barrier and (--no-data, data=0) the barriers alone; then
 # floor: an atomic round trip (lock over 1-2 groups), one release -> acquire hop (flag ring)
 run bench barrier --strategy lock --groups 1,2 --local-size 256 --order "$orders" --rounds "$rounds"
 run bench barrier --strategy ring --groups 2,132 --local-size 256 --order "$orders" --stride 1,32 \
@@ -36,8 +37,9 @@ anchors before
 common=(--order "$orders" --stride 1,32 --rounds "$rounds")
 run bench barrier --strategy all --groups 132,max --local-size 256 "${common[@]}"
 run bench barrier --strategy all --groups 132,264,max --local-size 1024 "${common[@]}"
-run bench barrier --strategy all --groups 132,max --local-size 64 --order "$orders" --stride 1 \
-  --rounds "$((rounds / 2))"
+# the barriers alone, no data written or read between them: the loop grid.sync()'s anchor times
+run bench barrier --strategy all --groups 132,max --local-size 256 --no-data "${common[@]}"
+run bench barrier --strategy all --groups 264 --local-size 1024 --no-data "${common[@]}"
 run bench barrier --strategy tree --branch 32 --groups max --local-size 256 "${common[@]}"
 # floor: an atomic round trip (lock over 1-2 groups), one release -> acquire hop (flag ring)
 run bench barrier --strategy lock --groups 1,2 --local-size 256 --order "$orders" --rounds "$rounds"

@@ -62,12 +62,14 @@ int run_bench_barrier(const Args& args) {
       "NVIDIA ordering: comma list of auto|fence|acqrel|acqrel-rspin")(
       "stride", po::value<std::string>()->default_value("0"),
       "lock-free/tree flag spacing in ints: comma list of 0 (default)|1 (packed)|32 (padded)")(
+      "no-data", "time the barriers alone (no data written or checked; as grid.sync()'s anchor)")(
       "json", po::value<std::string>(), "also write the results to this JSON file");
   po::variables_map vm;
   if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
   int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
   std::vector<BarrierStrategy> strategies;
   const bool ring = vm["strategy"].as<std::string>() == "ring";
+  const bool data = !vm.count("no-data");
   if (vm["strategy"].as<std::string>() == "all")
     strategies = all_barrier_strategies();
   else if (!ring)
@@ -128,14 +130,17 @@ int run_bench_barrier(const Args& args) {
           nlohmann::json row{{"strategy", to_string(s)}, {"groups", groups}, {"local", local}};
           try {
             BarrierBenchResult r =
-                bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>(), variant);
+                bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>(), variant, data);
             kv.add("order", r.ordering);
+            if (!data && s != BarrierStrategy::relaunch)
+              kv.add("data", 0);  // relaunch: always data
             if (flags) kv.add("stride", r.flag_stride);
             kv.add("us_per_barrier", r.us_per_barrier)
                 .add("errors", r.errors)
                 .add("rounds", rounds);
             if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
             row["order"] = r.ordering;
+            row["data"] = data;
             if (flags) row["stride"] = r.flag_stride;
             row["us_per_barrier"] = r.us_per_barrier;
             row["errors"] = r.errors;
