@@ -61,7 +61,16 @@ TEST_CASE("barrier: strategy names round-trip and bad names are refused") {
   CHECK(to_string(BarrierStrategy::grouped_lock) == "grouped-lock");
 }
 
-TEST_CASE("barrier: lock, 100000 rounds, zero errors") { stress(BarrierStrategy::lock, 100000); }
+TEST_CASE("barrier: lock, 100000 rounds, zero errors; barriers alone lose no round") {
+  stress(BarrierStrategy::lock, 100000);
+  Context& ctx = test::context();
+  int groups = std::min(4, bench_kernel_coresident(ctx, BarrierStrategy::lock, 64));
+
+  BarrierBenchResult r = bench_barrier(ctx, BarrierStrategy::lock, groups, 64, 2000, 0, {}, false);
+
+  CHECK(r.errors == 0);
+  CHECK(r.us_per_barrier > 0);
+}
 TEST_CASE("barrier: grouped-lock, 100000 rounds, zero errors") {
   stress(BarrierStrategy::grouped_lock, 100000);
 }
