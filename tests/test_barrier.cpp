@@ -61,7 +61,7 @@ TEST_CASE("barrier: strategy names round-trip and bad names are refused") {
   CHECK(to_string(BarrierStrategy::grouped_lock) == "grouped-lock");
 }
 
-TEST_CASE("barrier: lock, 100000 rounds, zero errors; barriers alone lose no round") {
+TEST_CASE("barrier: lock, 100000 rounds, zero errors, and the barriers alone lose no round") {
   stress(BarrierStrategy::lock, 100000);
   Context& ctx = test::context();
   int groups = std::min(4, bench_kernel_coresident(ctx, BarrierStrategy::lock, 64));
