@@ -1,8 +1,10 @@
 // Global barrier tests on the device under test (PoCL in CI, where co-residency is the number of
 // worker threads): every strategy survives many rounds of write / barrier / ordinary-load read of
-// a neighbour's data with zero errors, on both the C11 and the OpenCL C 1.2 ordering paths; asking
-// for more groups than co-resident is refused without launching; the tree runs with several
-// levels; occupancy discovery returns a sane, cached number.
+// a neighbour's data with zero errors, on both the C11 and the OpenCL C 1.2 ordering paths, with
+// packed and padded flags, and on NVIDIA with every PTX ordering variant (fence, acqrel,
+// acqrel-rspin); the flag helpers carry data around a token ring; asking for more groups than
+// co-resident is refused without launching; the tree runs with several levels; occupancy
+// discovery returns a sane, cached number.
 #include <cstdlib>
 
 #include "lockstep/barrier.hpp"
@@ -17,15 +19,37 @@ struct ScopedEnv {
   ~ScopedEnv() { unsetenv(name.c_str()); }
 };
 
-void stress(BarrierStrategy s, int rounds, int branch = 0) {
+void stress(BarrierStrategy s, int rounds, BarrierVariant v = {}) {
   Context& ctx = test::context();
-  int groups = std::min(ctx.info().is_gpu() ? 64 : 4, bench_kernel_coresident(ctx, s, 64));
+  int groups = std::min(ctx.info().is_gpu() ? 64 : 4, bench_kernel_coresident(ctx, s, 64, v));
   REQUIRE(groups >= 1);
 
-  BarrierBenchResult r = bench_barrier(ctx, s, groups, 64, rounds, branch);
+  BarrierBenchResult r = bench_barrier(ctx, s, groups, 64, rounds, 0, v);
 
-  INFO(to_string(s) << " groups=" << groups << " us/barrier=" << r.us_per_barrier);
+  INFO(to_string(s) << " " << r.ordering << " stride=" << r.flag_stride << " groups=" << groups
+                    << " us/barrier=" << r.us_per_barrier);
   CHECK(r.errors == 0);
+}
+
+// Errors of the flag_ring kernel (cl/barrier_bench.cl) over `groups` groups of 64.
+long long flag_ring(BarrierOrder order, int groups, int rounds, int stride) {
+  FlagRingResult r = bench_flag_ring(test::context(), groups, 64, rounds, stride, order);
+  INFO(r.ordering << " groups=" << groups << " stride=" << stride << " us/hop=" << r.us_per_hop);
+  CHECK(r.us_per_hop > 0);
+  return r.errors;
+}
+
+// Groups of 64 that the ring may use: co-resident (the lock bench kernel's count as a proxy).
+int ring_groups() {
+  Context& ctx = test::context();
+  return std::min(ctx.info().is_gpu() ? 64 : 4,
+                  bench_kernel_coresident(ctx, BarrierStrategy::lock, 64));
+}
+
+bool nvidia_ptx() {
+  Defines d;
+  std::string path = add_flag_defines(test::context(), d);
+  return path != "c11" && path != "mem_fence";
 }
 
 }  // namespace
@@ -37,7 +61,16 @@ TEST_CASE("barrier: strategy names round-trip and bad names are refused") {
   CHECK(to_string(BarrierStrategy::grouped_lock) == "grouped-lock");
 }
 
-TEST_CASE("barrier: lock, 100000 rounds, zero errors") { stress(BarrierStrategy::lock, 100000); }
+TEST_CASE("barrier: lock, 100000 rounds, zero errors, and the barriers alone lose no round") {
+  stress(BarrierStrategy::lock, 100000);
+  Context& ctx = test::context();
+  int groups = std::min(4, bench_kernel_coresident(ctx, BarrierStrategy::lock, 64));
+
+  BarrierBenchResult r = bench_barrier(ctx, BarrierStrategy::lock, groups, 64, 2000, 0, {}, false);
+
+  CHECK(r.errors == 0);
+  CHECK(r.us_per_barrier > 0);
+}
 TEST_CASE("barrier: grouped-lock, 100000 rounds, zero errors") {
   stress(BarrierStrategy::grouped_lock, 100000);
 }
@@ -47,6 +80,10 @@ TEST_CASE("barrier: lock-free, 20000 rounds, zero errors") {
   stress(BarrierStrategy::lock_free, 20000);
 }
 TEST_CASE("barrier: tree, 100000 rounds, zero errors") { stress(BarrierStrategy::tree, 100000); }
+TEST_CASE("barrier: lock-free and tree with flags on separate lines, 5000 rounds, zero errors") {
+  stress(BarrierStrategy::lock_free, 5000, {BarrierOrder::automatic, 32});
+  stress(BarrierStrategy::tree, 5000, {BarrierOrder::automatic, 32});
+}
 TEST_CASE("barrier: relaunch, 300 rounds, zero errors") { stress(BarrierStrategy::relaunch, 300); }
 
 // 5000 rounds each: spinning work-groups lose whole time slices on a loaded 2-core PoCL machine.
@@ -56,6 +93,29 @@ TEST_CASE("barrier: the OpenCL C 1.2 path (NVIDIA's) is correct too") {
   for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::lock_free,
                  BarrierStrategy::tree})
     stress(s, 5000);
+  CHECK(flag_ring(BarrierOrder::automatic, ring_groups(), 2000, 32) == 0);
+}
+
+// NVIDIA only (the PTX variants compile nowhere else): every strategy with every ordering
+// variant, packed and padded flags, 10^5 barriers each, and the flag helpers' token ring.
+TEST_CASE("barrier: every NVIDIA PTX ordering variant is correct") {
+  if (!nvidia_ptx()) {
+    MESSAGE("not an NVIDIA device: the PTX ordering variants are tested there");
+    return;
+  }
+  for (auto o : {BarrierOrder::fence, BarrierOrder::acqrel, BarrierOrder::acqrel_rspin}) {
+    for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock}) stress(s, 50000, {o, 0});
+    for (auto s : {BarrierStrategy::lock_free, BarrierStrategy::tree})
+      for (int stride : {1, 32}) stress(s, 50000, {o, stride});
+    CHECK(flag_ring(o, ring_groups(), 2000, 1) == 0);
+    CHECK(flag_ring(o, ring_groups(), 2000, 32) == 0);
+  }
+}
+
+TEST_CASE("barrier: the flag helpers carry data around a ring of groups (C11 or 1.2 path)") {
+  CHECK(flag_ring(BarrierOrder::automatic, ring_groups(), 2000, 1) == 0);
+  CHECK(parse_barrier_order("acqrel-rspin") == BarrierOrder::acqrel_rspin);
+  CHECK_THROWS_AS(parse_barrier_order("seq_cst"), input_error);
 }
 
 TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
@@ -72,6 +132,8 @@ TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
   CHECK(rc == 1);
   CHECK(out.find("refused=") != std::string::npos);
   CHECK(bench_barrier(ctx, BarrierStrategy::relaunch, most + 1, 64, 5).errors == 0);
+  CHECK_THROWS_WITH_AS(bench_flag_ring(ctx, 1 << 20, 64, 10, 1), doctest::Contains("co-resident"),
+                       input_error);
 }
 
 TEST_CASE("barrier: lock-free refuses more groups than work-items, tree rejects bad branch") {

@@ -103,8 +103,23 @@ struct BarrierBenchResult {
   int branch = 0, levels = 0, flag_stride = 0;
   std::string ordering;
 };
+/// check_data = false times the barriers alone (barrier_loop, as CUDA's grid.sync() anchor
+/// does; errors then only counts lost rounds).
 BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
-                                 int rounds, int branch = 0, BarrierVariant variant = {});
+                                 int rounds, int branch = 0, BarrierVariant variant = {},
+                                 bool check_data = true);
+/// The flag_ring kernel of cl/barrier_bench.cl: a token passed `rounds` times around `groups`
+/// co-resident groups of local_size items through flag_store_release / flag_load_acquire (flags
+/// `stride` ints apart), each hop checking the predecessor's data with ordinary loads. One hop is
+/// one release -> acquire latency between groups, the unit a tree or lock-free barrier pays per
+/// level. Refuses more groups than co-resident.
+struct FlagRingResult {
+  double us_per_hop = 0;
+  long long errors = 0;
+  std::string ordering;
+};
+FlagRingResult bench_flag_ring(Context& ctx, int groups, int local_size, int rounds, int stride,
+                               BarrierOrder order = BarrierOrder::automatic);
 /// Co-resident groups of the bench kernel for a strategy (what `--groups max` means).
 int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
                             BarrierVariant variant = {});

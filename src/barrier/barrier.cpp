@@ -100,13 +100,27 @@ BarrierStrategy parse_barrier_strategy(const std::string& name) {
                     "' (expected relaunch, lock, grouped-lock, lock-free or tree)");
 }
 
+// The default rule as a table: the first row whose device kind and limits hold wins (groups and
+// local size at most the row's). Measured on the H100 (BENCHMARKS.md, 2026-11-22): the
+// single-counter lock was fastest or within 1% at every group count and size (1.55 us at
+// 132 x 256, 2.62 us at 1056 x 256; grouped-lock 1.73 / 2.64, lock-free 1.65, tree 1.96 / 3.36).
+// CPUs: few groups, lock too. Replace rows from new numbers (tools/bench/barrier.sh).
+struct StrategyRule {
+  int gpu;  // 1 GPU, 0 CPU, -1 any
+  int max_groups, max_local;
+  BarrierStrategy strategy;
+};
+constexpr int kAny = 1 << 30;
+constexpr StrategyRule kStrategyRules[] = {
+    {1, kAny, kAny, BarrierStrategy::lock},
+    {-1, kAny, kAny, BarrierStrategy::lock},
+};
+
 BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
-  // Measured on the H100 (BENCHMARKS.md, 2026-11-22): the single-counter lock was fastest or
-  // within 1% at every group count and size (1.55 us at 132 x 256, 2.62 us at 1056 x 256;
-  // grouped-lock 1.73 / 2.64, lock-free 1.65, tree 1.96 / 3.36). CPUs: few groups, lock too.
-  (void)info;
-  (void)groups;
-  (void)local_size;
+  for (const StrategyRule& r : kStrategyRules)
+    if ((r.gpu < 0 || r.gpu == int(info.is_gpu())) && groups <= r.max_groups &&
+        local_size <= r.max_local)
+      return r.strategy;
   return BarrierStrategy::lock;
 }
 

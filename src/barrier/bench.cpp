@@ -1,11 +1,15 @@
 // The barrier stress benchmark behind `lockstep bench barrier` and the tests: runs
 // cl/barrier_bench.cl for one (strategy, groups, local size) and reports microseconds per barrier
-// and the number of values a work-group read wrong after a barrier (ordinary loads).
+// and the number of values a work-group read wrong after a barrier (ordinary loads); and the
+// flag-ring hop latency (one release -> acquire between groups).
 #include <cstdlib>
 
 #include "lockstep/barrier.hpp"
 
 namespace lockstep {
+namespace {
+constexpr int kBarrierStateInts = 160;  // barrier.cl's BARRIER_ARRAYS: the fixed part of a state
+}  // namespace
 
 int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
                             BarrierVariant variant) {
@@ -23,7 +27,7 @@ int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_si
 }
 
 BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
-                                 int rounds, int branch, BarrierVariant variant) {
+                                 int rounds, int branch, BarrierVariant variant, bool check_data) {
   GlobalBarrier bar(ctx, strategy, groups, local_size, branch, variant);
   auto& q = ctx.queue();
   size_t items = size_t(groups) * size_t(local_size);
@@ -43,7 +47,7 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
       }
     r.ms = rounds ? event_ms(first, last) : 0.0;
   } else {
-    cl::Kernel k = ctx.kernel("barrier_bench.cl", "barrier_bench", d);
+    cl::Kernel k = ctx.kernel("barrier_bench.cl", check_data ? "barrier_bench" : "barrier_loop", d);
     set_args(k, bar.state(), data, errors, 0);
     bar.require_coresident(max_coresident_groups(ctx, k, size_t(local_size), 0));
     set_args(k, bar.state(), data, errors, rounds);
@@ -56,6 +60,35 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
   r.levels = bar.tree_levels();
   r.flag_stride = bar.flag_stride();
   r.ordering = bar.ordering();
+  return r;
+}
+
+FlagRingResult bench_flag_ring(Context& ctx, int groups, int local_size, int rounds, int stride,
+                               BarrierOrder order) {
+  if (groups < 1 || rounds < 1 || (stride != 1 && stride != 32))
+    throw input_error("flag ring: groups and rounds must be >= 1 and stride 1 or 32");
+  Defines d;
+  FlagRingResult r;
+  r.ordering = add_flag_defines(ctx, d, order);
+  d.set("BARRIER_STRATEGY", 0LL);
+  cl::Kernel k = ctx.kernel("barrier_bench.cl", "flag_ring", d);
+  auto& q = ctx.queue();
+  cl::Buffer state = upload(q, std::vector<int>(kBarrierStateInts, 0));
+  cl::Buffer dummy = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));
+  set_args(k, state, dummy, dummy, dummy, 0, stride);  // discovery returns before using them
+  int coresident = max_coresident_groups(ctx, k, size_t(local_size), 0);
+  if (groups > coresident)
+    throw input_error("flag ring: " + std::to_string(groups) + " groups of " +
+                      std::to_string(local_size) + " items requested but only " +
+                      std::to_string(coresident) + " can be co-resident");
+  size_t items = size_t(groups) * size_t(local_size);
+  cl::Buffer flags = upload(q, std::vector<int>(size_t(groups) * size_t(stride), 0));
+  cl::Buffer data = make_buffer(ctx.context(), CL_MEM_READ_WRITE, 2 * items * sizeof(cl_uint));
+  cl::Buffer errors = upload(q, std::vector<int>{0});
+  set_args(k, state, flags, data, errors, rounds, stride);
+  double ms = event_ms(launch(q, k, items, size_t(local_size)));
+  r.errors = download<int>(q, errors, 1)[0];
+  r.us_per_hop = ms * 1000.0 / (double(rounds) * groups);
   return r;
 }
 

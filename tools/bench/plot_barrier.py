@@ -36,6 +36,8 @@ def parse(path):
                 series += " " + kv["order"]
             if kv.get("stride") == "32":
                 series += " pad"
+            if kv.get("data") == "0":
+                series += " nodata"
         data[local][series].setdefault(int(kv["groups"]), float(kv["us_per_barrier"]))
     return data
 

@@ -1,7 +1,8 @@
 // `lockstep bench barrier`: microseconds per global barrier and read-after-barrier errors for each
 // (strategy, groups), one key=value line each. `--groups max` means the discovered co-residency of
 // the bench kernel; asking for more groups than co-resident is refused (a line with refused=...,
-// exit 1 at the end), never launched.
+// exit 1 at the end), never launched. `--strategy ring` measures instead the flag-ring hop
+// latency (one release -> acquire between groups, what each tree / lock-free level costs).
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,10 +26,33 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// --strategy ring: one line per (order, stride, groups); rounds * groups hops each.
+int run_ring(Context& ctx, const std::vector<BarrierOrder>& orders, const std::vector<int>& strides,
+             const std::vector<int>& groups_list, int local, int rounds) {
+  int refused = 0;
+  for (BarrierOrder order : orders)
+    for (int stride : strides)
+      for (int groups : groups_list) {
+        KeyValues kv;
+        kv.add("kind", "flag_ring").add("groups", groups).add("local", local);
+        try {
+          FlagRingResult r =
+              bench_flag_ring(ctx, groups, local, rounds, stride ? stride : 1, order);
+          kv.add("order", r.ordering).add("stride", stride ? stride : 1);
+          kv.add("us_per_hop", r.us_per_hop).add("errors", r.errors).add("rounds", rounds);
+        } catch (const input_error& e) {
+          ++refused;
+          kv.add("refused", std::string(e.what()));
+        }
+        std::cout << kv.str() << std::endl;
+      }
+  return refused ? 1 : 0;
+}
+
 int run_bench_barrier(const Args& args) {
   po::options_description opts("options");
   opts.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                     "all|relaunch|lock|grouped-lock|lock-free|tree")(
+                     "all|relaunch|lock|grouped-lock|lock-free|tree|ring (hop latency)")(
       "groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
       "local-size", number<int>(1, 65536)->default_value(256), "work-items per group")(
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
@@ -38,14 +62,17 @@ int run_bench_barrier(const Args& args) {
       "NVIDIA ordering: comma list of auto|fence|acqrel|acqrel-rspin")(
       "stride", po::value<std::string>()->default_value("0"),
       "lock-free/tree flag spacing in ints: comma list of 0 (default)|1 (packed)|32 (padded)")(
+      "no-data", "time the barriers alone (no data written or checked; as grid.sync()'s anchor)")(
       "json", po::value<std::string>(), "also write the results to this JSON file");
   po::variables_map vm;
   if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
   int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
   std::vector<BarrierStrategy> strategies;
+  const bool ring = vm["strategy"].as<std::string>() == "ring";
+  const bool data = !vm.count("no-data");
   if (vm["strategy"].as<std::string>() == "all")
     strategies = all_barrier_strategies();
-  else
+  else if (!ring)
     strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
   Context ctx(device_spec(vm));
   nlohmann::json results = nlohmann::json::array();
@@ -64,14 +91,24 @@ int run_bench_barrier(const Args& args) {
     strides.push_back(std::stoi(t));
   }
   if (orders.empty() || strides.empty()) throw usage_error("--order and --stride need a value");
-  int refused = 0;
+  if (ring) {
+    std::vector<int> counts;
+    for (const std::string& g : split(vm["groups"].as<std::string>())) {
+      try {
+        counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, local)
+                                    : std::stoi(g));
+      } catch (const std::logic_error&) {
+        throw usage_error("--groups expects positive counts or max, got '" + g + "'");
+      }
+    }
+    return run_ring(ctx, orders, strides, counts, local, rounds);
+  }
+  int refused = 0, failed = 0;
   for (auto s : strategies) {
     bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
-    for (BarrierOrder order : orders)
+    // relaunch has no ordering: run it once
+    for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{orders.front()} : orders)
       for (int stride : flags ? strides : std::vector<int>{0})
-        // relaunch has no ordering: once
-        if (s == BarrierStrategy::relaunch && order != orders.front()) continue;
-        else
         for (const std::string& g : split(vm["groups"].as<std::string>())) {
           BarrierVariant variant{order, stride};
           int groups = 0;
@@ -93,14 +130,17 @@ int run_bench_barrier(const Args& args) {
           nlohmann::json row{{"strategy", to_string(s)}, {"groups", groups}, {"local", local}};
           try {
             BarrierBenchResult r =
-                bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>(), variant);
+                bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>(), variant, data);
             kv.add("order", r.ordering);
+            if (!data && s != BarrierStrategy::relaunch)
+              kv.add("data", 0);  // relaunch: always data
             if (flags) kv.add("stride", r.flag_stride);
             kv.add("us_per_barrier", r.us_per_barrier)
                 .add("errors", r.errors)
                 .add("rounds", rounds);
             if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
             row["order"] = r.ordering;
+            row["data"] = data;
             if (flags) row["stride"] = r.flag_stride;
             row["us_per_barrier"] = r.us_per_barrier;
             row["errors"] = r.errors;
@@ -110,6 +150,12 @@ int run_bench_barrier(const Args& args) {
             kv.add("refused", std::string(e.what()));
             row["refused"] = e.what();
             std::cerr << "lockstep bench barrier: " << e.what() << "\n";
+          } catch (const opencl_error& e) {  // e.g. a PTX variant the driver refuses: go on
+            ++failed;
+            std::string what = e.what();
+            kv.add("failed", what.substr(0, what.find('\n')));
+            row["failed"] = what;
+            std::cerr << "lockstep bench barrier: " << what << "\n";
           }
           std::cout << kv.str() << std::endl;
           results.push_back(row);
@@ -120,7 +166,7 @@ int run_bench_barrier(const Args& args) {
     if (!out) throw input_error("cannot write " + vm["json"].as<std::string>());
     out << results.dump(1) << "\n";
   }
-  return refused ? 1 : 0;
+  return failed ? 3 : refused ? 1 : 0;  // 3: OpenCL error (printed per row, the sweep went on)
 }
 
 }  // namespace
