@@ -39,6 +39,7 @@ struct PersistentConfig {
   size_t local_mem = 0;     // bytes of all the kernel's __local arguments together
   int branch = 0;           // tree branching factor (0: the default)
   bool clamp = false;       // an explicit in-kernel strategy with too many groups: clamp, not refuse
+  BarrierVariant variant;   // ordering and flag spacing (default: the device's best)
 };
 
 class PersistentKernel {

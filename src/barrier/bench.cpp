@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "lockstep/barrier.hpp"
+#include "lockstep/persistent.hpp"
 
 namespace lockstep {
 namespace {
@@ -46,13 +47,17 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
         if (i == 0 && phase == 0) first = last;
       }
     r.ms = rounds ? event_ms(first, last) : 0.0;
-  } else {
-    cl::Kernel k = ctx.kernel("barrier_bench.cl", check_data ? "barrier_bench" : "barrier_loop", d);
-    set_args(k, bar.state(), data, errors, 0);
-    bar.require_coresident(max_coresident_groups(ctx, k, size_t(local_size), 0));
-    set_args(k, bar.state(), data, errors, rounds);
-    bar.reset(q);
-    r.ms = event_ms(launch(q, k, items, size_t(local_size)));
+  } else {  // one persistent launch: PersistentKernel discovers co-residency and refuses excess
+    PersistentConfig cfg;
+    cfg.strategy = strategy;
+    cfg.groups = groups;
+    cfg.local_size = local_size;
+    cfg.branch = branch;
+    cfg.variant = variant;
+    PersistentKernel pk(ctx, "barrier_bench.cl", check_data ? "barrier_bench" : "barrier_loop", {},
+                        cfg);
+    pk.set_args(data, errors, rounds);
+    r.ms = event_ms(pk.launch());
   }
   r.errors = download<int>(q, errors, 1)[0];
   r.us_per_barrier = rounds ? r.ms * 1000.0 / (2.0 * rounds) : 0.0;

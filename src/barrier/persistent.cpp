@@ -57,34 +57,40 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
                                    const Defines& defines, const PersistentConfig& config)
     : ctx_(&ctx), file_(file), name_(name), defines_(defines), config_(config) {
   if (config.groups < 0) throw input_error("persistent kernel: groups must be >= 0");
-  // Probe: the kernel with one group's barrier (lock-free's probe is the lock, as in the bench:
-  // the strategies differ only in the barrier body, not in what bounds residency).
-  BarrierStrategy probe = config.strategy.value_or(BarrierStrategy::lock);
-  if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
-  build(probe, 1);
-  const int resident = coresident_;
-  int groups = config.groups ? config.groups : resident;
+  // An explicit strategy with a group count needs no probe: the real build's own discovery below
+  // decides. Otherwise probe with one group's barrier (lock-free's probe is the lock, as in the
+  // bench: the strategies differ only in the barrier body, not in what bounds residency).
+  int groups = config.groups;
   BarrierStrategy s;
-  if (!config.strategy) {  // auto: the rule when the groups fit, else one launch per phase
-    s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)
-                           : BarrierStrategy::relaunch;
-    if (s == BarrierStrategy::lock_free && groups > config.local_size) s = BarrierStrategy::lock;
-  } else {
+  if (config.strategy && groups > 0) {
     s = *config.strategy;
-    if (s != BarrierStrategy::relaunch && groups > resident && config.clamp) groups = resident;
+  } else {
+    BarrierStrategy probe = config.strategy.value_or(BarrierStrategy::lock);
+    if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
+    build(probe, 1);
+    const int resident = coresident_;
+    if (!groups) groups = resident;
+    if (!config.strategy) {  // auto: the rule when the groups fit, else one launch per phase
+      s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)
+                             : BarrierStrategy::relaunch;
+      if (s == BarrierStrategy::lock_free && groups > config.local_size) s = BarrierStrategy::lock;
+    } else {
+      s = *config.strategy;
+    }
   }
   // The real build; its own residency can differ slightly from the probe's (other constants):
   // shrink until it holds, so a launch never waits on a group that cannot start.
   for (int attempt = 0;; ++attempt) {
     build(s, groups);
     if (!in_kernel() || groups <= coresident_) break;
-    if ((config.strategy && !config.clamp) || attempt == 3) barrier_->require_coresident(coresident_);
+    if ((config.strategy && !config.clamp) || attempt == 3)
+      barrier_->require_coresident(coresident_);
     groups = coresident_;
   }
 }
 
 void PersistentKernel::build(BarrierStrategy s, int groups) {
-  barrier_.emplace(*ctx_, s, groups, config_.local_size, config_.branch);
+  barrier_.emplace(*ctx_, s, groups, config_.local_size, config_.branch, config_.variant);
   Defines d = defines_;
   barrier_->add_defines(d);
   kernel_ = ctx_->kernel(file_, name_, d);
