@@ -139,3 +139,36 @@ TEST_CASE("align: libssw agrees with the reference where 16 bits suffice") {
     CHECK(got.end_b == want.end_b);
   }
 }
+
+TEST_CASE("align CLI: key=value line, traceback, JSON, and exit codes") {
+  test::TempDir dir;
+  auto [sa, sb] = test::planted_pair(21, 900, 700, 300);
+  write(dir.path / "a.fa", ">a\n" + sa.substr(0, 450) + "\n" + sa.substr(450) + "\n");
+  write(dir.path / "b.txt", sb + "\n");
+  const std::string a = (dir.path / "a.fa").string(), b = (dir.path / "b.txt").string();
+  Scoring s = dna_scoring(2, -3, 5, 2);
+  const AlignResult want = align_cpu(s.encode(sa), s.encode(sb), s);
+  std::string out;
+
+  REQUIRE(test::run_cli("align " + a + " " + b + " --algorithm cpu --traceback --json " +
+                            (dir.path / "r.json").string(),
+                        out) == 0);
+  const std::string last = out.substr(out.rfind("score="));
+  CHECK(last.rfind("score=" + std::to_string(want.score) + " end_a=" + std::to_string(want.end_a) +
+                       " end_b=" + std::to_string(want.end_b) + " start_a=",
+                   0) == 0);
+  CHECK(last.find(" cigar=") != std::string::npos);
+  CHECK(last.find(" gcups=") != std::string::npos);
+  CHECK(std::filesystem::exists(dir.path / "r.json"));
+
+  CHECK(test::run_cli("align " + a + " " + (dir.path / "none.fa").string() + " --algorithm cpu",
+                      out) == 1);
+  write(dir.path / "bad.fa", ">x\nAC%T\n");
+  CHECK(test::run_cli("align " + a + " " + (dir.path / "bad.fa").string() + " --algorithm cpu",
+                      out) == 1);
+  CHECK(out.find("bad.fa:2: invalid character '%'") != std::string::npos);
+  CHECK(test::run_cli("align " + a + " " + b + " --gap-open -1", out) == 2);
+  CHECK(test::run_cli("align " + a + " " + b + " --algorithm fast", out) == 2);
+  CHECK(test::run_cli("align " + a + " " + b + " --matrix blosum62 --match 3", out) == 2);
+  CHECK(test::run_cli("align " + a, out) == 2);
+}

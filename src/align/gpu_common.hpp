@@ -14,8 +14,11 @@ struct SwShape {
   int rows() const { return T * R; }
 };
 
-/// Fills the zeros of `c` by the rule: GPUs 256 x 8 rows (stripes of 2048) and 2048 columns;
-/// PoCL small groups. The barrier kernel narrows tiles on small pairs so diagonals hold work.
+/// Fills the zeros of `c` by the rule: GPUs 256 work-items x 8 rows (blocks of 2048 rows); the
+/// pipeline publishes every 128 columns (stripe k starts about k * (128 + 256) steps late, so
+/// short chunks keep the fill short); barrier tiles are m/128 columns wide within [256, 2048] so
+/// a diagonal is long enough to hold work but the per-tile skew of SW_T steps stays small.
+/// PoCL: small groups (its work-group barrier is a loop over work-items).
 inline SwShape sw_shape(const Context& ctx, const AlignConfig& c, size_t n, size_t m,
                         bool barrier) {
   SwShape s;
