@@ -12,7 +12,9 @@
 //                each chunk of SW_W columns work-item 0 waits until the stripe above published
 //                it (flag_load_acquire on flags[stripe-1]); work-item SW_T-1 writes its bottom
 //                row into rowH/rowF and then flag_store_release(flags[stripe], chunks done).
-// Both keep, per row, the best score and its first column (columns increase within a sweep),
+// Flags through cl/barrier_order.cl (included by barrier.cl): the releasing work-item wrote the
+// row itself and the acquiring work-item 0 is the only reader of it, so no work-group barrier is
+// needed around them. Both keep, per row, the best score and its first column (columns increase within a sweep),
 // merge rows into a per-item best with the tie rule (score, then smallest i, then smallest j),
 // and reduce the group into best[3*g..3*g+2] (merged with what earlier launches left there).
 #include "barrier.cl"
@@ -32,29 +34,6 @@
 
 #define SW_NEG (-(1 << 29))
 #define SW_BIG 0x7fffffff
-
-// Temporary fallback until main's barrier.cl carries the flag protocol functions.
-#ifndef BARRIER_HAS_FLAGS
-int flag_load_acquire(__global volatile int* p) {
-#if BARRIER_C11
-  return atomic_load_explicit((volatile __global atomic_int*)p, memory_order_acquire,
-                              memory_scope_device);
-#else
-  const int v = *p;
-  B_FENCE();
-  return v;
-#endif
-}
-void flag_store_release(__global volatile int* p, int v) {
-#if BARRIER_C11
-  atomic_store_explicit((volatile __global atomic_int*)p, v, memory_order_release,
-                        memory_scope_device);
-#else
-  B_FENCE();
-  *p = v;
-#endif
-}
-#endif
 
 // (s, i, j) replaces (*bs, *bi, *bj) when better: higher score, then smaller i, then smaller j.
 inline void sw_better(int s, int i, int j, int* bs, int* bi, int* bj) {
@@ -209,8 +188,9 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
       const int c = s - t;
       if (t == 0 && st > 0 && c < m && c % SW_W == 0) {
         const int want = c / SW_W + 1;
-        while (flag_load_acquire(flags + st - 1) < want) {
+        while (flag_load_relaxed(flags + st - 1) < want) {
         }
+        (void)flag_load_acquire(flags + st - 1);
       }
       if (c >= 0 && c < m) {
         int hu, fu;
