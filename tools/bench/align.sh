@@ -13,7 +13,16 @@
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
-genomes=${GENOMES:-$here/../../../shared/genomes}
+# The genomes: $GENOMES, else ../shared/genomes beside the checkout, else .carry/genomes (the GPU
+# machine: tools/gpu/prepare.sh must copy /work/shared/genomes/*.fasta.gz there, about 2.8 MB).
+genomes=${GENOMES:-}
+for g in "$here/../../../shared/genomes" "$here/../../.carry/genomes"; do
+  [[ -z "$genomes" && -f "$g/MG1655-K12.fasta.gz" ]] && genomes=$g
+done
+if [[ -z "$genomes" ]]; then
+  echo "align.sh: no genomes (set GENOMES to the folder of MG1655-K12.fasta.gz and O395.fasta.gz)" >&2
+  exit 1
+fi
 A=$genomes/MG1655-K12.fasta.gz
 B=$genomes/O395.fasta.gz
 sizes=${SIZES:-"10000,10000 50000,50000 200000,180000 1000000,1000000"}
