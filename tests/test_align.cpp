@@ -160,6 +160,12 @@ TEST_CASE("align CLI: key=value line, traceback, JSON, and exit codes") {
   CHECK(last.find(" cigar=") != std::string::npos);
   CHECK(last.find(" gcups=") != std::string::npos);
   CHECK(std::filesystem::exists(dir.path / "r.json"));
+  // The device pipeline through the CLI (the test shape of test_align_gpu.cpp: no new build).
+  REQUIRE(test::run_cli("align " + a + " " + b +
+                            " --algorithm pipeline --local-size 16 --cells 2 " + "--tile-cols 48",
+                        out) == 0);
+  CHECK(out.find("score=" + std::to_string(want.score) + " end_a=" + std::to_string(want.end_a) +
+                 " end_b=" + std::to_string(want.end_b) + " cells=") != std::string::npos);
 
   CHECK(test::run_cli("align " + a + " " + (dir.path / "none.fa").string() + " --algorithm cpu",
                       out) == 1);

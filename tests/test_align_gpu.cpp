@@ -70,6 +70,16 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
     auto a = s.encode(sa), b = s.encode(sb);
     check_same(align(&ctx, a, b, s, small(AlignAlgorithm::pipeline)), align_cpu(a, b, s));
   }
+  {  // scores beyond 16 bits: 200 matches of 1000
+    auto [sa, sb] = test::planted_pair(10, 300, 400, 10);
+    sb.replace(100, 200, sa.substr(70, 200));
+    Scoring s = dna_scoring(1000, -1000, 1000, 100);
+    auto a = s.encode(sa), b = s.encode(sb);
+    const AlignResult want = align_cpu(a, b, s);
+    CHECK(want.score >= 200000);
+    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::pipeline)), want);
+    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::barrier, "lock")), want);
+  }
   {
     Scoring s = dna_scoring(2, -3, 5, 2);
     auto a = s.encode(std::string(300, 'A')), b = s.encode(std::string(200, 'C'));
