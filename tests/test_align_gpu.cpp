@@ -111,3 +111,27 @@ TEST_CASE("align gpu: a 20 kbp slice pair of the two genomes, with traceback") {
   CHECK(got.score >= 3900);
   CHECK(rescore(a, b, s, got.start_a, got.start_b, got.cigar) == got.score);
 }
+
+TEST_CASE("align gpu: tune stores the fastest shape, and the automatic shape uses it") {
+  Context& ctx = test::context();
+  test::TempDir dir;
+  const std::string db = (dir.path / "tuning.json").string();
+  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
+  struct Unset {
+    ~Unset() { unsetenv("LOCKSTEP_TUNING_DB"); }
+  } unset;
+
+  std::vector<AlignConfig> shapes(1, small(AlignAlgorithm::pipeline));
+  auto t = align_tune(ctx, AlignAlgorithm::pipeline, 900, 700, shapes, 1, true);
+  AlignConfig automatic;
+  automatic.algorithm = AlignAlgorithm::pipeline;
+  AlignConfig c = align_tuned(ctx.info(), automatic, 1000, 800);
+
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].score > 0);
+  CHECK(c.local_size == 16);
+  CHECK(c.cells == 2);
+  CHECK(c.tile_cols == 48);
+  automatic.algorithm = AlignAlgorithm::barrier;  // no barrier entry: the rule stays
+  CHECK(align_tuned(ctx.info(), automatic, 1000, 800).local_size == 0);
+}
