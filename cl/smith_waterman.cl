@@ -85,6 +85,7 @@ inline void sw_load_sub(__global const int* table, __local int* sub) {
 
 // Merges each row's best into the work-item's best (rows >= n do not exist).
 inline void sw_merge_rows(int top, int n, const int* rb, const int* rj, int* bs, int* bi, int* bj) {
+  #pragma unroll
   for (int r = 0; r < SW_R; ++r)
     if (top + r < n) sw_better(rb[r], top + r, rj[r], bs, bi, bj);
 }
@@ -127,6 +128,7 @@ __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
       __global const int* hin = colH + ((tc + 2) % 3) * n_pad;
       __global int* hout = colH + (tc % 3) * n_pad;
       int H[SW_R], E[SW_R], arow[SW_R], rb[SW_R], rj[SW_R];
+      #pragma unroll
       for (int r = 0; r < SW_R; ++r) {
         arow[r] = A[top + r] * SW_ALPHA;
         H[r] = tc ? hin[top + r] : 0;
@@ -151,6 +153,7 @@ __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
       }
+      #pragma unroll
       for (int r = 0; r < SW_R; ++r) {
         hout[top + r] = H[r];
         colE[top + r] = E[r];
@@ -176,6 +179,7 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
   for (int st = g; st < stripes; st += groups) {
     const int top = st * SW_T * SW_R + t * SW_R;
     int H[SW_R], E[SW_R], arow[SW_R], rb[SW_R], rj[SW_R];
+    #pragma unroll
     for (int r = 0; r < SW_R; ++r) {
       arow[r] = A[top + r] * SW_ALPHA;
       H[r] = 0;
