@@ -73,6 +73,9 @@ TEST_CASE("align: scoring schemes, N never matches, NCBI matrix files") {
   Scoring t = read_ncbi_matrix(m.string(), 4, 1);
   CHECK(t.alphabet == "AB");
   CHECK(t(1, 1) == 2);
+  CHECK(t.encode("abBA") == std::vector<uint8_t>{0, 1, 1, 0});
+  CHECK_THROWS_WITH_AS(t.encode("AC"), doctest::Contains("residue 1: 'C' is not in the matrix"),
+                       input_error);
   write(m, "   A  B\nA  3 -1\nB -1\n");
   CHECK_THROWS_WITH_AS(read_ncbi_matrix(m.string(), 4, 1), doctest::Contains("m.txt:3:"),
                        input_error);

@@ -104,24 +104,28 @@ Scoring parse_ncbi(const std::string& path, const std::string& text, int open, i
 int32_t Scoring::max_score() const { return *std::max_element(table.begin(), table.end()); }
 
 std::vector<uint8_t> Scoring::encode(const std::string& residues) const {
+  constexpr uint8_t kBad = 255, kUnknown = 254;  // not a letter; a letter outside the alphabet
   uint8_t code[256];
-  const size_t x = alphabet.find('X');
-  const uint8_t other = uint8_t(dna ? 4 : x != std::string::npos ? x : alphabet.find('*'));
-  if (!dna && other == uint8_t(std::string::npos))
-    throw input_error("the matrix has neither X nor *: cannot code unknown letters");
-  for (int c = 0; c < 256; ++c) code[c] = 255;
+  const size_t x = alphabet.find('X'), star = alphabet.find('*');
+  const uint8_t other = dna                         ? uint8_t(4)
+                        : x != std::string::npos    ? uint8_t(x)
+                        : star != std::string::npos ? uint8_t(star)
+                                                    : kUnknown;
+  for (int c = 0; c < 256; ++c) code[c] = kBad;
   for (int c = 'A'; c <= 'Z'; ++c) code[c] = code[c + 32] = other;
   code['*'] = other;
   for (size_t i = 0; i < alphabet.size(); ++i) {
     const unsigned char u = static_cast<unsigned char>(alphabet[i]);
     code[u] = code[std::tolower(u)] = uint8_t(i);
   }
-  if (dna) code['N'] = code['n'] = 4;
   std::vector<uint8_t> out(residues.size());
   for (size_t i = 0; i < residues.size(); ++i) {
     out[i] = code[static_cast<unsigned char>(residues[i])];
-    if (out[i] == 255)
+    if (out[i] == kBad)
       throw input_error("residue " + std::to_string(i) + ": '" + residues[i] + "' is not a letter");
+    if (out[i] == kUnknown)
+      throw input_error("residue " + std::to_string(i) + ": '" + residues[i] +
+                        "' is not in the matrix, which has neither X nor * for other letters");
   }
   return out;
 }
