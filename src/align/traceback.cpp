@@ -73,10 +73,13 @@ int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb
   std::vector<uint8_t> dir(bytes,
                            0);  // bits 0-1 H from (0 diag, 1 E, 2 F); 2: E opened; 3: F opened
   const int32_t open = s.gap_open, ext = s.gap_extend;
+  auto gap = [&](int64_t len) {  // score of a leading gap of length len, clamped (no overflow)
+    return int32_t(std::max<int64_t>(kNeg, -(open + (len - 1) * int64_t(ext))));
+  };
   std::vector<int32_t> H(size_t(lb) + 1, kNeg), F(H);
   H[0] = 0;
   for (int64_t j = 1; j <= std::min(lb, kmax); ++j)
-    H[size_t(j)] = -(open + int32_t(j - 1) * ext), dir[size_t(j - kmin)] = 1 | 4 * (j == 1);
+    H[size_t(j)] = gap(j), dir[size_t(j - kmin)] = 1 | 4 * (j == 1);
   for (int64_t i = 1; i <= la; ++i) {
     const int64_t jlo = std::max<int64_t>(0, i + kmin), jhi = std::min(lb, i + kmax);
     const int32_t* row = &s.table[size_t(a[i - 1]) * s.alphabet.size()];
@@ -86,7 +89,7 @@ int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb
       uint8_t d = 0;
       int32_t h, f;
       if (j == 0) {
-        f = -(open + int32_t(i - 1) * ext);
+        f = gap(i);
         h = f, e = kNeg, d = 2 | (i == 1 ? 8 : 0);
       } else {
         const int32_t eo = left - open, ee = e - ext;
