@@ -46,8 +46,14 @@ TEST_CASE("align gpu: tile-diagonal kernel, every barrier strategy, equals the C
   // Linear gaps (open = extend) and the tie rule on a repeated motif.
   Scoring lin = dna_scoring(1, -1, 2, 2);
   auto ra = lin.encode("ACGTACGTNNACGTACGT"), rb = lin.encode("TTACGTACGTTTACGTACGTGG");
-  check_same(align(&ctx, ra, rb, lin, small(AlignAlgorithm::barrier, "lock")),
-             align_cpu(ra, rb, lin));
+  for (AlignAlgorithm alg : {AlignAlgorithm::barrier, AlignAlgorithm::pipeline}) {
+    check_same(align(&ctx, ra, rb, lin, small(alg, "lock")), align_cpu(ra, rb, lin));
+    // One residue against a few, and a few against one: smaller than one block or tile.
+    check_same(align(&ctx, lin.encode("G"), rb, lin, small(alg, "lock")),
+               align_cpu(lin.encode("G"), rb, lin));
+    check_same(align(&ctx, ra, lin.encode("C"), lin, small(alg, "lock")),
+               align_cpu(ra, lin.encode("C"), lin));
+  }
 }
 
 TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein, no score)") {
