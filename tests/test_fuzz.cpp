@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 
+#include "lockstep/align.hpp"
 #include "lockstep/apsp.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/matrix_market.hpp"
@@ -44,6 +45,16 @@ const std::vector<std::string> kGraphSeeds = {kMatrixMarketSeeds[1], kMatrixMark
                                               kMatrixMarketSeeds[4], kMatrixMarketSeeds[5],
                                               kMatrixMarketSeeds[6]};  // the square ones
 
+const std::vector<std::string> kFastaSeeds = {
+    ">one\nACGTNacgtn\nRYKM\n>two desc\nGATTACA\nga ttaca\n;comment\nTT*\n",
+    ">x\nAC\n>y\r\nMKVLAAGIW\r\n",
+};
+const std::vector<std::string> kMatrixSeeds = {
+    "# tiny\n   A  C  G  T\nA  2 -3 -3 -3\nC -3  2 -3 -3\nG -3 -3  2 -3\nT -3 -3 -3  2\n",
+    "   A  B  *\nA  1 -1 -4\nB -1  1 -4\n* -4 -4  1\n",
+    "# Matrix made by hand\n# comment lines\n#\n# more comments\n\n  A\n\nA 7\n\n# end\n",
+    "#\n#\n#\n   X  Y\n#\nX  0  0\n#\nY  0  0\n#\n#\n",
+};
 const std::vector<std::string> kSnapSeeds = {"# Directed graph\n0\t1\n1\t2\n2 0\n5 5\n",
                                              "0 1 2.5\n3 1 -1\n1 1\n"};
 const std::vector<std::string> kDimacsSeeds = {
@@ -65,6 +76,19 @@ const std::vector<FuzzTarget>& targets() {
          return a.nnz() >= b.nnz();
        },
        "info"},
+      {"FASTA", ".fa", kFastaSeeds,
+       [](const std::string& path) {
+         read_sequence(path, 1);
+         Sequence s = read_sequence(path, 2);
+         try {  // encoding errors carry no file name: the CLI adds it
+           return dna_scoring(2, -3, 5, 2).encode(s.residues).size() == s.residues.size();
+         } catch (const input_error& e) {
+           throw input_error(path + ": " + e.what());
+         }
+       },
+       ""},
+      {"NCBI matrix", ".txt", kMatrixSeeds,
+       [](const std::string& path) { return read_ncbi_matrix(path, 5, 2).size() > 0; }, ""},
       {"Matrix Market graph", ".mtx", kGraphSeeds,
        [](const std::string& path) {
          Graph g = read_graph(path);

@@ -1,5 +1,6 @@
 // Everything lockstep offers, in one include.
 #pragma once
+#include "lockstep/align.hpp"
 #include "lockstep/apsp.hpp"
 #include "lockstep/barrier.hpp"
 #include "lockstep/io.hpp"

@@ -1,0 +1,119 @@
+// Smith-Waterman local alignment of one long pair (issue 10): scoring schemes (DNA
+// match/mismatch with N never matching, BLOSUM62, NCBI matrix files), a FASTA reader, the plain
+// Gotoh CPU reference, two GPU kernels (tiles by anti-diagonals with a global barrier or one
+// launch per diagonal; a flag-array pipeline of row stripes), libssw for comparison, and a
+// traceback in bounded memory. Gaps: a gap of length L scores -(open + (L-1) * extend).
+// Ties: the best cell with the smallest end in A, then the smallest end in B (0-based).
+//
+//   lockstep::Scoring s = lockstep::dna_scoring(2, -3, 5, 2);
+//   auto a = s.encode(lockstep::read_sequence("A.fa").residues);
+//   auto b = s.encode(lockstep::read_sequence("B.fa").residues);
+//   lockstep::Context ctx;
+//   lockstep::AlignResult r = lockstep::align(&ctx, a, b, s, {});  // r.score, r.end_a, r.end_b
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockstep/persistent.hpp"
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+/// A substitution table over a small alphabet plus affine gap penalties (both >= 0).
+struct Scoring {
+  std::string alphabet;        // letters in code order; DNA: "ACGTN" (N = any other letter)
+  bool dna = false;            // DNA: code 4 never matches, even itself
+  std::vector<int32_t> table;  // size() x size(), row = code in A, column = code in B
+  int32_t gap_open = 0, gap_extend = 0;
+  int size() const { return int(alphabet.size()); }
+  int32_t operator()(uint8_t a, uint8_t b) const { return table[size_t(a) * alphabet.size() + b]; }
+  int32_t max_score() const;
+  /// Codes of the residues (either case); letters outside the alphabet become DNA's N (code 4)
+  /// or the matrix's X (else its '*'; a matrix with neither refuses them); a character that is
+  /// no letter (nor '*') throws input_error.
+  std::vector<uint8_t> encode(const std::string& residues) const;
+};
+/// DNA: A C G T match scores `match`, any other pair (N included) -|mismatch|.
+Scoring dna_scoring(int match, int mismatch, int gap_open, int gap_extend);
+Scoring blosum62(int gap_open, int gap_extend);
+/// A matrix in the NCBI text format (# comments, a header of letters, one row per letter).
+Scoring read_ncbi_matrix(const std::string& path, int gap_open, int gap_extend);
+
+struct Sequence {
+  std::string name, residues;  // residues: upper case, no white space
+};
+/// Record `record` (1-based) of a FASTA file (multi-line, gzip through read_input), or the whole
+/// file as one sequence when it has no '>' header. Throws input_error "PATH:LINE: ..." for an
+/// empty record or a character that is no residue.
+Sequence read_sequence(const std::string& path, int record = 1);
+
+enum class AlignAlgorithm { automatic, cpu, barrier, pipeline, ssw };
+AlignAlgorithm parse_align_algorithm(const std::string& name);  // throws input_error
+std::string to_string(AlignAlgorithm a);
+
+struct AlignConfig {
+  AlignAlgorithm algorithm = AlignAlgorithm::automatic;
+  StrategyChoice strategy;  // barrier: the global barrier (auto, relaunch, lock, ...)
+  int local_size = 0;       // work-items per group (0: automatic)
+  int cells = 0;            // rows per work-item (0: automatic)
+  int tile_cols = 0;        // columns per tile (barrier) or per published chunk (pipeline)
+  int groups = 0;           // 0: as many as co-resident (and useful)
+  int threads = 0;          // cpu/ssw: host threads (0: one)
+  bool traceback = false;
+};
+
+struct AlignResult {
+  int32_t score = 0;
+  int64_t end_a = -1, end_b = -1;      // -1 when no cell scores above 0
+  int64_t start_a = -1, start_b = -1;  // with traceback
+  std::string cigar;                   // with traceback: M (pair), I (A only), D (B only)
+  double ms = 0, traceback_ms = 0;
+  size_t traceback_bytes = 0;  // peak memory of the traceback's banded recomputation
+  AlignConfig config;          // as resolved
+  std::string strategy;        // barrier strategy used (gpu), else ""
+  int groups = 0;
+};
+
+/// Best local score and its ends; `ctx` may be null for cpu and ssw.
+AlignResult align(Context* ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                  const Scoring& s, AlignConfig config);
+
+// The pieces (align() dispatches to them).
+AlignResult align_cpu(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                      const Scoring& s);
+AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
+                          const std::vector<uint8_t>& b, const Scoring& s, const AlignConfig& c);
+AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
+                           const std::vector<uint8_t>& b, const Scoring& s, const AlignConfig& c);
+/// libssw (16-bit scores; threads > 1: that many independent slices of B aligned in parallel,
+/// best of them reported, for throughput only). Throws input_error when libssw is missing.
+AlignResult align_ssw(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                      const Scoring& s, int threads);
+bool have_ssw();
+
+/// The automatic shapes: fills the zero shape values of `c` (for c.algorithm) from the tuning
+/// database's entry of the nearest size class ("align", "<algorithm>/e<log10 cells>"), if any.
+AlignConfig align_tuned(const DeviceInfo& device, AlignConfig c, size_t n, size_t m);
+struct AlignTiming {
+  AlignConfig config;
+  double ms = 0;
+  int32_t score = 0;
+  int64_t end_a = -1, end_b = -1;
+};
+/// Times candidate shapes (empty: a built-in grid) of `alg` on a planted random DNA pair of n x m,
+/// checks they all agree on score and ends, returns them fastest first, stores the fastest.
+std::vector<AlignTiming> align_tune(Context& ctx, AlignAlgorithm alg, size_t n, size_t m,
+                                    std::vector<AlignConfig> candidates, int repeat, bool store);
+
+/// Fills start_a, start_b and cigar of `r` (score and ends set) in O(n + m + band) memory.
+void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+               AlignResult& r);
+/// Score of a CIGAR (M/I/D) placed at (start_a, start_b); throws input_error if it runs off.
+int64_t rescore(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                int64_t start_a, int64_t start_b, const std::string& cigar);
+/// The three-line view (A, match marks, B), wrapped at `width` columns.
+std::string alignment_view(const std::string& a, const std::string& b, int64_t start_a,
+                           int64_t start_b, const std::string& cigar, int width = 60);
+
+}  // namespace lockstep

@@ -1,0 +1,77 @@
+// What the two GPU kernels of cl/smith_waterman.cl share on the host: the resolved shape (work-
+// items per group, rows per work-item, columns per tile or chunk), its -D options, the padded
+// upload of A and B, and the reduction of the per-group bests with the tie rule.
+#pragma once
+#include <algorithm>
+#include <climits>
+
+#include "lockstep/align.hpp"
+
+namespace lockstep::detail {
+
+struct SwShape {
+  int T = 0, R = 0, W = 0;
+  int rows() const { return T * R; }
+};
+
+/// Fills the zeros of `c` by the rule: GPUs 256 work-items x 8 rows (blocks of 2048 rows); the
+/// pipeline publishes every 128 columns (stripe k starts about k * (128 + 256) steps late, so
+/// short chunks keep the fill short); barrier tiles are m/128 columns wide within [256, 2048] so
+/// a diagonal is long enough to hold work but the per-tile skew of SW_T steps stays small.
+/// PoCL: small groups (its work-group barrier is a loop over work-items).
+inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier) {
+  c.algorithm = barrier ? AlignAlgorithm::barrier : AlignAlgorithm::pipeline;
+  c = align_tuned(ctx.info(), c, n, m);  // the tuning database's shape, when there is one
+  SwShape s;
+  const bool gpu = ctx.info().is_gpu();
+  s.T = c.local_size ? c.local_size : gpu ? 256 : 32;
+  s.R = c.cells ? c.cells : gpu ? 8 : 4;
+  s.W = c.tile_cols ? c.tile_cols
+        : gpu       ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 128)
+                    : 256;
+  if (s.T < 1 || s.T > 1024) throw input_error("align: work-group size must be in [1, 1024]");
+  if (s.R < 1 || s.R > 64) throw input_error("align: cells per work-item must be in [1, 64]");
+  if (s.W < 1 || s.W > (1 << 24)) throw input_error("align: tile columns must be in [1, 2^24]");
+  return s;
+}
+
+inline Defines sw_defines(const SwShape& s, const Scoring& sc) {
+  Defines d;
+  d.set("SW_T", s.T).set("SW_R", s.R).set("SW_W", s.W).set("SW_ALPHA", sc.size());
+  return d;
+}
+
+/// A padded with code 0 to `rows` (the padding rows are computed but never reported).
+inline std::vector<uint8_t> pad(const std::vector<uint8_t>& a, size_t rows) {
+  std::vector<uint8_t> p(a);
+  p.resize(rows, 0);
+  return p;
+}
+
+/// Best of the groups' (score, i, j) triples; fills score/end_a/end_b.
+inline void reduce_best(const std::vector<int>& best, AlignResult& r) {
+  int s = 0, i = INT_MAX, j = INT_MAX;
+  for (size_t k = 0; k + 2 < best.size(); k += 3) {
+    const int bs = best[k], bi = best[k + 1], bj = best[k + 2];
+    if (bs > s || (bs == s && bs > 0 && (bi < i || (bi == i && bj < j)))) s = bs, i = bi, j = bj;
+  }
+  r.score = s;
+  r.end_a = s > 0 ? i : -1;
+  r.end_b = s > 0 ? j : -1;
+}
+
+inline std::vector<int> initial_best(int groups) {
+  std::vector<int> b(size_t(groups) * 3);
+  for (size_t k = 0; k < b.size(); k += 3) b[k] = 0, b[k + 1] = b[k + 2] = INT_MAX;
+  return b;
+}
+
+inline void check_scores(const Scoring& s, size_t n, size_t m) {
+  // 32-bit scores: the best possible score and the most negative gap run must fit well inside.
+  const double top = double(std::max(0, s.max_score())) * double(std::min(n, m));
+  const double low = double(s.gap_open) + double(s.gap_extend) * double(std::max(n, m));
+  if (top > 1e9 || low > 5e8)
+    throw input_error("align: scores of this pair could overflow 32 bits (lower the scores)");
+}
+
+}  // namespace lockstep::detail

@@ -1,0 +1,48 @@
+// The flag-array pipeline: row stripes of SW_T*SW_R rows, stripe k owned by group k mod G,
+// each streaming along all columns of B and waiting, before each chunk of SW_W columns, only on
+// the progress flag of the stripe above. No global barrier; launched once through
+// PersistentKernel with an in-kernel strategy (clamped), so G never exceeds the co-resident
+// groups: a group spinning on the flag of a group that never started would hang.
+#include "align/gpu_common.hpp"
+
+namespace lockstep {
+
+AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
+                           const std::vector<uint8_t>& b, const Scoring& sc, const AlignConfig& c) {
+  detail::check_scores(sc, a.size(), b.size());
+  const detail::SwShape s = detail::sw_shape(ctx, c, a.size(), b.size(), false);
+  const int n = int(a.size()), m = int(b.size());
+  const int stripes = (n + s.rows() - 1) / s.rows(), n_pad = stripes * s.rows();
+  if ((m + s.W - 1) / s.W >= INT_MAX / 2) throw input_error("align: too many chunks");
+  const Defines defs = detail::sw_defines(s, sc);
+
+  PersistentConfig pc{BarrierStrategy::lock, c.groups ? std::min(c.groups, stripes) : 0, s.T, 0};
+  pc.clamp = true;  // never more groups than co-resident
+  std::optional<PersistentKernel> pk;
+  pk.emplace(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
+  if (pk->groups() > stripes) {
+    pc.groups = stripes;
+    pk.emplace(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
+  }
+
+  auto& q = ctx.queue();
+  cl::Buffer A = upload(q, detail::pad(a, size_t(n_pad))), B = upload(q, b);
+  cl::Buffer table = upload(q, sc.table);
+  cl::Buffer rowH = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
+  cl::Buffer rowF = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
+  cl::Buffer flags = upload(q, std::vector<int>(size_t(stripes), 0));
+  cl::Buffer best = upload(q, detail::initial_best(pk->groups()));
+
+  pk->set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, flags, best, stripes);
+  const cl::Event ev = pk->launch();
+  AlignResult r;
+  detail::reduce_best(download<int>(q, best, size_t(pk->groups()) * 3), r);
+  r.ms = event_ms(ev);
+  r.config = c;
+  r.config.local_size = s.T, r.config.cells = s.R, r.config.tile_cols = s.W;
+  r.strategy = "flags";
+  r.groups = pk->groups();
+  return r;
+}
+
+}  // namespace lockstep

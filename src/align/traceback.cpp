@@ -1,0 +1,186 @@
+// Traceback in bounded memory, after the score S and the end (ea, eb) are known:
+//  1. start: an anchored reverse pass from (ea, eb) over the reversed prefixes, two rows of
+//     O(m) memory, computing only cells whose value is positive and within X of the row's best
+//     (an X-drop; X doubles until a cell reaches S, the last try has no X, so the answer is
+//     exact); the first cell (row, then column) holding S is the start. Every cell it keeps
+//     is the score of a real path, so reaching S proves an optimal alignment.
+//  2. path: global Gotoh alignment of A[sa..ea] x B[sb..eb] inside a band of diagonals around
+//     the corner-to-corner line, the band doubling until the global score equals S; memory
+//     one byte per band cell (La x band), never La x Lb.
+#include <chrono>
+#include <limits>
+
+#include "lockstep/align.hpp"
+
+namespace lockstep {
+namespace {
+
+constexpr int32_t kNeg = std::numeric_limits<int32_t>::min() / 4;
+
+// Step 1 with one X (x < 0: no X-drop). Returns false when no cell reached S.
+bool find_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                AlignResult& r, int64_t x) {
+  const int64_t ea = r.end_a, eb = r.end_b, m = eb + 1;
+  const int32_t open = s.gap_open, ext = s.gap_extend;
+  std::vector<int32_t> H(size_t(m) + 1, kNeg), F(size_t(m) + 1, kNeg), Hn(H), Fn(F);
+  int64_t lo = 0, hi = 0;  // live columns of the previous row (q), [lo, hi)
+  for (int64_t p = 0; p <= ea && lo < hi + (p == 0); ++p) {
+    const int32_t* row = &s.table[size_t(a[size_t(ea - p)]) * s.alphabet.size()];
+    int32_t e = kNeg, left = kNeg, best = kNeg;
+    int64_t nlo = -1, nhi = 0;
+    // H[q+1] = previous row at column q; diag of column q is H[q] (q-1 of the previous row).
+    for (int64_t q = lo; q < m; ++q) {
+      const int32_t diag = (p == 0 && q == 0) ? 0 : H[size_t(q)];
+      e = std::max(e - ext, left - open);
+      const int32_t f = std::max(F[size_t(q) + 1] - ext, H[size_t(q) + 1] - open);
+      int32_t h = std::max(diag + row[b[size_t(eb - q)]], std::max(e, f));
+      if (h == r.score) {
+        r.start_a = ea - p;
+        r.start_b = eb - q;
+        return true;
+      }
+      const bool dead = h <= 0 || (x >= 0 && best > kNeg && int64_t(h) < int64_t(best) - x);
+      if (dead) h = kNeg, e = kNeg;
+      Hn[size_t(q) + 1] = h;
+      Fn[size_t(q) + 1] = dead ? kNeg : f;
+      left = h;
+      if (!dead) {
+        best = std::max(best, h);
+        if (nlo < 0) nlo = q;
+        nhi = q + 1;
+      }
+      if (q >= hi && e <= 0 && left <= 0) break;  // nothing from above, the row chain is dead
+    }
+    for (int64_t q = lo; q <= std::min(m - 1, std::max(hi, nhi)); ++q)  // clear the old row
+      H[size_t(q) + 1] = kNeg, F[size_t(q) + 1] = kNeg;
+    std::swap(H, Hn);
+    std::swap(F, Fn);
+    if (nlo < 0) return false;
+    lo = nlo;
+    hi = nhi;
+  }
+  return false;
+}
+
+// Step 2 with band half-width w: returns the global score and fills the cigar.
+int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
+                      int64_t w, int64_t target, std::string& cigar, size_t& bytes) {
+  const int64_t kmin = std::min<int64_t>(0, lb - la) - w, kmax = std::max<int64_t>(0, lb - la) + w;
+  const int64_t band = kmax - kmin + 1;
+  if (double(la + 1) * double(band) > 4e9)
+    throw input_error("traceback: the band would need more than 4 GB");
+  bytes = size_t(la + 1) * size_t(band);
+  std::vector<uint8_t> dir(bytes,
+                           0);  // bits 0-1 H from (0 diag, 1 E, 2 F); 2: E opened; 3: F opened
+  const int32_t open = s.gap_open, ext = s.gap_extend;
+  auto gap = [&](int64_t len) {  // score of a leading gap of length len, clamped (no overflow)
+    return int32_t(std::max<int64_t>(kNeg, -(open + (len - 1) * int64_t(ext))));
+  };
+  std::vector<int32_t> H(size_t(lb) + 1, kNeg), F(H);
+  H[0] = 0;
+  for (int64_t j = 1; j <= std::min(lb, kmax); ++j)
+    H[size_t(j)] = gap(j), dir[size_t(j - kmin)] = 1 | 4 * (j == 1);
+  for (int64_t i = 1; i <= la; ++i) {
+    const int64_t jlo = std::max<int64_t>(0, i + kmin), jhi = std::min(lb, i + kmax);
+    const int32_t* row = &s.table[size_t(a[i - 1]) * s.alphabet.size()];
+    int32_t diag = jlo > 0 ? H[size_t(jlo - 1)] : kNeg, left = kNeg, e = kNeg;
+    if (jlo > 0) H[size_t(jlo - 1)] = kNeg;  // leaves the band
+    for (int64_t j = jlo; j <= jhi; ++j) {
+      uint8_t d = 0;
+      int32_t h, f;
+      if (j == 0) {
+        f = gap(i);
+        h = f, e = kNeg, d = 2 | (i == 1 ? 8 : 0);
+      } else {
+        const int32_t eo = left - open, ee = e - ext;
+        e = std::max(eo, ee), d |= eo >= ee ? 4 : 0;
+        const int32_t fo = H[size_t(j)] - open, fe = F[size_t(j)] - ext;
+        f = std::max(fo, fe), d |= fo >= fe ? 8 : 0;
+        h = diag + row[b[j - 1]];
+        if (e > h) h = e, d |= 1;
+        if (f > h) h = f, d = uint8_t((d & ~3) | 2);
+      }
+      diag = H[size_t(j)];
+      H[size_t(j)] = left = std::max(h, kNeg);
+      F[size_t(j)] = std::max(f, kNeg);
+      e = std::max(e, kNeg);
+      dir[size_t(i) * size_t(band) + size_t(j - i - kmin)] = d;
+    }
+  }
+  const int64_t score = H[size_t(lb)];
+  if (score != target) return score;
+  std::string ops;  // reversed
+  int64_t i = la, j = lb;
+  int state = 0;  // 0 H, 1 E, 2 F
+  while (i > 0 || j > 0) {
+    const uint8_t d = dir[size_t(i) * size_t(band) + size_t(j - i - kmin)];
+    if (state == 0) state = d & 3;
+    if (state == 0)
+      ops += 'M', --i, --j;
+    else if (state == 1)
+      ops += 'D', state = (d & 4) ? 0 : 1, --j;
+    else
+      ops += 'I', state = (d & 8) ? 0 : 2, --i;
+  }
+  cigar.clear();
+  for (size_t k = ops.size(); k > 0;) {
+    size_t run = 1;
+    const char op = ops[--k];
+    while (k > 0 && ops[k - 1] == op) --k, ++run;
+    cigar += std::to_string(run) + op;
+  }
+  return score;
+}
+
+}  // namespace
+
+void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+               AlignResult& r) {
+  const auto t0 = std::chrono::steady_clock::now();
+  r.cigar.clear();
+  r.start_a = r.start_b = -1;
+  if (r.score <= 0) return;
+  bool found = false;
+  for (int64_t x = 8 * (int64_t(s.gap_open) + 8 * s.gap_extend + 8 * s.max_score()); !found; x *= 4)
+    found = find_start(a, b, s, r, x > int64_t(r.score) ? -1 : x) || x > int64_t(r.score);
+  if (r.start_a < 0) throw std::logic_error("traceback: the reverse pass did not reach the score");
+  const int64_t la = r.end_a - r.start_a + 1, lb = r.end_b - r.start_b + 1;
+  for (int64_t w = 32;; w *= 2) {
+    const int64_t g = banded_global(&a[size_t(r.start_a)], la, &b[size_t(r.start_b)], lb, s, w,
+                                    r.score, r.cigar, r.traceback_bytes);
+    if (g == r.score) break;
+    if (w > la + lb)
+      throw std::logic_error("traceback: the global score never reached the local one");
+  }
+  r.traceback_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int64_t rescore(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                int64_t i, int64_t j, const std::string& cigar) {
+  int64_t score = 0;
+  size_t p = 0;
+  while (p < cigar.size()) {
+    size_t q = p;
+    while (q < cigar.size() && cigar[q] >= '0' && cigar[q] <= '9') ++q;
+    if (q == p || q == cigar.size()) throw input_error("cigar: malformed '" + cigar + "'");
+    const int64_t run = std::stoll(cigar.substr(p, q - p));
+    const char op = cigar[q];
+    p = q + 1;
+    if (op == 'M') {
+      if (i + run > int64_t(a.size()) || j + run > int64_t(b.size()))
+        throw input_error("cigar runs off");
+      for (int64_t k = 0; k < run; ++k) score += s(a[size_t(i + k)], b[size_t(j + k)]);
+      i += run, j += run;
+    } else if (op == 'I' || op == 'D') {
+      score -= s.gap_open + (run - 1) * s.gap_extend;
+      (op == 'I' ? i : j) += run;
+      if (i > int64_t(a.size()) || j > int64_t(b.size())) throw input_error("cigar runs off");
+    } else {
+      throw input_error(std::string("cigar: unknown operation '") + op + "'");
+    }
+  }
+  return score;
+}
+
+}  // namespace lockstep

@@ -1,0 +1,148 @@
+// The alignment kernels of cl/smith_waterman.cl against the CPU reference: score and both ends
+// equal on planted DNA and protein pairs whose lengths are no multiples of the tile, a pair with
+// no positive score, every barrier strategy (relaunch included) of the tile-diagonal kernel and
+// the flag-array pipeline (whose groups read the row published by another group with ordinary
+// loads after an acquire of its flag), with more stripes than groups so groups take turns.
+#include "align_support.hpp"
+#include "lockstep/align.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+
+AlignConfig small(AlignAlgorithm alg, const char* strategy = "auto", int groups = 0) {
+  AlignConfig c;
+  c.algorithm = alg;
+  c.strategy = parse_strategy_choice(strategy);
+  c.local_size = 16;  // small shapes: many tiles and stripes on short pairs
+  c.cells = 2;
+  c.tile_cols = 48;
+  c.groups = groups;
+  return c;
+}
+
+void check_same(const AlignResult& got, const AlignResult& want) {
+  CHECK(got.score == want.score);
+  CHECK(got.end_a == want.end_a);
+  CHECK(got.end_b == want.end_b);
+}
+
+}  // namespace
+
+TEST_CASE("align gpu: tile-diagonal kernel, every barrier strategy, equals the CPU reference") {
+  Context& ctx = test::context();
+  auto [sa, sb] = test::planted_pair(7, 1001, 777, 300);
+  Scoring s = dna_scoring(2, -3, 5, 2);
+  auto a = s.encode(sa), b = s.encode(sb);
+  const AlignResult want = align_cpu(a, b, s);
+  REQUIRE(want.score > 100);
+  for (const char* st : {"auto", "relaunch", "lock", "grouped-lock", "lock-free", "tree"}) {
+    CAPTURE(st);
+    AlignResult got = align(&ctx, a, b, s, small(AlignAlgorithm::barrier, st));
+    check_same(got, want);
+    CHECK(got.groups >= 1);
+  }
+  // Linear gaps (open = extend) and the tie rule on a repeated motif.
+  Scoring lin = dna_scoring(1, -1, 2, 2);
+  auto ra = lin.encode("ACGTACGTNNACGTACGT"), rb = lin.encode("TTACGTACGTTTACGTACGTGG");
+  for (AlignAlgorithm alg : {AlignAlgorithm::barrier, AlignAlgorithm::pipeline}) {
+    check_same(align(&ctx, ra, rb, lin, small(alg, "lock")), align_cpu(ra, rb, lin));
+    // One residue against a few, and a few against one: smaller than one block or tile.
+    check_same(align(&ctx, lin.encode("G"), rb, lin, small(alg, "lock")),
+               align_cpu(lin.encode("G"), rb, lin));
+    check_same(align(&ctx, ra, lin.encode("C"), lin, small(alg, "lock")),
+               align_cpu(ra, lin.encode("C"), lin));
+  }
+}
+
+TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein, no score)") {
+  Context& ctx = test::context();
+  {
+    auto [sa, sb] = test::planted_pair(8, 1333, 901, 400);
+    Scoring s = dna_scoring(2, -3, 5, 2);
+    auto a = s.encode(sa), b = s.encode(sb);
+    const AlignResult want = align_cpu(a, b, s);
+    for (int groups : {0, 2}) {  // 2 groups: 21 stripes taken in turns
+      CAPTURE(groups);
+      AlignResult got = align(&ctx, a, b, s, small(AlignAlgorithm::pipeline, "auto", groups));
+      check_same(got, want);
+      if (groups) CHECK(got.groups == 2);
+    }
+  }
+  {
+    auto [sa, sb] = test::planted_pair(9, 700, 1111, 250, true);
+    Scoring s = blosum62(11, 1);
+    auto a = s.encode(sa), b = s.encode(sb);
+    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::pipeline)), align_cpu(a, b, s));
+  }
+  {  // scores beyond 16 bits: 200 matches of 1000
+    auto [sa, sb] = test::planted_pair(10, 300, 400, 10);
+    sb.replace(100, 200, sa.substr(70, 200));
+    Scoring s = dna_scoring(1000, -1000, 1000, 100);
+    auto a = s.encode(sa), b = s.encode(sb);
+    const AlignResult want = align_cpu(a, b, s);
+    CHECK(want.score >= 200000);
+    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::pipeline)), want);
+    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::barrier, "lock")), want);
+  }
+  {
+    Scoring s = dna_scoring(2, -3, 5, 2);
+    auto a = s.encode(std::string(300, 'A')), b = s.encode(std::string(200, 'C'));
+    for (AlignAlgorithm alg : {AlignAlgorithm::pipeline, AlignAlgorithm::barrier}) {
+      AlignResult got = align(&ctx, a, b, s, small(alg));
+      CHECK(got.score == 0);
+      CHECK(got.end_a == -1);
+    }
+  }
+}
+
+TEST_CASE("align gpu: a 20 kbp slice pair of the two genomes, with traceback") {
+  auto dir = test::source_dir().parent_path() / "shared" / "genomes";
+  if (!std::filesystem::exists(dir / "MG1655-K12.fasta.gz"))
+    dir = test::source_dir() / ".carry" / "genomes";  // the GPU machine (tools/gpu/prepare.sh)
+  if (!std::filesystem::exists(dir / "MG1655-K12.fasta.gz")) {
+    MESSAGE("skipped: no genomes in ../shared/genomes or .carry/genomes");
+    return;
+  }
+  Context& ctx = test::context();
+  Scoring s = dna_scoring(2, -3, 5, 2);
+  const std::string ga = read_sequence((dir / "MG1655-K12.fasta.gz").string()).residues;
+  const std::string gb = read_sequence((dir / "O395.fasta.gz").string()).residues;
+  // A slice of E. coli against a slice that contains a mutated copy of part of it plus Vibrio.
+  std::string sa = ga.substr(100000, 6001), sb = gb.substr(200000, 4003);
+  sb.replace(1000, 2000, sa.substr(2500, 2000));
+  sb[1500] = sb[1500] == 'A' ? 'C' : 'A';
+  auto a = s.encode(sa), b = s.encode(sb);
+  AlignConfig c = small(AlignAlgorithm::pipeline);  // the shape built above: no new compile
+  c.traceback = true;
+  AlignResult got = align(&ctx, a, b, s, c);
+  const AlignResult want = align_cpu(a, b, s);
+  check_same(got, want);
+  CHECK(got.score >= 3900);
+  CHECK(rescore(a, b, s, got.start_a, got.start_b, got.cigar) == got.score);
+}
+
+TEST_CASE("align gpu: tune stores the fastest shape, and the automatic shape uses it") {
+  Context& ctx = test::context();
+  test::TempDir dir;
+  const std::string db = (dir.path / "tuning.json").string();
+  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
+  struct Unset {
+    ~Unset() { unsetenv("LOCKSTEP_TUNING_DB"); }
+  } unset;
+
+  std::vector<AlignConfig> shapes(1, small(AlignAlgorithm::pipeline));
+  auto t = align_tune(ctx, AlignAlgorithm::pipeline, 900, 700, shapes, 1, true);
+  AlignConfig automatic;
+  automatic.algorithm = AlignAlgorithm::pipeline;
+  AlignConfig c = align_tuned(ctx.info(), automatic, 1000, 800);
+
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].score > 0);
+  CHECK(c.local_size == 16);
+  CHECK(c.cells == 2);
+  CHECK(c.tile_cols == 48);
+  automatic.algorithm = AlignAlgorithm::barrier;  // no barrier entry: the rule stays
+  CHECK(align_tuned(ctx.info(), automatic, 1000, 800).local_size == 0);
+}

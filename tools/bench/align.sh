@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Smith-Waterman benchmark (issue 10): GCUPS against length on slices of the two genomes of
+# ../shared/genomes (E. coli K-12 MG1655 rows, Vibrio cholerae O395 columns, never copied):
+# 10k, 50k, 200k x 180k and 1M x 1M (the first megabase of each), for the flag-array pipeline,
+# the tile-diagonal kernel under every barrier strategy and relaunch, a shape sweep at 200k, one
+# traceback of the 1M pair, and on the host: the plain CPU reference (20k x 20k, one core),
+# libssw on one core (50k x 50k) and libssw with 16 threads (16 independent slices of B against
+# all of A, 200k x 180k: a throughput figure). Writes $OUT/align.txt (one line per run: the
+# configuration keys then score= end_a= end_b= cells= ms= gcups=) and, with matplotlib,
+# $OUT/align.png. Every device run of one size must report the same score and ends (checked by
+# plot_align.py, which prints consistent=0/1).
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GENOMES=dir] [SIZES="..."] tools/bench/align.sh
+set -uo pipefail
+: "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
+here=$(cd "$(dirname "$0")" && pwd)
+# The genomes: $GENOMES, else ../shared/genomes beside the checkout, else .carry/genomes (the GPU
+# machine: tools/gpu/prepare.sh must copy /work/shared/genomes/*.fasta.gz there, about 2.8 MB).
+genomes=${GENOMES:-}
+for g in "$here/../../../shared/genomes" "$here/../../.carry/genomes"; do
+  [[ -z "$genomes" && -f "$g/MG1655-K12.fasta.gz" ]] && genomes=$g
+done
+if [[ -z "$genomes" ]]; then
+  echo "align.sh: no genomes (set GENOMES to the folder of MG1655-K12.fasta.gz and O395.fasta.gz)" >&2
+  exit 1
+fi
+A=$genomes/MG1655-K12.fasta.gz
+B=$genomes/O395.fasta.gz
+sizes=${SIZES:-"10000,10000 50000,50000 200000,180000 1000000,1000000"}
+strategies=${STRATEGIES:-"auto lock grouped-lock lock-free tree relaunch"}
+mkdir -p "$OUT"
+txt="$OUT/align.txt"
+: > "$txt"
+# run N M ARGS...: one alignment of A[0,N) x B[0,M); the configuration line and the result line
+# of the CLI joined into one line of $txt.
+run() {
+  local n=$1 m=$2
+  shift 2
+  echo "# lockstep align --slice-a 0,$n --slice-b 0,$m $*" >> "$txt"
+  local out
+  out=$("$LOCKSTEP" align "$A" "$B" --slice-a "0,$n" --slice-b "0,$m" "$@" 2>> "$OUT/align.err")
+  local rc=$?
+  if [[ $rc -ne 0 ]]; then
+    echo "error rc=$rc n=$n m=$m args=\"$*\"" | tee -a "$txt"
+    return
+  fi
+  echo "case=$case $(grep -m1 '^device=' <<< "$out") $(grep '^traceback_ms=' <<< "$out") $(tail -n1 <<< "$out")" |
+    tee -a "$txt"
+}
+case=size
+for size in $sizes; do
+  n=${size%,*} m=${size#*,}
+  reps=3
+  ((n >= 1000000)) && reps=1
+  run "$n" "$m" --algorithm pipeline --repeat "$reps"
+  for s in $strategies; do run "$n" "$m" --algorithm barrier --strategy "$s" --repeat "$reps"; done
+done
+# Shapes at 200k x 180k: rows per work-item and chunk width of the pipeline, tile width of the
+# barrier kernel (auto strategy).
+case=shape
+for cells in 4 8 16; do
+  for w in 64 128 512; do
+    run 200000 180000 --algorithm pipeline --cells "$cells" --tile-cols "$w" --repeat 3
+  done
+done
+for w in 512 1024 2048 4096; do run 200000 180000 --algorithm barrier --tile-cols "$w" --repeat 3; done
+run 200000 180000 --algorithm pipeline --local-size 128 --cells 16 --repeat 3
+# Traceback of the long pair (start by the bounded reverse pass, CIGAR by the banded pass).
+case=traceback
+run 1000000 1000000 --algorithm pipeline --traceback --view-limit 0
+# Host: CPU reference and libssw (16-bit scores: fine on these slices).
+case=host
+run 20000 20000 --algorithm cpu
+run 50000 50000 --algorithm ssw --threads 1
+run 200000 180000 --algorithm ssw --threads 16
+py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
+"$py" "$here/plot_align.py" "$txt" "$OUT/align.png" 2>> "$OUT/align.err" | tee -a "$txt" ||
+  echo "plot skipped (see $OUT/align.err)"
+exit 0
