@@ -10,7 +10,7 @@ carry="$root/.carry"
 bash "$carry/opencl-env.sh"
 export LOCKSTEP_SOURCE_DIR="$root" LOCKSTEP_CLI="$carry/lockstep" LOCKSTEP="$carry/lockstep"
 export ANCHORS="$carry" XDG_CACHE_HOME=/tmp/lockstep-cache
-mkdir -p "$root/../shared" && cp -r "$carry/matrices" "$root/../shared/"
+mkdir -p "$root/../shared" && cp -r "$carry/matrices" "$carry/graphs" "$carry/genomes" "$root/../shared/"
 (nvcc -O3 -std=c++17 -arch=sm_90 "$carry/cuda_anchors.cu" -lcusparse -o "$carry/cuda_anchors" \
    > "$OUT/nvcc.log" 2>&1 || echo "nvcc failed" >> "$OUT/nvcc.log") &
 nvcc_pid=$!
