@@ -13,6 +13,7 @@
 #include "lockstep/apsp.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/matrix_market.hpp"
+#include "lockstep/sort.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -64,6 +65,16 @@ const std::vector<FuzzTarget>& targets() {
          Graph g = read_graph(path);
          return g.n <= kModest && g.src.size() == g.dst.size();
        },
+       ""},
+      {"sort keys u32",
+       ".txt",
+       {"1\n2\n\n 3 \n4294967295\n", "7\n"},
+       [](const std::string& path) { return read_keys<uint32_t>(path, false).size() < (1u << 24); },
+       ""},
+      {"sort keys f32",
+       ".txt",
+       {"-1.5\nnan\n-0\ninf\n3e38\n", "1\n\n2\r\n"},
+       [](const std::string& path) { return read_keys<float>(path, false).size() < (1u << 24); },
        ""},
   };
   return all;

@@ -84,6 +84,12 @@ template <typename K>
 std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys,
                               const SortOptions& opts = {}, SortResult* result = nullptr);
 
+/// Keys from a file (read_input: files, pipes, `-`, gzip): text with one number a line (blank
+/// lines skipped; f32 also takes nan/inf), or with `binary` raw little-endian K values. Throws
+/// input_error "PATH:LINE: ..." for a line that is not a K, "PATH: ..." for a bad binary size.
+template <typename K>
+std::vector<K> read_keys(const std::string& path, bool binary);
+
 /// The host reference (std::stable_sort on the same key order, NaNs canonicalised as on the
 /// device): what tests and `lockstep sort --verify` compare against.
 template <typename K>
