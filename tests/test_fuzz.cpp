@@ -71,11 +71,6 @@ const std::vector<FuzzTarget>& targets() {
        {"1\n2\n\n 3 \n4294967295\n", "7\n"},
        [](const std::string& path) { return read_keys<uint32_t>(path, false).size() < (1u << 24); },
        ""},
-      {"sort keys f32",
-       ".txt",
-       {"-1.5\nnan\n-0\ninf\n3e38\n", "1\n\n2\r\n"},
-       [](const std::string& path) { return read_keys<float>(path, false).size() < (1u << 24); },
-       ""},
   };
   return all;
 }
