@@ -10,10 +10,15 @@
 //   fw_rest   phase 3 for everything else: a min-plus "GEMM" of depth K*TILE over 16*THREAD_TILE
 //             square tiles, 256 work-items each holding THREAD_TILE^2 elements in registers,
 //             operands staged in local memory CHUNK columns at a time. K = 1 is classic blocked.
+// Local memory: every tile kernel takes ONE host-sized `__local T* smem` argument and carves its
+// tiles out of it (fw_*_words below; src/apsp/apsp.cpp mirrors them), instead of declaring several
+// automatic __local arrays: that is the form every OpenCL implementation handles the same way.
+// POISON_LOCAL=1 fills smem with -12345 (and a barrier) first, so a kernel that read local memory
+// it had not written would give visibly wrong (too short) distances on any device.
 // Integers (INTEGER=1): infinity is 2^30-1 and sums are floored at -2^30, so nothing overflows
 // even while a negative cycle drives distances down (the host bounds |weights|*(n-1) < 2^28).
 // Required macros: VALUE_TYPE (float|int), INTEGER (0|1), TILE (16|32|64), PATHS (0|1),
-// THREAD_TILE (4|8), CHUNK (divides TILE).
+// THREAD_TILE (4|8), CHUNK (divides TILE), POISON_LOCAL (0|1).
 #include "common.cl"
 #ifndef VALUE_TYPE
 #error "VALUE_TYPE undefined!"
@@ -33,6 +38,9 @@
 #ifndef CHUNK
 #error "CHUNK undefined!"
 #endif
+#ifndef POISON_LOCAL
+#error "POISON_LOCAL undefined!"
+#endif
 typedef VALUE_TYPE T;
 
 #if INTEGER
@@ -47,7 +55,16 @@ typedef VALUE_TYPE T;
 #define THREADS (TILE * TILE < 256 ? TILE * TILE : 256)
 #define ROWS (TILE * TILE / THREADS)
 #define ROW_STEP (THREADS / TILE)
+#define TT (TILE * TILE)
 #define AT(bi, bj, i, j) (((size_t)(bi) * TILE + (i)) * N + (size_t)(bj) * TILE + (j))
+
+// Fills the first `words` of smem with garbage when POISON_LOCAL=1 (every item of the group).
+inline void poison(__local T* smem, const int words) {
+#if POISON_LOCAL
+  for (int x = get_local_id(0); x < words; x += get_local_size(0)) smem[x] = (T)(-12345);
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+}
 
 __kernel void fw_naive(const int N, const int k, __global T* D, __global int* P) {
   const size_t id = get_global_id(0);
@@ -85,9 +102,10 @@ inline void store_tile(const int N, const int bi, const int bj, __global T* D, _
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
-void fw_lead(const int N, const int kb, __global T* D, __global int* P) {
-  __local T t[TILE * TILE];
-  __local int tn[PATHS ? TILE * TILE : 1];
+void fw_lead(const int N, const int kb, __global T* D, __global int* P, __local T* smem) {
+  poison(smem, (1 + PATHS) * TT);
+  __local T* t = smem;                              // TT
+  __local int* tn = (__local int*)(smem + TT);      // TT when PATHS
   load_tile(N, kb, kb, D, P, t, tn);
   const int l = get_local_id(0), j = l % TILE;
   for (int k = 0; k < TILE; ++k) {
@@ -108,14 +126,16 @@ void fw_lead(const int N, const int kb, __global T* D, __global int* P) {
 
 // Groups [0, nb): row tiles (kb, g); groups [nb, 2nb): column tiles (g - nb, kb).
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
-void fw_panel(const int N, const int kb, const int nb, __global T* D, __global int* P) {
-  __local T lead[TILE * TILE];
-  __local T t[TILE * TILE];
-  __local int tn[PATHS ? TILE * TILE : 1];
+void fw_panel(const int N, const int kb, const int nb, __global T* D, __global int* P,
+              __local T* smem) {
   const int g = get_group_id(0);
   const bool is_row = g < nb;
   const int bi = is_row ? kb : g - nb, bj = is_row ? g : kb;
   if (bi == kb && bj == kb) return;
+  poison(smem, (2 + PATHS) * TT);
+  __local T* lead = smem;                              // TT
+  __local T* t = smem + TT;                            // TT
+  __local int* tn = (__local int*)(smem + 2 * TT);     // TT when PATHS
   load_tile(N, bi, bj, D, P, t, tn);
   const int l = get_local_id(0), j = l % TILE;
   for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP)
@@ -142,10 +162,10 @@ void fw_panel(const int N, const int kb, const int nb, __global T* D, __global i
 // Each gets C = min(C, A (x) B) with A = (bi, kb), B = (kb, bj); lead row/column tiles skip.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void fw_cross(const int N, const int kb, const int sb, const int sk, const int nb, __global T* D,
-              __global int* P) {
-  __local T a[TILE * TILE];
-  __local T b[TILE * TILE];
-  __local int an[PATHS ? TILE * TILE : 1];
+              __global int* P, __local T* smem) {
+  __local T* a = smem;                              // TT
+  __local T* b = smem + TT;                         // TT
+  __local int* an = (__local int*)(smem + 2 * TT);  // TT when PATHS
   int g = get_group_id(0), bi, bj;
   if (g < sk * nb) {
     bi = sb + g / nb;
@@ -157,6 +177,7 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
     if (bi >= sb) bi += sk;
   }
   if (bi == kb || bj == kb) return;
+  poison(smem, (2 + PATHS) * TT);
   load_tile(N, bi, kb, D, P, a, an);
   const int l = get_local_id(0), j = l % TILE;
   T c[ROWS];
@@ -198,14 +219,16 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
 // elements whose row or column lies in [s0, s0+depth) (the cross band, already final). The next
 // chunk of A and B is loaded into registers while the current one is used from local memory.
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
-void fw_rest(const int N, const int s0, const int depth, __global T* D, __global int* P) {
-  __local T as[CHUNK * APAD];
-  __local T bs[CHUNK * BIG];
-  __local int ans[PATHS ? CHUNK * APAD : 1];
+void fw_rest(const int N, const int s0, const int depth, __global T* D, __global int* P,
+             __local T* smem) {
   const int nt = N / BIG, g = get_group_id(0);
   const int r0 = (g / nt) * BIG, c0 = (g % nt) * BIG;
   const int s1 = s0 + depth;
   if ((r0 >= s0 && r0 + BIG <= s1) || (c0 >= s0 && c0 + BIG <= s1)) return;
+  poison(smem, CHUNK * (APAD + BIG + PATHS * APAD));
+  __local T* as = smem;                                               // CHUNK * APAD
+  __local T* bs = smem + CHUNK * APAD;                                // CHUNK * BIG
+  __local int* ans = (__local int*)(smem + CHUNK * (APAD + BIG));     // CHUNK * APAD when PATHS
   const int l = get_local_id(0), tx = l % 16, ty = l / 16;
   T c[THREAD_TILE][THREAD_TILE];
   int cn[PATHS ? THREAD_TILE : 1][THREAD_TILE];

@@ -4,6 +4,7 @@
 // disconnected graphs, next-hop paths checked hop by hop, generalized K = 1 equal to blocked, and
 // the threaded CPU version. Weights are integers (also in f32), so distances compare exactly.
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <regex>
 #include <set>
@@ -211,6 +212,25 @@ TEST_CASE("apsp: bad configurations and weights are input errors") {
                        input_error);
   CHECK_THROWS_WITH_AS(apsp<int32_t>(ctx, huge, {}), doctest::Contains("2^28"), input_error);
   CHECK(apsp<float>(ctx, Graph{}, {}).dist.empty());
+}
+
+TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKSTEP_POISON=1)") {
+  // Regression for issue 13 (PoCL 5.0 on a 16-core AVX-512 CPU gave too-short distances and
+  // spurious negative cycles): with local memory pre-filled with -12345, any local read before the
+  // group wrote it would make distances too short here too, on any device. The configurations
+  // cover fw_lead, fw_panel, fw_rest (blocked) and fw_cross with next hops (generalized).
+  auto& ctx = test::context();
+  Graph g = with_potentials(random_graph(70, 0.1, 1307, 1, 100), 13);
+  ::setenv("LOCKSTEP_POISON", "1", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("LOCKSTEP_POISON"); }
+  } unset;
+
+  auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 16, 1, false, 4});
+  auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 16, 2, true, 4});
+
+  check(g, blocked, "poisoned blocked tile 16 f32");
+  check(g, general, "poisoned generalized tile 16 K=2 i32 paths");
 }
 
 TEST_CASE("apsp: threaded CPU blocked Floyd-Warshall equals the reference, with paths") {

@@ -259,3 +259,21 @@ TEST_CASE("fuzz: mutated inputs give input_error naming the file, and the CLI ag
     if (!target.cli.empty()) CHECK(cli_runs >= kCliCases / 2);
   }
 }
+
+TEST_CASE(
+    "fuzz findings stay fixed: size lines that overflowed (UBSan) or reserved memory they lied "
+    "about") {
+  test::TempDir dir;
+  const std::string path = (dir.path / "big.mtx").string();
+  const std::vector<std::string> inputs = {
+      "%%MatrixMarket matrix array real general\n4294967297 4294967298\n1\n",
+      "%%MatrixMarket matrix array real symmetric\n2147483647 2147483647\n1\n",
+      "%%MatrixMarket matrix coordinate real symmetric\n2 2 9223372036854775807\n1 1 1\n",
+      "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 2147483647\n1 1 1\n"};
+  for (const std::string& text : inputs) {
+    CAPTURE(text);
+    write(path, text);
+
+    CHECK_THROWS_WITH_AS(read_triplets(path), doctest::Contains((path + ":").c_str()), input_error);
+  }
+}

@@ -6,7 +6,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd
-          libboost-program-options-dev doctest-dev nlohmann-json3-dev zlib1g-dev)
+          libboost-program-options-dev doctest-dev nlohmann-json3-dev zlib1g-dev
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,6 +14,30 @@ namespace lockstep {
 
 enum class BarrierStrategy { relaunch = 0, lock = 1, grouped_lock = 2, lock_free = 3, tree = 4 };
 
+/// Ordering variant of the NVIDIA path (cl/barrier_order.cl BARRIER_NV_ORDER): full
+/// fence.acq_rel.gpu around every arrival and departure, one-directional acquire/release PTX, or
+/// the latter with relaxed spins and one acquire load at the end. Other devices ignore it (C11
+/// acquire/release, or mem_fence on plain OpenCL C 1.2).
+enum class BarrierOrder { automatic = -1, fence = 0, acqrel = 1, acqrel_rspin = 2 };
+/// "auto", "fence", "acqrel", "acqrel-rspin"; parse throws input_error on other names.
+std::string to_string(BarrierOrder o);
+BarrierOrder parse_barrier_order(const std::string& name);
+
+/// A barrier's variant: ordering (automatic: $LOCKSTEP_BARRIER_ORDER, else the measured default)
+/// and, for lock-free and tree, the spacing of flag words in ints (0: the default, 1 packed,
+/// 32 one 128-byte line each).
+struct BarrierVariant {
+  BarrierOrder order = BarrierOrder::automatic;
+  int flag_stride = 0;
+};
+
+/// Adds what cl/barrier_order.cl's flag_load_acquire / flag_store_release / flag_add_acq_rel need
+/// on ctx's device: BARRIER_C11 (with -cl-std=CL3.0 where C11 atomics exist), BARRIER_NV_PTX and
+/// BARRIER_NV_ORDER on NVIDIA. LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path. Returns the
+/// path's name: "c11", "mem_fence" or the NVIDIA order ("fence", "acqrel", "acqrel-rspin").
+std::string add_flag_defines(const Context& ctx, Defines& d,
+                             BarrierOrder order = BarrierOrder::automatic);
+
 /// "relaunch", "lock", "grouped-lock", "lock-free", "tree".
 std::string to_string(BarrierStrategy s);
 /// Parses those names; throws input_error naming the accepted ones otherwise.
@@ -39,7 +63,8 @@ class GlobalBarrier {
  public:
   /// branch: tree branching factor (0: the default, about sqrt(G), at most local_size).
   /// Throws input_error when the strategy cannot serve G groups of local_size items.
-  GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size, int branch = 0);
+  GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size, int branch = 0,
+                BarrierVariant variant = {});
 
   BarrierStrategy strategy() const { return strategy_; }
   int groups() const { return groups_; }
@@ -48,9 +73,10 @@ class GlobalBarrier {
   int branch() const { return branch_; }          // tree: branching factor
   int tree_levels() const;                        // tree: ceil(log_B G) + 1 (release level)
   bool in_kernel() const { return strategy_ != BarrierStrategy::relaunch; }
+  int flag_stride() const { return flag_stride_; }           // lock-free, tree: ints between flags
+  const std::string& ordering() const { return ordering_; }  // see add_flag_defines
 
-  /// Adds BARRIER_STRATEGY, BARRIER_C11 and the strategy's parameters (and -cl-std=CL3.0 on
-  /// devices with OpenCL C 2.0/3.0 atomics) to d.
+  /// Adds BARRIER_STRATEGY, the strategy's parameters and add_flag_defines' macros to d.
   Defines& add_defines(Defines& d) const;
   const cl::Buffer& state() const { return state_; }
   size_t state_ints() const { return state_ints_; }
@@ -61,9 +87,9 @@ class GlobalBarrier {
 
  private:
   BarrierStrategy strategy_;
-  int groups_, local_size_, group_size_ = 0, branch_ = 0;
-  bool c11_;
-  bool nv_ptx_ = false;  // NVIDIA: fence.acq_rel.gpu (inline PTX) around arrive/depart
+  int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1;
+  Defines ordering_defines_;
+  std::string ordering_;
   size_t state_ints_;
   cl::Buffer state_;
 };
@@ -74,11 +100,13 @@ class GlobalBarrier {
 struct BarrierBenchResult {
   double ms = 0, us_per_barrier = 0;
   long long errors = 0;
-  int branch = 0, levels = 0;
+  int branch = 0, levels = 0, flag_stride = 0;
+  std::string ordering;
 };
-BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups,
-                                 int local_size, int rounds, int branch = 0);
+BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
+                                 int rounds, int branch = 0, BarrierVariant variant = {});
 /// Co-resident groups of the bench kernel for a strategy (what `--groups max` means).
-int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size);
+int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
+                            BarrierVariant variant = {});
 
 }  // namespace lockstep

@@ -2,6 +2,7 @@
 // naive, blocked or generalized (multi-tile) Floyd-Warshall, reads back distances and next hops,
 // and holds the rule that picks tile, K and the phase-3 thread tile.
 #include <algorithm>
+#include <cstdlib>
 
 #include "apsp/dense.hpp"
 
@@ -11,6 +12,12 @@ namespace {
 constexpr int kChunk = 16;  // k values staged per step in fw_rest; divides every tile
 
 size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+// LOCKSTEP_POISON=1: kernels fill their local memory with garbage before use (POISON_LOCAL).
+bool poison_local() {
+  const char* e = std::getenv("LOCKSTEP_POISON");
+  return e && *e && std::string(e) != "0";
+}
 
 void validate(const ApspConfig& c) {
   if (c.tile != 16 && c.tile != 32 && c.tile != 64)
@@ -64,8 +71,13 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
       .set("TILE", tile)
       .set("PATHS", cfg.paths ? 1 : 0)
       .set("THREAD_TILE", cfg.thread_tile)
-      .set("CHUNK", kChunk);
+      .set("CHUNK", kChunk)
+      .set("POISON_LOCAL", poison_local() ? 1 : 0);
   const size_t threads = std::min(256, tile * tile);
+  // The one local buffer of each tile kernel, carved as in cl/floyd_warshall.cl.
+  const size_t tt = size_t(tile) * tile * sizeof(T), p = cfg.paths ? 1 : 0;
+  const Local lead_mem{(1 + p) * tt}, tiles_mem{(2 + p) * tt},
+      rest_mem{size_t(kChunk) * ((big + 1) * (1 + p) + big) * sizeof(T)};
   std::vector<cl::Event> events;
   if (cfg.variant == ApspVariant::naive) {
     cl::Kernel k = ctx.kernel("floyd_warshall.cl", "fw_naive", defs);
@@ -82,16 +94,16 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     for (int32_t sb = 0; sb < nb_k; sb += cfg.K) {
       const int32_t sk = std::min(cfg.K, nb_k - sb);
       for (int32_t kb = sb; kb < sb + sk; ++kb) {
-        set_args(lead, N, kb, D, P);
+        set_args(lead, N, kb, D, P, lead_mem);
         events.push_back(launch(q, lead, threads, threads));
-        set_args(panel, N, kb, nb, D, P);
+        set_args(panel, N, kb, nb, D, P, tiles_mem);
         events.push_back(launch(q, panel, 2 * nb * threads, threads));
         if (sk > 1) {
-          set_args(cross, N, kb, sb, sk, nb, D, P);
+          set_args(cross, N, kb, sb, sk, nb, D, P, tiles_mem);
           events.push_back(launch(q, cross, size_t(sk * nb + (nb - sk) * sk) * threads, threads));
         }
       }
-      set_args(rest, N, sb * tile, sk * tile, D, P);
+      set_args(rest, N, sb * tile, sk * tile, D, P, rest_mem);
       events.push_back(launch(q, rest, size_t(nt) * nt * 256, 256));
     }
   }

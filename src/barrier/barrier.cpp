@@ -11,6 +11,11 @@ namespace lockstep {
 namespace {
 
 constexpr int kLine = 32, kArrays = 160;  // must match barrier.cl
+
+// The measured defaults (BENCHMARKS.md ## barrier): the NVIDIA ordering variant and the spacing
+// of lock-free / tree flag words. Change them here from new numbers.
+constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::fence;
+constexpr int kDefaultFlagStride = 1;
 int round_line(int n) { return (n + kLine - 1) / kLine * kLine; }
 int ceil_sqrt(int n) {
   int s = int(std::sqrt(double(n)));
@@ -22,13 +27,63 @@ int ceil_sqrt(int n) {
 
 std::string to_string(BarrierStrategy s) {
   switch (s) {
-    case BarrierStrategy::relaunch: return "relaunch";
-    case BarrierStrategy::lock: return "lock";
-    case BarrierStrategy::grouped_lock: return "grouped-lock";
-    case BarrierStrategy::lock_free: return "lock-free";
-    case BarrierStrategy::tree: return "tree";
+    case BarrierStrategy::relaunch:
+      return "relaunch";
+    case BarrierStrategy::lock:
+      return "lock";
+    case BarrierStrategy::grouped_lock:
+      return "grouped-lock";
+    case BarrierStrategy::lock_free:
+      return "lock-free";
+    case BarrierStrategy::tree:
+      return "tree";
   }
   return "?";
+}
+
+std::string to_string(BarrierOrder o) {
+  switch (o) {
+    case BarrierOrder::automatic:
+      return "auto";
+    case BarrierOrder::fence:
+      return "fence";
+    case BarrierOrder::acqrel:
+      return "acqrel";
+    case BarrierOrder::acqrel_rspin:
+      return "acqrel-rspin";
+  }
+  return "?";
+}
+
+BarrierOrder parse_barrier_order(const std::string& name) {
+  for (auto o : {BarrierOrder::automatic, BarrierOrder::fence, BarrierOrder::acqrel,
+                 BarrierOrder::acqrel_rspin})
+    if (to_string(o) == name) return o;
+  throw input_error("unknown barrier order '" + name +
+                    "' (expected auto, fence, acqrel or acqrel-rspin)");
+}
+
+std::string add_flag_defines(const Context& ctx, Defines& d, BarrierOrder order) {
+  const DeviceInfo& di = ctx.info();
+  bool c11 = di.c20_atomics;
+  // LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path (what NVIDIA runs) on any device.
+  if (const char* v = std::getenv("LOCKSTEP_BARRIER_C11"); v && std::string(v) == "0") c11 = false;
+  d.set("BARRIER_C11", c11 ? 1 : 0);
+  if (c11) {
+    d.flag("-cl-std=CL3.0");
+    return "c11";
+  }
+  // On the H100, mem_fence(CLK_GLOBAL_MEM_FENCE) did not make other groups' stores visible to
+  // ordinary loads (every read after the barrier was stale): use GPU-scope PTX orderings.
+  bool nv = di.wave_width == 32 && (di.vendor + di.platform).find("NVIDIA") != std::string::npos;
+  if (!nv) return "mem_fence";
+  if (order == BarrierOrder::automatic) {
+    const char* v = std::getenv("LOCKSTEP_BARRIER_ORDER");
+    order = v && *v ? parse_barrier_order(v) : BarrierOrder::automatic;
+    if (order == BarrierOrder::automatic) order = kDefaultNvOrder;
+  }
+  d.set("BARRIER_NV_PTX", 1).set("BARRIER_NV_ORDER", int(order));
+  return to_string(order);
 }
 
 const std::vector<BarrierStrategy>& all_barrier_strategies() {
@@ -56,23 +111,23 @@ BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int
 }
 
 GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
-                             int branch)
-    : strategy_(strategy), groups_(groups), local_size_(local_size),
-      c11_(ctx.info().c20_atomics) {
-  // LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path (what NVIDIA runs) on any device.
-  if (const char* v = std::getenv("LOCKSTEP_BARRIER_C11"); v && std::string(v) == "0") c11_ = false;
-  // On the H100, mem_fence(CLK_GLOBAL_MEM_FENCE) did not make other groups' stores visible to
-  // ordinary loads (every read after the barrier was stale): use the PTX acquire/release fence.
-  const DeviceInfo& di = ctx.info();
-  nv_ptx_ = !c11_ && di.wave_width == 32 && (di.vendor + di.platform).find("NVIDIA") != std::string::npos;
-  if (groups < 1) throw input_error("global barrier: groups must be >= 1, got " + std::to_string(groups));
+                             int branch, BarrierVariant variant)
+    : strategy_(strategy), groups_(groups), local_size_(local_size) {
+  ordering_ = add_flag_defines(ctx, ordering_defines_, variant.order);
+  flag_stride_ = variant.flag_stride ? variant.flag_stride : kDefaultFlagStride;
+  if (flag_stride_ != 1 && flag_stride_ != kLine)
+    throw input_error("global barrier: flag stride must be 1 or " + std::to_string(kLine) +
+                      ", got " + std::to_string(flag_stride_));
+  if (groups < 1)
+    throw input_error("global barrier: groups must be >= 1, got " + std::to_string(groups));
   if (local_size < 1 || size_t(local_size) > ctx.info().max_work_group_size)
-    throw input_error("global barrier: local size " + std::to_string(local_size) +
-                      " outside 1.." + std::to_string(ctx.info().max_work_group_size));
+    throw input_error("global barrier: local size " + std::to_string(local_size) + " outside 1.." +
+                      std::to_string(ctx.info().max_work_group_size));
   int arrays = 0;
   switch (strategy) {
     case BarrierStrategy::relaunch:
-    case BarrierStrategy::lock: break;
+    case BarrierStrategy::lock:
+      break;
     case BarrierStrategy::grouped_lock:
       group_size_ = ceil_sqrt(groups);  // minimises ceil(G/g) + g
       arrays = kLine * ((groups + group_size_ - 1) / group_size_);
@@ -82,14 +137,15 @@ GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups,
         throw input_error("lock-free barrier: " + std::to_string(groups) +
                           " groups exceed the work-group size " + std::to_string(local_size) +
                           " (the master group has one work-item per group); use tree");
-      arrays = 2 * round_line(groups);
+      arrays = 2 * round_line(groups * flag_stride_);
       break;
     case BarrierStrategy::tree: {
       branch_ = branch ? branch : std::max(2, std::min(local_size, ceil_sqrt(groups)));
       if (branch_ < 2 || branch_ > local_size)
         throw input_error("tree barrier: branching factor " + std::to_string(branch_) +
                           " outside 2..local size " + std::to_string(local_size));
-      for (int c = groups; c > 1; c = (c + branch_ - 1) / branch_) arrays += round_line(c);
+      for (int c = groups; c > 1; c = (c + branch_ - 1) / branch_)
+        arrays += round_line(c * flag_stride_);
       break;
     }
   }
@@ -106,9 +162,11 @@ int GlobalBarrier::tree_levels() const {
 }
 
 Defines& GlobalBarrier::add_defines(Defines& d) const {
-  d.set("BARRIER_STRATEGY", int(strategy_)).set("BARRIER_C11", c11_ ? 1 : 0);
-  if (c11_) d.flag("-cl-std=CL3.0");
-  if (nv_ptx_) d.set("BARRIER_NV_PTX", 1);
+  d.set("BARRIER_STRATEGY", int(strategy_));
+  for (const auto& [name, value] : ordering_defines_.values()) d.set(name, value);
+  if (ordering_ == "c11") d.flag("-cl-std=CL3.0");
+  if (strategy_ == BarrierStrategy::lock_free || strategy_ == BarrierStrategy::tree)
+    d.set("BARRIER_FLAG_STRIDE", flag_stride_);
   if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
   if (strategy_ == BarrierStrategy::tree) d.set("BARRIER_BRANCH", branch_);
   return d;

@@ -1,16 +1,19 @@
 // The barrier stress benchmark behind `lockstep bench barrier` and the tests: runs
 // cl/barrier_bench.cl for one (strategy, groups, local size) and reports microseconds per barrier
 // and the number of values a work-group read wrong after a barrier (ordinary loads).
-#include "lockstep/barrier.hpp"
 #include <cstdlib>
+
+#include "lockstep/barrier.hpp"
 
 namespace lockstep {
 
-int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size) {
+int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
+                            BarrierVariant variant) {
   // Relaunch has no limit of its own; "max" then means what the lock kernel can hold.
   if (strategy == BarrierStrategy::relaunch) strategy = BarrierStrategy::lock;
-  GlobalBarrier probe(ctx, strategy == BarrierStrategy::lock_free ? BarrierStrategy::lock : strategy,
-                      1, local_size);
+  GlobalBarrier probe(ctx,
+                      strategy == BarrierStrategy::lock_free ? BarrierStrategy::lock : strategy, 1,
+                      local_size, 0, variant);
   Defines d;
   probe.add_defines(d);
   cl::Kernel k = ctx.kernel("barrier_bench.cl", "barrier_bench", d);
@@ -19,9 +22,9 @@ int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_si
   return max_coresident_groups(ctx, k, size_t(local_size), 0);
 }
 
-BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups,
-                                 int local_size, int rounds, int branch) {
-  GlobalBarrier bar(ctx, strategy, groups, local_size, branch);
+BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
+                                 int rounds, int branch, BarrierVariant variant) {
+  GlobalBarrier bar(ctx, strategy, groups, local_size, branch, variant);
   auto& q = ctx.queue();
   size_t items = size_t(groups) * size_t(local_size);
   cl::Buffer data = make_buffer(ctx.context(), CL_MEM_READ_WRITE, items * sizeof(cl_uint));
@@ -51,6 +54,8 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
   r.us_per_barrier = rounds ? r.ms * 1000.0 / (2.0 * rounds) : 0.0;
   r.branch = bar.branch();
   r.levels = bar.tree_levels();
+  r.flag_stride = bar.flag_stride();
+  r.ordering = bar.ordering();
   return r;
 }
 

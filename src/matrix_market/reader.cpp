@@ -108,16 +108,17 @@ Triplets read_triplets(const std::string& path) {
   if (!ps.number(b, e, rows) || !ps.number(b, e, cols) || (coord && !ps.number(b, e, nnz)) ||
       Parser::skip_space(b, e) != e)
     ps.fail(std::string("bad size line (expected 'rows cols") + (coord ? " nnz'" : "'") + " as non-negative integers)");
-  if (!coord)  // array files list every entry; symmetric ones the lower triangle only
-    nnz = t.banner.symmetry == "general" ? rows * cols
-          : t.banner.symmetry == "symmetric" ? rows * (rows + 1) / 2
-                                             : rows * (rows > 0 ? rows - 1 : 0) / 2;
   constexpr long long kMax = std::numeric_limits<int32_t>::max();
-  if (rows < 0 || cols < 0 || nnz < 0) ps.fail("negative size in size line");
+  if (rows < 0 || cols < 0 || (coord && nnz < 0)) ps.fail("negative size in size line");
   if (rows > kMax || cols > kMax)
     ps.fail("matrix of " + std::to_string(rows) + " x " + std::to_string(cols) +
             " exceeds lockstep's 32-bit index limit (" + std::to_string(kMax) + ")");
-  long long stored = sym ? 2 * nnz : nnz;
+  if (!coord)  // array files list every entry; symmetric ones the lower triangle only (< 2^62)
+    nnz = t.banner.symmetry == "general" ? rows * cols
+          : t.banner.symmetry == "symmetric" ? rows * (rows + 1) / 2
+                                             : rows * (rows > 0 ? rows - 1 : 0) / 2;
+  // Checked in this order, no product or sum here can overflow.
+  const long long stored = nnz > kMax ? nnz : sym ? 2 * nnz : nnz;
   if (stored > kMax)
     ps.fail(std::to_string(nnz) + " entries exceed lockstep's 32-bit index limit (" + std::to_string(kMax) + ")");
   if (coord && rows > 0 && cols > 0 && nnz > rows * cols && !sym)

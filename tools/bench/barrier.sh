@@ -1,30 +1,48 @@
 #!/usr/bin/env bash
-# Global barrier benchmark (issue 4): us per barrier and read-after-barrier errors for the five
-# strategies at 132, 264, 528 groups and full residency of 256-item groups (10^5 rounds = 2*10^5
-# barriers each), briefly at 64 and 1024 items, 10^6 barriers of lock and grouped-lock at full
-# residency, and CUDA grid.sync() from $ANCHORS/cuda_anchors when set. Writes $OUT/barrier.txt
-# (key=value lines) and, when matplotlib is present, $OUT/barrier.png.
-# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [ROUNDS=100000] tools/bench/barrier.sh
+# Global barrier benchmark (issues 4 and 8): us per barrier and read-after-barrier errors (ordinary
+# loads) for every strategy x NVIDIA ordering variant (fence: fence.acq_rel.gpu around every hop;
+# acqrel: ld.acquire / st.release / red.release / atom.acq_rel at .gpu scope; acqrel-rspin: relaxed
+# spins and one acquire load) x flag spacing (lock-free and tree: 1 packed, 32 one line each) at
+# 132 and full-residency groups of 256 items and 132, 264 (and max) groups of 1024 items; then
+# 10^6 barriers at full residency for the lock-based strategies and the one-directional tree, and
+# CUDA grid.sync() from $ANCHORS/cuda_anchors in the same run (before and after). On non-NVIDIA
+# devices the order list collapses to the device's one path (c11 or mem_fence), reported as
+# order=... . Writes $OUT/barrier.txt (key=value lines) and, with matplotlib, $OUT/barrier.png.
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [ROUNDS=20000] [LONG_ROUNDS=500000]
+#      tools/bench/barrier.sh          (about 100 s on an H100)
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
-rounds=${ROUNDS:-100000}
-brief=${BRIEF_ROUNDS:-$((rounds / 5))}
-long=${LONG_ROUNDS:-$((rounds * 5))}
-groups=${GROUPS_LIST:-132,264,528,max}
+rounds=${ROUNDS:-20000}
+long=${LONG_ROUNDS:-500000}  # 2 barriers per round: 10^6 barriers
+orders=${ORDERS:-fence,acqrel,acqrel-rspin}
 mkdir -p "$OUT"
 txt="$OUT/barrier.txt"
 : > "$txt"
 run() { echo "# lockstep $*" >> "$txt"; "$LOCKSTEP" "$@" 2>> "$OUT/barrier.err" | tee -a "$txt"; }
-run bench barrier --strategy all --groups "$groups" --local-size 256 --rounds "$rounds"
-run bench barrier --strategy all --groups 132,max --local-size 64 --rounds "$brief"
-run bench barrier --strategy all --groups 132,max --local-size 1024 --rounds "$brief"
-run bench barrier --strategy tree --branch 32 --groups "$groups" --local-size 256 --rounds "$rounds"
-run bench barrier --strategy lock --groups max --local-size 256 --rounds "$long"
-run bench barrier --strategy grouped-lock --groups max --local-size 256 --rounds "$long"
-if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/cuda_anchors" ]]; then
-  echo "# cuda_anchors barrier" >> "$txt"
-  "$ANCHORS/cuda_anchors" barrier 2>> "$OUT/barrier.err" | tee -a "$txt"
-fi
+anchors() {
+  if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/cuda_anchors" ]]; then
+    echo "# cuda_anchors barrier ($1)" >> "$txt"
+    "$ANCHORS/cuda_anchors" barrier 2>> "$OUT/barrier.err" | tee -a "$txt"
+  fi
+}
+anchors before
+common=(--order "$orders" --stride 1,32 --rounds "$rounds")
+run bench barrier --strategy all --groups 132,max --local-size 256 "${common[@]}"
+run bench barrier --strategy all --groups 132,264,max --local-size 1024 "${common[@]}"
+run bench barrier --strategy all --groups 132,max --local-size 64 --order "$orders" --stride 1 \
+  --rounds "$((rounds / 2))"
+run bench barrier --strategy tree --branch 32 --groups max --local-size 256 "${common[@]}"
+# 10^6 barriers at full residency (lock-free: at most one group per work-item of the master).
+run bench barrier --strategy lock --groups max --local-size 256 --order "$orders" --rounds "$long"
+run bench barrier --strategy grouped-lock --groups max --local-size 256 --order fence,acqrel \
+  --rounds "$long"
+run bench barrier --strategy tree --groups max --local-size 256 --order acqrel --stride 1,32 \
+  --rounds "$long"
+run bench barrier --strategy lock-free --groups max --local-size 256 --order acqrel --stride 32 \
+  --rounds "$long"
+run bench barrier --strategy lock --groups max --local-size 1024 --order fence,acqrel \
+  --rounds "$long"
+anchors after
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$(dirname "$0")/plot_barrier.py" "$txt" "$OUT/barrier.png" 2>> "$OUT/barrier.err" ||
   echo "plot skipped (see $OUT/barrier.err)"

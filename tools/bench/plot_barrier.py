@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Plots us per barrier against work-groups for the global barrier strategies and CUDA
-grid.sync() from the key=value lines of tools/bench/barrier.sh (barrier.txt), one panel per
-work-group size. Use: plot_barrier.py barrier.txt barrier.png"""
+"""Plots us per barrier against work-groups for the global barrier strategies (one series per
+strategy / ordering variant / flag spacing) and CUDA grid.sync() from the key=value lines of
+tools/bench/barrier.sh (barrier.txt), one panel per work-group size. Use: plot_barrier.py
+barrier.txt barrier.png"""
 import shlex
 import sys
 from collections import defaultdict
@@ -31,6 +32,10 @@ def parse(path):
             series, local = kv["strategy"], int(kv["local"])
             if kv.get("branch") and kv["strategy"] == "tree" and "--branch" in command:
                 series = "tree B=" + kv["branch"]
+            if kv["strategy"] != "relaunch" and "order" in kv:
+                series += " " + kv["order"]
+            if kv.get("stride") == "32":
+                series += " pad"
         data[local][series].setdefault(int(kv["groups"]), float(kv["us_per_barrier"]))
     return data
 
@@ -38,19 +43,19 @@ def parse(path):
 def main():
     data = parse(sys.argv[1])
     locals_ = sorted(data)
-    fig, axes = plt.subplots(1, len(locals_), figsize=(5.5 * len(locals_), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(locals_), figsize=(7 * len(locals_), 6), squeeze=False)
     for ax, local in zip(axes[0], locals_):
         for series, points in sorted(data[local].items()):
             xs = sorted(points)
-            style = "k--o" if series == "grid.sync" else "-o"
-            ax.plot(xs, [points[x] for x in xs], style, label=series)
+            style = "k--o" if series == "grid.sync" else ("-o" if "fence" in series else ":s")
+            ax.plot(xs, [points[x] for x in xs], style, label=series, markersize=3)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("work-groups")
         ax.set_ylabel("us per barrier")
         ax.set_title(f"{local} work-items per group")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=120)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine, from the repository root, after tools/gpu/prepare.sh filled
 # .carry/ here. Registers the NVIDIA OpenCL driver, builds the CUDA anchors with nvcc, runs the
-# whole doctest suite on the GPU and then every tools/bench/*.sh (or those named in $BENCH),
+# whole doctest suite on the GPU, then the whole suite again on the machine's PoCL CPU device (a
+# second OpenCL implementation: issue 13), then every tools/bench/*.sh (or those named in $BENCH),
 # writing everything under $OUT.
 set -uo pipefail
 root=$(pwd)
@@ -19,6 +20,13 @@ export LOCKSTEP_DEVICE=${LOCKSTEP_DEVICE:-nvidia}
 if [[ "${TESTS:-1}" == 1 ]]; then
   timeout "${TEST_TIMEOUT:-240}" "$carry/lockstep_tests" ${TEST_ARGS:-} > "$OUT/tests-gpu.txt" 2>&1
   echo "tests rc=$?"; tail -5 "$OUT/tests-gpu.txt"
+fi
+# Second implementation: the same binary on PoCL (platform "Portable Computing Language"; set
+# POCL_DEVICE to an index or name to pick another, POCL_TESTS=0 to skip) -> tests-pocl.txt.
+if [[ "${TESTS:-1}" == 1 && "${POCL_TESTS:-1}" == 1 ]]; then
+  LOCKSTEP_DEVICE="${POCL_DEVICE:-portable}" timeout "${POCL_TEST_TIMEOUT:-150}" \
+    "$carry/lockstep_tests" ${TEST_ARGS:-} > "$OUT/tests-pocl.txt" 2>&1
+  echo "tests-pocl rc=$?"; tail -5 "$OUT/tests-pocl.txt"
 fi
 wait $nvcc_pid
 for b in ${BENCH:-$(ls tools/bench/*.sh 2>/dev/null)}; do

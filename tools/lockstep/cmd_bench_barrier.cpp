@@ -32,52 +32,88 @@ int run_bench_barrier(const Args& args) {
       "groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
       "local-size", number<int>(1, 65536)->default_value(256), "work-items per group")(
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
-      "branch", number<int>(0, 65536)->default_value(0), "tree branching factor (0: about sqrt(G))")(
+      "branch", number<int>(0, 65536)->default_value(0),
+      "tree branching factor (0: about sqrt(G))")(
+      "order", po::value<std::string>()->default_value("auto"),
+      "NVIDIA ordering: comma list of auto|fence|acqrel|acqrel-rspin")(
+      "stride", po::value<std::string>()->default_value("0"),
+      "lock-free/tree flag spacing in ints: comma list of 0 (default)|1 (packed)|32 (padded)")(
       "json", po::value<std::string>(), "also write the results to this JSON file");
   po::variables_map vm;
   if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
   int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
   std::vector<BarrierStrategy> strategies;
-  if (vm["strategy"].as<std::string>() == "all") strategies = all_barrier_strategies();
-  else strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
+  if (vm["strategy"].as<std::string>() == "all")
+    strategies = all_barrier_strategies();
+  else
+    strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
   Context ctx(device_spec(vm));
   nlohmann::json results = nlohmann::json::array();
+  std::vector<BarrierOrder> orders;
+  for (const std::string& o : split(vm["order"].as<std::string>())) {
+    try {
+      orders.push_back(parse_barrier_order(o));
+    } catch (const input_error& e) {
+      throw usage_error(e.what());
+    }
+  }
+  std::vector<int> strides;
+  for (const std::string& t : split(vm["stride"].as<std::string>())) {
+    if (t != "0" && t != "1" && t != "32")
+      throw usage_error("--stride expects 0, 1 or 32, got '" + t + "'");
+    strides.push_back(std::stoi(t));
+  }
+  if (orders.empty() || strides.empty()) throw usage_error("--order and --stride need a value");
   int refused = 0;
   for (auto s : strategies) {
-    for (const std::string& g : split(vm["groups"].as<std::string>())) {
-      int groups = 0;
-      KeyValues kv;
-      kv.add("strategy", to_string(s));
-      try {
-        if (g == "max") {
-          groups = bench_kernel_coresident(ctx, s, local);
-          if (s == BarrierStrategy::lock_free) groups = std::min(groups, local);
-        } else {
-          size_t pos = 0;
-          groups = std::stoi(g, &pos);
-          if (pos != g.size() || groups < 1) throw std::invalid_argument(g);
+    bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
+    for (BarrierOrder order : orders)
+      for (int stride : flags ? strides : std::vector<int>{0})
+        // relaunch has no ordering: once
+        if (s == BarrierStrategy::relaunch && order != orders.front()) continue;
+        else
+        for (const std::string& g : split(vm["groups"].as<std::string>())) {
+          BarrierVariant variant{order, stride};
+          int groups = 0;
+          KeyValues kv;
+          kv.add("strategy", to_string(s));
+          try {
+            if (g == "max") {
+              groups = bench_kernel_coresident(ctx, s, local, variant);
+              if (s == BarrierStrategy::lock_free) groups = std::min(groups, local);
+            } else {
+              size_t pos = 0;
+              groups = std::stoi(g, &pos);
+              if (pos != g.size() || groups < 1) throw std::invalid_argument(g);
+            }
+          } catch (const std::logic_error&) {  // invalid_argument, out_of_range
+            throw usage_error("--groups expects positive counts or max, got '" + g + "'");
+          }
+          kv.add("groups", groups).add("local", local);
+          nlohmann::json row{{"strategy", to_string(s)}, {"groups", groups}, {"local", local}};
+          try {
+            BarrierBenchResult r =
+                bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>(), variant);
+            kv.add("order", r.ordering);
+            if (flags) kv.add("stride", r.flag_stride);
+            kv.add("us_per_barrier", r.us_per_barrier)
+                .add("errors", r.errors)
+                .add("rounds", rounds);
+            if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
+            row["order"] = r.ordering;
+            if (flags) row["stride"] = r.flag_stride;
+            row["us_per_barrier"] = r.us_per_barrier;
+            row["errors"] = r.errors;
+            row["rounds"] = rounds;
+          } catch (const input_error& e) {
+            ++refused;
+            kv.add("refused", std::string(e.what()));
+            row["refused"] = e.what();
+            std::cerr << "lockstep bench barrier: " << e.what() << "\n";
+          }
+          std::cout << kv.str() << std::endl;
+          results.push_back(row);
         }
-      } catch (const std::logic_error&) {  // invalid_argument, out_of_range
-        throw usage_error("--groups expects positive counts or max, got '" + g + "'");
-      }
-      kv.add("groups", groups).add("local", local);
-      nlohmann::json row{{"strategy", to_string(s)}, {"groups", groups}, {"local", local}};
-      try {
-        BarrierBenchResult r = bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>());
-        kv.add("us_per_barrier", r.us_per_barrier).add("errors", r.errors).add("rounds", rounds);
-        if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
-        row["us_per_barrier"] = r.us_per_barrier;
-        row["errors"] = r.errors;
-        row["rounds"] = rounds;
-      } catch (const input_error& e) {
-        ++refused;
-        kv.add("refused", std::string(e.what()));
-        row["refused"] = e.what();
-        std::cerr << "lockstep bench barrier: " << e.what() << "\n";
-      }
-      std::cout << kv.str() << std::endl;
-      results.push_back(row);
-    }
   }
   if (vm.count("json")) {
     std::ofstream out(vm["json"].as<std::string>());

@@ -1,12 +1,14 @@
 // `lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double]`: solves A x = b
 // with b = A*1 (so the exact solution is all ones) by conjugate gradients on the device, prints
 // the residual history, and checks the solution against the same iteration run on the CPU in
-// double (and against the exact solution).
+// double (and against the exact solution). With --distributed (under mpirun) it runs the same
+// solver over MPI ranks (tools/lockstep/mpi/cg.cpp).
 #include <chrono>
 #include <iostream>
 
 #include "cg_solver.hpp"
 #include "command.hpp"
+#include "distributed.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -87,11 +89,13 @@ int run_cg(const Args& args) {
       "tol", number<double>(0, 1)->default_value(1e-8), "relative residual to reach")(
       "maxit", number<int>(1, 1000000000), "iteration limit (default max(100, 10 n))")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
-      "history", "print every iteration's residual");
+      "history", "print every iteration's residual")(
+      "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
   if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double]", args, opts, pos, vm)) return 0;
+  if (vm.count("distributed")) return distributed_cg(vm);
   return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm); });
 }
 

@@ -1,10 +1,12 @@
 // `lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|auto]
 // [--wg-bits B] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one SpMV
 // configuration; the last line holds key=value pairs (median_ms, gflops, gbs, and with --verify
-// max_rel_err and verified). Exit 1 when verification fails.
+// max_rel_err and verified). Exit 1 when verification fails. With --distributed (under mpirun)
+// the matrix is split over the ranks (tools/lockstep/mpi/spmv.cpp).
 #include <iostream>
 
 #include "command.hpp"
+#include "distributed.hpp"
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/spmv_measure.hpp"
 
@@ -54,7 +56,8 @@ int run_spmv(const Args& args) {
       "rows-bits", number<int>(0, 12), "vector: 2^R rows per work-group")(
       "shuffle", number<int>(0, 1), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
       "verify", "check y against a CPU reference computed in double")(
-      "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)");
+      "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)")(
+      "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -62,6 +65,7 @@ int run_spmv(const Args& args) {
              "[--wg-bits B] [--rows-bits R] [--verify] [--repeat N]",
              args, opts, pos, vm))
     return 0;
+  if (vm.count("distributed")) return distributed_spmv(vm);
   return with_precision(vm, [&](auto t) { return run<decltype(t)>(vm); });
 }
 

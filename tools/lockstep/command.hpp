@@ -12,10 +12,10 @@
 // A "0 = automatic" option says so in its help text and includes 0 in its range.
 #pragma once
 #include <boost/program_options.hpp>
-#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "exit_codes.hpp"
@@ -23,7 +23,6 @@
 namespace lockstep::cli {
 
 namespace po = boost::program_options;
-
 
 /// The range check behind number<T>(); parse() applies it to every option that has one.
 struct RangeCheck {

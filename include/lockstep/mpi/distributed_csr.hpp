@@ -1,0 +1,125 @@
+// A CSR matrix split over MPI ranks in row blocks balanced by nonzeros, and its SpMV.
+//
+//   lockstep::mpi::Session mpi;                                  // MPI_Init .. MPI_Finalize
+//   lockstep::Context ctx(lockstep::mpi::select_rank_device(MPI_COMM_WORLD));
+//   auto A = rank == 0 ? read_matrix_market<double>(f) : Csr<double>{};  // whole matrix on root
+//   auto dA = lockstep::mpi::DistributedCsr<double>::scatter(MPI_COMM_WORLD, ctx.queue(), A);
+//   cl::Buffer x = dA.make_vector(), y = dA.make_vector();
+//   lockstep::mpi::spmv(dA, x, y);                                // y = A x on this rank's rows
+//
+// Each rank renumbers its rows: first the interior rows (every column owned here), then the
+// boundary rows (some column owned by another rank). Columns become local indices 0..n-1 for
+// owned entries and n..n+h-1 for the h halo entries, sorted by global index, hence grouped by
+// owner rank. A distributed vector is n values in this local order plus room for the halo.
+// The send and receive lists are computed once from the sparsity pattern (MPI_Alltoallv).
+// spmv() packs and downloads the boundary entries, runs the interior rows while MPI_Isend/Irecv
+// are in flight, uploads the halo and runs the boundary rows; both parts are DeviceCsr
+// matrices run by lockstep::spmv, so the single-GPU kernels and the tuning database serve each
+// rank. The interior part writes y[0..ni), the boundary part a scratch buffer copied to y[ni..n).
+#pragma once
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "lockstep/mpi/session.hpp"
+#include "lockstep/spmv.hpp"
+
+namespace lockstep::mpi {
+
+/// Row offsets (parts + 1 values) splitting the rows into blocks of about equal nonzeros.
+std::vector<int32_t> partition_by_nnz(const std::vector<int32_t>& row_ptr, int parts);
+
+template <typename T>
+class DistributedCsr {
+ public:
+  /// Collective. `global` is read on `root` only (other ranks pass an empty Csr). `offsets`
+  /// (size+1 row offsets, read on root) overrides the nonzero-balanced split. Throws
+  /// collective_error on every rank when the matrix is not square or too large.
+  static DistributedCsr scatter(MPI_Comm comm, cl::CommandQueue& queue, const Csr<T>& global,
+                                std::vector<int32_t> offsets = {}, int root = 0);
+  /// Collective: from this rank's rows (`mine`, global column indices) and the row offsets.
+  DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue, std::vector<int32_t> offsets,
+                 const Csr<T>& mine);
+
+  MPI_Comm comm() const { return comm_; }
+  cl::CommandQueue& queue() { return queue_; }
+  int32_t global_rows() const { return offsets_.back(); }
+  int32_t local_rows() const { return int32_t(global_row_.size()); }
+  int32_t interior_rows() const { return interior_; }
+  int32_t halo_size() const { return int32_t(halo_.size()); }
+  size_t local_nnz() const { return local_nnz_; }
+  const std::vector<int32_t>& offsets() const { return offsets_; }
+  /// The global row of each local row (local order: interior rows, then boundary rows).
+  const std::vector<int32_t>& global_rows_of_local() const { return global_row_; }
+  /// Global indices of the halo entries, in halo order.
+  const std::vector<int32_t>& halo() const { return halo_; }
+  /// Values this rank sends per SpMV (sum over neighbours).
+  size_t send_volume() const { return send_index_.size(); }
+  int neighbours() const;  // ranks exchanged with, either direction
+  const DeviceCsr<T>& interior() const { return *interior_dev_; }
+  const DeviceCsr<T>& boundary() const { return *boundary_dev_; }
+  /// A device vector with room for the local values and the halo.
+  cl::Buffer make_vector() const;
+
+  struct Peer {
+    int rank;
+    int32_t offset, count;  // slice of the send buffer, or of the halo
+  };
+
+ private:
+  template <typename U>
+  friend struct SpmvExchange;
+  MPI_Comm comm_;
+  cl::CommandQueue queue_, copy_queue_;  // kernels; the copies that overlap them
+  std::vector<int32_t> offsets_, global_row_, halo_;
+  int32_t interior_ = 0;
+  size_t local_nnz_ = 0;
+  std::vector<Peer> sends_, recvs_;
+  std::vector<int32_t> send_index_;  // local indices packed for sending
+  std::unique_ptr<DeviceCsr<T>> interior_dev_, boundary_dev_;
+  cl::Buffer send_index_dev_, send_dev_, boundary_y_;
+  std::shared_ptr<T> send_host_, recv_host_;  // pinned (mapped ALLOC_HOST_PTR) staging
+};
+
+/// Device timestamps (ms from the start of the pack kernel) of one SpMV's parts; mpi_ms is
+/// the host's time in MPI_Waitall.
+struct SpmvTimeline {
+  double pack_end = 0, download_end = 0, upload_start = 0, upload_end = 0;
+  double interior_start = 0, interior_end = 0, boundary_start = 0, boundary_end = 0;
+  double mpi_ms = 0;
+  /// Whether the exchange (pack .. upload) finished before the interior rows did.
+  bool hidden() const { return upload_end <= interior_end; }
+};
+
+/// y = A x on this rank's rows. x must come from make_vector() (its halo part is overwritten);
+/// y needs local_rows() values. Collective. With `timeline`, waits and fills it.
+template <typename T>
+void spmv(DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* timeline = nullptr);
+/// The dot product of two distributed vectors of n local values (MPI_Allreduce), on every rank.
+template <typename T>
+double dot(MPI_Comm comm, cl::CommandQueue& queue, int n, const cl::Buffer& x, const cl::Buffer& y);
+
+/// Root's global vector -> this rank's values in local order (collective).
+template <typename T>
+std::vector<T> scatter_vector(const DistributedCsr<T>& a, const std::vector<T>& global,
+                              int root = 0);
+/// This rank's values in local order -> the global vector on root (empty elsewhere).
+template <typename T>
+std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root = 0);
+
+/// The vector space a solver template runs in (see tools/lockstep/cg_solver.hpp): local
+/// vectors with halo room, distributed dot, local axpby/fill, distributed SpMV.
+template <typename T>
+struct DistributedSpace {
+  using value_type = T;
+  DistributedCsr<T>& a;
+  int n() const { return a.local_rows(); }
+  cl::CommandQueue& queue() { return a.queue(); }
+  cl::Buffer vector() const { return a.make_vector(); }
+  void spmv(cl::Buffer& x, cl::Buffer& y) { mpi::spmv(a, x, y); }
+  double dot(const cl::Buffer& x, const cl::Buffer& y) {
+    return mpi::dot<T>(a.comm(), a.queue(), n(), x, y);
+  }
+};
+
+}  // namespace lockstep::mpi

@@ -1,0 +1,199 @@
+// Building a DistributedCsr: the nonzero-balanced row split, the scatter of root's matrix, the
+// interior/boundary row order, the halo numbering and the send/receive lists (one
+// MPI_Alltoall of counts and one MPI_Alltoallv of requested global indices, done once).
+#include "lockstep/mpi/distributed_csr.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "mpi/mpi_type.hpp"
+
+namespace lockstep::mpi {
+
+std::vector<int32_t> partition_by_nnz(const std::vector<int32_t>& row_ptr, int parts) {
+  const int32_t rows = int32_t(row_ptr.size()) - 1;
+  const int64_t nnz = row_ptr.back();
+  std::vector<int32_t> offsets(size_t(parts) + 1, rows);
+  offsets[0] = 0;
+  for (int p = 1; p < parts; ++p) {
+    int64_t target = nnz * p / parts;
+    auto it = std::lower_bound(row_ptr.begin(), row_ptr.end(), target);
+    offsets[size_t(p)] = std::max(offsets[size_t(p) - 1], int32_t(it - row_ptr.begin()));
+    if (nnz == 0) offsets[size_t(p)] = int32_t(int64_t(rows) * p / parts);
+  }
+  return offsets;
+}
+
+namespace {
+
+// Host memory the device copies to and from at full speed: a mapped CL_MEM_ALLOC_HOST_PTR
+// buffer (pinned on NVIDIA), unmapped when the last owner lets go.
+template <typename T>
+std::shared_ptr<T> pinned(cl::CommandQueue& queue, size_t n) {
+  const size_t bytes = std::max<size_t>(1, n) * sizeof(T);
+  cl::Buffer b = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(),
+                             CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+  cl_int err = CL_SUCCESS;
+  void* p = queue.enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr,
+                                   nullptr, &err);
+  check(err, "clEnqueueMapBuffer");
+  return std::shared_ptr<T>(static_cast<T*>(p), [queue, b](T* ptr) mutable {
+    queue.enqueueUnmapMemObject(b, ptr);  // no throw in a deleter: a failure only leaks the mapping
+    queue.finish();
+  });
+}
+
+}  // namespace
+
+template <typename T>
+DistributedCsr<T> DistributedCsr<T>::scatter(MPI_Comm comm, cl::CommandQueue& queue,
+                                             const Csr<T>& global, std::vector<int32_t> offsets,
+                                             int root) {
+  const int me = rank(comm), p = size(comm);
+  collective(comm, [&] {
+    if (me != root) return;
+    if (global.rows != global.cols)
+      throw input_error("a distributed matrix must be square, not " + std::to_string(global.rows) +
+                        " x " + std::to_string(global.cols));
+    if (global.nnz() > size_t(INT_MAX)) throw input_error("more than 2^31 nonzeros");
+    if (offsets.empty()) offsets = partition_by_nnz(global.row_ptr, p);
+    if (offsets.size() != size_t(p) + 1 || offsets.front() != 0 || offsets.back() != global.rows ||
+        !std::is_sorted(offsets.begin(), offsets.end()))
+      throw input_error("row offsets must be " + std::to_string(p + 1) +
+                        " ascending values from 0 to rows");
+  });
+  offsets.resize(size_t(p) + 1);
+  MPI_Bcast(offsets.data(), p + 1, MPI_INT32_T, root, comm);
+
+  // Row lengths, column indices and values of each block, by MPI_Scatterv.
+  std::vector<int> row_counts(static_cast<size_t>(p)), row_displs(static_cast<size_t>(p)),
+      nz_counts(static_cast<size_t>(p)), nz_displs(static_cast<size_t>(p));
+  std::vector<int32_t> lengths;
+  if (me == root) {
+    lengths.resize(size_t(global.rows));
+    for (int32_t r = 0; r < global.rows; ++r)
+      lengths[size_t(r)] = global.row_ptr[r + 1] - global.row_ptr[r];
+    for (int q = 0; q < p; ++q) {
+      row_displs[q] = offsets[q], row_counts[q] = offsets[q + 1] - offsets[q];
+      nz_displs[q] = global.row_ptr[offsets[q]],
+      nz_counts[q] = global.row_ptr[offsets[q + 1]] - nz_displs[q];
+    }
+  }
+  Csr<T> mine;
+  mine.rows = mine.cols = offsets.back();
+  mine.rows = offsets[me + 1] - offsets[me];
+  std::vector<int32_t> my_lengths(size_t(mine.rows));
+  MPI_Scatterv(lengths.data(), row_counts.data(), row_displs.data(), MPI_INT32_T, my_lengths.data(),
+               mine.rows, MPI_INT32_T, root, comm);
+  mine.row_ptr.assign(size_t(mine.rows) + 1, 0);
+  for (int32_t r = 0; r < mine.rows; ++r)
+    mine.row_ptr[r + 1] = mine.row_ptr[r] + my_lengths[size_t(r)];
+  mine.col_idx.resize(size_t(mine.row_ptr.back()));
+  mine.values.resize(size_t(mine.row_ptr.back()));
+  MPI_Scatterv(global.col_idx.data(), nz_counts.data(), nz_displs.data(), MPI_INT32_T,
+               mine.col_idx.data(), mine.row_ptr.back(), MPI_INT32_T, root, comm);
+  MPI_Scatterv(global.values.data(), nz_counts.data(), nz_displs.data(), mpi_type<T>(),
+               mine.values.data(), mine.row_ptr.back(), mpi_type<T>(), root, comm);
+  return DistributedCsr(comm, queue, std::move(offsets), mine);
+}
+
+template <typename T>
+DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
+                                  std::vector<int32_t> offsets, const Csr<T>& mine)
+    : comm_(comm), queue_(queue), offsets_(std::move(offsets)) {
+  const int me = rank(comm), p = size(comm);
+  const int32_t r0 = offsets_[size_t(me)], n = mine.rows;
+  local_nnz_ = mine.nnz();
+  // Interior rows first, then boundary rows; perm maps an owned global row to its local row.
+  auto owned = [&](int32_t g) { return g >= r0 && g < r0 + n; };
+  std::vector<char> is_boundary(static_cast<size_t>(n), 0);
+  for (int32_t r = 0; r < n; ++r)
+    for (int32_t k = mine.row_ptr[r]; k < mine.row_ptr[r + 1]; ++k)
+      if (!owned(mine.col_idx[size_t(k)]))
+        is_boundary[size_t(r)] = 1, halo_.push_back(mine.col_idx[size_t(k)]);
+  std::sort(halo_.begin(), halo_.end());
+  halo_.erase(std::unique(halo_.begin(), halo_.end()), halo_.end());
+  std::vector<int32_t> perm(static_cast<size_t>(n));
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t r = 0; r < n; ++r)
+      if (is_boundary[size_t(r)] == pass)
+        perm[size_t(r)] = int32_t(global_row_.size()), global_row_.push_back(r0 + r);
+  interior_ = n - int32_t(std::count(is_boundary.begin(), is_boundary.end(), 1));
+
+  // The two parts over local columns (owned: perm, halo: n + position in halo_).
+  auto local_col = [&](int32_t g) {
+    if (owned(g)) return perm[size_t(g - r0)];
+    return n + int32_t(std::lower_bound(halo_.begin(), halo_.end(), g) - halo_.begin());
+  };
+  Csr<T> part[2];
+  for (int b = 0; b < 2; ++b)
+    part[b].cols = n + halo_size(), part[b].rows = b ? n - interior_ : interior_;
+  for (int32_t l = 0; l < n; ++l) {
+    const int32_t r = global_row_[size_t(l)] - r0;
+    Csr<T>& c = part[l < interior_ ? 0 : 1];
+    std::vector<std::pair<int32_t, T>> row;
+    for (int32_t k = mine.row_ptr[r]; k < mine.row_ptr[r + 1]; ++k)
+      row.emplace_back(local_col(mine.col_idx[size_t(k)]), mine.values[size_t(k)]);
+    std::sort(row.begin(), row.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    for (auto& [col, v] : row) c.col_idx.push_back(col), c.values.push_back(v);
+    c.row_ptr.push_back(int32_t(c.col_idx.size()));
+  }
+
+  // Receive lists: halo entries grouped by owner. Send lists: what the others ask of us.
+  std::vector<int> want(size_t(p), 0), give(size_t(p), 0), want_displs(size_t(p), 0),
+      give_displs(size_t(p), 0);
+  for (int32_t g : halo_)
+    ++want[size_t(std::upper_bound(offsets_.begin(), offsets_.end(), g) - offsets_.begin() - 1)];
+  MPI_Alltoall(want.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm);
+  for (int q = 1; q < p; ++q) {
+    want_displs[size_t(q)] = want_displs[size_t(q) - 1] + want[size_t(q) - 1];
+    give_displs[size_t(q)] = give_displs[size_t(q) - 1] + give[size_t(q) - 1];
+  }
+  std::vector<int32_t> asked(size_t(give_displs.back() + give.back()));
+  MPI_Alltoallv(halo_.data(), want.data(), want_displs.data(), MPI_INT32_T, asked.data(),
+                give.data(), give_displs.data(), MPI_INT32_T, comm);
+  for (int q = 0; q < p; ++q) {
+    if (want[size_t(q)]) recvs_.push_back({q, want_displs[size_t(q)], want[size_t(q)]});
+    if (give[size_t(q)]) sends_.push_back({q, give_displs[size_t(q)], give[size_t(q)]});
+  }
+  for (int32_t g : asked) send_index_.push_back(perm[size_t(g - r0)]);
+
+  // Device side: the last step, so a failure on one rank (no memory) is agreed on, not a hang.
+  collective(comm, [&] {
+    interior_dev_ = std::make_unique<DeviceCsr<T>>(queue_, part[0]);
+    boundary_dev_ = std::make_unique<DeviceCsr<T>>(queue_, part[1]);
+    cl::Context ctx = queue_.getInfo<CL_QUEUE_CONTEXT>();
+    cl::Device dev = queue_.getInfo<CL_QUEUE_DEVICE>();
+    cl_int err = CL_SUCCESS;
+    copy_queue_ = cl::CommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+    send_index_dev_ = upload(queue_, send_index_, CL_MEM_READ_ONLY);
+    send_dev_ =
+        make_buffer(ctx, CL_MEM_READ_WRITE, std::max<size_t>(1, send_index_.size()) * sizeof(T));
+    boundary_y_ = make_buffer(ctx, CL_MEM_READ_WRITE,
+                              size_t(std::max<int32_t>(1, n - interior_)) * sizeof(T));
+    send_host_ = pinned<T>(queue_, send_index_.size());
+    recv_host_ = pinned<T>(queue_, halo_.size());
+  });
+}
+
+template <typename T>
+int DistributedCsr<T>::neighbours() const {
+  std::vector<int> ranks;
+  for (auto& s : sends_) ranks.push_back(s.rank);
+  for (auto& r : recvs_) ranks.push_back(r.rank);
+  std::sort(ranks.begin(), ranks.end());
+  return int(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
+}
+
+template <typename T>
+cl::Buffer DistributedCsr<T>::make_vector() const {
+  size_t n = size_t(local_rows()) + halo_.size();
+  return make_buffer(queue_.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                     std::max<size_t>(1, n) * sizeof(T));
+}
+
+template class DistributedCsr<float>;
+template class DistributedCsr<double>;
+
+}  // namespace lockstep::mpi

@@ -1,0 +1,117 @@
+// `mpirun -np P lockstep cg FILE --distributed [--tol T] [--maxit N]`: the same conjugate
+// gradients as `lockstep cg` (cg_solver.hpp), in lockstep::mpi::DistributedSpace: rank 0 reads
+// the matrix and scatters row blocks, each rank runs on its own device, b = A*1 so the exact
+// solution is all ones. Rank 0 prints the residual history, one `timeline` line per rank (ms
+// from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
+// then interior and boundary rows) and the usual last line plus halo, exchange and ranks.
+#include <chrono>
+#include <cmath>
+
+#include "cg_solver.hpp"
+#include "distributed.hpp"
+#include "mpi/driver.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+// Mean timeline of `samples` SpMVs on x, gathered on rank 0 (9 values per rank).
+template <typename T>
+std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y,
+                                     int samples) {
+  std::vector<double> mean(9, 0.0);
+  for (int s = 0; s < samples; ++s) {
+    mpi::SpmvTimeline t;
+    mpi::spmv(a, x, y, &t);
+    double v[9] = {t.pack_end,     t.download_end,   t.upload_start, t.upload_end, t.interior_start,
+                   t.interior_end, t.boundary_start, t.boundary_end, t.mpi_ms};
+    for (int i = 0; i < 9; ++i) mean[size_t(i)] += v[i] / samples;
+  }
+  std::vector<double> all(mpi::rank(a.comm()) == 0 ? 9 * size_t(mpi::size(a.comm())) : 0);
+  MPI_Gather(mean.data(), 9, MPI_DOUBLE, all.data(), 9, MPI_DOUBLE, 0, a.comm());
+  return all;
+}
+
+template <typename T>
+int solve(const po::variables_map& vm, MPI_Comm comm) {
+  const int me = mpi::rank(comm), ranks = mpi::size(comm);
+  const std::string file = vm["file"].as<std::string>();
+  auto ctx = rank_context<T>(comm, vm);
+  Csr<T> global = root_matrix<T>(comm, file);
+  const size_t nnz = global.nnz();
+  auto A = mpi::DistributedCsr<T>::scatter(comm, ctx->queue(), global);
+  global = Csr<T>{};
+  const int n = A.local_rows();
+  const double tol = vm["tol"].as<double>();
+  const int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A.global_rows());
+
+  mpi::DistributedSpace<T> space{A};
+  cl::CommandQueue& q = ctx->queue();
+  cl::Buffer ones = A.make_vector(), b = A.make_vector(), x = A.make_vector();
+  if (n) fill<T>(q, ones, n, T(1));
+  mpi::spmv(A, ones, b);                     // b = A*1
+  conjugate_gradients(space, b, x, tol, 2);  // warm-up: kernels built, caches hot
+  MPI_Barrier(comm);
+  auto t0 = std::chrono::steady_clock::now();
+  CgResult res = conjugate_gradients(space, b, x, tol, maxit);
+  check(q.finish(), "clFinish");
+  MPI_Barrier(comm);
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  double err = 0;
+  for (T v : download<T>(q, x, size_t(n))) err += (double(v) - 1) * (double(v) - 1);
+  MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_SUM, comm);
+  err = std::sqrt(err / std::max(1, A.global_rows()));
+  long long halo = A.halo_size();
+  MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  std::vector<double> tl = measure_timeline(A, ones, b, 10);
+  double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
+  bool ok =
+      res.converged && err <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.global_rows()));
+  if (me != 0) return ok ? 0 : 1;
+
+  for (size_t k = 0; k < res.residuals.size(); ++k)
+    if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 ||
+        k + 1 == res.residuals.size())
+      std::cout << "iteration=" << k << " residual=" << res.residuals[k] << "\n";
+  double exchange = 0, interior = 0, boundary = 0;
+  bool hidden = true;
+  for (int r = 0; r < ranks; ++r) {
+    const double* v = &tl[9 * size_t(r)];
+    KeyValues t;
+    t.add("timeline rank", r).add("pack_end", v[0]).add("download_end", v[1]).add("mpi_ms", v[8]);
+    t.add("upload_start", v[2])
+        .add("upload_end", v[3])
+        .add("interior_start", v[4])
+        .add("interior_end", v[5]);
+    t.add("boundary_start", v[6]).add("boundary_end", v[7]);
+    std::cout << t.str() << "\n";
+    exchange = std::max(exchange, v[3]), interior = std::max(interior, v[5] - v[4]);
+    boundary = std::max(boundary, v[7] - v[6]), hidden = hidden && v[3] <= v[5];
+  }
+  KeyValues kv;
+  kv.add("matrix", file)
+      .add("precision", sizeof(T) == 8 ? "double" : "float")
+      .add("rows", A.global_rows());
+  kv.add("nnz", nnz)
+      .add("spmv", A.interior().automatic_config().str())
+      .add("iterations", res.iterations);
+  kv.add("residual", res.residuals.back()).add("rms_err_vs_exact", err).add("ms", ms);
+  kv.add("ms_per_iteration", ms / std::max(1, res.iterations))
+      .add("halo", halo)
+      .add("exchange_ms", exchange);
+  kv.add("interior_ms", interior).add("boundary_ms", boundary).add("hidden", int(hidden));
+  kv.add("verified", int(ok)).add("ranks", ranks);
+  std::cout << kv.str() << "\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int distributed_cg(const po::variables_map& vm) {
+  return run_distributed("cg", [&](MPI_Comm comm) {
+    return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm, comm); });
+  });
+}
+
+}  // namespace lockstep::cli
