@@ -9,7 +9,7 @@
 // words are read with flag_load_acquire. Stable, so pairs keep their input order among equal keys.
 // Macros: LOCAL_SIZE (= 256, one work-item per digit), ITEMS (keys per work-item per tile),
 // HIST_ITEMS (keys per work-item in the histogram), PAIRS (0/1).
-#include "barrier.cl"
+#include "barrier_order.cl"
 #include "sort_keys.cl"
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
@@ -32,29 +32,6 @@
 #define FLAG_AGG 0x40000000u
 #define FLAG_PREFIX 0x80000000u
 #define FLAG_COUNT 0x3FFFFFFFu
-
-// TEMPORARY fallback until cl/barrier.cl provides the cross-group flag functions on main.
-#ifndef BARRIER_HAS_FLAGS
-int flag_load_acquire(__global volatile int* p) {
-#if BARRIER_C11
-  return atomic_load_explicit((volatile __global atomic_int*)p, memory_order_acquire,
-                              memory_scope_device);
-#else
-  int v = *p;
-  B_FENCE();
-  return v;
-#endif
-}
-void flag_store_release(__global volatile int* p, int v) {
-#if BARRIER_C11
-  atomic_store_explicit((volatile __global atomic_int*)p, v, memory_order_release,
-                        memory_scope_device);
-#else
-  B_FENCE();
-  atomic_xchg(p, v);
-#endif
-}
-#endif
 
 uint digit_of(key_t k, int shift) { return (uint)(k >> shift) & (RADIX - 1); }
 

@@ -27,7 +27,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
 
   Defines d = sort_key_defines(type, opts.descending, pairs);
   d.set("LOCAL_SIZE", local).set("ITEMS", items).set("HIST_ITEMS", hist_items);
-  GlobalBarrier(ctx, BarrierStrategy::relaunch, 1, local).add_defines(d);
+  add_flag_defines(ctx, d);  // BARRIER_C11 / BARRIER_NV_PTX: the look-back's acquire/release
   cl::Kernel hist_k = ctx.kernel("radix.cl", "radix_histogram", d);
   cl::Kernel scan_k = ctx.kernel("radix.cl", "radix_scan", d);
   cl::Kernel pass_k = ctx.kernel("radix.cl", "radix_pass", d);
