@@ -162,3 +162,22 @@ TEST_CASE("sort: argsort, automatic choice, errors") {
   CHECK_THROWS_AS(parse_key_type("f16"), input_error);
   CHECK_THROWS_AS(parse_sort_algorithm("quick"), input_error);
 }
+
+TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and look-back") {
+  struct ScopedEnv {
+    ScopedEnv() { setenv("LOCKSTEP_BARRIER_C11", "0", 1); }
+    ~ScopedEnv() { unsetenv("LOCKSTEP_BARRIER_C11"); }
+  } c12;
+  SortOptions r;
+  r.algorithm = SortAlgorithm::radix;
+  r.items = 2;
+  check_sort(random_keys<uint32_t>(4099, 21), r, true, "radix, 1.2 path");
+  for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::tree}) {
+    SortOptions b;
+    b.algorithm = SortAlgorithm::bitonic;
+    b.strategy = s;
+    b.tile = 64;
+    b.local_size = 16;
+    check_sort(random_keys<uint32_t>(4099, 22), b, false, "bitonic, 1.2 path");
+  }
+}
