@@ -150,7 +150,7 @@ TEST_CASE("sort: argsort, automatic choice, errors") {
   SortResult r;
   std::vector<uint32_t> big = random_keys<uint32_t>(100000, 3);
   std::vector<uint32_t> perm = argsort(ctx, big, {}, &r);
-  CHECK(r.algorithm == sort_rule(ctx.info(), KeyType::u32, big.size(), true));
+  CHECK(r.algorithm != SortAlgorithm::automatic);
   for (size_t i = 1; i < perm.size(); ++i) REQUIRE(big[perm[i - 1]] <= big[perm[i]]);
 
   std::vector<uint32_t> k(5), v(4);
@@ -180,4 +180,23 @@ TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and
     b.local_size = 16;
     check_sort(random_keys<uint32_t>(4099, 22), b, false, "bitonic, 1.2 path");
   }
+}
+
+TEST_CASE("sort: tune sort stores the fastest candidate and automatic follows it") {
+  Context& ctx = test::context();
+  test::TempDir dir;
+  const std::string db = (dir.path / "tuning.json").string();
+  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
+
+  std::vector<SortTiming> t = sort_tune(ctx, KeyType::u32, false, 9, 9, 1, true);
+  std::vector<uint32_t> keys = random_keys<uint32_t>(400, 31), want = keys;
+  SortResult r = sort(ctx, keys);
+  unsetenv("LOCKSTEP_TUNING_DB");
+
+  REQUIRE(t.size() >= 2);  // radix and at least relaunch
+  for (size_t i = 1; i < t.size(); ++i) CHECK(t[i - 1].ms <= t[i].ms);
+  CHECK(r.algorithm == t.front().algorithm);
+  CHECK(r.strategy == t.front().strategy);
+  sort_cpu(want, nullptr, false);
+  CHECK(keys == want);
 }

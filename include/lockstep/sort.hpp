@@ -70,6 +70,21 @@ struct SortResult {
 /// launch for small n, radix above.
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs);
 
+/// One measured candidate of sort_tune.
+struct SortTiming {
+  size_t n = 0;
+  SortAlgorithm algorithm = SortAlgorithm::radix;
+  std::string strategy;  // bitonic: the barrier strategy; radix: "onesweep"
+  double ms = 0;
+};
+/// Times radix and the bitonic sort (relaunch and each in-kernel strategy the device can run) on
+/// random keys of 2^kmin .. 2^kmax, checks every candidate against radix's result, and (store)
+/// keeps the fastest per size class in the TuningDb: routine "sort", key
+/// "<type>/<keys|pairs>/n<2^k>", params {algorithm, strategy}. `automatic` reads these entries
+/// (n rounded up to a power of two) before falling back to sort_rule. Fastest first per n.
+std::vector<SortTiming> sort_tune(Context& ctx, KeyType type, bool pairs, int kmin, int kmax,
+                                  int repeat, bool store);
+
 /// Sorts n keys of `type` in `keys` in place; with `values` (n u32), moves them with their keys.
 SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                 const SortOptions& opts = {}, const cl::Buffer* values = nullptr);

@@ -68,11 +68,10 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
 
 SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                 const SortOptions& opts, const cl::Buffer* values) {
-  SortAlgorithm a = opts.algorithm;
-  if (a == SortAlgorithm::automatic) a = sort_rule(ctx.info(), type, n, values != nullptr);
   // radix has no global barrier: opts.strategy does not apply to it (reported as "onesweep")
-  return a == SortAlgorithm::bitonic ? detail::bitonic_sort(ctx, type, keys, n, opts, values)
-                                     : detail::radix_sort(ctx, type, keys, n, opts, values);
+  const SortOptions o = detail::sort_choose(ctx.info(), type, n, values != nullptr, opts);
+  return o.algorithm == SortAlgorithm::bitonic ? detail::bitonic_sort(ctx, type, keys, n, o, values)
+                                               : detail::radix_sort(ctx, type, keys, n, o, values);
 }
 
 template <typename K>
