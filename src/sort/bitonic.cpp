@@ -58,6 +58,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   if (!tile) {
     tile = (elem == 4) ? 4096 : 2048;
     while (tile > 2 * local && size_t(tile) * elem > info.local_mem_bytes / 2) tile /= 2;
+    while (tile > 2 * local && size_t(tile) / 2 >= n) tile /= 2;  // small n: no wasted stages
   }
   if (tile < 2 || (tile & (tile - 1)) || tile < local)
     throw input_error("bitonic sort: tile must be a power of two >= the work-group size");

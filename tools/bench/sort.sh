@@ -7,7 +7,7 @@
 # Boost.Compute from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value
 # lines, each run preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [REPEAT=10]
-#      [BITONIC_MAX=24] [SEED_KS="16 20"] [VERIFY_N=1000003]
+#      [TUNE=1] [TUNE_MAX=22] [BITONIC_MAX=24] [SEED_KS="16 20"] [VERIFY_N=1000003]
 #      tools/bench/sort.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
@@ -27,6 +27,17 @@ run() {  # run SERIES ARGS...
   "$LOCKSTEP" sort "$@" 2>> "$OUT/sort.err" | tail -1 | tee -a "$txt"
 }
 start=$SECONDS
+# auto from measurements: tune the size classes 2^10..2^TUNE_MAX (keys and pairs) into a
+# tuning database kept with the results; the auto-* series below follow it (TUNE=0: the rule).
+if [[ "${TUNE:-1}" != 0 ]]; then
+  export LOCKSTEP_TUNING_DB="$OUT/sort_tuning.json"
+  for p in "" --pairs; do
+    echo "# tune lockstep tune sort --kmin $kmin --kmax ${TUNE_MAX:-22} $p" >> "$txt"
+    "$LOCKSTEP" tune sort --kmin "$kmin" --kmax "${TUNE_MAX:-22}" --repeat 3 $p 2>> "$OUT/sort.err" |
+      sed 's/^/# tune /' >> "$txt"
+  done
+  echo "# tune seconds=$((SECONDS - start))" >> "$txt"
+fi
 for k in $(seq "$kmin" "$kmax"); do
   n=$((1 << k))
   run radix-keys --n "$n" --algorithm radix --repeat "$repeat"
