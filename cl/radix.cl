@@ -2,7 +2,7 @@
 // (cl/sort_keys.cl): radix_histogram counts every digit of every key in one pass, radix_scan
 // turns the counts into each digit's global start, and radix_pass (once per digit, ping-pong
 // buffers) takes its tile id from an atomic counter (never get_group_id: a tile only ever waits
-// on tiles that started before it), sorts the tile by the digit in local memory (stable 1-bit
+// on tiles that started before it), sorts the tile by the digit in local memory (stable 2-bit
 // splits), then finds the tile's global offset per digit by decoupled look-back over a flag
 // array: each tile publishes its count (FLAG_AGG), then its inclusive prefix (FLAG_PREFIX), in one
 // 32-bit word (2 status bits, 30-bit count: n < 2^30), through flag_store_release; predecessors'
@@ -63,6 +63,17 @@ void local_scan(__local int* s) {
   }
 }
 
+// The same for ulong (four 16-bit counters side by side; no field overflows).
+void local_scan_wide(__local ulong* s) {
+  const int l = get_local_id(0);
+  for (int off = 1; off < LOCAL_SIZE; off <<= 1) {
+    ulong v = l >= off ? s[l - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[l] += v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
 // Group d: the digit counts of pass d become exclusive starts.
 __kernel void radix_scan(__global int* hist) {
   __local int s[LOCAL_SIZE];
@@ -84,6 +95,7 @@ __kernel void radix_pass(__global const key_t* src, __global key_t* dst,
   __local uint lv[TILE];
 #endif
   __local int scan[LOCAL_SIZE], dcount[RADIX], gbase[RADIX];
+  __local ulong wide[LOCAL_SIZE];
   __local uint tile_l;
   const int l = get_local_id(0), shift = 8 * pass;
   if (l == 0) tile_l = atomic_inc(counter + pass);
@@ -103,29 +115,37 @@ __kernel void radix_pass(__global const key_t* src, __global key_t* dst,
     }
     lk[e] = k;
   }
-  // Stable local sort of the tile by the digit: 8 one-bit splits; work-item l owns the ITEMS
-  // consecutive positions l*ITEMS.. (padding KEY_MAX stays behind every real key).
-  for (int b = 0; b < 8; ++b) {
+  // Stable local sort of the tile by the digit: four 2-bit splits; work-item l owns the ITEMS
+  // consecutive positions l*ITEMS.. and counts its keys per 2-bit value in one ulong (4 x 16
+  // bits: TILE < 2^16), so one scan per split ranks all four values (padding KEY_MAX stays
+  // behind every real key).
+  for (int b = 0; b < 8; b += 2) {
     barrier(CLK_LOCAL_MEM_FENCE);
     key_t rk[ITEMS];
 #if PAIRS
     uint rv[ITEMS];
 #endif
-    int zeros = 0;
+    ulong mine = 0;
     for (int i = 0; i < ITEMS; ++i) {
       rk[i] = lk[l * ITEMS + i];
 #if PAIRS
       rv[i] = lv[l * ITEMS + i];
 #endif
-      zeros += !((rk[i] >> (shift + b)) & 1);
+      mine += 1UL << (16 * ((uint)(rk[i] >> (shift + b)) & 3));
     }
-    scan[l] = zeros;
+    wide[l] = mine;
     barrier(CLK_LOCAL_MEM_FENCE);
-    local_scan(scan);
-    int z = scan[l] - zeros, o = scan[LOCAL_SIZE - 1] + l * ITEMS - z;
+    local_scan_wide(wide);
+    const ulong before = wide[l] - mine, total = wide[LOCAL_SIZE - 1];
+    const uint t0 = (uint)total & 0xFFFF, t1 = (uint)(total >> 16) & 0xFFFF;
+    const uint t2 = (uint)(total >> 32) & 0xFFFF;
+    uint p0 = (uint)before & 0xFFFF, p1 = t0 + ((uint)(before >> 16) & 0xFFFF);
+    uint p2 = t0 + t1 + ((uint)(before >> 32) & 0xFFFF);
+    uint p3 = t0 + t1 + t2 + ((uint)(before >> 48) & 0xFFFF);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int i = 0; i < ITEMS; ++i) {
-      int at = ((rk[i] >> (shift + b)) & 1) ? o++ : z++;
+      const uint v = (uint)(rk[i] >> (shift + b)) & 3;
+      const uint at = v == 0 ? p0++ : v == 1 ? p1++ : v == 2 ? p2++ : p3++;
       lk[at] = rk[i];
 #if PAIRS
       lv[at] = rv[i];

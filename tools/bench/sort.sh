@@ -7,13 +7,13 @@
 # Boost.Compute from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value
 # lines, each run preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [REPEAT=10]
-#      [TUNE=1] [TUNE_MAX=22] [BITONIC_MAX=24] [SEED_KS="16 20"] [VERIFY_N=1000003]
+#      [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003]
 #      tools/bench/sort.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 kmin=${K_MIN:-10}
 kmax=${K_MAX:-27}
-bmax=${BITONIC_MAX:-24}
+bmax=${BITONIC_MAX:-22}
 repeat=${REPEAT:-10}
 seed_ks=${SEED_KS:-16 20}
 vn=${VERIFY_N:-1000003}  # verify sizes: vn (radix), vn/3 (bitonic), ~2^20 (strategies)
@@ -32,8 +32,8 @@ start=$SECONDS
 if [[ "${TUNE:-1}" != 0 ]]; then
   export LOCKSTEP_TUNING_DB="$OUT/sort_tuning.json"
   for p in "" --pairs; do
-    echo "# tune lockstep tune sort --kmin $kmin --kmax ${TUNE_MAX:-22} $p" >> "$txt"
-    "$LOCKSTEP" tune sort --kmin "$kmin" --kmax "${TUNE_MAX:-22}" --repeat 3 $p 2>> "$OUT/sort.err" |
+    echo "# tune lockstep tune sort --kmin $kmin --kmax ${TUNE_MAX:-20} $p" >> "$txt"
+    "$LOCKSTEP" tune sort --kmin "$kmin" --kmax "${TUNE_MAX:-20}" --repeat 3 $p 2>> "$OUT/sort.err" |
       sed 's/^/# tune /' >> "$txt"
   done
   echo "# tune seconds=$((SECONDS - start))" >> "$txt"
