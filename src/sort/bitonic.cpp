@@ -91,6 +91,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
       probe.clamp = true;
       probe.groups = want;
       groups = PersistentKernel(ctx, "bitonic.cl", "bitonic_sort", d, probe).groups();
+      if (opts.strategy == BarrierStrategy::lock_free) groups = std::min(groups, local);  // G <= L
     }
     cfg.groups = groups;
     cfg.clamp = !opts.groups;
