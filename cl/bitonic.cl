@@ -7,7 +7,7 @@
 // The host's phase list (int4: kind, param, levels, flags) runs in ONE persistent kernel with
 // global_barrier() between phases, or one launch per phase under relaunch:
 //   kind 0  local sort: each TILE-element tile sorted in local memory (stages s < TILE)
-//   kind 1  global flip of stage s (s >= TILE)
+//   kind 1  global flip of stage s (s >= TILE) fused with `levels`-1 half-cleaners
 //   kind 2  `levels` global half-cleaners of strides param, param/2, .. fused in registers
 //   kind 3  local merge: half-cleaners TILE/2 .. 1 of each tile in local memory
 // Macros: TILE (power of two), LOCAL_SIZE, FUSE (max fused levels, 1..3), PAIRS (0/1).
@@ -94,22 +94,66 @@ void local_phase(__global key_t* keys, __global uint* vals, uint n, int kind, in
   }
 }
 
-// kind 1: the flip of stage s over global memory, one pair per work-item and step.
-void global_flip(__global key_t* keys, __global uint* vals, uint n, uint npad, uint s) {
-  for (uint t = get_global_id(0); t < npad / 2; t += get_global_size(0)) {
-    uint b = (t / s) * 2 * s, off = t & (s - 1);
-    uint i = b + off, p = b + 2 * s - 1 - off;
-    if (p >= n) continue;  // against a virtual KEY_MAX: nothing moves
-    key_t a = keys[i], c = keys[p];
-    if (c < a) {
-      keys[i] = c;
-      keys[p] = a;
+// kind 1: the flip of stage s fused with the next levels-1 half-cleaners (strides s/2 .. q,
+// q = s >> (levels-1)). A unit holds h = 2^(levels-1) lower-half elements spaced q apart
+// (r[0..h)) and their mirrors in the upper half in ascending order (r[h..2h)): the flip pairs
+// r[m] with r[2h-1-m], then the half-cleaners work inside each half.
+void global_flip(__global key_t* keys, __global uint* vals, uint n, uint npad, uint s,
+                 int levels) {
+  const uint q = s >> (levels - 1), h = 1u << (levels - 1);
+  for (uint t = get_global_id(0); t < npad >> levels; t += get_global_size(0)) {
+    const uint lo = (t / q) * 2 * s + (t & (q - 1));
+    const uint hi = lo + 2 * s - 1 - 2 * (t & (q - 1)) - (h - 1) * q;  // lowest mirror
+    if (lo >= n) continue;  // then every mirror is past n too: nothing moves
+    key_t r[FUSE_N];
+    uint v[FUSE_N];
+#pragma unroll
+    for (uint m = 0; m < FUSE_N; ++m)
+      if (m < 2 * h) {
+        const uint idx = m < h ? lo + m * q : hi + (m - h) * q;
+        r[m] = idx < n ? keys[idx] : KEY_MAX;
 #if PAIRS
-      uint t2 = vals[i];
-      vals[i] = vals[p];
-      vals[p] = t2;
+        v[m] = idx < n ? vals[idx] : 0;
 #endif
+      }
+#pragma unroll
+    for (uint m = 0; m < FUSE_N / 2; ++m)
+      if (m < h && r[2 * h - 1 - m] < r[m]) {
+        key_t x = r[m];
+        r[m] = r[2 * h - 1 - m];
+        r[2 * h - 1 - m] = x;
+#if PAIRS
+        uint y = v[m];
+        v[m] = v[2 * h - 1 - m];
+        v[2 * h - 1 - m] = y;
+#endif
+      }
+    for (int L = levels - 2; L >= 0; --L) {
+      const uint d = 1u << L;
+#pragma unroll
+      for (uint m = 0; m < FUSE_N; ++m)
+        if (m < 2 * h && !(m & d) && r[m + d] < r[m]) {
+          key_t x = r[m];
+          r[m] = r[m + d];
+          r[m + d] = x;
+#if PAIRS
+          uint y = v[m];
+          v[m] = v[m + d];
+          v[m + d] = y;
+#endif
+        }
     }
+#pragma unroll
+    for (uint m = 0; m < FUSE_N; ++m)
+      if (m < 2 * h) {
+        const uint idx = m < h ? lo + m * q : hi + (m - h) * q;
+        if (idx < n) {
+          keys[idx] = r[m];
+#if PAIRS
+          vals[idx] = v[m];
+#endif
+        }
+      }
   }
 }
 
@@ -175,7 +219,7 @@ __kernel void bitonic_sort(__global volatile int* state, __global key_t* keys,
     if (ph.x == 0 || ph.x == 3)
       local_phase(keys, vals, n, ph.x, ph.w, lk, lv);
     else if (ph.x == 1)
-      global_flip(keys, vals, n, npad, (uint)ph.y);
+      global_flip(keys, vals, n, npad, (uint)ph.y, ph.z);
     else
       global_half_cleaners(keys, vals, n, npad, (uint)ph.y, ph.z);
     global_barrier(state, &round);

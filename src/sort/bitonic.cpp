@@ -29,8 +29,10 @@ std::vector<Phase> bitonic_phases(size_t n, size_t npad, int tile, int fuse) {
   if (n <= size_t(tile)) return {{0, 0, 0, 1 | 2}};
   std::vector<Phase> ph{{0, 0, 0, 1}};
   for (size_t s = size_t(tile); s < npad; s <<= 1) {
-    ph.push_back({1, int(s), 0, 0});
-    for (size_t j = s / 2; j >= size_t(tile);) {
+    // The flip, with as many of the half-cleaners s/2 .. tile as fit in registers.
+    const int flip_levels = 1 + std::min(fuse - 1, log2i(s / 2) - log2i(size_t(tile)) + 1);
+    ph.push_back({1, int(s), flip_levels, 0});
+    for (size_t j = s >> flip_levels; j >= size_t(tile);) {
       const int levels = std::min(fuse, log2i(j) - log2i(size_t(tile)) + 1);
       ph.push_back({2, int(j), levels, 0});
       j >>= levels;
