@@ -45,6 +45,12 @@ const std::vector<std::string> kGraphSeeds = {kMatrixMarketSeeds[1], kMatrixMark
                                               kMatrixMarketSeeds[4], kMatrixMarketSeeds[5],
                                               kMatrixMarketSeeds[6]};  // the square ones
 
+const std::vector<std::string> kSnapSeeds = {"# Directed graph\n0\t1\n1\t2\n2 0\n5 5\n",
+                                             "0 1 2.5\n3 1 -1\n1 1\n"};
+const std::vector<std::string> kDimacsSeeds = {
+    "c shortest paths\np sp 4 5\na 1 2 7\na 2 3 1\na 3 1 2\na 4 4 1\na 2 3 5\n",
+    "p sp 3 0\n", "c\r\np sp 2 1\r\na 2 1 -3\r\n"};
+
 // Dimensions up to this are built into CSR and handed to the CLI; larger valid ones (a size line
 // declaring 2^31-1 empty rows) are legitimately memory-bound and stop at the triplets.
 constexpr long long kModest = 1 << 16;
@@ -70,6 +76,18 @@ const std::vector<FuzzTarget>& targets() {
        ".txt",
        {"1\n2\n\n 3 \n4294967295\n", "7\n"},
        [](const std::string& path) { return read_keys<uint32_t>(path, false).size() < (1u << 24); },
+       ""},
+      {"SNAP edge list", ".txt", kSnapSeeds,
+       [](const std::string& path) {
+         Graph g = read_graph(path, GraphFormat::snap, true);
+         return g.n <= kModest && CsrGraph(g).edges() == g.src.size();
+       },
+       ""},
+      {"DIMACS .gr", ".gr", kDimacsSeeds,
+       [](const std::string& path) {
+         Graph g = read_graph(path, GraphFormat::dimacs);
+         return g.n <= kModest && CsrGraph(g).edges() == g.src.size();
+       },
        ""},
   };
   return all;

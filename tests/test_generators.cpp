@@ -1,5 +1,6 @@
-// Generators: shapes, row lengths, symmetry of the Laplacians, distinct columns, determinism
+// Generators: shapes, row lengths (hubs, blocks3d too), symmetry of the Laplacians, distinct columns, determinism
 // per seed, and `lockstep gen` exit codes.
+#include <algorithm>
 #include <set>
 
 #include "lockstep/generators.hpp"
@@ -40,6 +41,25 @@ TEST_CASE("generator shapes") {
       for (int q = l2.row_ptr[j]; q < l2.row_ptr[j + 1]; ++q) found |= l2.col_idx[q] == i;
       REQUIRE(found);
     }
+}
+
+TEST_CASE("hubs: a few long rows among short ones; blocks3d: runs of b adjacent columns") {
+  auto h = gen::hubs(1000, 3, 4, 700, 1);
+  auto f = gen::blocks3d(3, 3, 1);
+
+  check_csr(h);
+  check_csr(f);
+  std::vector<int> lengths;
+  for (int r = 0; r < h.rows; ++r) lengths.push_back(h.row_ptr[r + 1] - h.row_ptr[r]);
+  CHECK(std::count(lengths.begin(), lengths.end(), 700) == 4);
+  CHECK(std::count(lengths.begin(), lengths.end(), 3) == 996);
+  CHECK(lengths[125] == 700);  // hub h at row (2h + 1) * n / (2 * hubs)
+  CHECK(lengths[875] == 700);
+  CHECK(f.rows == 81);
+  CHECK(f.nnz() == size_t(9 * (7 * 27 - 6 * 9)));  // b^2 per coupling of the 3^3 stencil
+  CHECK(f.row_ptr[1] - f.row_ptr[0] == 12);         // corner node: 4 couplings of 3 columns
+  CHECK(f.row_ptr[40 + 1] - f.row_ptr[40] == 21);  // row of the centre node: 7 couplings
+  CHECK_THROWS_AS(gen::hubs(10, 3, 11, 5, 1), input_error);
 }
 
 TEST_CASE("generators are deterministic per seed") {

@@ -1,7 +1,8 @@
 // SpMV property tests against the double CPU reference: every kernel, fp32 and fp64, a few
 // configurations from the declared parameter table (each one costs a PoCL compile), on random
-// matrices with empty rows, one full row and rows longer than a work-group, n = 0, 1, 7, 93,
-// 4099; beta = 0 with NaN in y; the real shared matrices with the automatic choice.
+// matrices with empty rows, one full row and rows longer than a work-group (spanning many
+// merge-path tiles), n = 0, 1, 7, 93, 4099; beta = 0 with NaN in y; the real shared matrices
+// with the automatic choice; the untuned rule's choices on an H100-like device description.
 #include <random>
 
 #include "lockstep/matrix_market.hpp"
@@ -40,6 +41,11 @@ std::vector<SpmvConfig> test_configs(const DeviceInfo& d, size_t value_bytes) {
   c[2].kernel = SpmvKernel::vector, c[2].wg_bits = 8, c[2].rows_bits = 5;  // 8 items per row
   c[3].kernel = SpmvKernel::vector, c[3].wg_bits = 7, c[3].rows_bits = 7;  // 1 item per row
   c[4].kernel = SpmvKernel::adaptive, c[4].wg_bits = 7;  // rows > 4096 entries are split
+  // merge-path: tiles of 64 * 7 = 448 rows + nonzeros, so row 1 (n entries) spans many groups
+  // and the carry-out fix-up adds runs of several groups' partial sums
+  SpmvConfig m;
+  m.kernel = SpmvKernel::merge, m.wg_bits = 6, m.items = 7;
+  c.push_back(m);
   for (int i : {1, 2}) {
     SpmvConfig s = c[size_t(i)];
     s.shuffle = 1;
@@ -88,6 +94,28 @@ TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape", T, f
   }
 }
 
+// Merge-path fix-up: rows over more than 32 tiles of 448 (a whole group adds their carries),
+// rows over a few tiles (one item adds them), empty rows between, and beta != 0.
+TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, float, double) {
+  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  const int cols = 20000;
+  Csr<double> a;
+  a.rows = 300, a.cols = cols;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int r = 0; r < a.rows; ++r) {
+    int len = r == 5 ? cols : r == 100 ? 15000 : r == 101 ? 3000 : r % 7 == 0 ? 0 : int(rng() % 5);
+    for (int k = 0; k < len; ++k) a.col_idx.push_back(len == cols ? k : int(rng() % uint32_t(cols / len)) + k * (cols / len));
+    for (int k = 0; k < len; ++k) a.values.push_back(u(rng));
+    a.row_ptr.push_back(int(a.col_idx.size()));
+  }
+  SpmvConfig m;
+  m.kernel = SpmvKernel::merge, m.wg_bits = 6, m.items = 7;
+
+  check_spmv<T>(a, m, 1.0, 0.0);
+  check_spmv<T>(a, m, 0.75, -1.5);
+}
+
 TEST_CASE("every configuration in the search space is valid and the model's choice is in it") {
   const DeviceInfo& d = test::context().info();
   auto space = spmv_search_space(d, 8);
@@ -97,6 +125,31 @@ TEST_CASE("every configuration in the search space is valid and the model's choi
   CHECK(spmv_valid(predict_spmv_config(d, regular, 1000, 8), d, 8));
   CHECK(predict_spmv_config(d, irregular, 1000000, 8).kernel == SpmvKernel::adaptive);
   CHECK_THROWS_AS(parse_spmv_kernel("fastest"), input_error);
+}
+
+// A made-up H100-like device: the rule's choices for the shapes it was fitted on.
+TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more, irregular rows balance") {
+  DeviceInfo h;
+  h.type = "GPU", h.vendor = "NVIDIA Corporation", h.platform = "NVIDIA CUDA";
+  h.max_work_group_size = 1024, h.local_mem_bytes = 48 * 1024, h.wave_width = 32, h.compute_units = 132;
+  RowStats laplace2d{3, 5, 5.0, 0.04}, banded{9, 17, 17.0, 0.02}, uniform{16, 16, 16.0, 0.0};
+  RowStats dense{1000, 1000, 1000.0, 0.0}, powerlaw{1, 1048576, 76.0, 5460.0};
+
+  SpmvConfig l = predict_spmv_config(h, laplace2d, 4194304, 8, 0.5);
+  SpmvConfig b = predict_spmv_config(h, banded, 1048576, 8, 1.0);
+  SpmvConfig u = predict_spmv_config(h, uniform, 1048576, 8, 0.0);
+  SpmvConfig d = predict_spmv_config(h, dense, 10000, 8, 0.1);
+
+  CHECK(l.kernel == SpmvKernel::scalar);
+  CHECK(b.kernel == SpmvKernel::vector);
+  CHECK(b.wg_bits - b.rows_bits == 2);  // 4 items per row
+  CHECK(b.shuffle == 1);
+  CHECK(u.wg_bits - u.rows_bits == 4);  // 16 items per row
+  CHECK(d.wg_bits - d.rows_bits == 4);  // capped at 16
+  CHECK(predict_spmv_config(h, powerlaw, 1048576, 8, 0.38).kernel == SpmvKernel::adaptive);
+  SpmvConfig small = predict_spmv_config(h, RowStats{1, 90, 2.2, 5.9}, 4000, 8, 0.32);  // tols4000
+  CHECK(small.wg_bits - small.rows_bits == 5);  // launch-bound: ceil_pow2(90 / 2) = 64 -> a wave
+  for (const SpmvConfig& c : {l, b, u, d}) CHECK(spmv_valid(c, h, 8));
 }
 
 TEST_CASE("shared real matrices: automatic configuration matches the reference") {
@@ -112,7 +165,7 @@ TEST_CASE("shared real matrices: automatic configuration matches the reference")
   }
 }
 
-TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2") {
+TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2; spmv-model") {
   std::string out;
   std::string m = (test::source_dir() / "matrices" / "laplace2d_64.mtx").string();
 
@@ -121,4 +174,8 @@ TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2") 
   CHECK(out.find("median_ms=") != std::string::npos);
   CHECK(test::run_cli("spmv " + m + " --precision half", out) == 2);
   CHECK(test::run_cli("spmv " + m + " --kernel fastest", out) == 1);
+  CHECK(test::run_cli("spmv-model " + m, out) == 0);  // laplace2d: 2 of 4 neighbour pairs adjacent
+  CHECK(out.find("rows=4096 nnz=20224") != std::string::npos);
+  CHECK(out.find("contiguity=0.5 ") != std::string::npos);
+  CHECK(out.find("choice=\"kernel=") != std::string::npos);
 }

@@ -16,25 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/graph.hpp"
 #include "lockstep/runtime.hpp"
 
 namespace lockstep {
 
-/// A weighted directed graph as an edge list: edge e goes src[e] -> dst[e] with weight[e].
-struct Graph {
-  int32_t n = 0;
-  std::vector<int32_t> src, dst;
-  std::vector<double> weight;
-  void add_edge(int32_t u, int32_t v, double w) {
-    src.push_back(u);
-    dst.push_back(v);
-    weight.push_back(w);
-  }
-};
-
-/// A Matrix Market file as a graph: coordinate (i, j, w) is the edge i -> j (pattern: weight 1);
-/// an `array` file is a dense matrix, every entry an edge. The matrix must be square.
-Graph read_graph(const std::string& path);
 /// n vertices, each ordered pair (u != v) an edge with probability `density`, integer weights
 /// uniform in [min_weight, max_weight] (negative weights allowed: the caller ensures no negative
 /// cycle, e.g. min_weight >= 0). Deterministic for a seed.

@@ -7,9 +7,11 @@
 //   lockstep::spmv(ctx.queue(), dA, x, y);                   // kernel chosen automatically
 //
 // Kernels: scalar (one row per item), vector (the seed paper's family: 2^rows_bits rows per
-// group of 2^wg_bits items) and adaptive (CSR-adaptive row blocks). Each kernel declares its
+// group of 2^wg_bits items), adaptive (CSR-adaptive row blocks) and merge (merge-path: every
+// group takes the same number of rows + nonzeros, whatever the row lengths). Each kernel declares its
 // tunable parameters once, in spmv_parameters(); the tests and the tuner both read that table.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +21,7 @@
 
 namespace lockstep {
 
-enum class SpmvKernel { scalar, vector, adaptive, automatic };
+enum class SpmvKernel { scalar, vector, adaptive, merge, automatic };
 std::string to_string(SpmvKernel k);
 SpmvKernel parse_spmv_kernel(const std::string& name);  // "auto" -> automatic; else input_error
 
@@ -28,6 +30,7 @@ struct SpmvConfig {
   int wg_bits = 8;    // 2^wg_bits work-items per group
   int rows_bits = 5;  // vector: 2^rows_bits rows per group
   int shuffle = 0;    // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
+  int items = 7;      // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
   std::string str() const;  // "kernel=vector wg_bits=8 rows_bits=5 shuffle=0"
 };
 
@@ -56,6 +59,8 @@ class DeviceCsr {
   int32_t cols() const { return cols_; }
   size_t nnz() const { return nnz_; }
   const RowStats& stats() const { return stats_; }
+  /// Fraction of a row's neighbouring entries with adjacent columns (the model's locality feature).
+  double contiguity() const { return contiguity_; }
   /// A fingerprint that identifies the matrix (shape, nnz, and a hash of its structure).
   const std::string& fingerprint() const { return fingerprint_; }
   const cl::Buffer& row_ptr() const { return row_ptr_; }
@@ -68,6 +73,14 @@ class DeviceCsr {
     int count = 0, n_split = 0;
   };
   const Blocks& blocks(cl::CommandQueue& queue, int wg_bits) const;
+  // merge-path tiles of wg*items merge items: each group's start (row, nonzero), one carry-out
+  // slot per group, and the fix-up plan: (row, first carry, count) for each row open at the end
+  // of one or more tiles, rows spanning more than 32 tiles first (built on first use, then kept)
+  struct MergeTiles {
+    cl::Buffer coords, carry, plan;
+    int count = 0, n_long = 0, n_plan = 0;
+  };
+  const MergeTiles& merge_tiles(cl::CommandQueue& queue, int wg_bits, int items) const;
   const DeviceInfo& device() const { return device_; }
   /// What `automatic` resolved to for this matrix (resolved once, on first use).
   const SpmvConfig& automatic_config() const;
@@ -76,10 +89,12 @@ class DeviceCsr {
   int32_t rows_, cols_;
   size_t nnz_;
   RowStats stats_;
+  double contiguity_ = 0;
   std::string fingerprint_;
   std::vector<int32_t> host_row_ptr_;
   cl::Buffer row_ptr_, col_idx_, values_;
   mutable std::vector<std::optional<Blocks>> blocks_;
+  mutable std::map<int, MergeTiles> merge_;
   DeviceInfo device_;
   mutable std::optional<SpmvConfig> auto_;
 };
@@ -88,11 +103,20 @@ class DeviceCsr {
 /// this device when there is one, else the model's prediction from the row statistics.
 template <typename T>
 SpmvConfig choose_spmv_config(const DeviceInfo& device, const DeviceCsr<T>& a);
-/// The model alone (row statistics -> configuration).
+/// The model alone (row statistics and column contiguity -> configuration); no tuning needed.
 SpmvConfig predict_spmv_config(const DeviceInfo& device, const RowStats& stats, int32_t rows,
-                               size_t value_bytes);
+                               size_t value_bytes, double contiguity = 0);
+/// Fraction of pairs of neighbouring entries in a row whose columns are adjacent (0 if none).
+template <typename T>
+double column_contiguity(const Csr<T>& a) {
+  size_t pairs = 0, adjacent = 0;
+  for (int32_t r = 0; r < a.rows; ++r)
+    for (int32_t k = a.row_ptr[r]; k + 1 < a.row_ptr[r + 1]; ++k)
+      ++pairs, adjacent += a.col_idx[size_t(k) + 1] == a.col_idx[size_t(k)] + 1;
+  return pairs ? double(adjacent) / double(pairs) : 0.0;
+}
 
-/// The events of one SpMV (the adaptive kernel may launch twice).
+/// The events of one SpMV (the adaptive and merge kernels may launch twice).
 struct SpmvRun {
   cl::Event first, last;
   double ms() const { return event_ms(first, last); }

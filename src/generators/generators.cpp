@@ -130,6 +130,40 @@ Csr<double> banded(int32_t n, int32_t w, uint64_t seed) {
 
 Csr<double> dense_rows(int32_t n, int32_t k, uint64_t seed) { return uniform(n, k, seed); }
 
+Csr<double> hubs(int32_t n, int32_t k, int32_t hubs, int32_t hub_len, uint64_t seed) {
+  need(n >= 1 && k >= 0 && k <= n && hubs >= 0 && hubs <= n && hub_len >= 0 && hub_len <= n &&
+           int64_t(n) * k + int64_t(hubs) * hub_len < (1ll << 31),
+       "hubs needs k, hub_len <= n, hubs <= n and n*k + hubs*hub_len < 2^31");
+  Rng rng(seed);
+  Csr<double> a = empty(n, n, size_t(n) * size_t(k) + size_t(hubs) * size_t(hub_len));
+  int64_t next = 0;  // hub h sits at row (2h + 1) * n / (2 hubs): spread evenly
+  for (int32_t r = 0; r < n; ++r) {
+    bool hub = next < hubs && r == int32_t((2 * next + 1) * n / (2 * int64_t(hubs)));
+    if (hub) ++next;
+    random_row(a, n, hub ? hub_len : k, rng);
+  }
+  return a;
+}
+
+Csr<double> blocks3d(int32_t n, int32_t b, uint64_t seed) {
+  need(n >= 1 && b >= 1 && int64_t(n) * n * n * b * b * 7 < (1ll << 31), "blocks3d needs n, b >= 1 and 7*n^3*b^2 < 2^31");
+  Rng rng(seed);
+  const int32_t nn = n * n, N = nn * n;
+  Csr<double> a = empty(N * b, N * b, size_t(N) * size_t(7 * b * b));
+  for (int32_t r = 0; r < N; ++r) {
+    const int32_t i = r / nn, j = r / n % n, k = r % n;
+    const int32_t nb[7] = {i > 0 ? r - nn : -1, j > 0 ? r - n : -1, k > 0 ? r - 1 : -1, r,
+                           k + 1 < n ? r + 1 : -1, j + 1 < n ? r + n : -1, i + 1 < n ? r + nn : -1};
+    for (int32_t p = 0; p < b; ++p) {
+      for (int32_t c : nb)
+        for (int32_t q = 0; c >= 0 && q < b; ++q)
+          a.col_idx.push_back(c * b + q), a.values.push_back(c == r && p == q ? 14.0 * b : rng.value());
+      a.row_ptr.push_back(int32_t(a.col_idx.size()));
+    }
+  }
+  return a;
+}
+
 Csr<double> rmat(int32_t scale, int32_t edgefactor, uint64_t seed) {
   need(scale >= 0 && scale <= 26 && edgefactor >= 1 && (int64_t(edgefactor) << (scale + 1)) < (1ll << 31),
        "rmat needs 0 <= scale <= 26, edgefactor >= 1 and 2*edgefactor*2^scale < 2^31");

@@ -94,6 +94,16 @@ DeviceInfo describe(const cl::Device& d) {
   else if (i.is_gpu() && (vendor.find("amd") != std::string::npos ||
                           vendor.find("advanced micro") != std::string::npos))
     i.wave_width = 64;
+  // LOCKSTEP_WAVE_WIDTH=W (a power of two, 1..1024) replaces the vendor rule, so the code AMD GPUs
+  // would run (wave 64) builds and runs on PoCL in CI. The one place wave_width is computed.
+  if (const char* w = std::getenv("LOCKSTEP_WAVE_WIDTH"); w && *w) {
+    char* end = nullptr;
+    const long v = std::strtol(w, &end, 10);
+    if (*end || v < 1 || v > 1024 || (v & (v - 1)))
+      throw input_error(
+          std::string("LOCKSTEP_WAVE_WIDTH must be a power of two in [1, 1024], got '") + w + "'");
+    i.wave_width = unsigned(v);
+  }
   auto all = all_devices();
   for (size_t k = 0; k < all.size(); ++k)
     if (all[k]() == d()) i.index = int(k);

@@ -16,7 +16,8 @@ uint64_t fnv1a(const void* data, size_t bytes, uint64_t h = 1469598103934665603u
 
 template <typename T>
 DeviceCsr<T>::DeviceCsr(cl::CommandQueue& queue, const Csr<T>& a)
-    : rows_(a.rows), cols_(a.cols), nnz_(a.nnz()), stats_(row_stats(a)), host_row_ptr_(a.row_ptr) {
+    : rows_(a.rows), cols_(a.cols), nnz_(a.nnz()), stats_(row_stats(a)), contiguity_(column_contiguity(a)),
+      host_row_ptr_(a.row_ptr) {
   if (a.row_ptr.size() != size_t(a.rows) + 1 || a.values.size() != a.col_idx.size() ||
       size_t(a.row_ptr.back()) != a.col_idx.size())
     throw input_error("DeviceCsr: inconsistent CSR arrays");

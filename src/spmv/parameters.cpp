@@ -13,20 +13,23 @@ std::string to_string(SpmvKernel k) {
     case SpmvKernel::scalar: return "scalar";
     case SpmvKernel::vector: return "vector";
     case SpmvKernel::adaptive: return "adaptive";
+    case SpmvKernel::merge: return "merge";
     default: return "auto";
   }
 }
 
 SpmvKernel parse_spmv_kernel(const std::string& name) {
-  for (auto k : {SpmvKernel::scalar, SpmvKernel::vector, SpmvKernel::adaptive, SpmvKernel::automatic})
+  for (auto k : {SpmvKernel::scalar, SpmvKernel::vector, SpmvKernel::adaptive, SpmvKernel::merge,
+                 SpmvKernel::automatic})
     if (to_string(k) == name) return k;
-  throw input_error("unknown SpMV kernel '" + name + "' (expected scalar, vector, adaptive or auto)");
+  throw input_error("unknown SpMV kernel '" + name + "' (expected scalar, vector, adaptive, merge or auto)");
 }
 
 std::string SpmvConfig::str() const {
   std::ostringstream s;
   s << "kernel=" << to_string(kernel) << " wg_bits=" << wg_bits;
   if (kernel == SpmvKernel::vector) s << " rows_bits=" << rows_bits << " shuffle=" << shuffle;
+  if (kernel == SpmvKernel::merge) s << " items=" << items;
   return s.str();
 }
 
@@ -36,6 +39,7 @@ const std::vector<SpmvKernelSpec>& spmv_parameters() {
       {SpmvKernel::vector,
        {{"wg_bits", {6, 7, 8, 9, 10}}, {"rows_bits", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}, {"shuffle", {0, 1}}}},
       {SpmvKernel::adaptive, {{"wg_bits", {7, 8, 9, 10}}}},
+      {SpmvKernel::merge, {{"wg_bits", {6, 7, 8, 9}}, {"items", {4, 7, 8, 12, 16}}}},
   };
   return specs;
 }
@@ -55,6 +59,9 @@ bool spmv_valid(const SpmvConfig& c, const DeviceInfo& d, size_t value) {
       if (c.shuffle && (!nvidia(d) || d.wave_width != 32 || c.rows_bits == c.wg_bits)) return false;
       return wg * value <= d.local_mem_bytes;
     case SpmvKernel::adaptive: return 2 * wg * value <= d.local_mem_bytes;
+    case SpmvKernel::merge:  // products and row ends of a tile, the carry-out scan
+      return c.items >= 1 && c.items <= 64 &&
+             wg * size_t(c.items) * (value + 4) + 4 + wg * (value + 4) <= d.local_mem_bytes;
     default: return false;
   }
 }
@@ -73,6 +80,7 @@ std::vector<SpmvConfig> spmv_search_space(const DeviceInfo& d, size_t value) {
         if (n == "wg_bits") c.wg_bits = v;
         else if (n == "rows_bits") c.rows_bits = v;
         else if (n == "shuffle") c.shuffle = v;
+        else if (n == "items") c.items = v;
       }
       if (spmv_valid(c, d, value)) out.push_back(c);
       size_t p = 0;
@@ -83,27 +91,70 @@ std::vector<SpmvConfig> spmv_search_space(const DeviceInfo& d, size_t value) {
   return out;
 }
 
-// The seed paper found the optimum flat and predictable from row statistics: give each row
-// about as many items as it has entries (a power of two, at most one wave on GPUs, at most
-// the group), 256-item groups; irregular row lengths go to the load-balanced kernel.
-SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t value) {
+// The untuned rule, fitted by tools/bench/fit_spmv_rule.py to the H100 fp64 tuning data of
+// 2026-11-22 (tools/bench/results/2026-11-22-h100-spmv-tune-json.tar.gz): exhaustive (94
+// configurations) for laplace2d 2048, uniform 1M x 16, powerlaw 1M, dense 10000 x 1000; the
+// climb's 6-20 for laplace3d 160, banded 1M x 8 and five small shared matrices. It lands within
+// 1 % of the best time on the six large ones (within the ~10 % timing noise on the small ones);
+// left out one at a time, the fit still predicts 4 of the 6 within 1 %, banded at 1.09 (the only
+// matrix that pins kLocalEntries) and laplace3d on an untimed configuration. The old rule (items
+// per row ~ mean row length) gave laplace2d 4 items per row: 27-32 % slower than one.
+//  - Irregular rows (a few rows far longer than the mean) go to the load-balanced kIrregular.
+//  - Small matrices (a wave per row fits on the device at once: launch latency and the longest
+//    row set the time): ceil_pow2(max row / kSmallDiv) items per row, at most a wave.
+//  - Otherwise each row gets ~mean/L items (a power of two, rounded down, at most kMaxPerRow and
+//    a wave): L = kLocalEntries when the columns of a row are mostly adjacent (contiguity >=
+//    kContiguous: stencils, bands; one item already reads whole cache lines of x), else L = 1
+//    (scattered columns: more items per row, more gathers in flight). One item per row is the
+//    scalar kernel. 256-item groups (the tuned group size changes times by <= 1 %).
+// Six large matrices are few: tools/bench/spmv.sh sweeps more (EXHAUSTIVE=...) and the fit
+// script re-fits these constants from its output.
+namespace spmv_rule {
+constexpr double kLocalEntries = 4;  // entries per item when columns are contiguous
+constexpr double kContiguous = 0.15;  // fitted range 0.05-0.3 (dense rows 0.10, laplace3d 0.33)
+constexpr int kMaxPerRow = 16;       // dense 10000 x 1000: 16 items 1.00, 32 items 1.13
+constexpr int kGroupBits = 8;
+constexpr SpmvKernel kIrregular = SpmvKernel::adaptive;
+constexpr int kMergeItems = 7;       // when kIrregular is merge
+constexpr double kSmallDiv = 2;
+constexpr size_t kResidentPerUnit = 2048;  // work-items resident per compute unit (NVIDIA)
+}  // namespace spmv_rule
+
+static bool irregular_rows(const RowStats& s) {
+  return s.max > 8 * std::max(1.0, s.mean) && s.std > s.mean && s.max > 256;
+}
+
+SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t value,
+                               double contiguity) {
+  using namespace spmv_rule;
   SpmvConfig c;
-  c.wg_bits = 8;
+  c.wg_bits = kGroupBits;
   while ((size_t(1) << c.wg_bits) > d.max_work_group_size && c.wg_bits > 0) --c.wg_bits;
-  bool irregular = s.max > 8 * std::max(1.0, s.mean) && s.std > s.mean && s.max > 256;
-  if (irregular && rows > 0) {
-    c.kernel = SpmvKernel::adaptive;
-    if (!spmv_valid(c, d, value)) c.kernel = SpmvKernel::vector;
-    else return c;
+  if (irregular_rows(s) && rows > 0) {
+    c.kernel = kIrregular;
+    c.items = kMergeItems;
+    if (spmv_valid(c, d, value)) return c;
   }
   c.kernel = SpmvKernel::vector;
-  int tpr_bits = 0;
-  while ((1 << (tpr_bits + 1)) <= std::max(1.0, s.mean) && tpr_bits < c.wg_bits) ++tpr_bits;
-  int wave = std::max(1u, d.wave_width);
-  if (d.is_gpu()) tpr_bits = std::min(tpr_bits, int(std::log2(wave)));
-  else tpr_bits = 0;  // CPUs: one row per item vectorises best
-  c.rows_bits = c.wg_bits - tpr_bits;
   c.shuffle = 0;
+  if (!d.is_gpu()) {  // CPUs: one row per item vectorises best
+    c.rows_bits = c.wg_bits;
+    return c;
+  }
+  const int wave = int(std::max(1u, d.wave_width));
+  int tpr_bits = 0;
+  if (size_t(rows) * size_t(wave) <= size_t(d.compute_units) * kResidentPerUnit) {
+    while ((1 << tpr_bits) < double(s.max) / kSmallDiv && (2 << tpr_bits) <= wave && tpr_bits < c.wg_bits) ++tpr_bits;
+  } else {
+    const double per_item = contiguity >= kContiguous ? kLocalEntries : 1.0;
+    const int cap = std::min(kMaxPerRow, wave);
+    while ((2 << tpr_bits) <= s.mean / per_item && (2 << tpr_bits) <= cap && tpr_bits < c.wg_bits) ++tpr_bits;
+  }
+  if (tpr_bits == 0) {
+    c.kernel = SpmvKernel::scalar;
+    return c;
+  }
+  c.rows_bits = c.wg_bits - tpr_bits;
   SpmvConfig with = c;
   with.shuffle = 1;
   if (spmv_valid(with, d, value)) c.shuffle = 1;

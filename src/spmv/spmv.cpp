@@ -15,6 +15,7 @@ Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
     if (c.shuffle) def.set("USE_NV_SHUFFLE", 1);
   }
   if (c.kernel == SpmvKernel::adaptive) def.set("BLOCK_NNZ", 2 << c.wg_bits);
+  if (c.kernel == SpmvKernel::merge) def.set("MERGE_ITEMS", c.items);
   return def;
 }
 
@@ -31,11 +32,12 @@ SpmvConfig choose_spmv_config(const DeviceInfo& device, const DeviceCsr<T>& a) {
       c.wg_bits = e->params.at("wg_bits").get<int>();
       c.rows_bits = e->params.value("rows_bits", c.rows_bits);
       c.shuffle = e->params.value("shuffle", 0);
+      c.items = e->params.value("items", c.items);
       if (spmv_valid(c, device, sizeof(T))) return c;
     } catch (const std::exception&) {  // an unreadable entry: fall back to the model
     }
   }
-  return predict_spmv_config(device, a.stats(), a.rows(), sizeof(T));
+  return predict_spmv_config(device, a.stats(), a.rows(), sizeof(T), a.contiguity());
 }
 
 template <typename T>
@@ -83,6 +85,19 @@ SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x
         cl::Kernel f = kernel(queue, "spmv.cl", "spmv_adaptive_fixup", def);
         set_args(f, b.n_split, b.split, b.partials, y, alpha, beta);
         run.last = launch(queue, f, (size_t(b.n_split) + wg - 1) / wg * wg, wg);
+      }
+      break;
+    }
+    case SpmvKernel::merge: {
+      const auto& m = a.merge_tiles(queue, c.wg_bits, c.items);
+      cl::Kernel k = kernel(queue, "spmv.cl", "spmv_merge", def);
+      set_args(k, rows, m.coords, a.row_ptr(), a.col_idx(), a.values(), x, y, m.carry, alpha, beta);
+      run.first = run.last = launch(queue, k, size_t(m.count) * wg, wg);
+      if (m.n_plan) {
+        cl::Kernel f = kernel(queue, "spmv.cl", "spmv_merge_fixup", def);
+        set_args(f, m.n_long, m.n_plan, m.plan, m.carry, y, alpha);
+        const size_t short_groups = (size_t(m.n_plan - m.n_long) + wg - 1) / wg;
+        run.last = launch(queue, f, (size_t(m.n_long) + short_groups) * wg, wg);
       }
       break;
     }

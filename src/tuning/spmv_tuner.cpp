@@ -33,7 +33,17 @@ std::vector<SpmvConfig> neighbours(const SpmvConfig& c) {
     n.shuffle = 1 - c.shuffle;
     push(n);
   }
-  for (auto k : {SpmvKernel::scalar, SpmvKernel::vector, SpmvKernel::adaptive})
+  if (c.kernel == SpmvKernel::merge)
+    for (auto& spec : spmv_parameters())
+      for (auto& p : spec.parameters)
+        if (spec.kernel == SpmvKernel::merge && p.name == "items")
+          for (size_t i = 0; i < p.values.size(); ++i)
+            if (p.values[i] == c.items) {  // the declared values either side
+              SpmvConfig n = c;
+              if (i > 0) n.items = p.values[i - 1], push(n);
+              if (i + 1 < p.values.size()) n.items = p.values[i + 1], push(n);
+            }
+  for (auto k : {SpmvKernel::scalar, SpmvKernel::vector, SpmvKernel::adaptive, SpmvKernel::merge})
     if (k != c.kernel) {
       SpmvConfig n = c;
       n.kernel = k;
@@ -85,7 +95,8 @@ SpmvTuneResult tune_spmv(Context& ctx, const Csr<T>& host, const SpmvTuneOptions
   if (o.exhaustive) {
     for (auto& c : space) measure(c);
   } else {
-    SpmvConfig current = predict_spmv_config(dev, bench.matrix().stats(), host.rows, sizeof(T));
+    SpmvConfig current = predict_spmv_config(dev, bench.matrix().stats(), host.rows, sizeof(T),
+                                             bench.matrix().contiguity());
     measure(current);
     auto best_of = [&] {
       return *std::min_element(res.candidates.begin(), res.candidates.end(),
@@ -115,9 +126,11 @@ SpmvTuneResult tune_spmv(Context& ctx, const Csr<T>& host, const SpmvTuneOptions
     nlohmann::json params = {{"kernel", to_string(res.best.config.kernel)}, {"wg_bits", res.best.config.wg_bits}};
     if (res.best.config.kernel == SpmvKernel::vector)
       params["rows_bits"] = res.best.config.rows_bits, params["shuffle"] = res.best.config.shuffle;
+    if (res.best.config.kernel == SpmvKernel::merge) params["items"] = res.best.config.items;
     TuningDb(dev).store({"spmv", std::string(sizeof(T) == 8 ? "double:" : "float:") + bench.matrix().fingerprint(),
                          {{"rows", host.rows}, {"cols", host.cols}, {"nnz", host.nnz()}, {"row_mean", s.mean},
-                          {"row_std", s.std}, {"row_max", s.max}},
+                          {"row_std", s.std}, {"row_max", s.max},
+                          {"contiguity", bench.matrix().contiguity()}},
                          params,
                          {{"median_ms", res.best.median_ms}, {"gbs", res.best.gbs}, {"candidates", res.candidates.size()}},
                          ""});

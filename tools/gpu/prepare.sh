@@ -13,6 +13,8 @@ rm -rf "$carry" && mkdir -p "$carry/matrices"
 cp "$root/build-gpu/lockstep" "$root/build-gpu/tests/lockstep_tests" "$carry/"
 cp "$shared/device/opencl-env.sh" "$shared/anchors/cuda_anchors.cu" "$carry/"
 cp "$shared"/matrices/*.mtx "$carry/matrices/" 2>/dev/null || true
+mkdir -p "$carry/graphs"  # the BFS bench: the mesh and one social graph (gzip, small)
+cp "$shared"/graphs/copter2.gr.gz "$shared"/graphs/soc-Slashdot0902.txt.gz "$carry/graphs/" 2>/dev/null || true
 if [[ ! -x "$root/build-gpu/opencl_anchors" ]]; then
   g++ -O3 -std=c++17 -static-libstdc++ -static-libgcc -w "$shared/anchors/opencl_anchors.cpp" \
       -o "$root/build-gpu/opencl_anchors" -lOpenCL

@@ -23,11 +23,14 @@ struct Kind {
 const std::map<std::string, Kind>& kinds() {
   static const std::map<std::string, Kind> k{
       {"laplace2d", {"N", 1, [](auto& a, uint64_t) { return gen::laplace2d(int32_t(a[0])); }}},
+      {"grid", {"N", 1, [](auto& a, uint64_t) { return gen::laplace2d(int32_t(a[0])); }}},  // BFS: the laplace2d pattern
       {"laplace3d", {"N", 1, [](auto& a, uint64_t) { return gen::laplace3d(int32_t(a[0])); }}},
       {"uniform", {"n k", 2, [](auto& a, uint64_t s) { return gen::uniform(int32_t(a[0]), int32_t(a[1]), s); }}},
       {"powerlaw", {"n alpha", 2, [](auto& a, uint64_t s) { return gen::powerlaw(int32_t(a[0]), a[1], s); }}},
       {"banded", {"n w", 2, [](auto& a, uint64_t s) { return gen::banded(int32_t(a[0]), int32_t(a[1]), s); }}},
       {"dense", {"n k", 2, [](auto& a, uint64_t s) { return gen::dense_rows(int32_t(a[0]), int32_t(a[1]), s); }}},
+      {"hubs", {"n k hubs hub_len", 4, [](auto& a, uint64_t s) { return gen::hubs(int32_t(a[0]), int32_t(a[1]), int32_t(a[2]), int32_t(a[3]), s); }}},
+      {"blocks3d", {"n b", 2, [](auto& a, uint64_t s) { return gen::blocks3d(int32_t(a[0]), int32_t(a[1]), s); }}},
       {"rmat", {"scale edgefactor", 2, [](auto& a, uint64_t s) { return gen::rmat(int32_t(a[0]), int32_t(a[1]), s); }}},
   };
   return k;
@@ -84,5 +87,5 @@ int run_gen(const Args& args) {
 }
 
 }  // namespace
-LOCKSTEP_COMMAND("gen", "generate a matrix (laplace2d, laplace3d, uniform, powerlaw, banded, dense, rmat)", run_gen);
+LOCKSTEP_COMMAND("gen", "generate a matrix (laplace2d, laplace3d, uniform, powerlaw, banded, dense, hubs, blocks3d, rmat)", run_gen);
 }  // namespace lockstep::cli

@@ -1,4 +1,4 @@
-// `lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|auto]
+// `lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|merge|auto]
 // [--wg-bits B] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one SpMV
 // configuration; the last line holds key=value pairs (median_ms, gflops, gbs, and with --verify
 // max_rel_err and verified). Exit 1 when verification fails. With --distributed (under mpirun)
@@ -24,7 +24,7 @@ int run(const po::variables_map& vm) {
   if (k == SpmvKernel::automatic) {
     c = a.automatic_config();
   } else {
-    c = predict_spmv_config(ctx.info(), a.stats(), a.rows(), sizeof(T));
+    c = predict_spmv_config(ctx.info(), a.stats(), a.rows(), sizeof(T), a.contiguity());
     c.kernel = k;
     if (k != SpmvKernel::vector) c.shuffle = 0;
   }
@@ -51,7 +51,7 @@ int run_spmv(const Args& args) {
   po::options_description opts("options");
   opts.add_options()("file", po::value<std::string>()->required(), "Matrix Market file")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
-      "kernel", po::value<std::string>()->default_value("auto"), "scalar, vector, adaptive or auto")(
+      "kernel", po::value<std::string>()->default_value("auto"), "scalar, vector, adaptive, merge or auto")(
       "wg-bits", number<int>(0, 12), "work-group size 2^B")(
       "rows-bits", number<int>(0, 12), "vector: 2^R rows per work-group")(
       "shuffle", number<int>(0, 1), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
@@ -61,7 +61,7 @@ int run_spmv(const Args& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse("lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|auto] "
+  if (!parse("lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|merge|auto] "
              "[--wg-bits B] [--rows-bits R] [--verify] [--repeat N]",
              args, opts, pos, vm))
     return 0;

@@ -16,7 +16,7 @@ namespace {
 
 nlohmann::json to_json(const SpmvMeasurement& m, double copy_gbs) {
   return {{"kernel", to_string(m.config.kernel)}, {"wg_bits", m.config.wg_bits},
-          {"rows_bits", m.config.rows_bits}, {"shuffle", m.config.shuffle},
+          {"rows_bits", m.config.rows_bits}, {"shuffle", m.config.shuffle}, {"items", m.config.items},
           {"median_ms", m.median_ms}, {"gflops", m.gflops}, {"gbs", m.gbs},
           {"pct_copy_bw", 100 * m.gbs / copy_gbs}, {"max_rel_err", m.max_rel_err}, {"verified", m.verified}};
 }
@@ -25,6 +25,8 @@ std::string params(const SpmvConfig& c) {
   char b[64];
   if (c.kernel == SpmvKernel::vector)
     std::snprintf(b, sizeof b, "wg_bits=%d rows_bits=%d shuffle=%d", c.wg_bits, c.rows_bits, c.shuffle);
+  else if (c.kernel == SpmvKernel::merge)
+    std::snprintf(b, sizeof b, "wg_bits=%d items=%d", c.wg_bits, c.items);
   else
     std::snprintf(b, sizeof b, "wg_bits=%d", c.wg_bits);
   return b;
@@ -66,7 +68,9 @@ int tune(const po::variables_map& vm) {
   kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float");
   kv.add("kernel", to_string(r.best.config.kernel)).add("wg_bits", r.best.config.wg_bits);
   kv.add("rows_bits", r.best.config.kernel == SpmvKernel::vector ? r.best.config.rows_bits : 0);
-  kv.add("shuffle", r.best.config.shuffle).add("median_ms", r.best.median_ms).add("gflops", r.best.gflops);
+  kv.add("shuffle", r.best.config.shuffle);
+  if (r.best.config.kernel == SpmvKernel::merge) kv.add("items", r.best.config.items);
+  kv.add("median_ms", r.best.median_ms).add("gflops", r.best.gflops);
   kv.add("gbs", r.best.gbs).add("pct_copy_bw", 100 * r.best.gbs / r.copy_gbs);
   kv.add("speedup_vs_scalar", r.scalar.median_ms / r.best.median_ms);
   kv.add("speedup_vs_seed_default", r.seed_default.median_ms / r.best.median_ms);

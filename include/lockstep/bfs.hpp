@@ -1,0 +1,115 @@
+// Hybrid CPU/GPU breadth-first search that chooses its strategy per level (after the seed
+// paper), with a direction-optimizing step (Beamer et al.). Strategies: `cpu` (one level of an
+// OpenMP direction-optimizing BFS on the host), `single` (one work-group loops over levels in one
+// launch while the frontier is small), `multi` (a persistent kernel through PersistentKernel: all
+// co-resident groups loop over levels with a global barrier between them, until the frontier
+// leaves its size band), `queue` (top-down, one work-item per frontier vertex), `wave` (one
+// frontier vertex per wave of WAVE_WIDTH lanes), `bottom_up` (unvisited vertices look for a
+// parent in the frontier bitmap) and `automatic`, which picks per level with BfsRule.
+//
+//   lockstep::Context ctx;
+//   lockstep::CsrGraph g(lockstep::read_graph("roads.gr.gz"));
+//   auto r = lockstep::bfs(ctx, g, 0);              // r.levels[v], r.parents[v]; r.steps
+//   lockstep::Bfs many(ctx, g);  auto r1 = many.run(1), r2 = many.run(2);  // one upload
+//   std::string why = lockstep::validate_bfs(g, 0, r.levels, r.parents);  // empty when valid
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lockstep/graph.hpp"
+#include "lockstep/persistent.hpp"
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+enum class BfsStrategy { automatic, cpu, single, multi, queue, wave, bottom_up };
+BfsStrategy parse_bfs_strategy(
+    const std::string& name);  // auto|cpu|single|multi|queue|wave|bottom-up
+const char* to_string(BfsStrategy s);
+
+/// The per-level rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
+/// With nf frontier vertices, mf their out-edges and mu the edges of unvisited vertices:
+///   bottom-up  when the graph has in-edges, nf > multi_max and mf > mu / alpha; it stays
+///              bottom-up while nf >= n / beta (Beamer's switch back);
+///   cpu        when nf < cpu_max and the host's copy of the levels is current (or n <=
+///              mirror_max, so that refreshing it is cheap);
+///   single     when nf < cpu_max otherwise (one launch runs levels while nf stays below it);
+///   multi      when nf <= multi_max (one launch runs levels while nf stays in band);
+///   wave       when mf / nf >= wave_degree, else queue.
+struct BfsRule {
+  int32_t cpu_max = 0;     // seed rule: the work-group size
+  int32_t multi_max = 0;   // seed rule: compute units x work-group size
+  double wave_degree = 0;  // mean frontier degree for the wave kernel: WAVE_WIDTH / 2
+  double alpha = 14, beta = 24;
+  int32_t mirror_max = 1 << 16;
+};
+
+struct BfsOptions {
+  BfsStrategy strategy = BfsStrategy::automatic;
+  BfsRule rule;
+  int local_size = 256;
+  int wave_width = 0;      // 0: the device's wave width (32 where it reports 1)
+  StrategyChoice barrier;  // multi's global barrier (relaunch: one launch per level)
+  int cpu_threads = 0;     // 0: OpenMP's default (the hardware threads)
+};
+/// bfs_rule with its zero fields filled for this device and these options.
+BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& options);
+
+/// One step of the host loop: a level, or several levels run by one single/multi launch.
+struct BfsStep {
+  int32_t level = 0;  // the frontier's level
+  BfsStrategy strategy = BfsStrategy::cpu;
+  int64_t frontier = 0, edges = 0;  // vertices of the frontier and their out-edges
+  double ms = 0;                    // this level's time (a multi-level launch's time split evenly)
+};
+
+struct BfsResult {
+  std::vector<int32_t> levels;   // -1: unreached
+  std::vector<int32_t> parents;  // parents[source] = source, -1: unreached
+  std::vector<BfsStep> steps;    // one per level
+  double ms = 0;                 // traversal wall time (after the upload, before the download)
+  int32_t reached = 0, max_level = 0;
+  int64_t sum_levels = 0;
+  /// Traversed edges, Graph500 convention: out-edges of reached vertices, halved when the graph
+  /// is symmetric (each undirected edge of the component once).
+  int64_t traversed_edges = 0;
+  int multi_groups = 0;          // work-groups of the multi kernel (co-resident when in-kernel)
+  bool multi_in_kernel = false;  // multi's global barrier is in the kernel (not relaunch)
+  double gteps() const { return ms > 0 ? double(traversed_edges) / (ms * 1e6) : 0; }
+  int levels_run(BfsStrategy s) const;
+};
+
+/// BFS from `source`. Throws input_error for a source outside [0, n), or bottom_up on a directed
+/// graph built without its reverse adjacency.
+BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions& options = {});
+
+namespace detail {
+class BfsDevice;
+}
+/// The same for many sources: the graph is uploaded and the kernels built once. `g` must
+/// outlive it.
+class Bfs {
+ public:
+  Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& options = {});
+  ~Bfs();
+  BfsResult run(int32_t source);
+
+ private:
+  Context& ctx_;
+  const CsrGraph& g_;
+  BfsOptions options_;
+  std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu
+};
+/// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
+BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);
+
+/// Graph500-style validation: source at level 0 and its own parent; every other reached vertex's
+/// parent is reached one level up and the parent -> vertex edge exists; every edge u -> v from a
+/// reached u reaches v with levels[v] <= levels[u] + 1 (so both directions of an undirected edge
+/// differ by at most one); unreached vertices have parent -1. Returns "" or the first violation.
+std::string validate_bfs(const CsrGraph& g, int32_t source, const std::vector<int32_t>& levels,
+                         const std::vector<int32_t>& parents);
+
+}  // namespace lockstep

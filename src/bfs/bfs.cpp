@@ -1,0 +1,180 @@
+// The per-level host loop of bfs(): the frontier's size and edges decide each step (BfsRule, or
+// the forced strategy); CPU steps work on a host copy of levels/parents that is refreshed only
+// when a CPU step follows GPU steps, and their discoveries are scattered to the device before
+// the next GPU step. Each step is timed on the host (wall clock, including the counter read).
+#include <chrono>
+
+#include "bfs/steps.hpp"
+#include "lockstep/error.hpp"
+
+namespace lockstep {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+
+struct Chooser {
+  const CsrGraph& g;
+  BfsRule rule;
+  bool bottom_up = false;
+  // The rule of BfsRule's comment; `mirror`: the host copy of the levels is current.
+  BfsStrategy operator()(const detail::Frontier& f, int64_t mu, bool mirror) {
+    const int64_t nf = f.count, mf = f.edges;
+    if (g.has_in_edges()) {
+      bottom_up = bottom_up ? nf >= int64_t(g.n / rule.beta)
+                            : nf > rule.multi_max && double(mf) > double(mu) / rule.alpha;
+      if (bottom_up) return BfsStrategy::bottom_up;
+    }
+    if (nf < rule.cpu_max)
+      return mirror || g.n <= rule.mirror_max ? BfsStrategy::cpu : BfsStrategy::single;
+    if (nf <= rule.multi_max) return BfsStrategy::multi;
+    return double(mf) / double(nf) >= rule.wave_degree ? BfsStrategy::wave : BfsStrategy::queue;
+  }
+};
+
+}  // namespace
+
+BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
+  BfsRule r = o.rule;
+  const int wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, device.wave_width));
+  if (r.cpu_max <= 0) r.cpu_max = o.local_size;
+  if (r.multi_max <= 0) r.multi_max = int32_t(std::max(1u, device.compute_units)) * o.local_size;
+  if (r.wave_degree <= 0) r.wave_degree = wave / 2.0;
+  return r;
+}
+
+BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions& o) {
+  if (source < 0 || source >= g.n)  // before the upload
+    throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
+                      std::to_string(g.n) + ")");
+  return Bfs(ctx, g, o).run(source);
+}
+
+Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g), options_(o) {
+  if (o.strategy == BfsStrategy::bottom_up && !g.has_in_edges())
+    throw input_error(
+        "bfs: bottom-up needs the in-neighbours of a directed graph (build the "
+        "CsrGraph with reverse = true)");
+  if (o.strategy != BfsStrategy::cpu)
+    dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
+}
+Bfs::~Bfs() = default;
+
+BfsResult Bfs::run(int32_t source) {
+  const CsrGraph& g = g_;
+  const BfsOptions& o = options_;
+  if (source < 0 || source >= g.n)
+    throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
+                      std::to_string(g.n) + ")");
+  if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  detail::BfsDevice& dev = *dev_;
+  Chooser choose{g, bfs_rule(ctx_.info(), o)};
+  BfsResult r;
+  r.levels.assign(size_t(g.n), -1);
+  r.parents.assign(size_t(g.n), -1);
+  r.multi_groups = dev.multi_groups(), r.multi_in_kernel = dev.multi_in_kernel();
+  const auto t0 = clock_type::now();
+
+  dev.start(source);
+  r.levels[size_t(source)] = 0, r.parents[size_t(source)] = source;
+  detail::Frontier f{1, g.degree(source)};
+  std::vector<int32_t> host_frontier{source}, unsynced;
+  bool mirror = true, frontier_on_host = true;
+  int64_t mu = int64_t(g.edges()) - f.edges;
+  for (int32_t level = 0; f.count > 0;) {
+    const BfsStrategy s = o.strategy == BfsStrategy::automatic ? choose(f, mu, mirror) : o.strategy;
+    const auto s0 = clock_type::now();
+    if (s == BfsStrategy::cpu) {
+      if (!mirror) dev.get_state(r.levels, r.parents), mirror = true;
+      if (!frontier_on_host) host_frontier = dev.get_frontier(f.count), frontier_on_host = true;
+      int64_t edges = 0;
+      std::vector<int32_t> next =
+          detail::cpu_top_down(g, r.levels, r.parents, host_frontier, level, edges, o.cpu_threads);
+      unsynced.insert(unsynced.end(), next.begin(), next.end());
+      r.steps.push_back({level++, s, f.count, f.edges, since(s0)});
+      f = {int64_t(next.size()), edges};
+      host_frontier.swap(next);
+      mu -= edges;
+      continue;
+    }
+    if (frontier_on_host) {
+      dev.put_vertices(unsynced, r.levels, r.parents, host_frontier);
+      unsynced.clear(), frontier_on_host = false;
+    }
+    const BfsRule& rule = choose.rule;
+    detail::Run run;
+    if (s == BfsStrategy::single)
+      run = dev.single(f.count, level, o.strategy == s ? INT32_MAX : rule.cpu_max - 1);
+    else if (s == BfsStrategy::multi)
+      run = o.strategy == s ? dev.multi(f.count, level, 0, INT32_MAX)
+                            : dev.multi(f.count, level, g.n <= rule.mirror_max ? rule.cpu_max : 0,
+                                        rule.multi_max);
+    else if (s == BfsStrategy::bottom_up)
+      run = dev.bottom_up(f.count, level);
+    else
+      run = dev.queue(f.count, level, s == BfsStrategy::wave);
+    mirror = false;
+    const double ms = since(s0) / double(std::max<size_t>(1, run.next.size()));
+    for (const detail::Frontier& next : run.next) {
+      r.steps.push_back({level++, s, f.count, f.edges, ms});
+      f = next;
+      mu -= next.edges;
+    }
+  }
+  r.ms = since(t0);
+  if (!mirror) dev.get_state(r.levels, r.parents);
+  detail::summarize(g, r);
+  return r;
+}
+
+int BfsResult::levels_run(BfsStrategy s) const {
+  int k = 0;
+  for (const BfsStep& st : steps) k += st.strategy == s;
+  return k;
+}
+
+BfsStrategy parse_bfs_strategy(const std::string& name) {
+  for (BfsStrategy s :
+       {BfsStrategy::automatic, BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
+        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::bottom_up})
+    if (name == to_string(s)) return s;
+  throw input_error("unknown BFS strategy '" + name +
+                    "' (expected auto, cpu, single, multi, queue, wave or bottom-up)");
+}
+
+const char* to_string(BfsStrategy s) {
+  switch (s) {
+    case BfsStrategy::cpu:
+      return "cpu";
+    case BfsStrategy::single:
+      return "single";
+    case BfsStrategy::multi:
+      return "multi";
+    case BfsStrategy::queue:
+      return "queue";
+    case BfsStrategy::wave:
+      return "wave";
+    case BfsStrategy::bottom_up:
+      return "bottom-up";
+    default:
+      return "auto";
+  }
+}
+
+namespace detail {
+void summarize(const CsrGraph& g, BfsResult& r) {
+  r.reached = 0, r.max_level = 0, r.sum_levels = 0, r.traversed_edges = 0;
+  for (int32_t v = 0; v < g.n; ++v)
+    if (r.levels[size_t(v)] >= 0) {
+      ++r.reached;
+      r.max_level = std::max(r.max_level, r.levels[size_t(v)]);
+      r.sum_levels += r.levels[size_t(v)];
+      r.traversed_edges += g.degree(v);
+    }
+  if (g.symmetric) r.traversed_edges /= 2;
+}
+}  // namespace detail
+
+}  // namespace lockstep

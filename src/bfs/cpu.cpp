@@ -1,0 +1,136 @@
+// The host's BFS levels (OpenMP; serial when a frontier is small): top-down claims vertices with
+// a compare-and-swap on levels[], bottom-up scans in-neighbours against a frontier bitmap; each
+// thread collects its discoveries, then they are concatenated. bfs_cpu() strings them together
+// with Beamer's direction switch (the thresholds of BfsRule).
+#include <chrono>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bfs/steps.hpp"
+#include "lockstep/error.hpp"
+
+namespace lockstep {
+namespace detail {
+namespace {
+
+int team(int threads, size_t work) {
+#ifdef _OPENMP
+  if (work < 4096) return 1;
+  return threads > 0 ? threads : omp_get_max_threads();
+#else
+  (void)threads, (void)work;
+  return 1;
+#endif
+}
+
+}  // namespace
+
+std::vector<int32_t> cpu_top_down(const CsrGraph& g, std::vector<int32_t>& levels,
+                                  std::vector<int32_t>& parents,
+                                  const std::vector<int32_t>& frontier, int32_t level,
+                                  int64_t& edges, int threads) {
+  std::vector<int32_t> next;
+  int64_t found_edges = 0;
+  const int64_t nf = int64_t(frontier.size());
+  int32_t* lv = levels.data();
+#pragma omp parallel num_threads(team(threads, frontier.size())) reduction(+ : found_edges)
+  {
+    std::vector<int32_t> mine;
+#pragma omp for schedule(dynamic, 64) nowait
+    for (int64_t i = 0; i < nf; ++i) {
+      const int32_t u = frontier[size_t(i)];
+      for (int32_t e = g.offsets[size_t(u)]; e < g.offsets[size_t(u) + 1]; ++e) {
+        const int32_t v = g.adj[size_t(e)];
+        int32_t expected = -1;
+        if (__atomic_load_n(lv + v, __ATOMIC_RELAXED) == -1 &&
+            __atomic_compare_exchange_n(lv + v, &expected, level + 1, false, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+          parents[size_t(v)] = u;
+          mine.push_back(v);
+          found_edges += g.degree(v);
+        }
+      }
+    }
+#pragma omp critical
+    next.insert(next.end(), mine.begin(), mine.end());
+  }
+  edges += found_edges;
+  return next;
+}
+
+std::vector<int32_t> cpu_bottom_up(const CsrGraph& g, std::vector<int32_t>& levels,
+                                   std::vector<int32_t>& parents,
+                                   const std::vector<int32_t>& frontier, int32_t level,
+                                   int64_t& edges, int threads) {
+  std::vector<uint64_t> bits((size_t(g.n) + 63) / 64, 0);
+  const int64_t nf = int64_t(frontier.size());
+#pragma omp parallel for num_threads(team(threads, frontier.size())) schedule(static)
+  for (int64_t i = 0; i < nf; ++i) {
+    const int32_t u = frontier[size_t(i)];
+    __atomic_fetch_or(&bits[size_t(u) >> 6], uint64_t(1) << (u & 63), __ATOMIC_RELAXED);
+  }
+  const auto& in_off = g.in_offsets();
+  const auto& in_adj = g.in_adj();
+  std::vector<int32_t> next;
+  int64_t found_edges = 0;
+#pragma omp parallel num_threads(team(threads, size_t(g.n))) reduction(+ : found_edges)
+  {
+    std::vector<int32_t> mine;
+#pragma omp for schedule(dynamic, 1024) nowait
+    for (int32_t v = 0; v < g.n; ++v) {
+      if (levels[size_t(v)] != -1) continue;
+      for (int32_t e = in_off[size_t(v)]; e < in_off[size_t(v) + 1]; ++e) {
+        const int32_t u = in_adj[size_t(e)];
+        if ((bits[size_t(u) >> 6] >> (u & 63)) & 1) {
+          levels[size_t(v)] = level + 1;
+          parents[size_t(v)] = u;
+          mine.push_back(v);
+          found_edges += g.degree(v);
+          break;
+        }
+      }
+    }
+#pragma omp critical
+    next.insert(next.end(), mine.begin(), mine.end());
+  }
+  edges += found_edges;
+  return next;
+}
+
+}  // namespace detail
+
+BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads) {
+  if (source < 0 || source >= g.n)
+    throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
+                      std::to_string(g.n) + ")");
+  const BfsRule rule;
+  BfsResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  r.levels.assign(size_t(g.n), -1);
+  r.parents.assign(size_t(g.n), -1);
+  r.levels[size_t(source)] = 0, r.parents[size_t(source)] = source;
+  std::vector<int32_t> frontier{source};
+  int64_t mf = g.degree(source), mu = int64_t(g.edges()) - mf;
+  bool bottom_up = false;
+  for (int32_t level = 0; !frontier.empty(); ++level) {
+    const auto s0 = std::chrono::steady_clock::now();
+    const int64_t nf = int64_t(frontier.size());
+    if (g.has_in_edges())
+      bottom_up = bottom_up ? nf >= g.n / rule.beta : double(mf) > double(mu) / rule.alpha;
+    int64_t edges = 0;
+    std::vector<int32_t> next =
+        bottom_up ? detail::cpu_bottom_up(g, r.levels, r.parents, frontier, level, edges, threads)
+                  : detail::cpu_top_down(g, r.levels, r.parents, frontier, level, edges, threads);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0).count();
+    r.steps.push_back({level, BfsStrategy::cpu, nf, mf, ms});
+    frontier.swap(next);
+    mf = edges, mu -= edges;
+  }
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  detail::summarize(g, r);
+  return r;
+}
+
+}  // namespace lockstep

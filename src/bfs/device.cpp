@@ -1,0 +1,203 @@
+// BfsDevice: the graph, levels, parents and two frontier queues on the device, and one method per
+// kernel step of cl/bfs.cl and cl/bfs_persistent.cl. Each step zeroes the counters, launches,
+// and reads the counters back (one small blocking read: the host needs the next frontier's size
+// to choose the next step). The frontier always ends in queue a (the queues swap after a step
+// that ran an odd number of levels).
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "bfs/steps.hpp"
+#include "lockstep/error.hpp"
+
+namespace lockstep::detail {
+
+struct BfsDevice::Impl {
+  Context& ctx;
+  const CsrGraph& g;
+  int local, wave;
+  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, hist, bitmap, lev, par;
+  cl::Kernel k_queue, k_wave, k_bottom_up, k_bitmap, k_scatter, k_single;
+  std::optional<PersistentKernel> multi;
+  std::array<int32_t, 9> zero{};  // the counters' reset value (kept alive for the async write)
+  std::array<int32_t, 9> host_ctr{};
+  int32_t max_levels;
+
+  Impl(Context& c, const CsrGraph& graph, const BfsOptions& o, bool bottom_up)
+      : ctx(c), g(graph), local(o.local_size) {
+    wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, c.info().wave_width));
+    if (local % wave != 0)
+      throw input_error("bfs: the work-group size " + std::to_string(local) +
+                        " must be a multiple of the wave width " + std::to_string(wave));
+    Defines d;
+    d.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
+    k_queue = c.kernel("bfs.cl", "bfs_queue", d);
+    k_wave = c.kernel("bfs.cl", "bfs_wave", d);
+    k_bottom_up = c.kernel("bfs.cl", "bfs_bottom_up", d);
+    k_bitmap = c.kernel("bfs.cl", "bfs_bitmap", d);
+    k_scatter = c.kernel("bfs.cl", "bfs_scatter", d);
+    Defines dp;
+    dp.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
+    PersistentConfig pc;
+    pc.strategy = o.barrier;
+    pc.local_size = local;
+    multi.emplace(c, "bfs_persistent.cl", "bfs_multi", dp, pc);
+    Defines ds = dp;
+    multi->barrier().add_defines(ds);  // the same build options as the persistent program
+    k_single = c.kernel("bfs_persistent.cl", "bfs_single", ds);
+
+    auto& q = c.queue();
+    off = upload(q, g.offsets, CL_MEM_READ_ONLY);
+    adj = upload(q, g.adj, CL_MEM_READ_ONLY);
+    if (bottom_up && !g.symmetric) {
+      in_off = upload(q, g.rev_offsets, CL_MEM_READ_ONLY);
+      in_adj = upload(q, g.rev_adj, CL_MEM_READ_ONLY);
+    } else {
+      in_off = off, in_adj = adj;
+    }
+    const size_t n = std::max<size_t>(1, size_t(g.n));
+    levels = make_buffer(c.context(), CL_MEM_READ_WRITE, n * 4);
+    parents = make_buffer(c.context(), CL_MEM_READ_WRITE, n * 4);
+    qa = make_buffer(c.context(), CL_MEM_READ_WRITE, n * 4);
+    qb = make_buffer(c.context(), CL_MEM_READ_WRITE, n * 4);
+    lev = make_buffer(c.context(), CL_MEM_READ_WRITE, n * 4);
+    par = make_buffer(c.context(), CL_MEM_READ_WRITE, n * 4);
+    ctr = make_buffer(c.context(), CL_MEM_READ_WRITE, zero.size() * 4);
+    max_levels = int32_t(std::min<size_t>(n + 1, 1 << 22));
+    hist = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(max_levels) * 8);
+    bitmap = make_buffer(c.context(), CL_MEM_READ_WRITE, ((n + 31) / 32) * 4);
+  }
+
+  void write_ctr(std::array<int32_t, 9>& v) {
+    check(ctx.queue().enqueueWriteBuffer(ctr, CL_FALSE, 0, v.size() * 4, v.data()),
+          "clEnqueueWriteBuffer");
+  }
+  void read_ctr() {
+    check(ctx.queue().enqueueReadBuffer(ctr, CL_TRUE, 0, host_ctr.size() * 4, host_ctr.data()),
+          "clEnqueueReadBuffer");
+  }
+  size_t round_up(int64_t items) const {
+    return size_t((std::max<int64_t>(items, 1) + local - 1) / local) * size_t(local);
+  }
+  // The frontiers after each level of a multi-level launch (hist), queues swapped to end in qa.
+  Run levels_run(const cl::Event& e, bool from_counters) {
+    read_ctr();
+    const int done = host_ctr[8];
+    std::vector<int32_t> h = download<int32_t>(ctx.queue(), hist, size_t(2 * done));
+    Run r;
+    for (int i = 0; i < done; ++i) r.next.push_back({h[size_t(2 * i)], h[size_t(2 * i + 1)]});
+    if (from_counters && done > 0)  // the counters after the launch (under relaunch, hist was
+      r.next.back() = {host_ctr[size_t(2 + done % 3)], host_ctr[size_t(5 + done % 3)]};  // early)
+    r.ms = event_ms(e);
+    if (done & 1) std::swap(qa, qb);
+    return r;
+  }
+  Run one_level(const cl::Event& e) {
+    read_ctr();
+    std::swap(qa, qb);
+    return {{{host_ctr[0], host_ctr[1]}}, event_ms(e)};
+  }
+};
+
+BfsDevice::BfsDevice(Context& ctx, const CsrGraph& g, const BfsOptions& o, bool bottom_up)
+    : p_(std::make_unique<Impl>(ctx, g, o, bottom_up)) {}
+BfsDevice::~BfsDevice() = default;
+
+bool BfsDevice::multi_in_kernel() const { return p_->multi->in_kernel(); }
+int BfsDevice::multi_groups() const { return p_->multi->groups(); }
+
+void BfsDevice::start(int32_t source) {
+  auto& q = p_->ctx.queue();
+  const int32_t minus = -1, zero = 0;
+  const size_t bytes = size_t(p_->g.n) * 4;
+  check(q.enqueueFillBuffer(p_->levels, minus, 0, bytes), "clEnqueueFillBuffer");
+  check(q.enqueueFillBuffer(p_->parents, minus, 0, bytes), "clEnqueueFillBuffer");
+  const int32_t src = source;  // the last write blocks: the values above outlive the writes
+  check(q.enqueueWriteBuffer(p_->levels, CL_FALSE, size_t(source) * 4, 4, &zero),
+        "clEnqueueWriteBuffer");
+  check(q.enqueueWriteBuffer(p_->parents, CL_FALSE, size_t(source) * 4, 4, &src),
+        "clEnqueueWriteBuffer");
+  check(q.enqueueWriteBuffer(p_->qa, CL_TRUE, 0, 4, &src), "clEnqueueWriteBuffer");
+}
+
+Run BfsDevice::queue(int64_t count, int32_t level, bool wave) {
+  Impl& d = *p_;
+  d.write_ctr(d.zero);
+  cl::Kernel& k = wave ? d.k_wave : d.k_queue;
+  set_args(k, d.off, d.adj, d.levels, d.parents, d.qa, int32_t(count), d.qb, d.ctr, level);
+  return d.one_level(
+      launch(d.ctx.queue(), k, d.round_up(wave ? count * d.wave : count), size_t(d.local)));
+}
+
+Run BfsDevice::bottom_up(int64_t count, int32_t level) {
+  Impl& d = *p_;
+  auto& q = d.ctx.queue();
+  d.write_ctr(d.zero);
+  const uint32_t none = 0;
+  check(q.enqueueFillBuffer(d.bitmap, none, 0, ((size_t(d.g.n) + 31) / 32) * 4),
+        "clEnqueueFillBuffer");
+  set_args(d.k_bitmap, d.qa, int32_t(count), d.bitmap);
+  cl::Event first = launch(q, d.k_bitmap, d.round_up(count), size_t(d.local));
+  set_args(d.k_bottom_up, d.in_off, d.in_adj, d.off, d.levels, d.parents, d.bitmap, d.g.n, d.qb,
+           d.ctr, level);
+  cl::Event last = launch(q, d.k_bottom_up, d.round_up(d.g.n), size_t(d.local));
+  Run r = d.one_level(last);
+  r.ms = event_ms(first, last);
+  return r;
+}
+
+Run BfsDevice::single(int64_t count, int32_t level, int64_t hi) {
+  Impl& d = *p_;
+  set_args(d.k_single, d.off, d.adj, d.levels, d.parents, d.qa, d.qb, d.ctr, d.hist, int32_t(count),
+           level, int32_t(std::min<int64_t>(hi, INT32_MAX)), d.max_levels);
+  return d.levels_run(launch(d.ctx.queue(), d.k_single, size_t(d.local), size_t(d.local)), false);
+}
+
+Run BfsDevice::multi(int64_t count, int32_t level, int64_t lo, int64_t hi) {
+  Impl& d = *p_;
+  d.host_ctr = d.zero;
+  d.host_ctr[2] = int32_t(count);
+  d.write_ctr(d.host_ctr);
+  d.multi->set_args(d.off, d.adj, d.levels, d.parents, d.qa, d.qb, d.ctr, d.hist, level,
+                    int32_t(std::min<int64_t>(lo, INT32_MAX)),
+                    int32_t(std::min<int64_t>(hi, INT32_MAX)), d.max_levels);
+  return d.levels_run(d.multi->launch(), true);
+}
+
+void BfsDevice::put_vertices(const std::vector<int32_t>& vertices,
+                             const std::vector<int32_t>& levels,
+                             const std::vector<int32_t>& parents,
+                             const std::vector<int32_t>& frontier) {
+  Impl& d = *p_;
+  auto& q = d.ctx.queue();
+  if (!vertices.empty()) {
+    std::vector<int32_t> lev(vertices.size()), par(vertices.size());
+    for (size_t i = 0; i < vertices.size(); ++i)
+      lev[i] = levels[size_t(vertices[i])], par[i] = parents[size_t(vertices[i])];
+    check(q.enqueueWriteBuffer(d.qb, CL_FALSE, 0, vertices.size() * 4, vertices.data()),
+          "clEnqueueWriteBuffer");
+    check(q.enqueueWriteBuffer(d.lev, CL_FALSE, 0, lev.size() * 4, lev.data()),
+          "clEnqueueWriteBuffer");
+    check(q.enqueueWriteBuffer(d.par, CL_FALSE, 0, par.size() * 4, par.data()),
+          "clEnqueueWriteBuffer");
+    set_args(d.k_scatter, d.levels, d.parents, d.qb, d.lev, d.par, int32_t(vertices.size()));
+    launch(q, d.k_scatter, d.round_up(int64_t(vertices.size())), size_t(d.local));
+    check(q.finish(), "clFinish");  // the host vectors above must outlive the writes
+  }
+  if (!frontier.empty())
+    check(q.enqueueWriteBuffer(d.qa, CL_TRUE, 0, frontier.size() * 4, frontier.data()),
+          "clEnqueueWriteBuffer");
+}
+
+std::vector<int32_t> BfsDevice::get_frontier(int64_t count) {
+  return download<int32_t>(p_->ctx.queue(), p_->qa, size_t(count));
+}
+
+void BfsDevice::get_state(std::vector<int32_t>& levels, std::vector<int32_t>& parents) {
+  levels = download<int32_t>(p_->ctx.queue(), p_->levels, size_t(p_->g.n));
+  parents = download<int32_t>(p_->ctx.queue(), p_->parents, size_t(p_->g.n));
+}
+
+void BfsDevice::finish() { check(p_->ctx.queue().finish(), "clFinish"); }
+
+}  // namespace lockstep::detail

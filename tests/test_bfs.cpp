@@ -1,0 +1,195 @@
+// BFS: every strategy (single, multi under a lock barrier and under relaunch, queue, wave,
+// bottom-up, auto with small thresholds so that one search mixes CPU and GPU levels) gives the
+// CPU BFS's levels exactly and a valid parent tree, on hand-made graphs (path, star, isolated
+// vertices, directed cycle), a deep grid (the multi kernel runs many levels in one launch: each
+// group reads the next frontier other groups wrote, with ordinary loads, after the global
+// barrier), an R-MAT graph and the shared real graphs; validation catches broken trees.
+#include <fstream>
+
+#include "lockstep/bfs.hpp"
+#include "lockstep/error.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+
+// The reference: a plain serial queue BFS.
+std::vector<int32_t> reference_levels(const CsrGraph& g, int32_t s) {
+  std::vector<int32_t> lv(size_t(g.n), -1), q{s};
+  lv[size_t(s)] = 0;
+  for (size_t i = 0; i < q.size(); ++i)
+    for (int32_t e = g.offsets[size_t(q[i])]; e < g.offsets[size_t(q[i]) + 1]; ++e)
+      if (lv[size_t(g.adj[size_t(e)])] < 0)
+        lv[size_t(g.adj[size_t(e)])] = lv[size_t(q[i])] + 1, q.push_back(g.adj[size_t(e)]);
+  return lv;
+}
+
+struct Variant {
+  const char* name;
+  BfsOptions options;
+};
+
+std::vector<Variant> variants() {
+  auto with = [](BfsStrategy s, const char* barrier = "auto") {
+    BfsOptions o;
+    o.strategy = s;
+    o.local_size = 64;
+    o.barrier = parse_strategy_choice(barrier);
+    return o;
+  };
+  BfsOptions mixed = with(BfsStrategy::automatic);
+  mixed.rule.cpu_max = 4, mixed.rule.multi_max = 40, mixed.rule.wave_degree = 6;
+  BfsOptions remote = mixed;  // no host copy of the levels: small frontiers go to `single`
+  remote.rule.mirror_max = 0;
+  return {{"cpu", with(BfsStrategy::cpu)},
+          {"single", with(BfsStrategy::single)},
+          {"multi/lock", with(BfsStrategy::multi, "lock")},
+          {"multi/relaunch", with(BfsStrategy::multi, "relaunch")},
+          {"queue", with(BfsStrategy::queue)},
+          {"wave", with(BfsStrategy::wave)},
+          {"bottom-up", with(BfsStrategy::bottom_up)},
+          {"auto", with(BfsStrategy::automatic)},
+          {"auto/mixed", mixed},
+          {"auto/mixed-remote", remote}};
+}
+
+// Runs every variant from `source`; levels must equal the reference exactly, parents validate.
+void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
+  Context& ctx = test::context();
+  const std::vector<int32_t> expected = reference_levels(g, source);
+  for (const Variant& v : variants()) {
+    if (v.options.strategy == BfsStrategy::bottom_up && !g.has_in_edges()) continue;
+    BfsResult r = bfs(ctx, g, source, v.options);
+
+    int wrong = 0;
+    for (size_t i = 0; i < expected.size(); ++i) wrong += r.levels[i] != expected[i];
+    CHECK_MESSAGE(wrong == 0, what, " ", std::string(v.name), ": ", wrong, " levels differ");
+    const std::string why = validate_bfs(g, source, r.levels, r.parents);
+    CHECK_MESSAGE(why.empty(), what, " ", std::string(v.name), ": ", why);
+    CHECK(int(r.steps.size()) == r.max_level + 1);
+    if (v.options.strategy == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
+      CHECK_MESSAGE(r.multi_groups > 1, what, ": the multi kernel ran in one group");
+  }
+}
+
+CsrGraph from_edges(int32_t n, std::vector<std::pair<int32_t, int32_t>> e, bool undirected) {
+  Graph g;
+  g.n = n;
+  for (auto [u, v] : e) g.add_edge(u, v, 1);
+  if (undirected) g.add_reverse_edges();
+  return CsrGraph(g);
+}
+
+}  // namespace
+
+TEST_CASE("bfs: hand-made graphs, every strategy equals the reference") {
+  std::vector<std::pair<int32_t, int32_t>> path, star;
+  for (int32_t i = 0; i + 1 < 300; ++i) path.push_back({i, i + 1});
+  for (int32_t i = 1; i < 500; ++i) star.push_back({0, i}), star.push_back({i, (i * 7) % 500});
+
+  check_all(from_edges(1, {}, false), 0, "single vertex");
+  check_all(from_edges(6, {{0, 1}, {1, 1}}, false), 0, "isolated vertices");
+  check_all(from_edges(300, path, true), 150, "path");
+  check_all(from_edges(500, star, false), 0, "directed star");
+  check_all(from_edges(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, false), 2, "directed cycle");
+}
+
+TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
+  Context& ctx = test::context();
+  const CsrGraph grid = grid_graph(48), rmat = rmat_graph(11, 8, 3);
+
+  check_all(grid, 0, "grid 48x48");
+  check_all(rmat, 1, "rmat 11/8");
+  BfsOptions o;
+  o.local_size = 64;
+  o.rule.cpu_max = 4, o.rule.multi_max = 40;
+  BfsResult r = bfs(ctx, rmat, 1, o);
+
+  CHECK(r.traversed_edges > 0);
+  CHECK(r.traversed_edges <= int64_t(rmat.edges()) / 2);
+  int total = 0;
+  for (BfsStrategy s : {BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
+                        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::bottom_up})
+    total += r.levels_run(s);
+  CHECK(total == r.max_level + 1);
+  CHECK(r.levels_run(BfsStrategy::bottom_up) > 0);  // the R-MAT middle levels are huge
+
+  for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::multi, BfsStrategy::bottom_up}) {
+    o.strategy = s;
+    Bfs many(ctx, rmat, o);  // one upload, several sources: nothing left over between runs
+    for (int32_t source : {5, 1, 2047}) {
+      BfsResult again = many.run(source);
+      CHECK(again.levels == reference_levels(rmat, source));
+      CHECK(validate_bfs(rmat, source, again.levels, again.parents) == "");
+    }
+  }
+  CHECK(r.levels_run(BfsStrategy::cpu) > 0);
+}
+
+TEST_CASE("bfs: the shared real graphs (skipped when absent)") {
+  const auto dir = test::source_dir().parent_path() / "shared" / "graphs";
+  if (!std::filesystem::exists(dir / "wiki-Vote.txt.gz")) {
+    MESSAGE("skipped: no ", dir.string());
+    return;
+  }
+  check_all(CsrGraph(read_graph((dir / "wiki-Vote.txt.gz").string())), 30, "wiki-Vote");
+  check_all(CsrGraph(read_graph((dir / "facebook_combined.txt.gz").string(), GraphFormat::automatic,
+                                true)),
+            0, "facebook");
+  if (std::filesystem::exists(dir / "copter2.gr.gz"))
+    check_all(CsrGraph(read_graph((dir / "copter2.gr.gz").string())), 0, "copter2");
+  if (std::filesystem::exists(dir / "soc-Slashdot0902.txt.gz"))
+    check_all(CsrGraph(read_graph((dir / "soc-Slashdot0902.txt.gz").string())), 0, "slashdot");
+}
+
+TEST_CASE("bfs: validation catches broken trees, bad sources are refused") {
+  const CsrGraph g = from_edges(5, {{0, 1}, {1, 2}, {2, 3}}, true);
+  BfsResult r = bfs_cpu(g, 0);
+  REQUIRE(validate_bfs(g, 0, r.levels, r.parents).empty());
+
+  auto broken = [&](auto change) {
+    std::vector<int32_t> lv = r.levels, par = r.parents;
+    change(lv, par);
+    return validate_bfs(g, 0, lv, par);
+  };
+  CHECK(broken([](auto& lv, auto&) { lv[3] = 2; }) != "");    // parent not one level up
+  CHECK(broken([](auto&, auto& par) { par[2] = 0; }) != "");  // 0 -> 2 is not an edge
+  CHECK(broken([](auto& lv, auto& par) { lv[3] = -1, par[3] = -1; }) != "");  // missed
+  CHECK(broken([](auto& lv, auto& par) { lv[4] = 1, par[4] = 0; }) != "");    // not an edge
+  CHECK(broken([](auto&, auto& par) { par[0] = 1; }) != "");                  // the source's parent
+  CHECK(r.reached == 4);
+  CHECK(r.max_level == 3);
+  CHECK(r.sum_levels == 6);
+  CHECK_THROWS_AS(bfs(test::context(), g, 5), input_error);
+  CHECK_THROWS_AS(parse_bfs_strategy("dfs"), input_error);
+  CHECK(parse_bfs_strategy("bottom-up") == BfsStrategy::bottom_up);
+}
+
+TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
+  test::TempDir dir;
+  const std::string graph = (dir.path / "g.txt").string(), levels = (dir.path / "levels").string();
+  std::ofstream(graph) << "# path 0-1-2, 3 alone\n0 1\n1 2\n3 3\n";
+  std::ofstream((dir.path / "bad.gr").string()) << "p sp 2 1\na 1 3 1\n";
+  std::string out;
+
+  const int rc = test::run_cli(
+      "bfs " + graph + " --undirected --source 1 --validate --strategy auto,cpu --levels-out " +
+          levels,
+      out);
+  std::ifstream in(levels);
+  std::vector<int32_t> lv;
+  for (int32_t l; in >> l;) lv.push_back(l);
+
+  CHECK_MESSAGE(rc == 0, out);
+  CHECK(lv == std::vector<int32_t>{1, 0, 1, -1});
+  const std::string last = out.substr(out.rfind("reached="));
+  CHECK(last.find("reached=3 max_level=1 sum_levels=2 ") == 0);
+  CHECK(last.find("cpu_levels=2") != std::string::npos);
+  CHECK(last.find("valid=1") != std::string::npos);
+  CHECK(test::run_cli("bfs " + (dir.path / "bad.gr").string(), out) == 1);
+  CHECK(out.find("bad.gr:2:") != std::string::npos);
+  CHECK(test::run_cli("bfs " + graph + " --strategy dfs", out) == 2);
+  CHECK(test::run_cli("bfs " + graph + " --source 9", out) == 2);
+  CHECK(test::run_cli("bfs --grid 0", out) == 2);
+}
