@@ -14,6 +14,7 @@
 #include "lockstep/apsp.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/matrix_market.hpp"
+#include "lockstep/sort.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -94,6 +95,11 @@ const std::vector<FuzzTarget>& targets() {
          Graph g = read_graph(path);
          return g.n <= kModest && g.src.size() == g.dst.size();
        },
+       ""},
+      {"sort keys u32",
+       ".txt",
+       {"1\n2\n\n 3 \n4294967295\n", "7\n"},
+       [](const std::string& path) { return read_keys<uint32_t>(path, false).size() < (1u << 24); },
        ""},
       {"SNAP edge list", ".txt", kSnapSeeds,
        [](const std::string& path) {

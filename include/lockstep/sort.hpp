@@ -1,0 +1,113 @@
+// Sorting on an OpenCL device: keys (u32, i32, f32, u64), optionally with u32 values or as an
+// index permutation (argsort), ascending or descending, any n >= 0. Two algorithms:
+//  - bitonic (the seed paper's persistent application): tiles sorted in local memory, then the
+//    global stages either one launch per pass (relaunch) or all in ONE persistent kernel with a
+//    global barrier (lock, grouped-lock, lock-free, tree) through PersistentKernel. Not stable.
+//  - radix: LSD radix sort in the style of Onesweep (8-bit digits, one histogram pass, one pass
+//    per digit with decoupled look-back over a flag array). Stable. n < 2^30.
+// f32 order: -inf < ... < -0 < +0 < ... < +inf, NaNs last (in both orders; returned as the
+// canonical quiet NaN 0x7FC00000). Descending is the exact reverse order (NaNs still last).
+//
+//   lockstep::Context ctx;
+//   std::vector<float> v = {...};
+//   lockstep::sort(ctx, v);                                          // ascending, auto
+//   lockstep::sort(ctx, keys, values, {lockstep::SortAlgorithm::radix});
+//   std::vector<uint32_t> perm = lockstep::argsort(ctx, v);           // stable (radix)
+//   lockstep::sort(ctx, lockstep::KeyType::u32, buf, n, opts);        // device buffer in place
+#pragma once
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lockstep/persistent.hpp"
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+enum class KeyType { u32, i32, f32, u64 };
+enum class SortAlgorithm { automatic, bitonic, radix };
+KeyType parse_key_type(const std::string& name);              // u32|i32|f32|u64; input_error
+SortAlgorithm parse_sort_algorithm(const std::string& name);  // auto|bitonic|radix; input_error
+const char* to_string(KeyType t);
+const char* to_string(SortAlgorithm a);
+size_t key_bytes(KeyType t);
+template <typename K>
+constexpr KeyType key_type_of() {
+  static_assert(std::is_same_v<K, uint32_t> || std::is_same_v<K, int32_t> ||
+                    std::is_same_v<K, float> || std::is_same_v<K, uint64_t>,
+                "sort keys are uint32_t, int32_t, float or uint64_t");
+  if constexpr (std::is_same_v<K, uint32_t>)
+    return KeyType::u32;
+  else if constexpr (std::is_same_v<K, int32_t>)
+    return KeyType::i32;
+  else if constexpr (std::is_same_v<K, float>)
+    return KeyType::f32;
+  else
+    return KeyType::u64;
+}
+
+struct SortOptions {
+  SortAlgorithm algorithm = SortAlgorithm::automatic;
+  bool descending = false;
+  StrategyChoice strategy;  // bitonic: auto (empty) or a barrier strategy, relaunch included
+  int tile = 0;             // bitonic: elements per local tile (power of two); 0 = rule
+  int local_size = 0;       // bitonic work-group size; 0 = rule (radix always uses 256)
+  int fuse = 0;             // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
+  int groups = 0;           // bitonic persistent: work-groups; 0 = min(tiles, co-resident)
+  int items = 0;            // radix: keys per work-item per tile; 0 = rule
+};
+
+/// What ran, and how long the device took (first kernel start to last kernel end).
+struct SortResult {
+  SortAlgorithm algorithm = SortAlgorithm::bitonic;
+  std::string strategy = "none";  // bitonic: the barrier strategy used; radix: "onesweep"
+  int groups = 0, tile = 0, phases = 0;
+  double ms = 0;
+};
+
+/// The algorithm `automatic` picks (a rule; see README "Sorting"): bitonic in one persistent
+/// launch for small n, radix above.
+SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs);
+
+/// One measured candidate of sort_tune.
+struct SortTiming {
+  size_t n = 0;
+  SortAlgorithm algorithm = SortAlgorithm::radix;
+  std::string strategy;  // bitonic: the barrier strategy; radix: "onesweep"
+  double ms = 0;
+};
+/// Times radix and the bitonic sort (relaunch and each in-kernel strategy the device can run) on
+/// random keys of 2^kmin .. 2^kmax, checks every candidate against radix's result, and (store)
+/// keeps the fastest per size class in the TuningDb: routine "sort", key
+/// "<type>/<keys|pairs>/n<2^k>", params {algorithm, strategy}. `automatic` reads these entries
+/// (n rounded up to a power of two) before falling back to sort_rule. Fastest first per n.
+std::vector<SortTiming> sort_tune(Context& ctx, KeyType type, bool pairs, int kmin, int kmax,
+                                  int repeat, bool store);
+
+/// Sorts n keys of `type` in `keys` in place; with `values` (n u32), moves them with their keys.
+SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
+                const SortOptions& opts = {}, const cl::Buffer* values = nullptr);
+
+template <typename K>
+SortResult sort(Context& ctx, std::vector<K>& keys, const SortOptions& opts = {});
+template <typename K>
+SortResult sort(Context& ctx, std::vector<K>& keys, std::vector<uint32_t>& values,
+                const SortOptions& opts = {});
+/// The permutation that sorts `keys`: keys[perm[0]] <= keys[perm[1]] <= ... (stable with radix).
+template <typename K>
+std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys,
+                              const SortOptions& opts = {}, SortResult* result = nullptr);
+
+/// Keys from a file (read_input: files, pipes, `-`, gzip): text with one number a line (blank
+/// lines skipped; f32 also takes nan/inf), or with `binary` raw little-endian K values. Throws
+/// input_error "PATH:LINE: ..." for a line that is not a K, "PATH: ..." for a bad binary size.
+template <typename K>
+std::vector<K> read_keys(const std::string& path, bool binary);
+
+/// The host reference (std::stable_sort on the same key order, NaNs canonicalised as on the
+/// device): what tests and `lockstep sort --verify` compare against.
+template <typename K>
+void sort_cpu(std::vector<K>& keys, std::vector<uint32_t>* values, bool descending);
+
+}  // namespace lockstep

@@ -1,0 +1,61 @@
+// The host reference for lockstep::sort: the key transform of cl/sort_keys.cl written once more
+// in C++ (so the reference orders f32 exactly as the device does: -0 before +0, NaNs last in both
+// orders, returned as 0x7FC00000), then std::stable_sort of (key, value) by transformed key.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "lockstep/sort.hpp"
+
+namespace lockstep {
+namespace {
+
+template <typename K>
+uint64_t sortable_bits(K key, bool descending) {
+  uint64_t x;
+  if constexpr (std::is_same_v<K, uint64_t>) {
+    x = key;
+  } else {
+    uint32_t u;
+    std::memcpy(&u, &key, 4);
+    if constexpr (std::is_same_v<K, int32_t>) u ^= 0x80000000u;
+    if constexpr (std::is_same_v<K, float>) {
+      if ((u & 0x7FFFFFFFu) > 0x7F800000u) return ~uint64_t(0);  // NaN: last in both orders
+      u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    }
+    x = u;
+  }
+  return descending ? (std::is_same_v<K, uint64_t> ? ~x : (~x & 0xFFFFFFFFu)) : x;
+}
+
+}  // namespace
+
+template <typename K>
+void sort_cpu(std::vector<K>& keys, std::vector<uint32_t>* values, bool descending) {
+  const size_t n = keys.size();
+  if (values && values->size() != n) throw input_error("sort_cpu: values and keys differ in size");
+  std::vector<std::pair<uint64_t, size_t>> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = {sortable_bits(keys[i], descending), i};
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<K> k(n);
+  std::vector<uint32_t> v(values ? n : 0);
+  for (size_t i = 0; i < n; ++i) {
+    k[i] = keys[order[i].second];
+    if constexpr (std::is_same_v<K, float>)
+      if (k[i] != k[i]) {
+        const uint32_t nan = 0x7FC00000u;
+        std::memcpy(&k[i], &nan, 4);
+      }
+    if (values) v[i] = (*values)[order[i].second];
+  }
+  keys.swap(k);
+  if (values) values->swap(v);
+}
+
+template void sort_cpu<uint32_t>(std::vector<uint32_t>&, std::vector<uint32_t>*, bool);
+template void sort_cpu<int32_t>(std::vector<int32_t>&, std::vector<uint32_t>*, bool);
+template void sort_cpu<float>(std::vector<float>&, std::vector<uint32_t>*, bool);
+template void sort_cpu<uint64_t>(std::vector<uint64_t>&, std::vector<uint32_t>*, bool);
+
+}  // namespace lockstep

@@ -1,0 +1,120 @@
+// lockstep::sort: names and parsing, the `automatic` rule, the shared key -D set, dispatch to
+// bitonic or radix, and the host-vector overloads (upload, sort in place, download).
+#include <numeric>
+
+#include "sort_impl.hpp"
+
+namespace lockstep {
+
+KeyType parse_key_type(const std::string& name) {
+  if (name == "u32") return KeyType::u32;
+  if (name == "i32") return KeyType::i32;
+  if (name == "f32") return KeyType::f32;
+  if (name == "u64") return KeyType::u64;
+  throw input_error("unknown key type '" + name + "' (expected u32, i32, f32 or u64)");
+}
+
+SortAlgorithm parse_sort_algorithm(const std::string& name) {
+  if (name == "auto") return SortAlgorithm::automatic;
+  if (name == "bitonic") return SortAlgorithm::bitonic;
+  if (name == "radix") return SortAlgorithm::radix;
+  throw input_error("unknown sort algorithm '" + name + "' (expected auto, bitonic or radix)");
+}
+
+const char* to_string(KeyType t) {
+  switch (t) {
+    case KeyType::u32:
+      return "u32";
+    case KeyType::i32:
+      return "i32";
+    case KeyType::f32:
+      return "f32";
+    default:
+      return "u64";
+  }
+}
+
+const char* to_string(SortAlgorithm a) {
+  switch (a) {
+    case SortAlgorithm::automatic:
+      return "auto";
+    case SortAlgorithm::bitonic:
+      return "bitonic";
+    default:
+      return "radix";
+  }
+}
+
+size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
+
+// The rule until measurements on the target device set it (tools/bench/sort.sh): the
+// persistent bitonic sort does O(n log^2 n) work in a few passes and wins only while the whole
+// input is a few tiles; radix does a fixed number of passes of O(n). Radix also is stable.
+SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
+  (void)type;
+  (void)pairs;
+  const size_t threshold = device.is_gpu() ? (size_t(1) << 16) : (size_t(1) << 12);
+  return n <= threshold ? SortAlgorithm::bitonic : SortAlgorithm::radix;
+}
+
+namespace detail {
+Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
+  Defines d;
+  d.set("KEY_TYPE", static_cast<long long>(type)).set("DESCENDING", descending ? 1 : 0);
+  d.set("PAIRS", pairs ? 1 : 0);
+  return d;
+}
+}  // namespace detail
+
+SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
+                const SortOptions& opts, const cl::Buffer* values) {
+  // radix has no global barrier: opts.strategy does not apply to it (reported as "onesweep")
+  const SortOptions o = detail::sort_choose(ctx.info(), type, n, values != nullptr, opts);
+  return o.algorithm == SortAlgorithm::bitonic ? detail::bitonic_sort(ctx, type, keys, n, o, values)
+                                               : detail::radix_sort(ctx, type, keys, n, o, values);
+}
+
+template <typename K>
+SortResult sort(Context& ctx, std::vector<K>& keys, const SortOptions& opts) {
+  cl::Buffer b = upload(ctx.queue(), keys);
+  SortResult r = sort(ctx, key_type_of<K>(), b, keys.size(), opts);
+  keys = download<K>(ctx.queue(), b, keys.size());
+  return r;
+}
+
+template <typename K>
+SortResult sort(Context& ctx, std::vector<K>& keys, std::vector<uint32_t>& values,
+                const SortOptions& opts) {
+  if (values.size() != keys.size())
+    throw input_error("sort: " + std::to_string(values.size()) + " values for " +
+                      std::to_string(keys.size()) + " keys");
+  cl::Buffer kb = upload(ctx.queue(), keys), vb = upload(ctx.queue(), values);
+  SortResult r = sort(ctx, key_type_of<K>(), kb, keys.size(), opts, &vb);
+  keys = download<K>(ctx.queue(), kb, keys.size());
+  values = download<uint32_t>(ctx.queue(), vb, keys.size());
+  return r;
+}
+
+template <typename K>
+std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys, const SortOptions& opts,
+                              SortResult* result) {
+  std::vector<K> k = keys;
+  std::vector<uint32_t> perm(keys.size());
+  std::iota(perm.begin(), perm.end(), 0u);
+  SortResult r = sort(ctx, k, perm, opts);
+  if (result) *result = r;
+  return perm;
+}
+
+#define LOCKSTEP_SORT_INSTANTIATE(K)                                                             \
+  template SortResult sort<K>(Context&, std::vector<K>&, const SortOptions&);                    \
+  template SortResult sort<K>(Context&, std::vector<K>&, std::vector<uint32_t>&,                 \
+                              const SortOptions&);                                               \
+  template std::vector<uint32_t> argsort<K>(Context&, const std::vector<K>&, const SortOptions&, \
+                                            SortResult*);
+LOCKSTEP_SORT_INSTANTIATE(uint32_t)
+LOCKSTEP_SORT_INSTANTIATE(int32_t)
+LOCKSTEP_SORT_INSTANTIATE(float)
+LOCKSTEP_SORT_INSTANTIATE(uint64_t)
+
+}  // namespace lockstep

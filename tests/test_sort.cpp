@@ -1,0 +1,207 @@
+// lockstep::sort against the host reference (sort_cpu, std::stable_sort on the same order):
+// adversarial sizes (0, 1, 2, 3, 7, 93, 2^k +- 1, 4099), all-equal, sorted and reversed input,
+// NaN and +-0 for f32, every key type and order, both algorithms, every barrier strategy of the
+// persistent bitonic sort (whose phases read other work-groups' writes with ordinary loads right
+// after the global barrier), radix's look-back (each tile's offset comes from other tiles' flags),
+// pairs (radix: exactly the stable result; bitonic: sorted keys, and the multiset of pairs kept).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "lockstep/sort.hpp"
+#include "lockstep/tuning_db.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+
+template <typename K>
+std::vector<K> random_keys(size_t n, uint64_t seed, uint64_t range = 0) {
+  std::mt19937_64 rng(seed);
+  std::vector<K> v(n);
+  for (auto& x : v) {
+    uint64_t r = range ? rng() % range : rng();
+    if constexpr (std::is_same_v<K, float>)
+      x = float(int64_t(r % 2000001) - 1000000) / 64.0f;
+    else
+      x = K(r);
+  }
+  return v;
+}
+
+template <typename K>
+std::vector<uint64_t> bits(const std::vector<K>& v) {
+  std::vector<uint64_t> b(v.size(), 0);
+  for (size_t i = 0; i < v.size(); ++i) std::memcpy(&b[i], &v[i], sizeof(K));
+  return b;
+}
+
+// Sorts keys (and values 0..n-1) on the device and checks against the reference.
+template <typename K>
+void check_sort(const std::vector<K>& in, const SortOptions& opts, bool pairs, const char* what) {
+  Context& ctx = test::context();
+  std::vector<K> keys = in, want = in;
+  std::vector<uint32_t> vals(in.size()), want_vals(in.size());
+  for (size_t i = 0; i < in.size(); ++i) vals[i] = want_vals[i] = uint32_t(i);
+  sort_cpu(want, pairs ? &want_vals : nullptr, opts.descending);
+
+  SortResult r = pairs ? sort(ctx, keys, vals, opts) : sort(ctx, keys, opts);
+
+  INFO(what, " n=", in.size(), " type=", to_string(key_type_of<K>()), " desc=", opts.descending,
+       " pairs=", pairs, " algorithm=", to_string(r.algorithm), " strategy=", r.strategy,
+       " groups=", r.groups);
+  const auto got = bits(keys), exp = bits(want);
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) bad += got[i] != exp[i];
+  CHECK_MESSAGE(bad == 0, bad, " keys out of place");
+  if (!pairs) return;
+  if (r.algorithm == SortAlgorithm::radix) {
+    CHECK_MESSAGE(vals == want_vals, "radix is stable: values must match std::stable_sort");
+  } else {  // not stable: every value still sits beside its own key
+    size_t lost = 0;
+    std::vector<char> seen(in.size(), 0);
+    for (size_t i = 0; i < vals.size(); ++i) {
+      const uint32_t v = vals[i];
+      if (v >= in.size() || seen[v]) {
+        ++lost;
+        continue;
+      }
+      seen[v] = 1;
+      std::vector<K> one{in[v]};
+      sort_cpu(one, nullptr, false);  // canonical NaN, as the device returns it
+      lost += bits(one)[0] != got[i];
+    }
+    CHECK_MESSAGE(lost == 0, lost, " pairs separated from their keys");
+  }
+}
+
+const std::vector<size_t> kSizes = {0, 1, 2, 3, 7, 93, 255, 257, 1023, 1025, 4099};
+
+}  // namespace
+
+TEST_CASE("sort: bitonic u32 keys on every barrier strategy, adversarial sizes and inputs") {
+  for (const char* s : {"relaunch", "lock", "grouped-lock", "lock-free", "tree", "auto"}) {
+    SortOptions o;
+    o.algorithm = SortAlgorithm::bitonic;
+    o.strategy = parse_strategy_choice(s);
+    o.tile = 64;  // small tiles: many global stages, fused passes of 1, 2 and 3 levels
+    o.local_size = 16;
+    for (size_t n : kSizes) check_sort(random_keys<uint32_t>(n, n + 1), o, false, s);
+    std::vector<uint32_t> v = random_keys<uint32_t>(2049, 5);
+    std::sort(v.begin(), v.end());
+    check_sort(v, o, false, "sorted");
+    std::reverse(v.begin(), v.end());
+    check_sort(v, o, false, "reversed");
+    check_sort(std::vector<uint32_t>(777, 42u), o, false, "all equal");
+    check_sort(random_keys<uint32_t>(1500, 9, 3), o, false, "three values");
+  }
+}
+
+TEST_CASE("sort: radix u32 keys and pairs, adversarial sizes and inputs") {
+  SortOptions o;
+  o.algorithm = SortAlgorithm::radix;
+  o.items = 2;  // 512-key tiles: 4099 keys are 9 tiles looking back over each other's flags
+  for (size_t n : kSizes) {
+    check_sort(random_keys<uint32_t>(n, n + 7), o, false, "radix");
+    check_sort(random_keys<uint32_t>(n, n + 8, 50), o, true, "radix pairs, many equal keys");
+  }
+  std::vector<uint32_t> v = random_keys<uint32_t>(3000, 11);
+  std::sort(v.begin(), v.end());
+  check_sort(v, o, true, "sorted");
+  std::reverse(v.begin(), v.end());
+  check_sort(v, o, true, "reversed");
+  check_sort(std::vector<uint32_t>(2500, 0xFFFFFFFFu), o, true, "all equal max");
+}
+
+TEST_CASE("sort: every key type and order, both algorithms, with pairs") {
+  for (bool desc : {false, true})
+    for (SortAlgorithm a : {SortAlgorithm::bitonic, SortAlgorithm::radix}) {
+      SortOptions o;
+      o.algorithm = a;
+      o.descending = desc;
+      o.strategy = BarrierStrategy::lock;
+      o.tile = 256;
+      o.local_size = 32;
+      o.items = 2;
+      for (size_t n : {size_t(93), size_t(2500)}) {
+        check_sort(random_keys<int32_t>(n, n, 1000), o, true, "i32");
+        check_sort(random_keys<uint64_t>(n, n), o, true, "u64");
+        std::vector<float> f = random_keys<float>(n, n);
+        const float nan = std::nanf(""), inf = INFINITY;
+        for (size_t i = 0; i < n; i += 7) f[i] = (i % 3 == 0) ? nan : (i % 3 == 1) ? -0.0f : 0.0f;
+        f[1] = inf, f[2] = -inf, f[3] = -nan;
+        check_sort(f, o, true, "f32 with NaN, +-0, +-inf");
+      }
+    }
+}
+
+TEST_CASE("sort: argsort, automatic choice, errors") {
+  Context& ctx = test::context();
+  const std::vector<float> keys = {3.5f, -1.0f, 3.5f, 0.0f, -0.0f, 2.0f};
+  SortOptions o;
+  o.algorithm = SortAlgorithm::radix;
+  o.items = 2;
+  CHECK(argsort(ctx, keys, o) == std::vector<uint32_t>{1, 4, 3, 5, 0, 2});
+  o.descending = true;
+  CHECK(argsort(ctx, keys, o) == std::vector<uint32_t>{0, 2, 5, 3, 4, 1});
+
+  SortResult r;
+  std::vector<uint32_t> big = random_keys<uint32_t>(100000, 3);
+  std::vector<uint32_t> perm = argsort(ctx, big, {}, &r);
+  CHECK(r.algorithm != SortAlgorithm::automatic);
+  for (size_t i = 1; i < perm.size(); ++i) REQUIRE(big[perm[i - 1]] <= big[perm[i]]);
+
+  std::vector<uint32_t> k(5), v(4);
+  CHECK_THROWS_AS(sort(ctx, k, v), input_error);
+  SortOptions bad;
+  bad.algorithm = SortAlgorithm::bitonic;
+  bad.tile = 100;
+  CHECK_THROWS_AS(sort(ctx, k, bad), input_error);
+  CHECK_THROWS_AS(parse_key_type("f16"), input_error);
+  CHECK_THROWS_AS(parse_sort_algorithm("quick"), input_error);
+}
+
+TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and look-back") {
+  struct ScopedEnv {
+    ScopedEnv() { setenv("LOCKSTEP_BARRIER_C11", "0", 1); }
+    ~ScopedEnv() { unsetenv("LOCKSTEP_BARRIER_C11"); }
+  } c12;
+  SortOptions r;
+  r.algorithm = SortAlgorithm::radix;
+  r.items = 2;
+  check_sort(random_keys<uint32_t>(4099, 21), r, true, "radix, 1.2 path");
+  for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::tree}) {
+    SortOptions b;
+    b.algorithm = SortAlgorithm::bitonic;
+    b.strategy = s;
+    b.tile = 64;
+    b.local_size = 16;
+    check_sort(random_keys<uint32_t>(4099, 22), b, false, "bitonic, 1.2 path");
+  }
+}
+
+TEST_CASE("sort: automatic follows the tuning database entry of the size class") {
+  Context& ctx = test::context();
+  test::TempDir dir;
+  const std::string db = (dir.path / "tuning.json").string();
+  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
+  TuningEntry e;
+  e.routine = "sort";
+  e.key = "u32/keys/n4096";  // n rounded up to a power of two
+  e.params = {{"algorithm", "bitonic"}, {"strategy", "relaunch"}};
+  TuningDb(ctx.info()).store(e);
+  std::vector<uint32_t> keys = random_keys<uint32_t>(3000, 31), want = keys;
+  SortOptions o;
+  o.tile = 64;  // the variant of the strategy test above: no new program
+  o.local_size = 16;
+
+  SortResult r = sort(ctx, keys, o);
+  unsetenv("LOCKSTEP_TUNING_DB");
+
+  CHECK(r.algorithm == SortAlgorithm::bitonic);
+  CHECK(r.strategy == "relaunch");
+  sort_cpu(want, nullptr, false);
+  CHECK(keys == want);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Sorting benchmark (issue 9): Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX u32 keys:
+# radix keys and pairs, auto keys and pairs (to 2^K_MAX), the persistent bitonic sort on every
+# barrier strategy and relaunch (to 2^BITONIC_MAX); the seed paper's comparison (grouped-lock
+# against lock across work-group counts at 2^16 and 2^20); a --verify sweep over every type,
+# order, pairs, algorithm and strategy; and the anchors (Thrust/CUB from $ANCHORS/cuda_anchors,
+# Boost.Compute from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value
+# lines, each run preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [REPEAT=10]
+#      [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003]
+#      tools/bench/sort.sh
+set -uo pipefail
+: "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
+kmin=${K_MIN:-10}
+kmax=${K_MAX:-27}
+bmax=${BITONIC_MAX:-22}
+repeat=${REPEAT:-10}
+seed_ks=${SEED_KS:-16 20}
+vn=${VERIFY_N:-1000003}  # verify sizes: vn (radix), vn/3 (bitonic), ~2^20 (strategies)
+mkdir -p "$OUT"
+txt="$OUT/sort.txt"
+: > "$txt"
+run() {  # run SERIES ARGS...
+  local series=$1
+  shift
+  echo "# series=$series lockstep sort $*" >> "$txt"
+  "$LOCKSTEP" sort "$@" 2>> "$OUT/sort.err" | tail -1 | tee -a "$txt"
+}
+start=$SECONDS
+# auto from measurements: tune the size classes 2^10..2^TUNE_MAX (keys and pairs) into a
+# tuning database kept with the results; the auto-* series below follow it (TUNE=0: the rule).
+if [[ "${TUNE:-1}" != 0 ]]; then
+  export LOCKSTEP_TUNING_DB="$OUT/sort_tuning.json"
+  for p in "" --pairs; do
+    echo "# tune lockstep tune sort --kmin $kmin --kmax ${TUNE_MAX:-20} $p" >> "$txt"
+    "$LOCKSTEP" tune sort --kmin "$kmin" --kmax "${TUNE_MAX:-20}" --repeat 3 $p 2>> "$OUT/sort.err" |
+      sed 's/^/# tune /' >> "$txt"
+  done
+  echo "# tune seconds=$((SECONDS - start))" >> "$txt"
+fi
+for k in $(seq "$kmin" "$kmax"); do
+  n=$((1 << k))
+  run radix-keys --n "$n" --algorithm radix --repeat "$repeat"
+  run radix-pairs --n "$n" --algorithm radix --pairs --repeat "$repeat"
+  run auto-keys --n "$n" --repeat "$repeat"
+  run auto-pairs --n "$n" --pairs --repeat "$repeat"
+  if ((k <= bmax)); then
+    for s in relaunch lock grouped-lock lock-free tree; do
+      run "bitonic-$s" --n "$n" --algorithm bitonic --strategy "$s" --repeat "$repeat"
+    done
+  fi
+done
+echo "# sweep seconds=$((SECONDS - start))" >> "$txt"
+# The seed's comparison: grouped-lock against lock across group counts.
+for k in $seed_ks; do
+  for g in 8 16 33 66 132 264; do
+    for s in lock grouped-lock; do
+      run "seed-$s-2^$k" --n $((1 << k)) --algorithm bitonic --strategy "$s" --groups "$g" \
+        --repeat "$repeat"
+    done
+  done
+done
+# Verification: every type, order, pairs and algorithm; every strategy on u32.
+for t in u32 i32 f32 u64; do
+  for d in "" --descending; do
+    for p in "" --pairs; do
+      run verify-radix --n "$vn" --type "$t" $d $p --algorithm radix --verify
+      run verify-bitonic --n $((vn / 3)) --type "$t" $d $p --algorithm bitonic --strategy lock --verify
+    done
+  done
+done
+for s in relaunch grouped-lock lock-free tree auto; do
+  run verify-bitonic --n $((vn + 1)) --algorithm bitonic --strategy "$s" --pairs --verify
+done
+echo "# total seconds=$((SECONDS - start))" >> "$txt"
+logs=$(seq -s ' ' "$kmin" "$kmax")
+if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/cuda_anchors" ]]; then
+  echo "# anchors cuda_anchors sort $logs" >> "$txt"
+  "$ANCHORS/cuda_anchors" sort $logs 2>> "$OUT/sort.err" | tee -a "$txt"
+fi
+if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/opencl_anchors" ]]; then
+  echo "# anchors opencl_anchors sort $logs" >> "$txt"
+  "$ANCHORS/opencl_anchors" sort $logs 2>> "$OUT/sort.err" | tee -a "$txt"
+fi
+grep -c "verified=0" "$txt" | sed 's/^/# verification failures=/' >> "$txt"
+py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
+"$py" "$(dirname "$0")/plot_sort.py" "$txt" "$OUT/sort.png" 2>> "$OUT/sort.err" ||
+  echo "plot skipped (see $OUT/sort.err)"
+exit 0
