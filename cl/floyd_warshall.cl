@@ -10,11 +10,13 @@
 //   fw_rest   phase 3 for everything else: a min-plus "GEMM" of depth K*TILE over 16*THREAD_TILE
 //             square tiles, 256 work-items each holding THREAD_TILE^2 elements in registers,
 //             operands staged in local memory CHUNK columns at a time. K = 1 is classic blocked.
+// No work-group returns before a barrier, even uniformly (a tile that needs no update is computed
+// and not stored): PoCL 5.0 on a 16-core AVX-512 CPU ran the kernels wrong when some groups of a
+// launch returned early (blocked tile 16, n = 31: sum of distances 26441 instead of 88948, the same
+// with one thread and every work-group method), and right with this form (issue 13).
 // Local memory: every tile kernel takes ONE host-sized `__local T* smem` argument and carves its
-// tiles out of it (sizes beside each carve; src/apsp/apsp.cpp sizes the buffer), instead of
-// declaring several automatic __local arrays whose placement the implementation's compiler does.
-// Portability rules kept here (issue 13): no group returns before a barrier (the host launches
-// only the tiles a kernel updates), barriers sit in loops with a uniform trip count, at the top.
+// tiles out of it (fw_*_words below; src/apsp/apsp.cpp mirrors them), instead of declaring several
+// automatic __local arrays: that is the form every OpenCL implementation handles the same way.
 // POISON_LOCAL=1 fills smem with -12345 (and a barrier) first, so a kernel that read local memory
 // it had not written would give visibly wrong (too short) distances on any device.
 // Integers (INTEGER=1): infinity is 2^30-1 and sums are floored at -2^30, so nothing overflows
@@ -126,15 +128,14 @@ void fw_lead(const int N, const int kb, __global T* D, __global int* P, __local 
   store_tile(N, kb, kb, D, P, t, tn);
 }
 
-// 2 (nb - 1) groups: [0, nb - 1) the row tiles (kb, j), then the column tiles (i, kb), j and i
-// skipping kb (no group is launched only to return before the barriers).
+// Groups [0, nb): row tiles (kb, g); groups [nb, 2nb): column tiles (g - nb, kb).
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void fw_panel(const int N, const int kb, const int nb, __global T* D, __global int* P,
               __local T* smem) {
   const int g = get_group_id(0);
-  const bool is_row = g < nb - 1;
-  const int o = is_row ? g : g - (nb - 1), other = o + (o >= kb);
-  const int bi = is_row ? kb : other, bj = is_row ? other : kb;
+  const bool is_row = g < nb;
+  const int bi = is_row ? kb : g - nb, bj = is_row ? g : kb;
+  const bool skip = bi == kb && bj == kb;  // the lead tile: computed, never stored
   poison(smem, (2 + PATHS) * TT);
   __local T* lead = smem;                              // TT
   __local T* t = smem + TT;                            // TT
@@ -157,13 +158,12 @@ void fw_panel(const int N, const int kb, const int nb, __global T* D, __global i
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  store_tile(N, bi, bj, D, P, t, tn);
+  if (!skip) store_tile(N, bi, bj, D, P, t, tn);
 }
 
-// The cross band of the multi-tile of sk tiles starting at tile sb, without row kb and column kb:
-// groups [0, (sk-1)(nb-1)) are the tiles (band row r, column c) and the (nb-sk)(sk-1) others
-// (row i outside the band, band column c), band rows/columns and columns skipping kb.
-// Each gets C = min(C, A (x) B) with A = (bi, kb), B = (kb, bj).
+// The cross band of the multi-tile of sk tiles starting at tile sb: groups [0, sk*nb) are the
+// tiles (sb + g / nb, g % nb); the rest are (i, sb + g' % sk) for the nb - sk tile rows i outside.
+// Each gets C = min(C, A (x) B) with A = (bi, kb), B = (kb, bj); lead row/column tiles skip.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void fw_cross(const int N, const int kb, const int sb, const int sk, const int nb, __global T* D,
               __global int* P, __local T* smem) {
@@ -171,18 +171,16 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
   __local T* b = smem + TT;                         // TT
   __local int* an = (__local int*)(smem + 2 * TT);  // TT when PATHS
   int g = get_group_id(0), bi, bj;
-  if (g < (sk - 1) * (nb - 1)) {
-    bi = sb + g / (nb - 1);
-    bj = g % (nb - 1);
-    bj += bj >= kb;
-    bi += bi >= kb;
+  if (g < sk * nb) {
+    bi = sb + g / nb;
+    bj = g % nb;
   } else {
-    g -= (sk - 1) * (nb - 1);
-    bi = g / (sk - 1);
-    bi += bi >= sb ? sk : 0;
-    bj = sb + g % (sk - 1);
-    bj += bj >= kb;
+    g -= sk * nb;
+    bj = sb + g % sk;
+    bi = g / sk;
+    if (bi >= sb) bi += sk;
   }
+  const bool skip = bi == kb || bj == kb;  // lead row/column tiles: computed, never stored
   poison(smem, (2 + PATHS) * TT);
   load_tile(N, bi, kb, D, P, a, an);
   const int l = get_local_id(0), j = l % TILE;
@@ -210,7 +208,8 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
 #endif
     }
   }
-  for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
+  if (!skip)
+    for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
     D[AT(bi, bj, i, j)] = c[e];
 #if PATHS
     P[AT(bi, bj, i, j)] = cn[e];
@@ -222,24 +221,19 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
 #define APAD (BIG + 1)
 #define LOADS (CHUNK * BIG / 256)  // values of A (and of B) each work-item stages per chunk
 // C = min(C, D[:, s0:s0+depth] (x) D[s0:s0+depth, :]) on every BIG x BIG tile, except the
-// elements whose row or column lies in [s0, s0+depth) (the cross band, already final). Tiles whose
-// rows or columns lie wholly in the band get no group: the tile rows (and columns) [skip0,
-// skip0 + nskip) are left out of the (nt - nskip)^2 groups, as the host counts them (rest_groups).
-// Chunk c of A and B goes registers -> local memory between two barriers; chunk c + 1 is loaded
-// into registers while chunk c is used from local memory. The loop has a uniform trip count and
-// its barriers at the top: no barrier after an exit in the middle of a loop.
+// elements whose row or column lies in [s0, s0+depth) (the cross band, already final). The next
+// chunk of A and B is loaded into registers while the current one is used from local memory.
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void fw_rest(const int N, const int s0, const int depth, __global T* D, __global int* P,
              __local T* smem) {
-  const int nt = N / BIG, s1 = s0 + depth;
-  const int skip0 = (s0 + BIG - 1) / BIG, nskip = max(0, s1 / BIG - skip0), na = nt - nskip;
-  const int g = get_group_id(0), tr = g / na, tc = g % na;
-  const int r0 = (tr + (tr >= skip0 ? nskip : 0)) * BIG;
-  const int c0 = (tc + (tc >= skip0 ? nskip : 0)) * BIG;
+  const int nt = N / BIG, g = get_group_id(0);
+  const int r0 = (g / nt) * BIG, c0 = (g % nt) * BIG;
+  const int s1 = s0 + depth;
+  // No early return for tiles inside the band: the store below skips every band element.
   poison(smem, CHUNK * (APAD + BIG + PATHS * APAD));
-  __local T* as = smem;                                            // CHUNK * APAD
-  __local T* bs = smem + CHUNK * APAD;                             // CHUNK * BIG
-  __local int* ans = (__local int*)(smem + CHUNK * (APAD + BIG));  // CHUNK * APAD when PATHS
+  __local T* as = smem;                                               // CHUNK * APAD
+  __local T* bs = smem + CHUNK * APAD;                                // CHUNK * BIG
+  __local int* ans = (__local int*)(smem + CHUNK * (APAD + BIG));     // CHUNK * APAD when PATHS
   const int l = get_local_id(0), tx = l % 16, ty = l / 16;
   T c[THREAD_TILE][THREAD_TILE];
   int cn[PATHS ? THREAD_TILE : 1][THREAD_TILE];
@@ -254,21 +248,53 @@ void fw_rest(const int N, const int s0, const int depth, __global T* D, __global
 #endif
     }
   // Staging: item l moves A(row, kk) with idx = l + 256 e, kk = idx % CHUNK, row = idx / CHUNK,
-  // and B(bk, col) with bk = idx / BIG, col = idx % BIG.
+  // and B(bk, col) with bk = idx / BIG, col = idx % BIG. Iteration k0 loads chunk k0 into
+  // registers, then computes chunk k0 - CHUNK from local memory while those loads are in flight.
   T ra[LOADS], rb[LOADS];
-  int rn[LOADS];  // next hops of A (PATHS)
-#define FW_REST_LOAD(k0)                                                   \
-  for (int e = 0; e < LOADS; ++e) {                                        \
-    const int idx = l + 256 * e;                                           \
-    const size_t at = (size_t)(r0 + idx / CHUNK) * N + (k0) + idx % CHUNK; \
-    ra[e] = D[at];                                                         \
-    if (PATHS) rn[e] = P[at];                                              \
-    rb[e] = D[(size_t)((k0) + idx / BIG) * N + c0 + idx % BIG];            \
-  }
-  FW_REST_LOAD(s0)
-  const int chunks = depth / CHUNK;
-  for (int ch = 0; ch < chunks; ++ch) {
-    barrier(CLK_LOCAL_MEM_FENCE);  // every item is done with the previous chunk
+  int rn[PATHS ? LOADS : 1];
+  for (int k0 = s0;; k0 += CHUNK) {
+    if (k0 < s1) {
+#pragma unroll
+      for (int e = 0; e < LOADS; ++e) {
+        const int idx = l + 256 * e;
+        const size_t at = (size_t)(r0 + idx / CHUNK) * N + k0 + idx % CHUNK;
+        ra[e] = D[at];
+#if PATHS
+        rn[e] = P[at];
+#endif
+        rb[e] = D[(size_t)(k0 + idx / BIG) * N + c0 + idx % BIG];
+      }
+    }
+    if (k0 > s0) {
+#pragma unroll
+      for (int kk = 0; kk < CHUNK; ++kk) {
+        T av[THREAD_TILE], bv[THREAD_TILE];
+#pragma unroll
+        for (int x = 0; x < THREAD_TILE; ++x) av[x] = as[kk * APAD + ty + 16 * x];
+#pragma unroll
+        for (int y = 0; y < THREAD_TILE; ++y) bv[y] = bs[kk * BIG + tx + 16 * y];
+#pragma unroll
+        for (int x = 0; x < THREAD_TILE; ++x) {
+#if PATHS
+          const int an = ans[kk * APAD + ty + 16 * x];
+#endif
+#pragma unroll
+          for (int y = 0; y < THREAD_TILE; ++y) {
+            const T s = PLUS(av[x], bv[y]);
+#if PATHS
+            if (s < c[x][y]) {
+              c[x][y] = s;
+              cn[x][y] = an;
+            }
+#else
+            c[x][y] = MIN(c[x][y], s);
+#endif
+          }
+        }
+      }
+    }
+    if (k0 >= s1) break;
+    barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (int e = 0; e < LOADS; ++e) {
       const int idx = l + 256 * e;
@@ -279,33 +305,6 @@ void fw_rest(const int N, const int s0, const int depth, __global T* D, __global
       bs[idx] = rb[e];  // (idx / BIG) * BIG + idx % BIG
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (ch + 1 < chunks) FW_REST_LOAD(s0 + (ch + 1) * CHUNK)
-#pragma unroll
-    for (int kk = 0; kk < CHUNK; ++kk) {
-      T av[THREAD_TILE], bv[THREAD_TILE];
-#pragma unroll
-      for (int x = 0; x < THREAD_TILE; ++x) av[x] = as[kk * APAD + ty + 16 * x];
-#pragma unroll
-      for (int y = 0; y < THREAD_TILE; ++y) bv[y] = bs[kk * BIG + tx + 16 * y];
-#pragma unroll
-      for (int x = 0; x < THREAD_TILE; ++x) {
-#if PATHS
-        const int an = ans[kk * APAD + ty + 16 * x];
-#endif
-#pragma unroll
-        for (int y = 0; y < THREAD_TILE; ++y) {
-          const T s = PLUS(av[x], bv[y]);
-#if PATHS
-          if (s < c[x][y]) {
-            c[x][y] = s;
-            cn[x][y] = an;
-          }
-#else
-          c[x][y] = MIN(c[x][y], s);
-#endif
-        }
-      }
-    }
   }
 #pragma unroll
   for (int x = 0; x < THREAD_TILE; ++x) {

@@ -13,13 +13,6 @@ constexpr int kChunk = 16;  // k values staged per step in fw_rest; divides ever
 
 size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
-// fw_rest's groups: the big x big tiles whose rows and columns are not wholly inside the band
-// [s0, s1) (the same count as in cl/floyd_warshall.cl).
-size_t rest_groups(int32_t N, int32_t big, int32_t s0, int32_t s1) {
-  const int32_t skip0 = (s0 + big - 1) / big, nskip = std::max(0, s1 / big - skip0);
-  return size_t(N / big - nskip) * size_t(N / big - nskip);
-}
-
 // LOCKSTEP_POISON=1: kernels fill their local memory with garbage before use (POISON_LOCAL).
 bool poison_local() {
   const char* e = std::getenv("LOCKSTEP_POISON");
@@ -97,23 +90,21 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     cl::Kernel panel = ctx.kernel("floyd_warshall.cl", "fw_panel", defs);
     cl::Kernel cross = ctx.kernel("floyd_warshall.cl", "fw_cross", defs);
     cl::Kernel rest = ctx.kernel("floyd_warshall.cl", "fw_rest", defs);
-    const int32_t nb = N / tile, nb_k = int32_t(round_up(n, tile) / tile);
+    const int32_t nb = N / tile, nb_k = int32_t(round_up(n, tile) / tile), nt = N / big;
     for (int32_t sb = 0; sb < nb_k; sb += cfg.K) {
       const int32_t sk = std::min(cfg.K, nb_k - sb);
       for (int32_t kb = sb; kb < sb + sk; ++kb) {
         set_args(lead, N, kb, D, P, lead_mem);
         events.push_back(launch(q, lead, threads, threads));
         set_args(panel, N, kb, nb, D, P, tiles_mem);
-        events.push_back(launch(q, panel, 2 * size_t(nb - 1) * threads, threads));
+        events.push_back(launch(q, panel, 2 * nb * threads, threads));
         if (sk > 1) {
           set_args(cross, N, kb, sb, sk, nb, D, P, tiles_mem);
-          events.push_back(
-              launch(q, cross, size_t(sk - 1) * size_t(2 * nb - sk - 1) * threads, threads));
+          events.push_back(launch(q, cross, size_t(sk * nb + (nb - sk) * sk) * threads, threads));
         }
       }
       set_args(rest, N, sb * tile, sk * tile, D, P, rest_mem);
-      events.push_back(
-          launch(q, rest, rest_groups(N, big, sb * tile, (sb + sk) * tile) * 256, 256));
+      events.push_back(launch(q, rest, size_t(nt) * nt * 256, 256));
     }
   }
   result.ms = event_ms(events.front(), events.back());

@@ -77,6 +77,9 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
     } else {
       s = *config.strategy;
     }
+    // "As many as fit" for lock-free also means no more than its master group can watch.
+    if (s == BarrierStrategy::lock_free && !config.groups)
+      groups = std::min(groups, config.local_size);
   }
   // The real build; its own residency can differ slightly from the probe's (other constants):
   // shrink until it holds, so a launch never waits on a group that cannot start.
