@@ -53,10 +53,14 @@ void local_half_cleaners(__local key_t* lk, __local uint* lv, uint j0) {
   }
 }
 
-// kind 0 (full sort of each tile) or kind 3 (merge) over this group's tiles.
+// kind 0 (full sort of each tile) or kind 3 (merge) over this group's tiles; any other kind
+// runs no tile. No barrier sits under a condition: what the kind changes is only the trip counts
+// of the loops around them (PoCL 5.0's work-group compiler aborted on the conditional form).
 void local_phase(__global key_t* keys, __global uint* vals, uint n, int kind, int flags,
                  __local key_t* lk, __local uint* lv) {
-  const uint tiles = (n + TILE - 1) / TILE;
+  const uint tiles = (kind == 0 || kind == 3) ? (n + TILE - 1) / TILE : 0;
+  const uint s_end = kind == 0 ? TILE : 1;     // kind 0: stages 1 .. TILE/2
+  const uint merge = kind == 3 ? TILE / 2 : 0;  // kind 3: one merge of strides TILE/2 .. 1
   for (uint tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
     const uint base = tile * TILE;
     for (uint e = get_local_id(0); e < TILE; e += LOCAL_SIZE) {
@@ -71,18 +75,15 @@ void local_phase(__global key_t* keys, __global uint* vals, uint n, int kind, in
       lk[e] = k;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (kind == 0) {
-      for (uint s = 1; s < TILE; s <<= 1) {
-        for (uint t = get_local_id(0); t < TILE / 2; t += LOCAL_SIZE) {
-          uint b = (t / s) * 2 * s, off = t & (s - 1);
-          local_cmpx(lk, lv, b + off, b + 2 * s - 1 - off);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        local_half_cleaners(lk, lv, s / 2);
+    for (uint s = 1; s < s_end; s <<= 1) {
+      for (uint t = get_local_id(0); t < TILE / 2; t += LOCAL_SIZE) {
+        uint b = (t / s) * 2 * s, off = t & (s - 1);
+        local_cmpx(lk, lv, b + off, b + 2 * s - 1 - off);
       }
-    } else {
-      local_half_cleaners(lk, lv, TILE / 2);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      local_half_cleaners(lk, lv, s / 2);
     }
+    local_half_cleaners(lk, lv, merge);
     for (uint e = get_local_id(0); e < TILE; e += LOCAL_SIZE)
       if (base + e < n) {
         keys[base + e] = (flags & FLAG_OUT) ? key_out(lk[e]) : lk[e];
@@ -216,11 +217,10 @@ __kernel void bitonic_sort(__global volatile int* state, __global key_t* keys,
   int round = 0;
   for (int p = phase_begin; p < phase_end; ++p) {
     const int4 ph = phases[p];
-    if (ph.x == 0 || ph.x == 3)
-      local_phase(keys, vals, n, ph.x, ph.w, lk, lv);
-    else if (ph.x == 1)
+    local_phase(keys, vals, n, ph.x, ph.w, lk, lv);  // barriers: called unconditionally
+    if (ph.x == 1)
       global_flip(keys, vals, n, npad, (uint)ph.y, ph.z);
-    else
+    else if (ph.x == 2)
       global_half_cleaners(keys, vals, n, npad, (uint)ph.y, ph.z);
     global_barrier(state, &round);
   }
