@@ -14,7 +14,9 @@ constexpr int kLine = 32, kArrays = 160;  // must match barrier.cl
 
 // The measured defaults (BENCHMARKS.md ## barrier): the NVIDIA ordering variant and the spacing
 // of lock-free / tree flag words. Change them here from new numbers.
-constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::fence;
+// H100, 2026-11-23: relaxed spins then one acquire were fastest for every strategy and size
+// (lock 132 x 256: fence 1.306 us, acqrel 1.000, acqrel-rspin 0.947), with zero errors.
+constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::acqrel_rspin;
 constexpr int kDefaultFlagStride = 1;
 int round_line(int n) { return (n + kLine - 1) / kLine * kLine; }
 int ceil_sqrt(int n) {
@@ -100,25 +102,29 @@ BarrierStrategy parse_barrier_strategy(const std::string& name) {
                     "' (expected relaunch, lock, grouped-lock, lock-free or tree)");
 }
 
-// The default rule as a table: the first row whose device kind and limits hold wins (groups and
-// local size at most the row's). Measured on the H100 (BENCHMARKS.md, 2026-11-22): the
-// single-counter lock was fastest or within 1% at every group count and size (1.55 us at
-// 132 x 256, 2.62 us at 1056 x 256; grouped-lock 1.73 / 2.64, lock-free 1.65, tree 1.96 / 3.36).
-// CPUs: few groups, lock too. Replace rows from new numbers (tools/bench/barrier.sh).
+// The default rule as a table: the first row whose device kind and limits hold wins (groups per
+// compute unit and local size at most the row's). Measured on the H100 (BENCHMARKS.md, 2026-11-23,
+// barriers alone, acqrel-rspin, beside grid.sync in one run): up to 2 groups per CU the one-word
+// lock is fastest (0.947 us at 132 x 256, 1.401 us at 264 x 1024; grouped-lock 1.49 / 1.77,
+// lock-free 1.57 / 1.99, tree 2.38 / 2.80); at 8 per CU (1056 x 256) the single counter
+// serializes 1056 atomics (3.14 us) and grouped-lock wins (2.12 us; tree 2.90, lock-free cannot
+// serve 1056 groups of 256). CPUs: few groups, lock.
 struct StrategyRule {
   int gpu;  // 1 GPU, 0 CPU, -1 any
-  int max_groups, max_local;
+  int max_groups_per_cu, max_local;
   BarrierStrategy strategy;
 };
-constexpr int kAny = 1 << 30;
+constexpr int kAny = 1 << 20;
 constexpr StrategyRule kStrategyRules[] = {
-    {1, kAny, kAny, BarrierStrategy::lock},
+    {1, 2, kAny, BarrierStrategy::lock},
+    {1, kAny, kAny, BarrierStrategy::grouped_lock},
     {-1, kAny, kAny, BarrierStrategy::lock},
 };
 
 BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
+  const long long cus = std::max<long long>(1, info.compute_units);
   for (const StrategyRule& r : kStrategyRules)
-    if ((r.gpu < 0 || r.gpu == int(info.is_gpu())) && groups <= r.max_groups &&
+    if ((r.gpu < 0 || r.gpu == int(info.is_gpu())) && groups <= r.max_groups_per_cu * cus &&
         local_size <= r.max_local)
       return r.strategy;
   return BarrierStrategy::lock;
