@@ -24,7 +24,7 @@ fi
 # Second implementation: the same binary on PoCL (platform "Portable Computing Language"; set
 # POCL_DEVICE to an index or name to pick another, POCL_TESTS=0 to skip) -> tests-pocl.txt.
 if [[ "${TESTS:-1}" == 1 && "${POCL_TESTS:-1}" == 1 ]]; then
-  LOCKSTEP_DEVICE="${POCL_DEVICE:-portable}" timeout "${POCL_TEST_TIMEOUT:-150}" \
+  LOCKSTEP_DEVICE="${POCL_DEVICE:-portable}" timeout "${POCL_TEST_TIMEOUT:-420}" \
     "$carry/lockstep_tests" ${TEST_ARGS:-} > "$OUT/tests-pocl.txt" 2>&1
   rc=$?; echo "tests-pocl rc=$rc"; tail -5 "$OUT/tests-pocl.txt"
   # A Floyd-Warshall failure: run those cases again without any program cache, under each of
