@@ -14,6 +14,8 @@ def rows(path):
         if line.startswith("#") or "gcups=" not in line:
             continue
         kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        if "algorithm" not in kv:  # the summary table lines
+            continue
         kv["label"] = kv["algorithm"] + ("/" + kv["strategy"] if kv["algorithm"] == "barrier" else "")
         if kv["algorithm"] == "ssw":
             kv["label"] = f'libssw x{kv.get("threads", "1")}'
