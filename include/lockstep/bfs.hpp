@@ -31,7 +31,7 @@ const char* to_string(BfsStrategy s);
 
 /// The per-level rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
 /// With nf frontier vertices, mf their out-edges and mu the edges of unvisited vertices:
-///   bottom-up  when the graph has in-edges, nf > multi_max and mf > mu / alpha; it stays
+///   bottom-up  when the graph has in-edges, nf > multi_max (or mf > 64 x multi_max) and mf > mu / alpha; it stays
 ///              bottom-up while nf >= n / beta (Beamer's switch back);
 ///   cpu        when nf < cpu_max and the host's copy of the levels is current (or n <=
 ///              mirror_max, so that refreshing it is cheap);

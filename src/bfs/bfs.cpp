@@ -23,8 +23,12 @@ struct Chooser {
   BfsStrategy operator()(const detail::Frontier& f, int64_t mu, bool mirror) {
     const int64_t nf = f.count, mf = f.edges;
     if (g.has_in_edges()) {
+      // Beamer's edge test, for frontiers that are large in vertices or in edges: on RMAT 22 a
+      // frontier of 7915 hubs (19.6M edges) took 6.1 of 6.9 ms in `multi` (H100, 2026-11-23),
+      // where bottom-up scans 106M edges in 0.15 ms.
+      const bool big = nf > rule.multi_max || mf > 64 * int64_t(rule.multi_max);
       bottom_up = bottom_up ? nf >= int64_t(g.n / rule.beta)
-                            : nf > rule.multi_max && double(mf) > double(mu) / rule.alpha;
+                            : big && double(mf) > double(mu) / rule.alpha;
       if (bottom_up) return BfsStrategy::bottom_up;
     }
     if (nf < rule.cpu_max)
