@@ -15,7 +15,10 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
   const int n_pad = tiles_r * s.rows(), longest = std::min(tiles_r, tiles_c);
   const Defines defs = detail::sw_defines(s, sc);
 
-  PersistentConfig pc{c.strategy, c.groups, s.T, 0};
+  PersistentConfig pc;
+  pc.strategy = c.strategy;
+  pc.groups = c.groups;
+  pc.local_size = s.T;
   pc.clamp = true;
   std::optional<PersistentKernel> pk;
   pk.emplace(ctx, "smith_waterman.cl", "sw_barrier", defs, pc);

@@ -16,7 +16,10 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
   if ((m + s.W - 1) / s.W >= INT_MAX / 2) throw input_error("align: too many chunks");
   const Defines defs = detail::sw_defines(s, sc);
 
-  PersistentConfig pc{BarrierStrategy::lock, c.groups ? std::min(c.groups, stripes) : 0, s.T, 0};
+  PersistentConfig pc;
+  pc.strategy = BarrierStrategy::lock;
+  pc.groups = c.groups ? std::min(c.groups, stripes) : 0;
+  pc.local_size = s.T;
   pc.clamp = true;  // never more groups than co-resident
   std::optional<PersistentKernel> pk;
   pk.emplace(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
