@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -77,6 +78,17 @@ inline int run_cli(const std::string& args, std::string& out) {
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   int status = pclose(p);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The key=value pairs of the last line of a command's output (the CLI's summary line).
+inline std::map<std::string, std::string> last_line(const std::string& out) {
+  std::string s = out.substr(0, out.find_last_not_of('\n') + 1);
+  std::istringstream in(s.substr(s.rfind('\n') == std::string::npos ? 0 : s.rfind('\n') + 1));
+  std::map<std::string, std::string> kv;
+  for (std::string tok; in >> tok;)
+    if (auto eq = tok.find('='); eq != std::string::npos)
+      kv[tok.substr(0, eq)] = tok.substr(eq + 1);
+  return kv;
 }
 
 /// A fresh temporary directory, removed by the destructor.

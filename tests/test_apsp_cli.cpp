@@ -11,16 +11,7 @@
 namespace lockstep {
 namespace {
 
-// key=value pairs of the last line of `out`.
-std::map<std::string, std::string> last_line(const std::string& out) {
-  std::string s = out.substr(0, out.find_last_not_of('\n') + 1);
-  std::istringstream in(s.substr(s.rfind('\n') == std::string::npos ? 0 : s.rfind('\n') + 1));
-  std::map<std::string, std::string> kv;
-  for (std::string tok; in >> tok;)
-    if (auto eq = tok.find('='); eq != std::string::npos)
-      kv[tok.substr(0, eq)] = tok.substr(eq + 1);
-  return kv;
-}
+using test::last_line;
 
 void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
 
