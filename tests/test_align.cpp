@@ -181,3 +181,15 @@ TEST_CASE("align CLI: key=value line, traceback, JSON, and exit codes") {
   CHECK(test::run_cli("align " + a + " " + b + " --matrix blosum62 --match 3", out) == 2);
   CHECK(test::run_cli("align " + a, out) == 2);
 }
+
+TEST_CASE("align: parse_cigar gives the runs and refuses malformed strings") {
+  const std::vector<CigarRun> runs = parse_cigar("12M3I5D1M");
+
+  REQUIRE(runs.size() == 4);
+  CHECK((runs[0].length == 12 && runs[0].op == 'M'));
+  CHECK((runs[1].length == 3 && runs[1].op == 'I'));
+  CHECK((runs[2].length == 5 && runs[2].op == 'D'));
+  CHECK(parse_cigar("").empty());
+  for (const char* bad : {"M", "12", "3X", "-3M", "99999999999999999999M", "3M4"})
+    CHECK_THROWS_AS(parse_cigar(bad), input_error);
+}

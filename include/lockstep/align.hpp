@@ -109,6 +109,13 @@ std::vector<AlignTiming> align_tune(Context& ctx, AlignAlgorithm alg, size_t n, 
 /// Fills start_a, start_b and cigar of `r` (score and ends set) in O(n + m + band) memory.
 void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
                AlignResult& r);
+/// The runs of a CIGAR string ("12M3I5M" -> {12,'M'}, {3,'I'}, {5,'M'}); throws input_error for a
+/// malformed string, a run that does not fit 63 bits, or an operation other than M, I, D.
+struct CigarRun {
+  int64_t length;
+  char op;
+};
+std::vector<CigarRun> parse_cigar(const std::string& cigar);
 /// Score of a CIGAR (M/I/D) placed at (start_a, start_b); throws input_error if it runs off.
 int64_t rescore(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
                 int64_t start_a, int64_t start_b, const std::string& cigar);

@@ -7,6 +7,7 @@
 //  2. path: global Gotoh alignment of A[sa..ea] x B[sb..eb] inside a band of diagonals around
 //     the corner-to-corner line, the band doubling until the global score equals S; memory
 //     one byte per band cell (La x band), never La x Lb.
+#include <charconv>
 #include <chrono>
 #include <limits>
 
@@ -156,17 +157,25 @@ void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, con
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+std::vector<CigarRun> parse_cigar(const std::string& cigar) {
+  std::vector<CigarRun> runs;
+  const char *p = cigar.data(), *end = p + cigar.size();
+  while (p < end) {
+    CigarRun r{0, 0};
+    auto [q, ec] = std::from_chars(p, end, r.length);
+    if (ec != std::errc() || q == end || r.length < 0 || (*q != 'M' && *q != 'I' && *q != 'D'))
+      throw input_error("cigar: malformed '" + cigar + "'");
+    r.op = *q;
+    runs.push_back(r);
+    p = q + 1;
+  }
+  return runs;
+}
+
 int64_t rescore(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
                 int64_t i, int64_t j, const std::string& cigar) {
   int64_t score = 0;
-  size_t p = 0;
-  while (p < cigar.size()) {
-    size_t q = p;
-    while (q < cigar.size() && cigar[q] >= '0' && cigar[q] <= '9') ++q;
-    if (q == p || q == cigar.size()) throw input_error("cigar: malformed '" + cigar + "'");
-    const int64_t run = std::stoll(cigar.substr(p, q - p));
-    const char op = cigar[q];
-    p = q + 1;
+  for (const auto [run, op] : parse_cigar(cigar)) {
     if (op == 'M') {
       if (i + run > int64_t(a.size()) || j + run > int64_t(b.size()))
         throw input_error("cigar runs off");
@@ -176,8 +185,6 @@ int64_t rescore(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, co
       score -= s.gap_open + (run - 1) * s.gap_extend;
       (op == 'I' ? i : j) += run;
       if (i > int64_t(a.size()) || j > int64_t(b.size())) throw input_error("cigar runs off");
-    } else {
-      throw input_error(std::string("cigar: unknown operation '") + op + "'");
     }
   }
   return score;

@@ -12,14 +12,7 @@ namespace lockstep {
 std::string alignment_view(const std::string& a, const std::string& b, int64_t i, int64_t j,
                            const std::string& cigar, int width) {
   std::string la, mid, lb;
-  size_t p = 0;
-  while (p < cigar.size()) {
-    size_t q = p;
-    while (q < cigar.size() && cigar[q] >= '0' && cigar[q] <= '9') ++q;
-    if (q == p || q == cigar.size()) throw input_error("cigar: malformed '" + cigar + "'");
-    const int64_t run = std::stoll(cigar.substr(p, q - p));
-    const char op = cigar[q];
-    p = q + 1;
+  for (const auto [run, op] : parse_cigar(cigar)) {
     for (int64_t k = 0; k < run; ++k) {
       const bool ua = op == 'M' || op == 'I', ub = op == 'M' || op == 'D';
       if ((ua && i >= int64_t(a.size())) || (ub && j >= int64_t(b.size())))
