@@ -18,15 +18,10 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
 
   PersistentConfig pc;
   pc.strategy = BarrierStrategy::lock;
-  pc.groups = c.groups ? std::min(c.groups, stripes) : 0;
+  pc.groups = c.groups ? std::min(c.groups, stripes) : stripes;  // no group without a stripe
   pc.local_size = s.T;
   pc.clamp = true;  // never more groups than co-resident
-  std::optional<PersistentKernel> pk;
-  pk.emplace(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
-  if (pk->groups() > stripes) {
-    pc.groups = stripes;
-    pk.emplace(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
-  }
+  PersistentKernel pk(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
 
   auto& q = ctx.queue();
   cl::Buffer A = upload(q, detail::pad(a, size_t(n_pad))), B = upload(q, b);
@@ -34,17 +29,17 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
   cl::Buffer rowH = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
   cl::Buffer rowF = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
   cl::Buffer flags = upload(q, std::vector<int>(size_t(stripes), 0));
-  cl::Buffer best = upload(q, detail::initial_best(pk->groups()));
+  cl::Buffer best = upload(q, detail::initial_best(pk.groups()));
 
-  pk->set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, flags, best, stripes);
-  const cl::Event ev = pk->launch();
+  pk.set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, flags, best, stripes);
+  const cl::Event ev = pk.launch();
   AlignResult r;
-  detail::reduce_best(download<int>(q, best, size_t(pk->groups()) * 3), r);
+  detail::reduce_best(download<int>(q, best, size_t(pk.groups()) * 3), r);
   r.ms = event_ms(ev);
   r.config = c;
   r.config.local_size = s.T, r.config.cells = s.R, r.config.tile_cols = s.W;
   r.strategy = "flags";
-  r.groups = pk->groups();
+  r.groups = pk.groups();
   return r;
 }
 
