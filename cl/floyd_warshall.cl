@@ -5,15 +5,20 @@
 //   fw_naive  one launch per k, one work-item per element.
 //   fw_lead   phase 1: the lead TILE x TILE tile, one work-group, in local memory.
 //   fw_panel  phase 2: the tiles of the lead tile row and column.
-//   fw_cross  phase 3 inside the generalized algorithm's cross band (rows or columns of the
-//             current multi-tile of K tiles): min-plus update of TILE tiles, depth TILE.
-//   fw_rest   phase 3 for everything else: a min-plus "GEMM" of depth K*TILE over 16*THREAD_TILE
-//             square tiles, 256 work-items each holding THREAD_TILE^2 elements in registers,
-//             operands staged in local memory CHUNK columns at a time. K = 1 is classic blocked.
-// No work-group returns before a barrier, even uniformly (a tile that needs no update is computed
-// and not stored): PoCL 5.0 on a 16-core AVX-512 CPU ran the kernels wrong when some groups of a
-// launch returned early (blocked tile 16, n = 31: sum of distances 26441 instead of 88948, the same
-// with one thread and every work-group method), and right with this form (issue 13).
+//   fw_cross  phase 3 inside the diagonal block of the generalized algorithm's multi-tile of K
+//             tiles (which phases 1, 2 and fw_cross close, one tile of k at a time).
+//   fw_unband copies the band pass's scratch back into D.
+//   fw_rest   a min-plus "GEMM" of depth K*TILE over 16*THREAD_TILE square tiles, 256 work-items
+//             each holding THREAD_TILE^2 elements in registers, operands staged in two local
+//             buffers CHUNK values of k at a time: phase 3 for everything outside the band of
+//             the multi-tile's rows and columns (mode 0), and, when K > 1, phase 2 for that band
+//             once its diagonal block is closed (modes 1 and 2). K = 1 is classic blocked.
+// No work-group returns before a barrier or skips its store, even uniformly: the launches hold only
+// the tiles that need an update (and fw_rest masks its stores per element). PoCL 5.0 on a 16-core
+// AVX-512 CPU ran the kernels wrong when some groups of a launch returned early (blocked tile 16,
+// n = 31: sum of distances 26441 instead of 88948, the same with one thread and every work-group
+// method), and again when some groups of fw_cross skipped their store under a group-uniform
+// `if` (generalized tile 16, K = 2, n = 31: 652 of 961 pairs reachable); right in this form.
 // Local memory: every tile kernel takes ONE host-sized `__local T* smem` argument and carves its
 // tiles out of it (fw_*_words below; src/apsp/apsp.cpp mirrors them), instead of declaring several
 // automatic __local arrays: that is the form every OpenCL implementation handles the same way.
@@ -128,14 +133,17 @@ void fw_lead(const int N, const int kb, __global T* D, __global int* P, __local 
   store_tile(N, kb, kb, D, P, t, tn);
 }
 
-// Groups [0, nb): row tiles (kb, g); groups [nb, 2nb): column tiles (g - nb, kb).
+// Groups [0, count - 1): the row tiles (kb, j), groups [count - 1, 2 count - 2): the column
+// tiles (i, kb), for i, j in [first, first + count) other than kb (which that range holds).
+// Blocked: the whole row and column (first 0, count nb); generalized: those inside the
+// multi-tile's diagonal block.
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
-void fw_panel(const int N, const int kb, const int nb, __global T* D, __global int* P,
-              __local T* smem) {
+void fw_panel(const int N, const int kb, const int first, const int count, __global T* D,
+              __global int* P, __local T* smem) {
   const int g = get_group_id(0);
-  const bool is_row = g < nb;
-  const int bi = is_row ? kb : g - nb, bj = is_row ? g : kb;
-  const bool skip = bi == kb && bj == kb;  // the lead tile: computed, never stored
+  const bool is_row = g < count - 1;
+  const int o = first + (is_row ? g : g - (count - 1)), other = o + (o >= kb);  // skips kb
+  const int bi = is_row ? kb : other, bj = is_row ? other : kb;
   poison(smem, (2 + PATHS) * TT);
   __local T* lead = smem;                              // TT
   __local T* t = smem + TT;                            // TT
@@ -158,29 +166,19 @@ void fw_panel(const int N, const int kb, const int nb, __global T* D, __global i
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (!skip) store_tile(N, bi, bj, D, P, t, tn);
+  store_tile(N, bi, bj, D, P, t, tn);
 }
 
-// The cross band of the multi-tile of sk tiles starting at tile sb: groups [0, sk*nb) are the
-// tiles (sb + g / nb, g % nb); the rest are (i, sb + g' % sk) for the nb - sk tile rows i outside.
-// Each gets C = min(C, A (x) B) with A = (bi, kb), B = (kb, bj); lead row/column tiles skip.
+// Phase 3 inside the diagonal block of the multi-tile of sk tiles starting at tile sb, outside
+// row and column kb: (sk - 1)^2 groups; C = min(C, A (x) B) with A = (bi, kb), B = (kb, bj).
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
-void fw_cross(const int N, const int kb, const int sb, const int sk, const int nb, __global T* D,
+void fw_cross(const int N, const int kb, const int sb, const int sk, __global T* D,
               __global int* P, __local T* smem) {
   __local T* a = smem;                              // TT
   __local T* b = smem + TT;                         // TT
   __local int* an = (__local int*)(smem + 2 * TT);  // TT when PATHS
-  int g = get_group_id(0), bi, bj;
-  if (g < sk * nb) {
-    bi = sb + g / nb;
-    bj = g % nb;
-  } else {
-    g -= sk * nb;
-    bj = sb + g % sk;
-    bi = g / sk;
-    if (bi >= sb) bi += sk;
-  }
-  const bool skip = bi == kb || bj == kb;  // lead row/column tiles: computed, never stored
+  const int g = get_group_id(0), oi = sb + g / (sk - 1), oj = sb + g % (sk - 1);
+  const int bi = oi + (oi >= kb), bj = oj + (oj >= kb);  // skip row and column kb
   poison(smem, (2 + PATHS) * TT);
   load_tile(N, bi, kb, D, P, a, an);
   const int l = get_local_id(0), j = l % TILE;
@@ -208,8 +206,7 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
 #endif
     }
   }
-  if (!skip)
-    for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
+  for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
     D[AT(bi, bj, i, j)] = c[e];
 #if PATHS
     P[AT(bi, bj, i, j)] = cn[e];
@@ -217,108 +214,192 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, const int n
   }
 }
 
-#define BIG (16 * THREAD_TILE)
-#define APAD (BIG + 1)
-#define LOADS (CHUNK * BIG / 256)  // values of A (and of B) each work-item stages per chunk
-// C = min(C, D[:, s0:s0+depth] (x) D[s0:s0+depth, :]) on every BIG x BIG tile, except the
-// elements whose row or column lies in [s0, s0+depth) (the cross band, already final). The next
-// chunk of A and B is loaded into registers while the current one is used from local memory.
+#if INTEGER
+typedef int4 T4;
+#else
+typedef float4 T4;
+#endif
+#define BIG (16 * THREAD_TILE)   // rows and columns of one fw_rest tile
+#define NH (THREAD_TILE / 4)     // 4-wide row (column) groups per work-item, 64 apart
+#define APAD (BIG + 4)           // A is stored k-major, padded, 16-byte aligned rows
+#define CHUNK4 (CHUNK * BIG / 4) // 4-vectors of A (and of B) per chunk
+#define LOADS ((CHUNK4 + 255) / 256)
+#define BUF (CHUNK * (APAD + BIG + PATHS * APAD))  // words of one of the two stage buffers
+// C = min(C, D[:, s0:s0+depth] (x) D[s0:s0+depth, :]) on BIG x BIG tiles.
+// Mode 0 (the bulk): every tile of the matrix, except the elements whose row or column lies in
+// [s0, s0+depth) (the band, already final). Modes 1 and 2 (the band, after its diagonal block was
+// closed): the tiles of the band rows (from row s0), or of the band columns (from column s0);
+// the result goes to scratch S (rows band: depth x N, then columns band: N x depth),
+// since B (rows) or A (columns) is the band itself, read by other groups; elements of the
+// diagonal block keep their value. The host copies S back into D. Band tiles may reach past N
+// (depth not a multiple of BIG): their loads are clamped and those elements never stored.
+// Work-item (tx, ty) of 16 x 16 owns rows 64h + 4ty + [0, 4) and columns 64h' + 4tx + [0, 4)
+// (h, h' < NH), so each k reads its operands with 2 NH 16-byte local loads for THREAD_TILE^2
+// updates. A CHUNK of k values is staged in one of two local buffers while the other is used:
+// its global loads are issued before the current chunk's updates, its local stores after them,
+// and one barrier per chunk separates the two uses of a buffer.
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
-void fw_rest(const int N, const int s0, const int depth, __global T* D, __global int* P,
-             __local T* smem) {
-  const int nt = N / BIG, g = get_group_id(0);
-  const int r0 = (g / nt) * BIG, c0 = (g % nt) * BIG;
-  const int s1 = s0 + depth;
+void fw_rest(const int N, const int s0, const int depth, const int mode, __global T* D,
+             __global int* P, __global T* S, __global int* SP, __local T4* smem4) {
+  const int nt = N / BIG, g = get_group_id(0), s1 = s0 + depth;
+  const int bt = (depth + BIG - 1) / BIG;  // band tiles across the depth (modes 1 and 2)
+  const bool row_band = mode == 1, col_band = mode == 2;
+  const int r0 = row_band ? s0 + (g / nt) * BIG : col_band ? (g / bt) * BIG : (g / nt) * BIG;
+  const int c0 = row_band ? (g % nt) * BIG : col_band ? s0 + (g % bt) * BIG : (g % nt) * BIG;
+  __local T* smem = (__local T*)smem4;
   // No early return for tiles inside the band: the store below skips every band element.
-  poison(smem, CHUNK * (APAD + BIG + PATHS * APAD));
-  __local T* as = smem;                                               // CHUNK * APAD
-  __local T* bs = smem + CHUNK * APAD;                                // CHUNK * BIG
-  __local int* ans = (__local int*)(smem + CHUNK * (APAD + BIG));     // CHUNK * APAD when PATHS
+  poison(smem, 2 * BUF);
   const int l = get_local_id(0), tx = l % 16, ty = l / 16;
   T c[THREAD_TILE][THREAD_TILE];
-  int cn[PATHS ? THREAD_TILE : 1][THREAD_TILE];
+  int cn[PATHS ? THREAD_TILE : 1][PATHS ? THREAD_TILE : 1];
 #pragma unroll
-  for (int x = 0; x < THREAD_TILE; ++x)
+  for (int x = 0; x < THREAD_TILE; ++x) {
+    const size_t row = min(r0 + 64 * (x / 4) + 4 * ty + x % 4, N - 1);
 #pragma unroll
-    for (int y = 0; y < THREAD_TILE; ++y) {
-      const size_t at = (size_t)(r0 + ty + 16 * x) * N + c0 + tx + 16 * y;
-      c[x][y] = D[at];
+    for (int h = 0; h < NH; ++h) {
+      const size_t at = row * N + min(c0 + 64 * h + 4 * tx, N - 4);
+      const T4 v = *(__global const T4*)(D + at);
+      c[x][4 * h] = v.x, c[x][4 * h + 1] = v.y, c[x][4 * h + 2] = v.z, c[x][4 * h + 3] = v.w;
 #if PATHS
-      cn[x][y] = P[at];
+      const int4 w = *(__global const int4*)(P + at);
+      cn[x][4 * h] = w.x, cn[x][4 * h + 1] = w.y, cn[x][4 * h + 2] = w.z, cn[x][4 * h + 3] = w.w;
 #endif
     }
-  // Staging: item l moves A(row, kk) with idx = l + 256 e, kk = idx % CHUNK, row = idx / CHUNK,
-  // and B(bk, col) with bk = idx / BIG, col = idx % BIG. Iteration k0 loads chunk k0 into
-  // registers, then computes chunk k0 - CHUNK from local memory while those loads are in flight.
-  T ra[LOADS], rb[LOADS];
-  int rn[PATHS ? LOADS : 1];
-  for (int k0 = s0;; k0 += CHUNK) {
-    if (k0 < s1) {
+  }
+  // Staging: 4-vector v = l + 256 e of a chunk at k0 is A(row = v % BIG, k0 + 4 (v / BIG) + [0,4))
+  // (consecutive items take consecutive rows: conflict-free transposed local stores) and
+  // B(k0 + v / (BIG / 4), c0 + 4 (v % (BIG / 4)) + [0, 4)).
+  T4 ra[LOADS], rb[LOADS];
+  int4 rn[LOADS];  // next hops of A (PATHS)
+  const int chunks = depth / CHUNK;
+#define LOAD_CHUNK(k0)                                                            \
+  for (int e = 0; e < LOADS; ++e) {                                               \
+    const int v = l + 256 * e;                                                    \
+    if (CHUNK4 % 256 == 0 || v < CHUNK4) {                                        \
+      const size_t at = (size_t)min(r0 + v % BIG, N - 1) * N + (k0) + 4 * (v / BIG); \
+      ra[e] = *(__global const T4*)(D + at);                                      \
+      if (PATHS) rn[e] = *(__global const int4*)(P + at);                         \
+      rb[e] = *(__global const T4*)(D + (size_t)((k0) + v / (BIG / 4)) * N +      \
+                                    min(c0 + 4 * (v % (BIG / 4)), N - 4));        \
+    }                                                                             \
+  }
+#define STORE_CHUNK(buf)                                                          \
+  for (int e = 0; e < LOADS; ++e) {                                               \
+    const int v = l + 256 * e;                                                    \
+    if (CHUNK4 % 256 == 0 || v < CHUNK4) {                                        \
+      __local T* as = smem + (buf) * BUF;                                         \
+      const int row = v % BIG, kk = 4 * (v / BIG);                                \
+      as[kk * APAD + row] = ra[e].x, as[(kk + 1) * APAD + row] = ra[e].y;         \
+      as[(kk + 2) * APAD + row] = ra[e].z, as[(kk + 3) * APAD + row] = ra[e].w;   \
+      if (PATHS) {                                                                \
+        __local int* an = (__local int*)(as + CHUNK * (APAD + BIG));              \
+        an[kk * APAD + row] = rn[e].x, an[(kk + 1) * APAD + row] = rn[e].y;       \
+        an[(kk + 2) * APAD + row] = rn[e].z, an[(kk + 3) * APAD + row] = rn[e].w; \
+      }                                                                           \
+      ((__local T4*)(as + CHUNK * APAD))[v] = rb[e];                              \
+    }                                                                             \
+  }
 #pragma unroll
-      for (int e = 0; e < LOADS; ++e) {
-        const int idx = l + 256 * e;
-        const size_t at = (size_t)(r0 + idx / CHUNK) * N + k0 + idx % CHUNK;
-        ra[e] = D[at];
+  LOAD_CHUNK(s0)
+#pragma unroll
+  STORE_CHUNK(0)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int ch = 0; ch < chunks; ++ch) {
+    const bool more = ch + 1 < chunks;
+    if (more) {
+#pragma unroll
+      LOAD_CHUNK(s0 + (ch + 1) * CHUNK)
+    }
+    __local const T* as = smem + (ch & 1) * BUF;
+    __local const T* bs = as + CHUNK * APAD;
 #if PATHS
-        rn[e] = P[at];
+    __local const int* ans = (__local const int*)(bs + CHUNK * BIG);
 #endif
-        rb[e] = D[(size_t)(k0 + idx / BIG) * N + c0 + idx % BIG];
+#pragma unroll
+    for (int kk = 0; kk < CHUNK; ++kk) {
+      T av[THREAD_TILE], bv[THREAD_TILE];
+#pragma unroll
+      for (int h = 0; h < NH; ++h) {
+        const T4 a = *(__local const T4*)(as + kk * APAD + 64 * h + 4 * ty);
+        const T4 b = *(__local const T4*)(bs + kk * BIG + 64 * h + 4 * tx);
+        av[4 * h] = a.x, av[4 * h + 1] = a.y, av[4 * h + 2] = a.z, av[4 * h + 3] = a.w;
+        bv[4 * h] = b.x, bv[4 * h + 1] = b.y, bv[4 * h + 2] = b.z, bv[4 * h + 3] = b.w;
       }
-    }
-    if (k0 > s0) {
 #pragma unroll
-      for (int kk = 0; kk < CHUNK; ++kk) {
-        T av[THREAD_TILE], bv[THREAD_TILE];
-#pragma unroll
-        for (int x = 0; x < THREAD_TILE; ++x) av[x] = as[kk * APAD + ty + 16 * x];
-#pragma unroll
-        for (int y = 0; y < THREAD_TILE; ++y) bv[y] = bs[kk * BIG + tx + 16 * y];
-#pragma unroll
-        for (int x = 0; x < THREAD_TILE; ++x) {
+      for (int x = 0; x < THREAD_TILE; ++x) {
 #if PATHS
-          const int an = ans[kk * APAD + ty + 16 * x];
+        const int an = ans[kk * APAD + 64 * (x / 4) + 4 * ty + x % 4];
 #endif
 #pragma unroll
-          for (int y = 0; y < THREAD_TILE; ++y) {
-            const T s = PLUS(av[x], bv[y]);
+        for (int y = 0; y < THREAD_TILE; ++y) {
+          const T s = PLUS(av[x], bv[y]);
 #if PATHS
-            if (s < c[x][y]) {
-              c[x][y] = s;
-              cn[x][y] = an;
-            }
-#else
-            c[x][y] = MIN(c[x][y], s);
-#endif
+          if (s < c[x][y]) {
+            c[x][y] = s;
+            cn[x][y] = an;
           }
+#else
+          c[x][y] = MIN(c[x][y], s);
+#endif
         }
       }
     }
-    if (k0 >= s1) break;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    if (more) {
 #pragma unroll
-    for (int e = 0; e < LOADS; ++e) {
-      const int idx = l + 256 * e;
-      as[(idx % CHUNK) * APAD + idx / CHUNK] = ra[e];
-#if PATHS
-      ans[(idx % CHUNK) * APAD + idx / CHUNK] = rn[e];
-#endif
-      bs[idx] = rb[e];  // (idx / BIG) * BIG + idx % BIG
+      STORE_CHUNK((ch + 1) & 1)
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE);  // unconditional: every item reaches it every chunk
   }
+#undef LOAD_CHUNK
+#undef STORE_CHUNK
+  // Band rows and columns are whole 4-vectors (s0 and depth are multiples of TILE >= 16).
 #pragma unroll
   for (int x = 0; x < THREAD_TILE; ++x) {
-    const int row = r0 + ty + 16 * x;
-    if (row >= s0 && row < s1) continue;
+    const int row = r0 + 64 * (x / 4) + 4 * ty + x % 4;
+    const bool row_in = row >= s0 && row < s1;
+    if (mode == 0 ? row_in : row_band ? row >= s1 : row >= N) continue;
 #pragma unroll
-    for (int y = 0; y < THREAD_TILE; ++y) {
-      const int col = c0 + tx + 16 * y;
-      if (col >= s0 && col < s1) continue;
+    for (int h = 0; h < NH; ++h) {
+      const int col = c0 + 64 * h + 4 * tx;
+      const bool col_in = col >= s0 && col < s1;
+      if (mode == 0 ? col_in : col_band ? col >= s1 : col >= N) continue;
       const size_t at = (size_t)row * N + col;
-      D[at] = c[x][y];
+      T4 v = (T4)(c[x][4 * h], c[x][4 * h + 1], c[x][4 * h + 2], c[x][4 * h + 3]);
 #if PATHS
-      P[at] = cn[x][y];
+      int4 w = (int4)(cn[x][4 * h], cn[x][4 * h + 1], cn[x][4 * h + 2], cn[x][4 * h + 3]);
 #endif
+      if (mode == 0) {
+        *(__global T4*)(D + at) = v;
+#if PATHS
+        *(__global int4*)(P + at) = w;
+#endif
+      } else {
+        if (row_in && col_in) {  // the diagonal block: already closed, copied back unchanged
+          v = *(__global const T4*)(D + at);
+#if PATHS
+          w = *(__global const int4*)(P + at);
+#endif
+        }
+        const size_t to = row_band ? (size_t)(row - s0) * N + col
+                                   : (size_t)depth * N + (size_t)row * depth + (col - s0);
+        *(__global T4*)(S + to) = v;
+#if PATHS
+        *(__global int4*)(SP + to) = w;
+#endif
+      }
     }
   }
+}
+
+// Copies the band pass's scratch back into D (and P): element e < depth N of the rows part is
+// D[s0 + e / N][e % N]; element e of the columns part is D[e / depth][s0 + e % depth].
+__kernel void fw_unband(const int N, const int s0, const int depth, __global T* D, __global int* P,
+                        __global const T* S, __global const int* SP) {
+  const size_t e = get_global_id(0), part = (size_t)depth * N;  // exactly 2 part items
+  const size_t at = e < part ? (size_t)s0 * N + e
+                             : ((e - part) / depth) * N + s0 + (e - part) % depth;
+  D[at] = S[e];
+#if PATHS
+  P[at] = SP[e];
+#endif
 }

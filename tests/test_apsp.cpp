@@ -1,5 +1,5 @@
 // Floyd-Warshall (lockstep::apsp) against a plain serial CPU Floyd-Warshall in double on random
-// graphs with fixed seeds: every variant, f32 and i32, sizes around the tile (1, 2, 31, 33, 517),
+// graphs with fixed seeds: every variant, f32 and i32, sizes around the tile (1, 2, 31, 33, 128, 517),
 // negative edges without negative cycles, negative cycles (the error names a vertex on one),
 // disconnected graphs, next-hop paths checked hop by hop, generalized K = 1 equal to blocked, and
 // the threaded CPU version. Weights are integers (also in f32), so distances compare exactly.
@@ -95,7 +95,7 @@ std::string describe(int32_t n, const ApspConfig& c) {
 template <typename T>
 void small_sizes(uint64_t seed) {
   auto& ctx = test::context();
-  for (int32_t n : {1, 2, 31, 33, 70})
+  for (int32_t n : {1, 2, 31, 33, 70, 128})  // 128, K = 3: the last band reaches past N
     for (const ApspConfig& c : kSmallConfigs) {
       Graph g = with_potentials(random_graph(n, 0.15, seed + n, 1, 100), seed);
 
@@ -107,11 +107,11 @@ void small_sizes(uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, f32, negative edges, n = 1..70") {
+TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, f32, negative edges, n = 1..128") {
   small_sizes<float>(11);
 }
 
-TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, i32, negative edges, n = 1..70") {
+TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, i32, negative edges, n = 1..128") {
   small_sizes<int32_t>(23);
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,8 @@ struct ApspConfig {
   bool paths = false;
   int thread_tile = 0;  // phase-3 work-group tile is 16*thread_tile square (4 or 8); 0 = rule
 };
-/// The rule for tile, K and thread_tile (a traffic argument checked on PoCL only; the H100 K sweep
-/// of tools/bench/apsp.sh is to confirm or change it): fills the zero fields of `requested`.
+/// The rule for tile, K and thread_tile (tile 32, K*tile = 128, thread tile 4: the fastest of the
+/// H100 sweep of tools/bench/apsp.sh at n = 8192, 2026-11-23): fills the zero fields of `requested`.
 ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
 /// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,
@@ -71,6 +72,10 @@ struct ApspResult {
   std::vector<int32_t> next;  // with paths: next[u*n+v] = vertex after u towards v, -1 if none
   ApspConfig config;          // what ran (rule applied)
   double ms = 0;              // device time of the kernels (excluding transfers)
+  // Device time per kernel, summed over its launches: naive, or lead, panel, cross (phases 1-3
+  // inside a multi-tile's diagonal block), band, unband (the band pass, K > 1) and rest (the bulk
+  // pass); ms minus their sum is the time between launches.
+  std::map<std::string, double> kernel_ms;
   T distance(int32_t u, int32_t v) const { return dist[size_t(u) * n + v]; }
   bool reachable(int32_t u, int32_t v) const { return distance(u, v) != apsp_infinity<T>(); }
   /// The vertices u, ..., v of a shortest path; empty when unreachable. Needs paths.

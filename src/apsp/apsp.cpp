@@ -9,7 +9,9 @@
 namespace lockstep {
 namespace {
 
-constexpr int kChunk = 16;  // k values staged per step in fw_rest; divides every tile
+// k values staged per step in fw_rest (divides every tile); with next hops 8, so the two stage
+// buffers of A, its next hops and B fit in 48 KiB of local memory.
+int chunk_of(const ApspConfig& c) { return c.paths ? 8 : 16; }
 
 size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
@@ -34,14 +36,14 @@ void validate(const ApspConfig& c) {
 
 }  // namespace
 
-ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig c) {
-  // Tile 32 keeps phases 1 and 2 (one work-group per tile, TILE barriers each) short; the fused
-  // depth K*tile of 128 makes phase 3 read and write the matrix once per 128 values of k, which
-  // should move it from memory-bound to compute-bound on a GPU (not yet measured on the H100: the
-  // K sweep of tools/bench/apsp.sh decides; on PoCL K*tile = 128..256 was fastest).
+ApspConfig apsp_rule(const DeviceInfo&, int32_t, ApspConfig c) {
+  // H100, n = 8192 f32, 2026-11-23 (BENCHMARKS.md): tile 32 keeps phases 1-2 short (one group per
+  // tile, TILE barriers each); K*tile = 128..256 was fastest (60.8 ms at K = 4, 60.9 at K = 8,
+  // 63.4 at K = 16); thread tile 4 beat 8 (60.8 vs 66.1 ms at K = 4: the 8 x 8 register tile needs
+  // 132 registers, one group per SM). On PoCL K*tile = 128..256 was fastest too.
   if (c.tile == 0) c.tile = 32;
   if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
-  if (c.thread_tile == 0) c.thread_tile = device.is_gpu() && n >= 1024 ? 8 : 4;
+  if (c.thread_tile == 0) c.thread_tile = 4;
   return c;
 }
 
@@ -71,43 +73,77 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
       .set("TILE", tile)
       .set("PATHS", cfg.paths ? 1 : 0)
       .set("THREAD_TILE", cfg.thread_tile)
-      .set("CHUNK", kChunk)
+      .set("CHUNK", chunk_of(cfg))
       .set("POISON_LOCAL", poison_local() ? 1 : 0);
   const size_t threads = std::min(256, tile * tile);
   // The one local buffer of each tile kernel, carved as in cl/floyd_warshall.cl.
   const size_t tt = size_t(tile) * tile * sizeof(T), p = cfg.paths ? 1 : 0;
   const Local lead_mem{(1 + p) * tt}, tiles_mem{(2 + p) * tt},
-      rest_mem{size_t(kChunk) * ((big + 1) * (1 + p) + big) * sizeof(T)};
+      rest_mem{2 * size_t(chunk_of(cfg)) * ((big + 4) * (1 + p) + big) * sizeof(T)};
   std::vector<cl::Event> events;
+  std::vector<std::pair<const char*, size_t>> kinds;  // kernel name of events[i], for kernel_ms
+  auto add = [&](const char* kind, cl::Event e) {
+    kinds.emplace_back(kind, events.size());
+    events.push_back(std::move(e));
+  };
   if (cfg.variant == ApspVariant::naive) {
     cl::Kernel k = ctx.kernel("floyd_warshall.cl", "fw_naive", defs);
     for (int32_t kk = 0; kk < n; ++kk) {
       set_args(k, N, kk, D, P);
-      events.push_back(launch(q, k, round_up(size_t(N) * N, 256), 256));
+      add("naive", launch(q, k, round_up(size_t(N) * N, 256), 256));
     }
   } else {
     cl::Kernel lead = ctx.kernel("floyd_warshall.cl", "fw_lead", defs);
     cl::Kernel panel = ctx.kernel("floyd_warshall.cl", "fw_panel", defs);
     cl::Kernel cross = ctx.kernel("floyd_warshall.cl", "fw_cross", defs);
     cl::Kernel rest = ctx.kernel("floyd_warshall.cl", "fw_rest", defs);
+    // The band pass (fw_rest mode 1) has 2 x depth x N elements: thread tile 4 gives it 4x the
+    // groups of thread tile 8, enough to fill the device.
+    Defines band_defs = defs;
+    band_defs.set("THREAD_TILE", 4);
+    cl::Kernel band = ctx.kernel("floyd_warshall.cl", "fw_rest", band_defs);
+    cl::Kernel unband = ctx.kernel("floyd_warshall.cl", "fw_unband", defs);
+    constexpr int32_t band_big = 64;
+    const Local band_mem{2 * size_t(chunk_of(cfg)) * ((band_big + 4) * (1 + p) + band_big) *
+                         sizeof(T)};
     const int32_t nb = N / tile, nb_k = int32_t(round_up(n, tile) / tile), nt = N / big;
+    // Scratch for the band pass: its rows (depth x N), then its columns (N x depth).
+    const size_t max_depth = size_t(std::min(cfg.K, nb_k)) * tile;
+    const size_t scratch = cfg.K > 1 ? 2 * max_depth * N : 1;
+    cl::Buffer S(ctx.context(), CL_MEM_READ_WRITE, scratch * sizeof(T));
+    cl::Buffer SP(ctx.context(), CL_MEM_READ_WRITE, (cfg.paths ? scratch : 1) * sizeof(int32_t));
     for (int32_t sb = 0; sb < nb_k; sb += cfg.K) {
-      const int32_t sk = std::min(cfg.K, nb_k - sb);
-      for (int32_t kb = sb; kb < sb + sk; ++kb) {
-        set_args(lead, N, kb, D, P, lead_mem);
-        events.push_back(launch(q, lead, threads, threads));
-        set_args(panel, N, kb, nb, D, P, tiles_mem);
-        events.push_back(launch(q, panel, 2 * nb * threads, threads));
-        if (sk > 1) {
-          set_args(cross, N, kb, sb, sk, nb, D, P, tiles_mem);
-          events.push_back(launch(q, cross, size_t(sk * nb + (nb - sk) * sk) * threads, threads));
+      const int32_t sk = std::min(cfg.K, nb_k - sb), s0 = sb * tile, depth = sk * tile;
+      if (sk == 1) {  // classic blocked: the lead tile, then its whole row and column
+        set_args(lead, N, sb, D, P, lead_mem);
+        add("lead", launch(q, lead, threads, threads));
+        set_args(panel, N, sb, 0, nb, D, P, tiles_mem);
+        add("panel", launch(q, panel, 2 * size_t(nb - 1) * threads, threads));
+      } else {
+        // Close the multi-tile's diagonal block one tile of k at a time (phases 1, 2, 3 inside
+        // it), then the rest of its rows and columns in one min-plus pass (band, via scratch).
+        for (int32_t kb = sb; kb < sb + sk; ++kb) {
+          set_args(lead, N, kb, D, P, lead_mem);
+          add("lead", launch(q, lead, threads, threads));
+          set_args(panel, N, kb, sb, sk, D, P, tiles_mem);
+          add("panel", launch(q, panel, 2 * size_t(sk - 1) * threads, threads));
+          set_args(cross, N, kb, sb, sk, D, P, tiles_mem);
+          add("cross", launch(q, cross, size_t(sk - 1) * (sk - 1) * threads, threads));
         }
+        const size_t bt = (depth + band_big - 1) / band_big;
+        for (int mode : {1, 2}) {  // the band's rows, then its columns
+          set_args(band, N, s0, depth, mode, D, P, S, SP, band_mem);
+          add("band", launch(q, band, bt * (N / band_big) * 256, 256));
+        }
+        set_args(unband, N, s0, depth, D, P, S, SP);  // 2 depth N is a multiple of 256
+        add("unband", launch(q, unband, 2 * size_t(depth) * N, 256));
       }
-      set_args(rest, N, sb * tile, sk * tile, D, P, rest_mem);
-      events.push_back(launch(q, rest, size_t(nt) * nt * 256, 256));
+      set_args(rest, N, s0, depth, 0, D, P, S, SP, rest_mem);
+      add("rest", launch(q, rest, size_t(nt) * nt * 256, 256));
     }
   }
   result.ms = event_ms(events.front(), events.back());
+  for (auto& [kind, i] : kinds) result.kernel_ms[kind] += event_ms(events[i]);
   d = download<T>(q, D, size_t(N) * N);
   if (cfg.paths) next = download<int32_t>(q, P, size_t(N) * N);
   detail::finish(g, N, d, cfg.paths ? &next : nullptr, result);

@@ -4,7 +4,9 @@
 // device, driver version, library version) that stores the key itself, so a hash collision or a
 // stale or corrupt file is detected and rebuilt; written to a temporary file then renamed.
 // A cache root that is a regular file or not writable gives one warning line and no disk cache.
-// LOCKSTEP_SHOW_BUILDS=1 prints each build's file, options, device and cache level to stderr.
+// LOCKSTEP_SHOW_BUILDS=1 prints each build's file, options, device and cache level to stderr, and
+// a compiler's non-empty build log; LOCKSTEP_BUILD_OPTIONS adds options to every build (e.g.
+// -cl-nv-verbose for ptxas's register and spill counts on NVIDIA).
 #include <unistd.h>
 
 #include <cerrno>
@@ -158,9 +160,12 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   ++stats.compiles;
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (show_builds())
+  if (show_builds()) {
     std::cerr << "lockstep: build " << file << " [" << options << "] on " << info.name << ": "
               << level << " in " << ms << " ms\n";
+    if (std::string log = build_log(p, dev); log.find_first_not_of(" \n\r\t") != std::string::npos)
+      std::cerr << log << (log.back() == '\n' ? "" : "\n");  // e.g. ptxas's -cl-nv-verbose lines
+  }
   if (!file_path.empty()) {
     std::vector<std::vector<unsigned char>> bins;
     if (p.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1 &&
@@ -176,6 +181,8 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
                     const Defines& defines) {
   std::string source = kernel_source(file);
   std::string options = defines.options();
+  if (const char* extra = std::getenv("LOCKSTEP_BUILD_OPTIONS"); extra && *extra)
+    options += std::string(options.empty() ? "" : " ") + extra;  // part of both cache keys
   MemoryKey key{context(), device(), source, options};
   std::lock_guard<std::mutex> lock(cache_mutex);  // one build at a time keeps logs readable
   auto& cache = memory_cache();

@@ -39,7 +39,7 @@ for t in 16 64; do
   run tile $g --variant blocked --tile $t --repeat "$rep"
   run tile $g --variant generalized --tile $t --K $((128 / t)) --repeat "$rep"
 done
-run thread_tile $g --variant generalized --tile 32 --K 4 --thread-tile 4 --repeat "$rep"
+run thread_tile $g --variant generalized --tile 32 --K 4 --thread-tile 8 --repeat "$rep"
 run i32 $g --variant generalized --type i32 --repeat "$rep"
 run paths $g --variant generalized --paths --path 1,$n --repeat 1
 run big --random "$nbig,$dens,1" --variant generalized --repeat "$rep"
