@@ -231,7 +231,7 @@ typedef float4 T4;
 // closed): the tiles of the band rows (from row s0), or of the band columns (from column s0);
 // the result goes to scratch S (rows band: depth x N, then columns band: N x depth),
 // since B (rows) or A (columns) is the band itself, read by other groups; elements of the
-// diagonal block keep their value. The host copies S back into D. Band tiles may reach past N
+// diagonal block keep their value. fw_unband copies S back into D. Band tiles may reach past N
 // (depth not a multiple of BIG): their loads are clamped and those elements never stored.
 // Work-item (tx, ty) of 16 x 16 owns rows 64h + 4ty + [0, 4) and columns 64h' + 4tx + [0, 4)
 // (h, h' < NH), so each k reads its operands with 2 NH 16-byte local loads for THREAD_TILE^2
@@ -391,15 +391,20 @@ void fw_rest(const int N, const int s0, const int depth, const int mode, __globa
   }
 }
 
-// Copies the band pass's scratch back into D (and P): element e < depth N of the rows part is
-// D[s0 + e / N][e % N]; element e of the columns part is D[e / depth][s0 + e % depth].
+// Copies the band pass's scratch back into D (and P), each element once: item e < depth N copies
+// the rows part, D[s0 + e / N][e % N] = S[e]; the other depth (N - depth) items copy the columns
+// part outside the band rows (those are in the rows part), D[i][s0 + c] = S[depth N + i depth + c].
 __kernel void fw_unband(const int N, const int s0, const int depth, __global T* D, __global int* P,
                         __global const T* S, __global const int* SP) {
-  const size_t e = get_global_id(0), part = (size_t)depth * N;  // exactly 2 part items
-  const size_t at = e < part ? (size_t)s0 * N + e
-                             : ((e - part) / depth) * N + s0 + (e - part) % depth;
-  D[at] = S[e];
+  const size_t e = get_global_id(0), part = (size_t)depth * N;  // exactly depth (2N - depth) items
+  size_t at = (size_t)s0 * N + e, from = e;
+  if (e >= part) {
+    const size_t r = (e - part) / depth, c = (e - part) % depth;
+    const size_t i = r < (size_t)s0 ? r : r + depth;  // skip the band rows
+    at = i * N + s0 + c, from = part + i * depth + c;
+  }
+  D[at] = S[from];
 #if PATHS
-  P[at] = SP[e];
+  P[at] = SP[from];
 #endif
 }

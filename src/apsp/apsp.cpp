@@ -37,10 +37,10 @@ void validate(const ApspConfig& c) {
 }  // namespace
 
 ApspConfig apsp_rule(const DeviceInfo&, int32_t, ApspConfig c) {
-  // H100, n = 8192 f32, 2026-11-23 (BENCHMARKS.md): tile 32 keeps phases 1-2 short (one group per
-  // tile, TILE barriers each); K*tile = 128..256 was fastest (60.8 ms at K = 4, 60.9 at K = 8,
-  // 63.4 at K = 16); thread tile 4 beat 8 (60.8 vs 66.1 ms at K = 4: the 8 x 8 register tile needs
-  // 132 registers, one group per SM). On PoCL K*tile = 128..256 was fastest too.
+  // H100, n = 8192 f32, 2026-11-23 sweep (BENCHMARKS.md): tile 32 keeps phases 1-2 short (one
+  // group per tile, TILE barriers each); K*tile = 128..256 was fastest (64.8 ms at K = 4, 64.1 at
+  // K = 8, 66.9 at K = 16); thread tile 4 beat 8 (64.8 vs 67.3 ms at K = 4: the 8 x 8 register
+  // tile needs 132 registers, one group per SM). On PoCL K*tile = 128..256 was fastest too.
   if (c.tile == 0) c.tile = 32;
   if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
   if (c.thread_tile == 0) c.thread_tile = 4;
@@ -97,8 +97,8 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     cl::Kernel panel = ctx.kernel("floyd_warshall.cl", "fw_panel", defs);
     cl::Kernel cross = ctx.kernel("floyd_warshall.cl", "fw_cross", defs);
     cl::Kernel rest = ctx.kernel("floyd_warshall.cl", "fw_rest", defs);
-    // The band pass (fw_rest mode 1) has 2 x depth x N elements: thread tile 4 gives it 4x the
-    // groups of thread tile 8, enough to fill the device.
+    // The band pass (fw_rest modes 1 and 2) has 2 x depth x N elements: thread tile 4 gives it
+    // 4x the groups of thread tile 8, enough to fill the device.
     Defines band_defs = defs;
     band_defs.set("THREAD_TILE", 4);
     cl::Kernel band = ctx.kernel("floyd_warshall.cl", "fw_rest", band_defs);
@@ -110,8 +110,13 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     // Scratch for the band pass: its rows (depth x N), then its columns (N x depth).
     const size_t max_depth = size_t(std::min(cfg.K, nb_k)) * tile;
     const size_t scratch = cfg.K > 1 ? 2 * max_depth * N : 1;
-    cl::Buffer S(ctx.context(), CL_MEM_READ_WRITE, scratch * sizeof(T));
-    cl::Buffer SP(ctx.context(), CL_MEM_READ_WRITE, (cfg.paths ? scratch : 1) * sizeof(int32_t));
+    if (scratch * sizeof(T) > ctx.info().max_alloc_bytes)
+      throw input_error("apsp: K * tile = " + std::to_string(max_depth) + " at n = " +
+                        std::to_string(n) + " needs a " + std::to_string((scratch * sizeof(T)) >> 20) +
+                        " MiB band buffer, more than the device's largest buffer: use a smaller K");
+    cl::Buffer S = make_buffer(ctx.context(), CL_MEM_READ_WRITE, scratch * sizeof(T));
+    cl::Buffer SP = make_buffer(ctx.context(), CL_MEM_READ_WRITE,
+                                (cfg.paths ? scratch : 1) * sizeof(int32_t));
     for (int32_t sb = 0; sb < nb_k; sb += cfg.K) {
       const int32_t sk = std::min(cfg.K, nb_k - sb), s0 = sb * tile, depth = sk * tile;
       if (sk == 1) {  // classic blocked: the lead tile, then its whole row and column
@@ -135,8 +140,8 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
           set_args(band, N, s0, depth, mode, D, P, S, SP, band_mem);
           add("band", launch(q, band, bt * (N / band_big) * 256, 256));
         }
-        set_args(unband, N, s0, depth, D, P, S, SP);  // 2 depth N is a multiple of 256
-        add("unband", launch(q, unband, 2 * size_t(depth) * N, 256));
+        set_args(unband, N, s0, depth, D, P, S, SP);  // depth (2N - depth): a multiple of 256
+        add("unband", launch(q, unband, size_t(depth) * (2 * N - depth), 256));
       }
       set_args(rest, N, s0, depth, 0, D, P, S, SP, rest_mem);
       add("rest", launch(q, rest, size_t(nt) * nt * 256, 256));

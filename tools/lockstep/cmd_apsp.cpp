@@ -118,6 +118,7 @@ int run_typed(const po::variables_map& vm, const Graph& g) {
                         {"thread_tile", r.config.thread_tile},
                         {"type", std::is_integral_v<T> ? "i32" : "f32"},
                         {"cpu", cpu}};
+    for (auto& [kernel, ms] : best_kernels) j["ms_" + kernel] = ms;
     std::ofstream out(vm["json"].as<std::string>());
     if (!(out << j.dump(2) << "\n"))
       throw input_error(vm["json"].as<std::string>() + ": cannot write");
