@@ -26,6 +26,22 @@
 #error "PAIRS undefined!"
 #endif
 #define FUSE_N (1 << FUSE)
+// Exchanges elements a and b of a fused step's register arrays r (keys) and v (values, PAIRS).
+#if PAIRS
+#define SWAP_RV(a, b)                                \
+  do {                                               \
+    key_t x_ = r[a];                                 \
+    r[a] = r[b], r[b] = x_;                          \
+    uint y_ = v[a];                                  \
+    v[a] = v[b], v[b] = y_;                          \
+  } while (0)
+#else
+#define SWAP_RV(a, b)                                \
+  do {                                               \
+    key_t x_ = r[a];                                 \
+    r[a] = r[b], r[b] = x_;                          \
+  } while (0)
+#endif
 #define FLAG_IN 1
 #define FLAG_OUT 2
 
@@ -119,30 +135,12 @@ void global_flip(__global key_t* keys, __global uint* vals, uint n, uint npad, u
       }
 #pragma unroll
     for (uint m = 0; m < FUSE_N / 2; ++m)
-      if (m < h && r[2 * h - 1 - m] < r[m]) {
-        key_t x = r[m];
-        r[m] = r[2 * h - 1 - m];
-        r[2 * h - 1 - m] = x;
-#if PAIRS
-        uint y = v[m];
-        v[m] = v[2 * h - 1 - m];
-        v[2 * h - 1 - m] = y;
-#endif
-      }
+      if (m < h && r[2 * h - 1 - m] < r[m]) SWAP_RV(m, 2 * h - 1 - m);
     for (int L = levels - 2; L >= 0; --L) {
       const uint d = 1u << L;
 #pragma unroll
       for (uint m = 0; m < FUSE_N; ++m)
-        if (m < 2 * h && !(m & d) && r[m + d] < r[m]) {
-          key_t x = r[m];
-          r[m] = r[m + d];
-          r[m + d] = x;
-#if PAIRS
-          uint y = v[m];
-          v[m] = v[m + d];
-          v[m + d] = y;
-#endif
-        }
+        if (m < 2 * h && !(m & d) && r[m + d] < r[m]) SWAP_RV(m, m + d);
     }
 #pragma unroll
     for (uint m = 0; m < FUSE_N; ++m)
@@ -182,16 +180,7 @@ void global_half_cleaners(__global key_t* keys, __global uint* vals, uint n, uin
       const uint h = 1u << L;
 #pragma unroll
       for (uint m = 0; m < FUSE_N; ++m)
-        if (m < m_count && !(m & h) && r[m + h] < r[m]) {
-          key_t x = r[m];
-          r[m] = r[m + h];
-          r[m + h] = x;
-#if PAIRS
-          uint y = v[m];
-          v[m] = v[m + h];
-          v[m + h] = y;
-#endif
-        }
+        if (m < m_count && !(m & h) && r[m + h] < r[m]) SWAP_RV(m, m + h);
     }
 #pragma unroll
     for (uint m = 0; m < FUSE_N; ++m)
