@@ -39,7 +39,7 @@ TEST_CASE("align gpu: tile-diagonal kernel, every barrier strategy, equals the C
   REQUIRE(want.score > 100);
   for (const char* st : {"auto", "relaunch", "lock", "grouped-lock", "lock-free", "tree"}) {
     CAPTURE(st);
-    AlignResult got = align(&ctx, a, b, s, small(AlignAlgorithm::barrier, st));
+    AlignResult got = align(ctx, a, b, s, small(AlignAlgorithm::barrier, st));
     check_same(got, want);
     CHECK(got.groups >= 1);
   }
@@ -47,11 +47,11 @@ TEST_CASE("align gpu: tile-diagonal kernel, every barrier strategy, equals the C
   Scoring lin = dna_scoring(1, -1, 2, 2);
   auto ra = lin.encode("ACGTACGTNNACGTACGT"), rb = lin.encode("TTACGTACGTTTACGTACGTGG");
   for (AlignAlgorithm alg : {AlignAlgorithm::barrier, AlignAlgorithm::pipeline}) {
-    check_same(align(&ctx, ra, rb, lin, small(alg, "lock")), align_cpu(ra, rb, lin));
+    check_same(align(ctx, ra, rb, lin, small(alg, "lock")), align_cpu(ra, rb, lin));
     // One residue against a few, and a few against one: smaller than one block or tile.
-    check_same(align(&ctx, lin.encode("G"), rb, lin, small(alg, "lock")),
+    check_same(align(ctx, lin.encode("G"), rb, lin, small(alg, "lock")),
                align_cpu(lin.encode("G"), rb, lin));
-    check_same(align(&ctx, ra, lin.encode("C"), lin, small(alg, "lock")),
+    check_same(align(ctx, ra, lin.encode("C"), lin, small(alg, "lock")),
                align_cpu(ra, lin.encode("C"), lin));
   }
 }
@@ -65,7 +65,7 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
     const AlignResult want = align_cpu(a, b, s);
     for (int groups : {0, 2}) {  // 2 groups: 21 stripes taken in turns
       CAPTURE(groups);
-      AlignResult got = align(&ctx, a, b, s, small(AlignAlgorithm::pipeline, "auto", groups));
+      AlignResult got = align(ctx, a, b, s, small(AlignAlgorithm::pipeline, "auto", groups));
       check_same(got, want);
       if (groups) CHECK(got.groups == 2);
     }
@@ -74,7 +74,7 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
     auto [sa, sb] = test::planted_pair(9, 700, 1111, 250, true);
     Scoring s = blosum62(11, 1);
     auto a = s.encode(sa), b = s.encode(sb);
-    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::pipeline)), align_cpu(a, b, s));
+    check_same(align(ctx, a, b, s, small(AlignAlgorithm::pipeline)), align_cpu(a, b, s));
   }
   {  // scores beyond 16 bits: 200 matches of 1000
     auto [sa, sb] = test::planted_pair(10, 300, 400, 10);
@@ -83,14 +83,14 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
     auto a = s.encode(sa), b = s.encode(sb);
     const AlignResult want = align_cpu(a, b, s);
     CHECK(want.score >= 200000);
-    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::pipeline)), want);
-    check_same(align(&ctx, a, b, s, small(AlignAlgorithm::barrier, "lock")), want);
+    check_same(align(ctx, a, b, s, small(AlignAlgorithm::pipeline)), want);
+    check_same(align(ctx, a, b, s, small(AlignAlgorithm::barrier, "lock")), want);
   }
   {
     Scoring s = dna_scoring(2, -3, 5, 2);
     auto a = s.encode(std::string(300, 'A')), b = s.encode(std::string(200, 'C'));
     for (AlignAlgorithm alg : {AlignAlgorithm::pipeline, AlignAlgorithm::barrier}) {
-      AlignResult got = align(&ctx, a, b, s, small(alg));
+      AlignResult got = align(ctx, a, b, s, small(alg));
       CHECK(got.score == 0);
       CHECK(got.end_a == -1);
     }
@@ -116,7 +116,7 @@ TEST_CASE("align gpu: a 20 kbp slice pair of the two genomes, with traceback") {
   auto a = s.encode(sa), b = s.encode(sb);
   AlignConfig c = small(AlignAlgorithm::pipeline);  // the shape built above: no new compile
   c.traceback = true;
-  AlignResult got = align(&ctx, a, b, s, c);
+  AlignResult got = align(ctx, a, b, s, c);
   const AlignResult want = align_cpu(a, b, s);
   check_same(got, want);
   CHECK(got.score >= 3900);

@@ -9,7 +9,7 @@
 //   auto a = s.encode(lockstep::read_sequence("A.fa").residues);
 //   auto b = s.encode(lockstep::read_sequence("B.fa").residues);
 //   lockstep::Context ctx;
-//   lockstep::AlignResult r = lockstep::align(&ctx, a, b, s, {});  // r.score, r.end_a, r.end_b
+//   lockstep::AlignResult r = lockstep::align(ctx, a, b, s, {});  // r.score, r.end_a, r.end_b
 #pragma once
 #include <cstdint>
 #include <string>
@@ -75,9 +75,14 @@ struct AlignResult {
   int groups = 0;
 };
 
-/// Best local score and its ends; `ctx` may be null for cpu and ssw.
-AlignResult align(Context* ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+/// Best local score and its ends, on the context's device (automatic: the device for large
+/// pairs, the CPU for tiny ones).
+AlignResult align(Context& ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
                   const Scoring& s, AlignConfig config);
+/// The same without a device: cpu and ssw only (automatic means cpu; barrier or pipeline throw
+/// input_error).
+AlignResult align(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                  AlignConfig config);
 
 // The pieces (align() dispatches to them).
 AlignResult align_cpu(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,

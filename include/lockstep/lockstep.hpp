@@ -1,19 +1,24 @@
-// Everything lockstep offers, in one include.
+// Everything lockstep offers, in one include (every public header but the optional MPI layer,
+// lockstep/mpi.hpp, which needs an MPI build).
 #pragma once
 #include "lockstep/align.hpp"
 #include "lockstep/apsp.hpp"
 #include "lockstep/barrier.hpp"
-#include "lockstep/io.hpp"
-#include "lockstep/persistent.hpp"
+#include "lockstep/bfs.hpp"
 #include "lockstep/blas1.hpp"
+#include "lockstep/cg.hpp"
 #include "lockstep/csr.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/generators.hpp"
+#include "lockstep/graph.hpp"
+#include "lockstep/io.hpp"
 #include "lockstep/matrix_market.hpp"
+#include "lockstep/persistent.hpp"
 #include "lockstep/runtime.hpp"
-#include "lockstep/tolerance.hpp"
+#include "lockstep/sort.hpp"
 #include "lockstep/spmv.hpp"
 #include "lockstep/spmv_measure.hpp"
 #include "lockstep/spmv_tuner.hpp"
+#include "lockstep/tolerance.hpp"
 #include "lockstep/tuning_db.hpp"
 #include "lockstep/version.hpp"

@@ -54,7 +54,8 @@ std::vector<SpmvConfig> spmv_search_space(const DeviceInfo& device, size_t value
 template <typename T>
 class DeviceCsr {
  public:
-  DeviceCsr(cl::CommandQueue& queue, const Csr<T>& host);
+  DeviceCsr(Context& ctx, const Csr<T>& host) : DeviceCsr(ctx.queue(), host) {}
+  DeviceCsr(cl::CommandQueue& queue, const Csr<T>& host);  // on a queue of the caller's
   int32_t rows() const { return rows_; }
   int32_t cols() const { return cols_; }
   size_t nnz() const { return nnz_; }
@@ -129,5 +130,16 @@ SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x
 template <typename T>
 void spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const std::vector<T>& x,
           std::vector<T>& y, T alpha = 1, T beta = 0, SpmvConfig config = {});
+/// The same on the context's queue (lockstep's convention: a Context& first).
+template <typename T>
+SpmvRun spmv(Context& ctx, const DeviceCsr<T>& a, const cl::Buffer& x, cl::Buffer& y,
+             T alpha = 1, T beta = 0, SpmvConfig config = {}) {
+  return spmv<T>(ctx.queue(), a, x, y, alpha, beta, config);
+}
+template <typename T>
+void spmv(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& x, std::vector<T>& y,
+          T alpha = 1, T beta = 0, SpmvConfig config = {}) {
+  spmv<T>(ctx.queue(), a, x, y, alpha, beta, config);
+}
 
 }  // namespace lockstep

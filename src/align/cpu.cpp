@@ -60,8 +60,10 @@ AlignResult align_cpu(const std::vector<uint8_t>& a, const std::vector<uint8_t>&
   return r;
 }
 
-AlignResult align(Context* ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
-                  const Scoring& s, AlignConfig config) {
+namespace {
+
+AlignResult align_on(Context* ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                     const Scoring& s, AlignConfig config) {
   if (a.empty() || b.empty()) throw input_error("align: empty sequence");
   if (a.size() > (1u << 30) || b.size() > (1u << 30))
     throw input_error("align: sequences longer than 2^30 are not supported");
@@ -95,6 +97,17 @@ AlignResult align(Context* ctx, const std::vector<uint8_t>& a, const std::vector
   r.config.threads = config.threads;
   if (config.traceback) traceback(a, b, s, r);
   return r;
+}
+
+}  // namespace
+
+AlignResult align(Context& ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                  const Scoring& s, AlignConfig config) {
+  return align_on(&ctx, a, b, s, config);
+}
+AlignResult align(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                  AlignConfig config) {
+  return align_on(nullptr, a, b, s, config);
 }
 
 }  // namespace lockstep

@@ -1,16 +1,16 @@
-// Distributed CG (cg_solver.hpp's algorithm in mpi::DistributedSpace) against the same CG on
+// Distributed CG (lockstep::cg in mpi::DistributedSpace) against the same CG on
 // one device: the same number of iterations within one, the same final residual, and a
 // solution close to the exact one (b = A*1), on 2D and 3D Laplacians and with an empty rank.
 #include <cmath>
 
-#include "cg_solver.hpp"
+#include <lockstep/lockstep.hpp>
 #include "mpi_support.hpp"
 
 namespace lockstep {
 namespace {
 
 struct Solved {
-  cli::CgResult result;
+  CgResult result;
   std::vector<double> x;  // gathered on root
 };
 
@@ -22,26 +22,26 @@ Solved distributed_cg(const Csr<double>& a, std::vector<int32_t> offsets, double
   cl::Buffer one = test::upload_local(dA, ones), b = dA.make_vector(), x = dA.make_vector();
   mpi::spmv(dA, one, b);
   Solved s;
-  s.result = cli::conjugate_gradients(space, b, x, tol, 10 * a.rows);
+  s.result = lockstep::cg(space, b, x, {tol, 10 * a.rows});
   s.x = mpi::gather_vector(dA, download<double>(ctx.queue(), x, size_t(dA.local_rows())));
   return s;
 }
 
-cli::CgResult single_cg(const Csr<double>& a, double tol) {
+CgResult single_cg(const Csr<double>& a, double tol) {
   Context& ctx = test::rank_context();
   DeviceCsr<double> dA(ctx.queue(), a);
   std::vector<double> b =
       spmv_reference(a, std::vector<double>(size_t(a.rows), 1.0), std::vector<double>{}, 1.0, 0.0);
   cl::Buffer db = upload(ctx.queue(), b),
              dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE, b.size() * sizeof(double));
-  return cli::conjugate_gradients<double>(ctx.queue(), dA, db, dx, tol, 10 * a.rows);
+  return lockstep::cg<double>(ctx, dA, db, dx, {tol, 10 * a.rows});
 }
 
 void check_cg(const Csr<double>& a, std::vector<int32_t> offsets = {}) {
   const double tol = 1e-9;
 
   Solved d = distributed_cg(a, offsets, tol);
-  cli::CgResult s = single_cg(a, tol);
+  CgResult s = single_cg(a, tol);
 
   CHECK(d.result.converged);
   CHECK(s.converged);

@@ -120,7 +120,7 @@ int run_align(const Args& args) {
   AlignResult r;
   double best = 0;
   for (int rep = 0; rep < vm["repeat"].as<int>(); ++rep) {
-    r = align(ctx.get(), a, b, s, cfg);
+    r = ctx ? align(*ctx, a, b, s, cfg) : align(a, b, s, cfg);
     best = rep == 0 ? r.ms : std::min(best, r.ms);
   }
   const double cells = double(a.size()) * double(b.size());

@@ -6,7 +6,8 @@
 #include <chrono>
 #include <iostream>
 
-#include "cg_solver.hpp"
+#include <lockstep/lockstep.hpp>
+
 #include "command.hpp"
 #include "distributed.hpp"
 
@@ -50,10 +51,10 @@ int solve(const po::variables_map& vm) {
   DeviceCsr<T> dA(ctx.queue(), A);
   cl::Buffer db = upload(ctx.queue(), b, CL_MEM_READ_ONLY);
   cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, b.size()) * sizeof(T));
-  conjugate_gradients<T>(ctx.queue(), dA, db, dx, tol, 2);  // warm-up: kernels built, caches hot
+  cg<T>(ctx, dA, db, dx, {tol, 2});  // warm-up: kernels built, caches hot
 
   auto t0 = std::chrono::steady_clock::now();
-  CgResult res = conjugate_gradients<T>(ctx.queue(), dA, db, dx, tol, maxit);
+  CgResult res = cg<T>(ctx, dA, db, dx, {tol, maxit});
   check(ctx.queue().finish(), "clFinish");
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto x = download<T>(ctx.queue(), dx, b.size());
@@ -80,6 +81,7 @@ int solve(const po::variables_map& vm) {
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
   kv.add("verified", int(ok));
   std::cout << kv.str() << "\n";
+  if (!res.breakdown.empty()) std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
   return ok ? 0 : 1;
 }
 

@@ -107,7 +107,7 @@ std::vector<T> scatter_vector(const DistributedCsr<T>& a, const std::vector<T>& 
 template <typename T>
 std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root = 0);
 
-/// The vector space a solver template runs in (see tools/lockstep/cg_solver.hpp): local
+/// The vector space a solver template runs in (lockstep::cg, lockstep/cg.hpp): local
 /// vectors with halo room, distributed dot, local axpby/fill, distributed SpMV.
 template <typename T>
 struct DistributedSpace {

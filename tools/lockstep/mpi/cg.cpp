@@ -1,13 +1,15 @@
 // `mpirun -np P lockstep cg FILE --distributed [--tol T] [--maxit N]`: the same conjugate
-// gradients as `lockstep cg` (cg_solver.hpp), in lockstep::mpi::DistributedSpace: rank 0 reads
+// gradients as `lockstep cg` (lockstep::cg, lockstep/cg.hpp), in lockstep::mpi::DistributedSpace: rank 0 reads
 // the matrix and scatters row blocks, each rank runs on its own device, b = A*1 so the exact
 // solution is all ones. Rank 0 prints the residual history, one `timeline` line per rank (ms
 // from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
 // then interior and boundary rows) and the usual last line plus halo, exchange and ranks.
 #include <chrono>
 #include <cmath>
+#include <iostream>
 
-#include "cg_solver.hpp"
+#include <lockstep/lockstep.hpp>
+
 #include "distributed.hpp"
 #include "mpi/driver.hpp"
 
@@ -49,10 +51,10 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   cl::Buffer ones = A.make_vector(), b = A.make_vector(), x = A.make_vector();
   if (n) fill<T>(q, ones, n, T(1));
   mpi::spmv(A, ones, b);                     // b = A*1
-  conjugate_gradients(space, b, x, tol, 2);  // warm-up: kernels built, caches hot
+  lockstep::cg(space, b, x, {tol, 2});  // warm-up: kernels built, caches hot
   MPI_Barrier(comm);
   auto t0 = std::chrono::steady_clock::now();
-  CgResult res = conjugate_gradients(space, b, x, tol, maxit);
+  CgResult res = lockstep::cg(space, b, x, {tol, maxit});
   check(q.finish(), "clFinish");
   MPI_Barrier(comm);
   double ms =
@@ -69,6 +71,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   bool ok =
       res.converged && err <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.global_rows()));
   if (me != 0) return ok ? 0 : 1;
+  if (!res.breakdown.empty()) std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
 
   for (size_t k = 0; k < res.residuals.size(); ++k)
     if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 ||
