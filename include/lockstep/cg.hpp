@@ -1,120 +1,116 @@
 // Conjugate gradients for symmetric positive definite A x = b, written only against lockstep's
-// public API (SpMV, fill, axpby, dot): the proof that a solver can be built on the library, and
-// the one solver that `lockstep cg` and the distributed driver (`lockstep cg --distributed`) run.
+// public API (SpMV, fill, axpby, dot, and cl/cg.cl's vector kernels): the one solver that
+// `lockstep cg` and the distributed driver (`lockstep cg --distributed`) run.
 //
 //   lockstep::Context ctx;
 //   lockstep::DeviceCsr<double> dA(ctx, A);
 //   std::vector<double> x;
 //   lockstep::CgResult r = lockstep::cg(ctx, dA, b, x, {1e-8});   // x: the solution
 //
-// The algorithm is written once, over a "space" that supplies n() local values, queue(),
-// vector() (a work vector), spmv(x, y) and dot(x, y): DeviceSpace is one device (below),
-// lockstep::mpi::DistributedSpace is a matrix split over MPI ranks (lockstep/mpi.hpp), where
-// dot sums over ranks and spmv exchanges the halo. A breakdown (p'Ap not positive or not finite:
-// an indefinite, singular or NaN-holding matrix) stops the iteration and is reported in
-// CgResult::breakdown, never as a silent NaN.
+// Two algorithms with the same iterates in exact arithmetic:
+// - classic: Hestenes-Stiefel, two (Jacobi: three) dot products per iteration, each a round trip
+//   to the host (and an MPI_Allreduce when distributed);
+// - pipelined: Ghysels & Vanroose (2014), Algorithm 2: one fused update kernel per iteration that
+//   also reduces the next iteration's three scalars into one small buffer, read once; the global
+//   sum (MPI_Iallreduce when distributed) overlaps the SpMV. Extra recurrences cost rounding:
+//   every `replace_every` iterations the residual and its recurrences are recomputed from x
+//   (residual replacement; three extra SpMVs).
+// Preconditioner: none or Jacobi (diagonal scaling; the diagonal must be positive).
+//
+// The solvers run over a CgSpace: n() local values, queue(), vector() (a work vector), spmv,
+// a global dot, the local inverse diagonal and a non-blocking global sum of a few scalars.
+// DeviceSpace is one device (below); lockstep::mpi::DistributedSpace (lockstep/mpi.hpp) is a
+// matrix split over MPI ranks. A breakdown (a curvature p'Ap, or its pipelined equivalent, not
+// positive or not finite: an indefinite, singular, zero or NaN-holding matrix) stops the
+// iteration and says why in CgResult::breakdown, never as a silent NaN.
 #pragma once
 #include <algorithm>
-#include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "lockstep/blas1.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/runtime.hpp"
 #include "lockstep/spmv.hpp"
 
 namespace lockstep {
 
+enum class CgAlgorithm { classic, pipelined };
+enum class Preconditioner { none, jacobi };
+std::string to_string(CgAlgorithm a);
+std::string to_string(Preconditioner p);
+/// "classic" | "pipelined"; anything else throws input_error listing the names.
+CgAlgorithm parse_cg_algorithm(const std::string& name);
+/// "none" | "jacobi"; anything else throws input_error listing the names.
+Preconditioner parse_preconditioner(const std::string& name);
+
 struct CgOptions {
   double tol = 1e-8;  // relative residual ||r|| / ||b|| to reach
   int maxit = 0;      // iteration limit; 0: max(100, 10 n)
+  CgAlgorithm algorithm = CgAlgorithm::classic;
+  Preconditioner preconditioner = Preconditioner::none;
+  int replace_every = 100;  // pipelined: residual replacement period (0: never)
 };
 
 struct CgResult {
   int iterations = 0;
   bool converged = false;
-  std::vector<double> residuals;  // ||r_k|| / ||b||, k = 0..iterations
+  std::vector<double> residuals;  // ||r_k|| / ||b||, k = 0..iterations (the iteration's r)
   std::string breakdown;          // empty, or why the iteration had to stop
+  int replacements = 0;           // pipelined: residual replacements done
 };
+
+/// Where a CG runs: one device, or one rank's share of a distributed matrix.
+template <typename T>
+class CgSpace {
+ public:
+  using value_type = T;
+  virtual ~CgSpace() = default;
+  virtual int n() const = 0;  // local values
+  virtual cl::CommandQueue& queue() = 0;
+  virtual cl::Buffer vector() const = 0;  // n() values (plus halo room where spmv needs it)
+  virtual void spmv(cl::Buffer& x, cl::Buffer& y) = 0;            // y = A x, local rows
+  virtual double dot(const cl::Buffer& x, const cl::Buffer& y) = 0;  // global
+  /// dinv = 1 / diag(A) on the local rows; throws input_error naming a row whose diagonal is
+  /// not positive.
+  virtual void inverse_diagonal(cl::Buffer& dinv) = 0;
+  /// Global sum of v[0..k) in place: started here, complete after finish_sum().
+  virtual void start_sum(double* v, int k) { (void)v, (void)k; }
+  virtual void finish_sum() {}
+};
+
+/// dinv[offset + r] = 1 / a(r, offset + r) for the rows of `a` (a part whose local row r has
+/// its diagonal in column offset + r). Returns -1, or a (local) row whose diagonal is not
+/// positive.
+template <typename T>
+int inverse_diagonal(cl::CommandQueue& q, const DeviceCsr<T>& a, int offset, cl::Buffer& dinv);
 
 /// One device, the whole matrix.
 template <typename T>
-struct DeviceSpace {
-  using value_type = T;
-  cl::CommandQueue& q;
-  const DeviceCsr<T>& a;
-  int n() const { return a.rows(); }
-  cl::CommandQueue& queue() { return q; }
-  cl::Buffer vector() const {
-    return make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
-                       std::max<size_t>(1, size_t(n())) * sizeof(T));
-  }
-  void spmv(cl::Buffer& x, cl::Buffer& y) { lockstep::spmv<T>(q, a, x, y); }  // tuned or predicted
-  double dot(const cl::Buffer& x, const cl::Buffer& y) {
-    return double(lockstep::dot<T>(q, n(), x, y));
-  }
+class DeviceSpace : public CgSpace<T> {
+ public:
+  DeviceSpace(cl::CommandQueue& q, const DeviceCsr<T>& a) : q_(q), a_(a) {}
+  int n() const override { return a_.rows(); }
+  cl::CommandQueue& queue() override { return q_; }
+  cl::Buffer vector() const override;
+  void spmv(cl::Buffer& x, cl::Buffer& y) override;  // tuned or predicted kernel
+  double dot(const cl::Buffer& x, const cl::Buffer& y) override;
+  void inverse_diagonal(cl::Buffer& dinv) override;
+
+ private:
+  cl::CommandQueue& q_;
+  const DeviceCsr<T>& a_;
 };
 
-/// b and x hold n() local values; x is overwritten with the solution.
-template <typename Space>
-CgResult cg(Space& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& opt = {}) {
-  using T = typename Space::value_type;
-  const int n = s.n();
-  const int maxit = opt.maxit > 0 ? opt.maxit : std::max(100, 10 * n);
-  cl::CommandQueue& q = s.queue();
-  cl::Buffer r = s.vector(), p = s.vector(), Ap = s.vector();
-  if (n) {
-    fill<T>(q, x, n, T(0));
-    fill<T>(q, r, n, T(0));
-    axpby<T>(q, n, T(1), b, T(0), r);  // r = b - A*0
-    fill<T>(q, p, n, T(0));
-    axpby<T>(q, n, T(1), r, T(0), p);  // p = r
-  }
-  CgResult res;
-  double bb = std::sqrt(s.dot(b, b));
-  if (!std::isfinite(bb)) {
-    res.breakdown = "the right-hand side is not finite";
-    res.residuals.push_back(bb);
-    return res;
-  }
-  if (bb == 0) bb = 1;
-  double rr = s.dot(r, r);
-  res.residuals.push_back(std::sqrt(rr) / bb);
-  for (int k = 0; k < maxit && res.residuals.back() > opt.tol; ++k) {
-    s.spmv(p, Ap);  // Ap = A*p
-    const double pAp = s.dot(p, Ap);
-    if (!(pAp > 0) || !std::isfinite(pAp)) {  // NaN fails the first test
-      std::ostringstream why;
-      why << "breakdown at iteration " << k << ": p'Ap = " << pAp
-          << (std::isfinite(pAp) ? " <= 0: the matrix is not positive definite (indefinite, "
-                                   "singular or zero)"
-                                 : ": the matrix or vectors hold NaN or Inf");
-      res.breakdown = why.str();
-      break;
-    }
-    const double alpha = rr / pAp;
-    if (n) {
-      axpby<T>(q, n, T(alpha), p, T(1), x);
-      axpby<T>(q, n, T(-alpha), Ap, T(1), r);
-    }
-    const double rr_new = s.dot(r, r);
-    if (n) axpby<T>(q, n, T(1), r, T(rr_new / rr), p);
-    rr = rr_new;
-    res.residuals.push_back(std::sqrt(rr) / bb);
-    res.iterations = k + 1;
-  }
-  res.converged = res.breakdown.empty() && res.residuals.back() <= opt.tol;
-  return res;
-}
+/// b and x hold n() local values (x from s.vector()); x is overwritten with the solution.
+template <typename T>
+CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& opt = {});
 
 /// One device, buffers: b and x hold A.rows() values.
 template <typename T>
 CgResult cg(cl::CommandQueue& q, const DeviceCsr<T>& A, const cl::Buffer& b, cl::Buffer& x,
             const CgOptions& opt = {}) {
-  DeviceSpace<T> s{q, A};
-  return cg(s, b, x, opt);
+  DeviceSpace<T> s(q, A);
+  return cg<T>(s, b, x, opt);
 }
 template <typename T>
 CgResult cg(Context& ctx, const DeviceCsr<T>& A, const cl::Buffer& b, cl::Buffer& x,
@@ -124,19 +120,6 @@ CgResult cg(Context& ctx, const DeviceCsr<T>& A, const cl::Buffer& b, cl::Buffer
 /// One device, host vectors: x is resized to A.rows() and receives the solution.
 template <typename T>
 CgResult cg(Context& ctx, const DeviceCsr<T>& A, const std::vector<T>& b, std::vector<T>& x,
-            const CgOptions& opt = {}) {
-  if (b.size() != size_t(A.rows()))
-    throw input_error("cg: b has " + std::to_string(b.size()) + " values, A has " +
-                      std::to_string(A.rows()) + " rows");
-  if (A.rows() != A.cols())
-    throw input_error("cg: conjugate gradients needs a square matrix (A is " +
-                      std::to_string(A.rows()) + " x " + std::to_string(A.cols()) + ")");
-  cl::Buffer db = upload(ctx.queue(), b, CL_MEM_READ_ONLY);
-  cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE,
-                              std::max<size_t>(1, b.size()) * sizeof(T));
-  CgResult r = cg<T>(ctx.queue(), A, db, dx, opt);
-  x = download<T>(ctx.queue(), dx, b.size());
-  return r;
-}
+            const CgOptions& opt = {});
 
 }  // namespace lockstep

@@ -14,7 +14,8 @@ struct Solved {
   std::vector<double> x;  // gathered on root
 };
 
-Solved distributed_cg(const Csr<double>& a, std::vector<int32_t> offsets, double tol) {
+Solved distributed_cg(const Csr<double>& a, std::vector<int32_t> offsets, double tol,
+                      CgOptions opt = {}) {
   Context& ctx = test::rank_context();
   auto dA = mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(), a, offsets);
   mpi::DistributedSpace<double> space{dA};
@@ -22,7 +23,8 @@ Solved distributed_cg(const Csr<double>& a, std::vector<int32_t> offsets, double
   cl::Buffer one = test::upload_local(dA, ones), b = dA.make_vector(), x = dA.make_vector();
   mpi::spmv(dA, one, b);
   Solved s;
-  s.result = lockstep::cg(space, b, x, {tol, 10 * a.rows});
+  opt.tol = tol, opt.maxit = 10 * a.rows;
+  s.result = lockstep::cg(space, b, x, opt);
   s.x = mpi::gather_vector(dA, download<double>(ctx.queue(), x, size_t(dA.local_rows())));
   return s;
 }
@@ -37,15 +39,18 @@ CgResult single_cg(const Csr<double>& a, double tol) {
   return lockstep::cg<double>(ctx, dA, db, dx, {tol, 10 * a.rows});
 }
 
-void check_cg(const Csr<double>& a, std::vector<int32_t> offsets = {}) {
+// Distributed CG with `opt` against single-process classic CG: iterations within `slack`
+// (1 for the same algorithm; pipelined and classic differ by rounding: 2).
+void check_cg(const Csr<double>& a, std::vector<int32_t> offsets = {}, CgOptions opt = {},
+              int slack = 1) {
   const double tol = 1e-9;
 
-  Solved d = distributed_cg(a, offsets, tol);
+  Solved d = distributed_cg(a, offsets, tol, opt);
   CgResult s = single_cg(a, tol);
 
   CHECK(d.result.converged);
   CHECK(s.converged);
-  CHECK(std::abs(d.result.iterations - s.iterations) <= 1);
+  CHECK(std::abs(d.result.iterations - s.iterations) <= slack);
   CHECK(d.result.residuals.back() <= tol);
   CHECK(s.residuals.back() <= tol);
   CHECK(d.result.residuals.back() / s.residuals.back() == doctest::Approx(1.0).epsilon(0.9));
@@ -66,6 +71,37 @@ TEST_CASE("distributed cg takes the iterations of single-process cg, within one"
   for (int q = 0; q < test::world_size(); ++q)
     empty_last[size_t(q)] = std::min(900, 900 * q / std::max(1, test::world_size() - 1));
   check_cg(gen::laplace2d(30), empty_last);
+}
+
+TEST_CASE("distributed pipelined cg (Jacobi too) takes classic cg's iterations within two") {
+  if (!test::rank_context().info().fp64) return;
+  CgOptions pipelined;
+  pipelined.algorithm = CgAlgorithm::pipelined;
+  CgOptions jacobi = pipelined;
+  jacobi.preconditioner = Preconditioner::jacobi;  // constant diagonal: the same iterates
+  std::vector<int32_t> empty_last(size_t(test::world_size()) + 1, 900);
+  for (int q = 0; q < test::world_size(); ++q)
+    empty_last[size_t(q)] = std::min(900, 900 * q / std::max(1, test::world_size() - 1));
+  for (const CgOptions& o : {pipelined, jacobi}) {
+    check_cg(gen::laplace2d(30), {}, o, 2);
+    check_cg(gen::laplace3d(9), {}, o, 2);
+    check_cg(gen::laplace2d(30), empty_last, o, 2);  // a rank with no rows
+  }
+}
+
+TEST_CASE("distributed Jacobi: a non-positive diagonal on one rank stops every rank") {
+  if (!test::rank_context().info().fp64) return;
+  Csr<double> a = gen::laplace2d(12);
+  for (int32_t k = a.row_ptr[143]; k < a.row_ptr[144]; ++k)  // the last row: the last rank's
+    if (a.col_idx[size_t(k)] == 143) a.values[size_t(k)] = -4;
+  CgOptions o;
+  o.preconditioner = Preconditioner::jacobi;
+  try {
+    distributed_cg(a, {}, 1e-9, o);
+    FAIL("no error");
+  } catch (const mpi::collective_error& e) {
+    CHECK(std::string(e.what()).find("row 143 is not positive") != std::string::npos);
+  }
 }
 
 }  // namespace lockstep

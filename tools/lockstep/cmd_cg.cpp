@@ -8,6 +8,7 @@
 
 #include <lockstep/lockstep.hpp>
 
+#include "cg_options.hpp"
 #include "command.hpp"
 #include "distributed.hpp"
 
@@ -51,10 +52,12 @@ int solve(const po::variables_map& vm) {
   DeviceCsr<T> dA(ctx.queue(), A);
   cl::Buffer db = upload(ctx.queue(), b, CL_MEM_READ_ONLY);
   cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, b.size()) * sizeof(T));
-  cg<T>(ctx, dA, db, dx, {tol, 2});  // warm-up: kernels built, caches hot
+  CgOptions opt = cg_options(vm, maxit), warm = opt;
+  warm.maxit = 2;
+  cg<T>(ctx, dA, db, dx, warm);  // warm-up: kernels built, caches hot
 
   auto t0 = std::chrono::steady_clock::now();
-  CgResult res = cg<T>(ctx, dA, db, dx, {tol, maxit});
+  CgResult res = cg<T>(ctx, dA, db, dx, opt);
   check(ctx.queue().finish(), "clFinish");
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto x = download<T>(ctx.queue(), dx, b.size());
@@ -76,7 +79,9 @@ int solve(const po::variables_map& vm) {
   bool ok = res.converged && err_exact <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.rows));
   KeyValues kv;
   kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float").add("rows", A.rows);
-  kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str()).add("iterations", res.iterations);
+  kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
+  kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
+  kv.add("iterations", res.iterations);
   kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back()).add("rms_err_vs_cpu", err_cpu);
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
   kv.add("verified", int(ok));
@@ -93,10 +98,11 @@ int run_cg(const Args& args) {
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
       "history", "print every iteration's residual")(
       "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)");
+  add_cg_options(opts);
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double]", args, opts, pos, vm)) return 0;
+  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] [--algorithm classic|pipelined] [--preconditioner none|jacobi]", args, opts, pos, vm)) return 0;
   if (vm.count("distributed")) return distributed_cg(vm);
   return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm); });
 }

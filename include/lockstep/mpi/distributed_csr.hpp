@@ -21,6 +21,7 @@
 #include <optional>
 #include <vector>
 
+#include "lockstep/cg.hpp"
 #include "lockstep/mpi/session.hpp"
 #include "lockstep/spmv.hpp"
 
@@ -107,19 +108,27 @@ std::vector<T> scatter_vector(const DistributedCsr<T>& a, const std::vector<T>& 
 template <typename T>
 std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root = 0);
 
-/// The vector space a solver template runs in (lockstep::cg, lockstep/cg.hpp): local
-/// vectors with halo room, distributed dot, local axpby/fill, distributed SpMV.
+/// Where lockstep::cg runs on this rank: local vectors with halo room, distributed dot and
+/// SpMV, the local rows' inverse diagonal, and the scalars' global sum as one MPI_Iallreduce.
 template <typename T>
-struct DistributedSpace {
-  using value_type = T;
-  DistributedCsr<T>& a;
-  int n() const { return a.local_rows(); }
-  cl::CommandQueue& queue() { return a.queue(); }
-  cl::Buffer vector() const { return a.make_vector(); }
-  void spmv(cl::Buffer& x, cl::Buffer& y) { mpi::spmv(a, x, y); }
-  double dot(const cl::Buffer& x, const cl::Buffer& y) {
-    return mpi::dot<T>(a.comm(), a.queue(), n(), x, y);
+class DistributedSpace : public CgSpace<T> {
+ public:
+  explicit DistributedSpace(DistributedCsr<T>& a) : a_(a) {}
+  int n() const override { return a_.local_rows(); }
+  cl::CommandQueue& queue() override { return a_.queue(); }
+  cl::Buffer vector() const override { return a_.make_vector(); }
+  void spmv(cl::Buffer& x, cl::Buffer& y) override { mpi::spmv(a_, x, y); }
+  double dot(const cl::Buffer& x, const cl::Buffer& y) override {
+    return mpi::dot<T>(a_.comm(), a_.queue(), n(), x, y);
   }
+  /// Collective: a non-positive diagonal on any rank throws collective_error on every rank.
+  void inverse_diagonal(cl::Buffer& dinv) override;
+  void start_sum(double* v, int k) override;
+  void finish_sum() override;
+
+ private:
+  DistributedCsr<T>& a_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
 };
 
 }  // namespace lockstep::mpi

@@ -10,6 +10,7 @@
 
 #include <lockstep/lockstep.hpp>
 
+#include "cg_options.hpp"
 #include "distributed.hpp"
 #include "mpi/driver.hpp"
 
@@ -51,10 +52,12 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   cl::Buffer ones = A.make_vector(), b = A.make_vector(), x = A.make_vector();
   if (n) fill<T>(q, ones, n, T(1));
   mpi::spmv(A, ones, b);                     // b = A*1
-  lockstep::cg(space, b, x, {tol, 2});  // warm-up: kernels built, caches hot
+  CgOptions opt = cg_options(vm, maxit), warm = opt;
+  warm.maxit = 2;
+  lockstep::cg(space, b, x, warm);  // warm-up: kernels built, caches hot
   MPI_Barrier(comm);
   auto t0 = std::chrono::steady_clock::now();
-  CgResult res = lockstep::cg(space, b, x, {tol, maxit});
+  CgResult res = lockstep::cg(space, b, x, opt);
   check(q.finish(), "clFinish");
   MPI_Barrier(comm);
   double ms =
@@ -98,6 +101,8 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
       .add("rows", A.global_rows());
   kv.add("nnz", nnz)
       .add("spmv", A.interior().automatic_config().str())
+      .add("algorithm", to_string(opt.algorithm))
+      .add("preconditioner", to_string(opt.preconditioner))
       .add("iterations", res.iterations);
   kv.add("residual", res.residuals.back()).add("rms_err_vs_exact", err).add("ms", ms);
   kv.add("ms_per_iteration", ms / std::max(1, res.iterations))

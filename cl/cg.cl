@@ -1,0 +1,126 @@
+// Kernels of the conjugate-gradient solvers (src/cg/) beside cl/blas1.cl: the Jacobi
+// preconditioner's inverse diagonal, an elementwise product, and pipelined CG's fused vector
+// update (Ghysels & Vanroose 2014, Algorithm 2, with M^-1 = diag(dinv) under JACOBI, else I),
+// which also reduces the next iteration's three dot products (r,u), (w,u), (r,r) per work-group
+// into partial[3 * group + k]: the host reads that one small buffer once per iteration.
+// Macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two), JACOBI (0|1).
+#include "common.cl"
+#ifndef VALUE_TYPE
+#error "VALUE_TYPE undefined!"
+#endif
+#ifndef LOCAL_SIZE
+#error "LOCAL_SIZE undefined!"
+#endif
+#ifndef JACOBI
+#error "JACOBI undefined!"
+#endif
+typedef VALUE_TYPE T;
+
+// dinv[offset + r] = 1 / a(r, offset + r) for the rows of one CSR part whose local row r has
+// the column offset + r as its diagonal. A diagonal that is not positive (or not finite) sets
+// *bad to 1 + its row (any such row) and leaves dinv = 1 there.
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void cg_inverse_diagonal(const int rows, const int offset, __global const int* row_ptr,
+                         __global const int* col_idx, __global const T* values,
+                         __global T* dinv, __global int* bad) {
+  const int r = get_global_id(0);
+  if (r >= rows) return;
+  T d = 0;
+  for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k)
+    if (col_idx[k] == offset + r) d += values[k];
+  const int ok = d > 0 && isfinite(d);
+  if (!ok) *bad = offset + r + 1;
+  dinv[offset + r] = ok ? (T)1 / d : (T)1;
+}
+
+// y = d .* x
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void cg_scale(const int n, __global const T* d, __global const T* x, __global T* y) {
+  const int i = get_global_id(0);
+  if (i < n) y[i] = d[i] * x[i];
+}
+
+// Work-item 0 of each group writes the group's three sums to partial[3 * group + k].
+inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
+  const int l = get_local_id(0);
+  s[l] = a;
+  s[LOCAL_SIZE + l] = b;
+  s[2 * LOCAL_SIZE + l] = c;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int h = LOCAL_SIZE / 2; h > 0; h >>= 1) {
+    if (l < h) {
+      s[l] += s[l + h];
+      s[LOCAL_SIZE + l] += s[LOCAL_SIZE + l + h];
+      s[2 * LOCAL_SIZE + l] += s[2 * LOCAL_SIZE + l + h];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) {
+    const int g = get_group_id(0);
+    partial[3 * g] = s[0];
+    partial[3 * g + 1] = s[LOCAL_SIZE];
+    partial[3 * g + 2] = s[2 * LOCAL_SIZE];
+  }
+}
+
+inline T diag_at(__global const T* dinv, int i) {
+#if JACOBI
+  return dinv[i];
+#else
+  return (T)1;
+#endif
+}
+
+// The start of the iteration (and after a residual replacement): m = M^-1 w and the partial
+// sums of (r, M^-1 r), (w, M^-1 r), (r, r). Grid-stride.
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void pcg_dots(const int n, __global const T* r, __global const T* w, __global const T* dinv,
+              __global T* m, __global T* partial) {
+  __local T s[3 * LOCAL_SIZE];
+  T a = 0, b = 0, c = 0;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    const T di = diag_at(dinv, i), ri = r[i], wi = w[i];
+#if JACOBI
+    m[i] = di * wi;
+#endif
+    a += ri * di * ri;
+    b += wi * di * ri;
+    c += ri * ri;
+  }
+  store_sums3(s, a, b, c, partial);
+}
+
+// One pipelined-CG step on every element (u = M^-1 r, q = M^-1 s, m = M^-1 w are not stored
+// but recomputed from dinv, except m, the next SpMV's input, under JACOBI):
+//   z = nv + beta z; s = w + beta s; p = u + beta p; x += alpha p; r -= alpha s; w -= alpha z
+// and the next iteration's partial sums from the new r and w.
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, __global T* z,
+                __global T* w, __global T* s, __global T* r, __global T* p, __global T* x,
+                __global const T* dinv, __global T* m, __global T* partial) {
+  __local T sums[3 * LOCAL_SIZE];
+  T a = 0, b = 0, c = 0;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    const T di = diag_at(dinv, i);
+    const T zi = nv[i] + beta * z[i];
+    T wi = w[i];
+    const T si = wi + beta * s[i];
+    T ri = r[i];
+    const T pi = di * ri + beta * p[i];
+    x[i] += alpha * pi;
+    ri -= alpha * si;
+    wi -= alpha * zi;
+    z[i] = zi;
+    s[i] = si;
+    p[i] = pi;
+    r[i] = ri;
+    w[i] = wi;
+#if JACOBI
+    m[i] = di * wi;
+#endif
+    a += ri * di * ri;
+    b += wi * di * ri;
+    c += ri * ri;
+  }
+  store_sums3(sums, a, b, c, partial);
+}

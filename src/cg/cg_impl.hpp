@@ -1,0 +1,49 @@
+// Internal to src/cg: the two algorithms behind lockstep::cg and cl/cg.cl's build options.
+#pragma once
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "lockstep/cg.hpp"
+
+namespace lockstep::detail {
+
+constexpr int kCgLocal = 256;  // LOCAL_SIZE of cl/cg.cl
+
+template <typename T>
+Defines cg_defines(bool jacobi) {
+  Defines d;
+  set_value_type<T>(d).set("LOCAL_SIZE", kCgLocal).set("JACOBI", jacobi ? 1 : 0);
+  return d;
+}
+
+inline size_t cg_round_up(size_t n) { return (n + kCgLocal - 1) / kCgLocal * kCgLocal; }
+
+/// The reason for a curvature (p'Ap, or pipelined CG's delta - beta gamma / alpha) that is
+/// not positive or not finite, or "" when it is fine.
+inline std::string cg_breakdown(int iteration, const char* what, double curvature) {
+  if (curvature > 0 && std::isfinite(curvature)) return "";
+  std::ostringstream why;
+  why << "breakdown at iteration " << iteration << ": " << what << " = " << curvature
+      << (std::isfinite(curvature) ? " <= 0: the matrix is not positive definite (indefinite, "
+                                     "singular or zero)"
+                                   : ": the matrix or vectors hold NaN or Inf");
+  return why.str();
+}
+
+/// dst = src on n values (a copy: axpby(1, src, 0, dst) would turn garbage in dst into NaN).
+template <typename T>
+void copy(cl::CommandQueue& q, int n, const cl::Buffer& src, cl::Buffer& dst) {
+  if (n) check(q.enqueueCopyBuffer(src, dst, 0, 0, size_t(n) * sizeof(T)), "clEnqueueCopyBuffer");
+}
+
+/// y = d .* x on n values (cl/cg.cl's cg_scale).
+template <typename T>
+void scale(cl::CommandQueue& q, int n, const cl::Buffer& d, const cl::Buffer& x, cl::Buffer& y);
+
+template <typename T>
+CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
+template <typename T>
+CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
+
+}  // namespace lockstep::detail

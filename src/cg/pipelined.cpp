@@ -1,0 +1,141 @@
+// Pipelined CG (Ghysels & Vanroose 2014, "Hiding global synchronization latency in the
+// preconditioned Conjugate Gradient algorithm", Algorithm 2), with M^-1 = diag(dinv) or I.
+// Per iteration: the three scalars gamma = (r,u), delta = (w,u), (r,r) arrive as per-group
+// partial sums from the previous fused update (cl/cg.cl pcg_update), read in one transfer and
+// summed on the host; their global sum is started (MPI_Iallreduce when distributed) and
+// overlaps the SpMV n = A m; then one fused kernel updates z, s, p, x, r, w (and m = M^-1 w)
+// and reduces the next scalars. u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
+// they are recomputed from dinv. Every replace_every iterations the residual and the
+// recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
+// the extra recurrences otherwise limits the attainable accuracy (Ghysels & Vanroose, sec. 4;
+// Cools et al. 2018).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "cg_impl.hpp"
+#include "lockstep/blas1.hpp"
+
+namespace lockstep::detail {
+namespace {
+
+constexpr int kMaxGroups = 1024;
+
+template <typename T>
+struct Pipelined {
+  CgSpace<T>& s;
+  const bool jacobi;
+  const int n;
+  cl::CommandQueue& q;
+  const int groups = int(std::clamp<size_t>(cg_round_up(size_t(n)) / kCgLocal, 1, kMaxGroups));
+  cl::Buffer r = s.vector(), w = s.vector(), z = s.vector(), sv = s.vector(), p = s.vector(),
+             nv = s.vector(), m = jacobi ? s.vector() : cl::Buffer(),
+             dinv = jacobi ? s.vector() : cl::Buffer(), tmp = s.vector();
+  cl::Buffer partial = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                                   size_t(groups) * 3 * sizeof(T));
+  std::vector<T> host = std::vector<T>(size_t(groups) * 3);
+  cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi));
+  cl::Kernel update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi));
+
+  Pipelined(CgSpace<T>& space, bool j) : s(space), jacobi(j), n(space.n()), q(space.queue()) {}
+
+  cl::Buffer& spmv_input() { return jacobi ? m : w; }  // m = M^-1 w
+  const cl::Buffer& dinv_arg() { return jacobi ? dinv : r; }
+  cl::Buffer& m_arg() { return jacobi ? m : r; }  // unread and unwritten without JACOBI
+
+  // u = M^-1 v into m (Jacobi), else v itself; returns the buffer that holds u.
+  cl::Buffer& precondition(cl::Buffer& v) {
+    if (!jacobi) return v;
+    scale<T>(q, n, dinv, v, m);
+    return m;
+  }
+  // The local sums of the last dots/update launch, read in one transfer.
+  void read_sums(double v[3]) {
+    v[0] = v[1] = v[2] = 0;
+    if (!n) return;
+    check(q.enqueueReadBuffer(partial, CL_TRUE, 0, host.size() * sizeof(T), host.data()),
+          "clEnqueueReadBuffer");
+    for (int g = 0; g < groups; ++g)
+      for (int k = 0; k < 3; ++k) v[k] += double(host[size_t(3 * g + k)]);
+  }
+  void launch_dots() {
+    if (!n) return;
+    set_args(dots, cl_int(n), r, w, dinv_arg(), m_arg(), partial);
+    launch(q, dots, size_t(groups) * kCgLocal, kCgLocal);
+  }
+  void launch_update(double alpha, double beta, cl::Buffer& x) {
+    if (!n) return;
+    set_args(update, cl_int(n), T(alpha), T(beta), nv, z, w, sv, r, p, x, dinv_arg(), m_arg(),
+             partial);
+    launch(q, update, size_t(groups) * kCgLocal, kCgLocal);
+  }
+  // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars.
+  void replace(const cl::Buffer& b, cl::Buffer& x) {
+    s.spmv(x, tmp);
+    copy<T>(q, n, b, r);
+    if (n) axpby<T>(q, n, T(-1), tmp, T(1), r);
+    s.spmv(precondition(r), w);
+    s.spmv(p, sv);
+    s.spmv(precondition(sv), z);
+    launch_dots();
+  }
+};
+
+}  // namespace
+
+template <typename T>
+CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
+  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi);
+  const int n = st.n;
+  cl::CommandQueue& q = st.q;
+  CgResult res;
+  double bb = std::sqrt(s.dot(b, b));
+  if (!std::isfinite(bb)) {
+    res.breakdown = "the right-hand side is not finite";
+    res.residuals.push_back(bb);
+    return res;
+  }
+  if (bb == 0) bb = 1;
+  if (st.jacobi) s.inverse_diagonal(st.dinv);
+  if (n) {
+    for (cl::Buffer* v : {&x, &st.z, &st.sv, &st.p}) fill<T>(q, *v, n, T(0));
+    copy<T>(q, n, b, st.r);  // r = b - A*0
+  }
+  s.spmv(st.precondition(st.r), st.w);  // w = A u
+  st.launch_dots();
+  double v[3], gamma_old = 0, alpha_old = 0;
+  st.read_sums(v);
+  for (int k = 0;; ++k) {
+    s.start_sum(v, 3);             // gamma, delta, (r,r): global sum in flight ...
+    s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
+    s.finish_sum();
+    const double gamma = v[0], delta = v[1];
+    res.residuals.push_back(std::sqrt(std::max(0.0, v[2])) / bb);
+    if (!std::isfinite(v[2])) {
+      res.breakdown = cg_breakdown(k, "(r,r)", v[2]);
+      break;
+    }
+    if (res.residuals.back() <= o.tol || k >= o.maxit) break;
+    const double beta = k ? gamma / gamma_old : 0.0;
+    const double curvature = k ? delta - beta * gamma / alpha_old : delta;
+    if (!(res.breakdown = cg_breakdown(k, "(w,u) - beta (r,u) / alpha", curvature)).empty())
+      break;
+    const double alpha = gamma / curvature;
+    st.launch_update(alpha, beta, x);
+    gamma_old = gamma, alpha_old = alpha;
+    res.iterations = k + 1;
+    if (o.replace_every > 0 && res.iterations % o.replace_every == 0) {
+      st.replace(b, x);
+      ++res.replacements;
+    }
+    st.read_sums(v);
+  }
+  return res;
+}
+
+template CgResult cg_pipelined<float>(CgSpace<float>&, const cl::Buffer&, cl::Buffer&,
+                                      const CgOptions&);
+template CgResult cg_pipelined<double>(CgSpace<double>&, const cl::Buffer&, cl::Buffer&,
+                                       const CgOptions&);
+
+}  // namespace lockstep::detail

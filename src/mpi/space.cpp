@@ -1,0 +1,36 @@
+// lockstep::mpi::DistributedSpace: what lockstep::cg needs beyond SpMV and dot on one rank's
+// share: the inverse diagonal of the local rows (interior part, then boundary part, whose
+// local row r has its diagonal in local column offset + r) and the scalars' non-blocking sum.
+#include "lockstep/mpi/distributed_csr.hpp"
+
+namespace lockstep::mpi {
+
+template <typename T>
+void DistributedSpace<T>::inverse_diagonal(cl::Buffer& dinv) {
+  collective(a_.comm(), [&] {
+    for (int part = 0; part < 2; ++part) {
+      const int offset = part ? a_.interior_rows() : 0;
+      const int bad = lockstep::inverse_diagonal<T>(a_.queue(), part ? a_.boundary() : a_.interior(),
+                                                    offset, dinv);
+      if (bad >= 0)
+        throw input_error("cg --preconditioner jacobi: the diagonal of row " +
+                          std::to_string(a_.global_rows_of_local()[size_t(bad)]) +
+                          " is not positive (Jacobi needs a positive diagonal)");
+    }
+  });
+}
+
+template <typename T>
+void DistributedSpace<T>::start_sum(double* v, int k) {
+  MPI_Iallreduce(MPI_IN_PLACE, v, k, MPI_DOUBLE, MPI_SUM, a_.comm(), &request_);
+}
+
+template <typename T>
+void DistributedSpace<T>::finish_sum() {
+  MPI_Wait(&request_, MPI_STATUS_IGNORE);
+}
+
+template class DistributedSpace<float>;
+template class DistributedSpace<double>;
+
+}  // namespace lockstep::mpi
