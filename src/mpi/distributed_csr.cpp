@@ -50,20 +50,24 @@ DistributedCsr<T> DistributedCsr<T>::scatter(MPI_Comm comm, cl::CommandQueue& qu
                                              const Csr<T>& global, std::vector<int32_t> offsets,
                                              int root) {
   const int me = rank(comm), p = size(comm);
+  std::vector<int32_t> col_offsets;
   collective(comm, [&] {
     if (me != root) return;
-    if (global.rows != global.cols)
-      throw input_error("a distributed matrix must be square, not " + std::to_string(global.rows) +
-                        " x " + std::to_string(global.cols));
     if (global.nnz() > size_t(INT_MAX)) throw input_error("more than 2^31 nonzeros");
     if (offsets.empty()) offsets = partition_by_nnz(global.row_ptr, p);
     if (offsets.size() != size_t(p) + 1 || offsets.front() != 0 || offsets.back() != global.rows ||
         !std::is_sorted(offsets.begin(), offsets.end()))
       throw input_error("row offsets must be " + std::to_string(p + 1) +
                         " ascending values from 0 to rows");
+    // Square: the columns follow the rows (one vector layout). Else n / p columns per rank.
+    col_offsets = offsets;
+    if (global.rows != global.cols)
+      for (int q = 0; q <= p; ++q) col_offsets[size_t(q)] = int32_t(int64_t(global.cols) * q / p);
   });
   offsets.resize(size_t(p) + 1);
+  col_offsets.resize(size_t(p) + 1);
   MPI_Bcast(offsets.data(), p + 1, MPI_INT32_T, root, comm);
+  MPI_Bcast(col_offsets.data(), p + 1, MPI_INT32_T, root, comm);
 
   // Row lengths, column indices and values of each block, by MPI_Scatterv.
   std::vector<int> row_counts(static_cast<size_t>(p)), row_displs(static_cast<size_t>(p)),
@@ -80,7 +84,7 @@ DistributedCsr<T> DistributedCsr<T>::scatter(MPI_Comm comm, cl::CommandQueue& qu
     }
   }
   Csr<T> mine;
-  mine.rows = mine.cols = offsets.back();
+  mine.cols = col_offsets.back();
   mine.rows = offsets[me + 1] - offsets[me];
   std::vector<int32_t> my_lengths(size_t(mine.rows));
   MPI_Scatterv(lengths.data(), row_counts.data(), row_displs.data(), MPI_INT32_T, my_lengths.data(),
@@ -94,18 +98,22 @@ DistributedCsr<T> DistributedCsr<T>::scatter(MPI_Comm comm, cl::CommandQueue& qu
                mine.col_idx.data(), mine.row_ptr.back(), MPI_INT32_T, root, comm);
   MPI_Scatterv(global.values.data(), nz_counts.data(), nz_displs.data(), mpi_type<T>(),
                mine.values.data(), mine.row_ptr.back(), mpi_type<T>(), root, comm);
-  return DistributedCsr(comm, queue, std::move(offsets), mine);
+  return DistributedCsr(comm, queue, std::move(offsets), mine, std::move(col_offsets));
 }
 
 template <typename T>
 DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
-                                  std::vector<int32_t> offsets, const Csr<T>& mine)
-    : comm_(comm), queue_(queue), offsets_(std::move(offsets)) {
+                                  std::vector<int32_t> offsets, const Csr<T>& mine,
+                                  std::vector<int32_t> col_offsets)
+    : comm_(comm), queue_(queue), offsets_(std::move(offsets)),
+      col_offsets_(col_offsets.empty() ? offsets_ : std::move(col_offsets)) {
   const int me = rank(comm), p = size(comm);
   const int32_t r0 = offsets_[size_t(me)], n = mine.rows;
+  const int32_t c0 = col_offsets_[size_t(me)], nc = col_offsets_[size_t(me) + 1] - c0;
+  square_ = col_offsets_ == offsets_;
   local_nnz_ = mine.nnz();
   // Interior rows first, then boundary rows; perm maps an owned global row to its local row.
-  auto owned = [&](int32_t g) { return g >= r0 && g < r0 + n; };
+  auto owned = [&](int32_t g) { return g >= c0 && g < c0 + nc; };
   std::vector<char> is_boundary(static_cast<size_t>(n), 0);
   for (int32_t r = 0; r < n; ++r)
     for (int32_t k = mine.row_ptr[r]; k < mine.row_ptr[r + 1]; ++k)
@@ -119,15 +127,20 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
       if (is_boundary[size_t(r)] == pass)
         perm[size_t(r)] = int32_t(global_row_.size()), global_row_.push_back(r0 + r);
   interior_ = n - int32_t(std::count(is_boundary.begin(), is_boundary.end(), 1));
+  // Owned columns: square, in the local row order (x and y share it); else in global order.
+  auto x_local = [&](int32_t g) { return square_ ? perm[size_t(g - c0)] : g - c0; };
+  global_col_ = square_ ? global_row_ : std::vector<int32_t>(size_t(nc));
+  if (!square_)
+    for (int32_t c = 0; c < nc; ++c) global_col_[size_t(c)] = c0 + c;
 
-  // The two parts over local columns (owned: perm, halo: n + position in halo_).
+  // The two parts over local columns (owned: x_local, halo: nc + position in halo_).
   auto local_col = [&](int32_t g) {
-    if (owned(g)) return perm[size_t(g - r0)];
-    return n + int32_t(std::lower_bound(halo_.begin(), halo_.end(), g) - halo_.begin());
+    if (owned(g)) return x_local(g);
+    return nc + int32_t(std::lower_bound(halo_.begin(), halo_.end(), g) - halo_.begin());
   };
   Csr<T> part[2];
   for (int b = 0; b < 2; ++b)
-    part[b].cols = n + halo_size(), part[b].rows = b ? n - interior_ : interior_;
+    part[b].cols = nc + halo_size(), part[b].rows = b ? n - interior_ : interior_;
   for (int32_t l = 0; l < n; ++l) {
     const int32_t r = global_row_[size_t(l)] - r0;
     Csr<T>& c = part[l < interior_ ? 0 : 1];
@@ -143,7 +156,8 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
   std::vector<int> want(size_t(p), 0), give(size_t(p), 0), want_displs(size_t(p), 0),
       give_displs(size_t(p), 0);
   for (int32_t g : halo_)
-    ++want[size_t(std::upper_bound(offsets_.begin(), offsets_.end(), g) - offsets_.begin() - 1)];
+    ++want[size_t(std::upper_bound(col_offsets_.begin(), col_offsets_.end(), g) -
+                  col_offsets_.begin() - 1)];
   MPI_Alltoall(want.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm);
   for (int q = 1; q < p; ++q) {
     want_displs[size_t(q)] = want_displs[size_t(q) - 1] + want[size_t(q) - 1];
@@ -156,7 +170,7 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
     if (want[size_t(q)]) recvs_.push_back({q, want_displs[size_t(q)], want[size_t(q)]});
     if (give[size_t(q)]) sends_.push_back({q, give_displs[size_t(q)], give[size_t(q)]});
   }
-  for (int32_t g : asked) send_index_.push_back(perm[size_t(g - r0)]);
+  for (int32_t g : asked) send_index_.push_back(x_local(g));
 
   // Device side: the last step, so a failure on one rank (no memory) is agreed on, not a hang.
   collective(comm, [&] {
@@ -188,7 +202,7 @@ int DistributedCsr<T>::neighbours() const {
 
 template <typename T>
 cl::Buffer DistributedCsr<T>::make_vector() const {
-  size_t n = size_t(local_rows()) + halo_.size();
+  size_t n = size_t(std::max(local_rows(), local_cols())) + halo_.size();
   return make_buffer(queue_.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
                      std::max<size_t>(1, n) * sizeof(T));
 }

@@ -58,7 +58,7 @@ struct SpmvExchange {
       mpi_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (!a.halo_.empty()) {
-        check(a.copy_queue_.enqueueWriteBuffer(x, CL_TRUE, size_t(n) * sizeof(T),
+        check(a.copy_queue_.enqueueWriteBuffer(x, CL_TRUE, size_t(a.local_cols()) * sizeof(T),
                                                a.halo_.size() * sizeof(T), a.recv_host_.get(),
                                                nullptr, &up),
               "clEnqueueWriteBuffer");
@@ -114,43 +114,60 @@ double dot(MPI_Comm comm, cl::CommandQueue& queue, int n, const cl::Buffer& x,
   return local;
 }
 
+namespace {
+
+// Counts and displacements of each rank's block in the global vector, its first global index,
+// and the global index of each local value, for one layout.
 template <typename T>
-std::vector<T> scatter_vector(const DistributedCsr<T>& a, const std::vector<T>& global, int root) {
-  const int p = size(a.comm()), me = rank(a.comm());
-  std::vector<int> counts(static_cast<size_t>(p)), displs(static_cast<size_t>(p));
-  for (int q = 0; q < p; ++q)
-    displs[size_t(q)] = a.offsets()[size_t(q)],
-    counts[size_t(q)] = a.offsets()[size_t(q) + 1] - displs[size_t(q)];
-  std::vector<T> block(size_t(a.local_rows())), local(block.size());
-  MPI_Scatterv(me == root ? global.data() : nullptr, counts.data(), displs.data(), mpi_type<T>(),
-               block.data(), a.local_rows(), mpi_type<T>(), root, a.comm());
-  const int32_t r0 = a.offsets()[size_t(me)];
-  for (size_t l = 0; l < local.size(); ++l)
-    local[l] = block[size_t(a.global_rows_of_local()[l] - r0)];
+struct Blocks {
+  std::vector<int> counts, displs;
+  int32_t first = 0;
+  const std::vector<int32_t>* global_of_local = nullptr;
+  Blocks(const DistributedCsr<T>& a, Layout layout) {
+    const std::vector<int32_t>& off = layout == Layout::rows ? a.offsets() : a.col_offsets();
+    const int p = size(a.comm());
+    for (int q = 0; q < p; ++q)
+      displs.push_back(off[size_t(q)]), counts.push_back(off[size_t(q) + 1] - off[size_t(q)]);
+    first = off[size_t(rank(a.comm()))];
+    global_of_local = layout == Layout::rows ? &a.global_rows_of_local() : &a.global_cols_of_local();
+  }
+};
+
+}  // namespace
+
+template <typename T>
+std::vector<T> scatter_vector(const DistributedCsr<T>& a, const std::vector<T>& global, int root,
+                              Layout layout) {
+  const Blocks<T> b(a, layout);
+  const size_t n = b.global_of_local->size();
+  std::vector<T> block(n), local(n);
+  MPI_Scatterv(rank(a.comm()) == root ? global.data() : nullptr, b.counts.data(), b.displs.data(),
+               mpi_type<T>(), block.data(), int(n), mpi_type<T>(), root, a.comm());
+  for (size_t l = 0; l < n; ++l) local[l] = block[size_t((*b.global_of_local)[l] - b.first)];
   return local;
 }
 
 template <typename T>
-std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root) {
-  const int p = size(a.comm()), me = rank(a.comm());
-  std::vector<int> counts(static_cast<size_t>(p)), displs(static_cast<size_t>(p));
-  for (int q = 0; q < p; ++q)
-    displs[size_t(q)] = a.offsets()[size_t(q)],
-    counts[size_t(q)] = a.offsets()[size_t(q) + 1] - displs[size_t(q)];
-  const int32_t r0 = a.offsets()[size_t(me)];
-  std::vector<T> block(local.size()), global(me == root ? size_t(a.global_rows()) : 0);
-  for (size_t l = 0; l < local.size(); ++l)
-    block[size_t(a.global_rows_of_local()[l] - r0)] = local[l];
-  MPI_Gatherv(block.data(), a.local_rows(), mpi_type<T>(), global.data(), counts.data(),
-              displs.data(), mpi_type<T>(), root, a.comm());
+std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root,
+                             Layout layout) {
+  const Blocks<T> b(a, layout);
+  const int me = rank(a.comm());
+  const size_t n = b.global_of_local->size();
+  const size_t total = size_t(b.displs.back() + b.counts.back());
+  std::vector<T> block(n), global(me == root ? total : 0);
+  for (size_t l = 0; l < n; ++l) block[size_t((*b.global_of_local)[l] - b.first)] = local[l];
+  MPI_Gatherv(block.data(), int(n), mpi_type<T>(), global.data(), b.counts.data(),
+              b.displs.data(), mpi_type<T>(), root, a.comm());
   return global;
 }
 
 #define LOCKSTEP_INSTANTIATE(T)                                                                    \
   template void spmv<T>(DistributedCsr<T>&, cl::Buffer&, cl::Buffer&, SpmvTimeline*);              \
   template double dot<T>(MPI_Comm, cl::CommandQueue&, int, const cl::Buffer&, const cl::Buffer&);  \
-  template std::vector<T> scatter_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int); \
-  template std::vector<T> gather_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int);
+  template std::vector<T> scatter_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int,  \
+                                            Layout);                                             \
+  template std::vector<T> gather_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int,   \
+                                           Layout);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)
 

@@ -17,8 +17,9 @@ inline Context& rank_context() {
 
 /// Uploads this rank's part of a global vector (known on every rank) into a halo-sized vector.
 template <typename T>
-cl::Buffer upload_local(mpi::DistributedCsr<T>& a, const std::vector<T>& global) {
-  std::vector<T> local = mpi::scatter_vector(a, global);
+cl::Buffer upload_local(mpi::DistributedCsr<T>& a, const std::vector<T>& global,
+                        mpi::Layout layout = mpi::Layout::rows) {
+  std::vector<T> local = mpi::scatter_vector(a, global, 0, layout);
   cl::Buffer x = a.make_vector();
   if (!local.empty())
     check(a.queue().enqueueWriteBuffer(x, CL_TRUE, 0, local.size() * sizeof(T), local.data()),

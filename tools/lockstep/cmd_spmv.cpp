@@ -57,7 +57,8 @@ int run_spmv(const Args& args) {
       "shuffle", number<int>(0, 1), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
       "verify", "check y against a CPU reference computed in double")(
       "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)")(
-      "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)");
+      "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
+      "transpose", "with --distributed: y = A^T x");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -66,6 +67,7 @@ int run_spmv(const Args& args) {
              args, opts, pos, vm))
     return 0;
   if (vm.count("distributed")) return distributed_spmv(vm);
+  if (vm.count("transpose")) throw usage_error("--transpose needs --distributed");
   return with_precision(vm, [&](auto t) { return run<decltype(t)>(vm); });
 }
 

@@ -7,15 +7,22 @@
 //   cl::Buffer x = dA.make_vector(), y = dA.make_vector();
 //   lockstep::mpi::spmv(dA, x, y);                                // y = A x on this rank's rows
 //
-// Each rank renumbers its rows: first the interior rows (every column owned here), then the
-// boundary rows (some column owned by another rank). Columns become local indices 0..n-1 for
-// owned entries and n..n+h-1 for the h halo entries, sorted by global index, hence grouped by
-// owner rank. A distributed vector is n values in this local order plus room for the halo.
+// Rows and columns are partitioned independently: rows in blocks of about equal nonzeros, the
+// columns of a square matrix like its rows (so x and y share one layout, what CG needs), those
+// of an m x n matrix in n / ranks blocks. Each rank renumbers its rows: first the interior rows
+// (every column owned here), then the boundary rows (some column owned by another rank).
+// Columns become local indices 0..nc-1 for the nc owned entries (square: in the local row
+// order; rectangular: in global order) and nc..nc+h-1 for the h halo entries, sorted by global
+// index, hence grouped by owner rank. A distributed x is nc values in this local order plus
+// room for the halo; a distributed y is the local rows' values in local row order.
 // The send and receive lists are computed once from the sparsity pattern (MPI_Alltoallv).
 // spmv() packs and downloads the boundary entries, runs the interior rows while MPI_Isend/Irecv
 // are in flight, uploads the halo and runs the boundary rows; both parts are DeviceCsr
 // matrices run by lockstep::spmv, so the single-GPU kernels and the tuning database serve each
 // rank. The interior part writes y[0..ni), the boundary part a scratch buffer copied to y[ni..n).
+// spmv_transpose() computes y = A^T x (x distributed like the rows, y like the columns): the
+// local block's transpose (built on the first call) gives partial sums for the owned and the
+// halo columns; the halo's are sent back to their owners, who add them (the reverse exchange).
 #pragma once
 #include <memory>
 #include <optional>
@@ -35,23 +42,32 @@ class DistributedCsr {
  public:
   /// Collective. `global` is read on `root` only (other ranks pass an empty Csr). `offsets`
   /// (size+1 row offsets, read on root) overrides the nonzero-balanced split. Throws
-  /// collective_error on every rank when the matrix is not square or too large.
+  /// collective_error on every rank when the matrix is too large or the offsets are wrong.
   static DistributedCsr scatter(MPI_Comm comm, cl::CommandQueue& queue, const Csr<T>& global,
                                 std::vector<int32_t> offsets = {}, int root = 0);
-  /// Collective: from this rank's rows (`mine`, global column indices) and the row offsets.
+  /// Collective: from this rank's rows (`mine`, global column indices, mine.cols = the global
+  /// column count), the row offsets and the column offsets (empty: the row offsets, for a
+  /// square matrix).
   DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue, std::vector<int32_t> offsets,
-                 const Csr<T>& mine);
+                 const Csr<T>& mine, std::vector<int32_t> col_offsets = {});
 
   MPI_Comm comm() const { return comm_; }
   cl::CommandQueue& queue() { return queue_; }
   int32_t global_rows() const { return offsets_.back(); }
+  int32_t global_cols() const { return col_offsets_.back(); }
   int32_t local_rows() const { return int32_t(global_row_.size()); }
+  int32_t local_cols() const { return int32_t(global_col_.size()); }
+  /// Square, with columns partitioned like the rows: x and y share one layout.
+  bool square() const { return square_; }
   int32_t interior_rows() const { return interior_; }
   int32_t halo_size() const { return int32_t(halo_.size()); }
   size_t local_nnz() const { return local_nnz_; }
   const std::vector<int32_t>& offsets() const { return offsets_; }
+  const std::vector<int32_t>& col_offsets() const { return col_offsets_; }
   /// The global row of each local row (local order: interior rows, then boundary rows).
   const std::vector<int32_t>& global_rows_of_local() const { return global_row_; }
+  /// The global column of each owned local column.
+  const std::vector<int32_t>& global_cols_of_local() const { return global_col_; }
   /// Global indices of the halo entries, in halo order.
   const std::vector<int32_t>& halo() const { return halo_; }
   /// Values this rank sends per SpMV (sum over neighbours).
@@ -59,7 +75,8 @@ class DistributedCsr {
   int neighbours() const;  // ranks exchanged with, either direction
   const DeviceCsr<T>& interior() const { return *interior_dev_; }
   const DeviceCsr<T>& boundary() const { return *boundary_dev_; }
-  /// A device vector with room for the local values and the halo.
+  /// A device vector with room for max(local rows, local columns) values and the halo: an x
+  /// or a y of spmv, or of spmv_transpose.
   cl::Buffer make_vector() const;
 
   struct Peer {
@@ -70,14 +87,18 @@ class DistributedCsr {
  private:
   template <typename U>
   friend struct SpmvExchange;
+  template <typename U>
+  friend struct TransposeExchange;
   MPI_Comm comm_;
   cl::CommandQueue queue_, copy_queue_;  // kernels; the copies that overlap them
-  std::vector<int32_t> offsets_, global_row_, halo_;
+  std::vector<int32_t> offsets_, col_offsets_, global_row_, global_col_, halo_;
+  bool square_ = true;
   int32_t interior_ = 0;
   size_t local_nnz_ = 0;
   std::vector<Peer> sends_, recvs_;
   std::vector<int32_t> send_index_;  // local indices packed for sending
   std::unique_ptr<DeviceCsr<T>> interior_dev_, boundary_dev_;
+  std::shared_ptr<DeviceCsr<T>> transpose_dev_;  // the local block's transpose, on first use
   cl::Buffer send_index_dev_, send_dev_, boundary_y_;
   std::shared_ptr<T> send_host_, recv_host_;  // pinned (mapped ALLOC_HOST_PTR) staging
 };
@@ -96,17 +117,24 @@ struct SpmvTimeline {
 /// y needs local_rows() values. Collective. With `timeline`, waits and fills it.
 template <typename T>
 void spmv(DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* timeline = nullptr);
+/// y = A^T x: x holds local_rows() values (local row order), y receives local_cols() values
+/// (local column order; y needs make_vector()'s room). Collective.
+template <typename T>
+void spmv_transpose(DistributedCsr<T>& a, const cl::Buffer& x, cl::Buffer& y);
 /// The dot product of two distributed vectors of n local values (MPI_Allreduce), on every rank.
 template <typename T>
 double dot(MPI_Comm comm, cl::CommandQueue& queue, int n, const cl::Buffer& x, const cl::Buffer& y);
 
+/// Which partition a vector follows: the rows (y of spmv, x of spmv_transpose) or the columns.
+enum class Layout { rows, cols };
 /// Root's global vector -> this rank's values in local order (collective).
 template <typename T>
 std::vector<T> scatter_vector(const DistributedCsr<T>& a, const std::vector<T>& global,
-                              int root = 0);
+                              int root = 0, Layout layout = Layout::rows);
 /// This rank's values in local order -> the global vector on root (empty elsewhere).
 template <typename T>
-std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root = 0);
+std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root = 0,
+                             Layout layout = Layout::rows);
 
 /// Where lockstep::cg runs on this rank: local vectors with halo room, distributed dot and
 /// SpMV, the local rows' inverse diagonal, and the scalars' global sum as one MPI_Iallreduce.

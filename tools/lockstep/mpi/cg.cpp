@@ -40,6 +40,11 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const std::string file = vm["file"].as<std::string>();
   auto ctx = rank_context<T>(comm, vm);
   Csr<T> global = root_matrix<T>(comm, file);
+  mpi::collective(comm, [&] {
+    if (global.rows != global.cols)
+      throw input_error(file + ": conjugate gradients needs a square matrix, not " +
+                        std::to_string(global.rows) + " x " + std::to_string(global.cols));
+  });
   const size_t nnz = global.nnz();
   auto A = mpi::DistributedCsr<T>::scatter(comm, ctx->queue(), global);
   global = Csr<T>{};

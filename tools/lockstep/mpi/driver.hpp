@@ -22,7 +22,8 @@ int run_distributed(const std::string& command, F&& body) {
   try {
     code = body(MPI_COMM_WORLD);
   } catch (const mpi::collective_error& e) {
-    std::cerr << "lockstep " + command + ": " + e.what() + "\n";  // one write: no interleaving
+    // Every rank holds the same message, naming the failing rank: rank 0 prints it once.
+    if (session.rank() == 0) std::cerr << "lockstep " + command + ": " + e.what() + "\n";
     code = e.exit_code();
   } catch (...) {  // not agreed on: other ranks may wait in a collective, so abort them all
     std::ostringstream err;
