@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plots tools/bench/mpi_cg.sh's mpi_cg.txt: ms per CG iteration on 1 and 2 ranks (GPUs) per
-matrix, and the SpMV timeline of each rank of the last 2-rank run of each matrix (exchange:
+matrix and algorithm, and the SpMV timeline of each rank of the last 2-rank run of each matrix (exchange:
 pack, download, MPI, upload; then interior and boundary rows). Use: plot_mpi_cg.py txt png"""
 import shlex
 import sys
@@ -21,9 +21,10 @@ def parse(path):
         if toks[0] == "timeline":
             pending.append({k: float(v) for k, v in kv.items()})
         elif "ms_per_iteration" in kv and "ranks" in kv:
-            runs[(kv["matrix"], int(kv["ranks"]))] = float(kv["ms_per_iteration"])
+            name = kv["matrix"] + (" " + kv["algorithm"] if "algorithm" in kv else "")
+            runs[(name, int(kv["ranks"]))] = float(kv["ms_per_iteration"])
             if int(kv["ranks"]) > 1:
-                timelines[kv["matrix"]] = pending
+                timelines[name] = pending
             pending = []
     return runs, timelines
 

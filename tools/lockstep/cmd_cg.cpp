@@ -10,6 +10,7 @@
 
 #include "cg_options.hpp"
 #include "command.hpp"
+#include "matrix_source.hpp"
 #include "distributed.hpp"
 
 namespace lockstep::cli {
@@ -40,7 +41,7 @@ std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, d
 template <typename T>
 int solve(const po::variables_map& vm) {
   std::string file = vm["file"].as<std::string>();
-  auto A64 = read_matrix_market<double>(file);  // bad input before the device
+  auto A64 = matrix_source<double>(file);  // bad input before the device
   Context ctx(device_spec(vm));
   if (A64.rows != A64.cols) throw input_error(file + ": conjugate gradients needs a square matrix");
   double tol = vm["tol"].as<double>();
@@ -65,11 +66,13 @@ int solve(const po::variables_map& vm) {
   for (size_t k = 0; k < res.residuals.size(); ++k)
     if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 || k + 1 == res.residuals.size())
       std::cout << "iteration=" << k << " residual=" << res.residuals[k] << "\n";
-  int cpu_its = 0;
-  auto xc = cpu_cg(A64, b64, std::max(tol, 1e-14), maxit, cpu_its);
+  // The CPU CG (one core) only up to 2M rows: above, the exact solution alone is the check.
+  int cpu_its = -1;
+  const bool cpu_check = A.rows <= 2000000;
+  auto xc = cpu_check ? cpu_cg(A64, b64, std::max(tol, 1e-14), maxit, cpu_its) : std::vector<double>{};
   double err_cpu = 0, err_exact = 0, norm = 0;
   for (size_t i = 0; i < x.size(); ++i) {
-    err_cpu += (double(x[i]) - xc[i]) * (double(x[i]) - xc[i]);
+    if (cpu_check) err_cpu += (double(x[i]) - xc[i]) * (double(x[i]) - xc[i]);
     err_exact += (double(x[i]) - 1) * (double(x[i]) - 1);
     norm += 1;
   }
@@ -82,7 +85,8 @@ int solve(const po::variables_map& vm) {
   kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
   kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
   kv.add("iterations", res.iterations);
-  kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back()).add("rms_err_vs_cpu", err_cpu);
+  kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back());
+  if (cpu_check) kv.add("rms_err_vs_cpu", err_cpu);
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
   kv.add("verified", int(ok));
   std::cout << kv.str() << "\n";
@@ -92,7 +96,7 @@ int solve(const po::variables_map& vm) {
 
 int run_cg(const Args& args) {
   po::options_description opts("options");
-  opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file")(
+  opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file, or gen:laplace2d:N / gen:laplace3d:N")(
       "tol", number<double>(0, 1)->default_value(1e-8), "relative residual to reach")(
       "maxit", number<int>(1, 1000000000), "iteration limit (default max(100, 10 n))")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(

@@ -12,6 +12,7 @@
 
 #include "command.hpp"
 #include "exit_codes.hpp"
+#include "matrix_source.hpp"
 
 namespace lockstep::cli {
 
@@ -54,22 +55,7 @@ template <typename T>
 Csr<T> root_matrix(MPI_Comm comm, const std::string& file) {
   Csr<T> a;
   mpi::collective(comm, [&] {
-    if (mpi::rank(comm) != 0) return;
-    if (file.rfind("gen:", 0) == 0) {
-      const size_t colon = file.find(':', 4);
-      const std::string kind = file.substr(4, colon == std::string::npos ? colon : colon - 4);
-      long n = 0;
-      try {
-        n = colon == std::string::npos ? 0 : std::stol(file.substr(colon + 1));
-      } catch (const std::exception&) {
-      }
-      if ((kind != "laplace3d" && kind != "laplace2d") || n <= 0 || n > 65536)
-        throw input_error(file +
-                          ": the distributed commands generate gen:laplace2d:N or gen:laplace3d:N");
-      a = (kind == "laplace3d" ? gen::laplace3d(int32_t(n)) : gen::laplace2d(int32_t(n))).cast<T>();
-    } else {
-      a = read_matrix_market<T>(file);
-    }
+    if (mpi::rank(comm) == 0) a = matrix_source<T>(file);
   });
   return a;
 }
