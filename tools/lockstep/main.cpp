@@ -71,11 +71,12 @@ int main(int argc, char** argv) {
   }
   try {
     const int rc = cmd->run(Args(args.begin() + words, args.end()));
-    std::cout.flush();  // a full disk or a closed pipe on standard output is a failed run too
-    errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    errno = 0;  // a full disk or a closed pipe on standard output is a failed run too
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      const int err = errno;
       std::cerr << "lockstep " << cmd->name << ": standard output: cannot write: "
-                << (errno ? std::strerror(errno) : "write error") << "\n";
+                << (err ? std::strerror(err) : "write error") << "\n";
       return rc ? rc : 1;
     }
     return rc;
