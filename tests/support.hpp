@@ -66,10 +66,15 @@ inline std::filesystem::path shared_matrices() {
   return source_dir().parent_path() / "shared" / "matrices";
 }
 
-/// Runs the CLI with the given arguments; returns its exit code and fills `out` (stdout+stderr).
-inline int run_cli(const std::string& args, std::string& out) {
+/// The CLI under test (LOCKSTEP_CLI in the environment overrides the build's).
+inline std::string cli_path() {
   const char* env = std::getenv("LOCKSTEP_CLI");
-  std::string cmd = std::string(env && *env ? env : LOCKSTEP_CLI) + " " + args + " 2>&1";
+  return env && *env ? env : LOCKSTEP_CLI;
+}
+
+/// Runs a shell command line; returns its exit code and fills `out` (stdout+stderr).
+inline int run_shell(const std::string& command, std::string& out) {
+  const std::string cmd = command + " 2>&1";
   out.clear();
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return -1;
@@ -78,6 +83,11 @@ inline int run_cli(const std::string& args, std::string& out) {
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   int status = pclose(p);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Runs the CLI with the given arguments; returns its exit code and fills `out` (stdout+stderr).
+inline int run_cli(const std::string& args, std::string& out) {
+  return run_shell(cli_path() + " " + args, out);
 }
 
 /// The key=value pairs of the last line of a command's output (the CLI's summary line).

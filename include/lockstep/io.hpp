@@ -4,6 +4,8 @@
 // lockstep (Matrix Market, graphs, FASTA) goes through read_input, so each of them refuses a
 // directory or an unreadable path with the same clear message.
 #pragma once
+#include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -29,5 +31,39 @@ class LineReader {
   const char *p_, *end_;
   int line_ = 0;
 };
+
+/// The one writer of every output file (CLI --json, --out, --levels-out, gen -o, ...), so that a
+/// failed run never leaves a partial or truncated file. A regular file (or a new path) is written
+/// to a temporary file beside it and renamed over PATH by commit() once flushed and closed
+/// without error; until then PATH is untouched, and without commit() (an exception, a failed
+/// run) the temporary file is removed. `-` is standard output; a device, FIFO or other
+/// non-regular file is written directly. Errors throw input_error "PATH: cannot write: <reason>"
+/// ("PATH: is a directory"), at construction (so a bad path fails before the work) or later.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  std::ostream& stream();
+  /// Flushes and closes, throwing on any write error; the destination is not yet replaced.
+  void finish();
+  /// finish(), then renames the temporary file over PATH.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Impl;
+  void open_temporary(bool replaces, unsigned mode);
+  std::string path_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Writes `text` to `path` through OutputFile.
+void write_output(const std::string& path, std::string_view text);
+
+/// True when both paths name the same existing file (same device and inode).
+bool same_file(const std::string& a, const std::string& b);
 
 }  // namespace lockstep

@@ -35,7 +35,8 @@ template <typename T>
 Csr<T> read_matrix_market(const std::string& path) {
   return to_csr<T>(read_triplets(path));
 }
-/// Writes `coordinate real general` (or `integer` for integral T), 1-based.
+/// Writes `coordinate real general` (or `integer` for integral T), 1-based, through
+/// write_output (io.hpp): replaced atomically, never left partial.
 template <typename T>
 void write_matrix_market(const std::string& path, const Csr<T>& a);
 

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <numeric>
 #include <type_traits>
 
 #include "lockstep/error.hpp"
+#include "lockstep/io.hpp"
 #include "lockstep/matrix_market.hpp"
 
 namespace lockstep {
@@ -58,20 +57,18 @@ void write_matrix_market(const std::string& path, const Csr<T>& a) {
   out += "% written by lockstep\n";
   out += std::to_string(a.rows) + " " + std::to_string(a.cols) + " " + std::to_string(a.nnz()) + "\n";
   char buf[96];
+  char* const end = buf + sizeof buf - 1;  // room for the separator after each number
   for (int32_t r = 0; r < a.rows; ++r)
     for (int32_t k = a.row_ptr[size_t(r)]; k < a.row_ptr[size_t(r) + 1]; ++k) {
-      char* p = std::to_chars(buf, buf + sizeof buf, r + 1).ptr;
+      char* p = std::to_chars(buf, end, r + 1).ptr;
       *p++ = ' ';
-      p = std::to_chars(p, buf + sizeof buf, a.col_idx[size_t(k)] + 1).ptr;
+      p = std::to_chars(p, end, a.col_idx[size_t(k)] + 1).ptr;
       *p++ = ' ';
-      p = std::to_chars(p, buf + sizeof buf, a.values[size_t(k)]).ptr;
+      p = std::to_chars(p, end, a.values[size_t(k)]).ptr;
       *p++ = '\n';
       out.append(buf, p);
     }
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw input_error(path + ": cannot open for writing: " + std::strerror(errno));
-  f.write(out.data(), std::streamsize(out.size()));
-  if (!f) throw input_error(path + ": write failed");
+  write_output(path, out);  // atomic: a failed write leaves no partial file
 }
 
 template Csr<float> to_csr<float>(const Triplets&, Duplicates);

@@ -5,13 +5,13 @@
 //   score= end_a= end_b= [start_a= start_b= cigar=] cells= ms= gcups=
 // (0-based ends; -1 when nothing scores above 0). --traceback also prints the three-line view
 // (up to --view-limit columns); --json writes the same keys.
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "command.hpp"
 #include "lockstep/align.hpp"
+#include "output.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -113,6 +113,7 @@ int run_align(const Args& args) {
   const std::string ra = slice(read_sequence(pa, record).residues, vm, "slice-a", pa);
   const std::string rb = slice(read_sequence(pb, record).residues, vm, "slice-b", pb);
   const std::vector<uint8_t> a = encode(s, ra, pa), b = encode(s, rb, pb);
+  Outputs outs(vm, {"json"}, {{"a", "A"}, {"b", "B"}, {"matrix", "--matrix"}});
 
   std::unique_ptr<Context> ctx;
   if (cfg.algorithm != AlignAlgorithm::cpu && cfg.algorithm != AlignAlgorithm::ssw)
@@ -174,10 +175,9 @@ int run_align(const Args& args) {
     if (cfg.traceback)
       j["start_a"] = r.start_a, j["start_b"] = r.start_b, j["cigar"] = r.cigar,
       j["traceback_bytes"] = r.traceback_bytes;
-    std::ofstream out(vm["json"].as<std::string>());
-    if (!(out << j.dump(2) << "\n"))
-      throw input_error(vm["json"].as<std::string>() + ": cannot write");
+    outs.json("json", j);
   }
+  outs.commit();
   std::cout << kv.str() << "\n";
   return 0;
 }

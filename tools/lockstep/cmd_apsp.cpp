@@ -5,13 +5,13 @@
 // (n^3 updates / kernel time, in 10^9 per second; the diagonal counts as reachable; ms_KERNEL:
 // the device time of each kernel of ApspResult::kernel_ms, e.g. ms_rest for the bulk). --out
 // writes the distances as a Matrix Market `array` (inf for unreachable); --json the same keys.
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "graph_options.hpp"
 #include "lockstep/apsp.hpp"
+#include "output.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -27,9 +27,7 @@ std::pair<int32_t, int32_t> parse_pair(const std::string& spec, int32_t n) {
 }
 
 template <typename T>
-void write_array(const std::string& path, const ApspResult<T>& r) {
-  std::ofstream out(path);
-  if (!out) throw input_error(path + ": cannot open for writing");
+void write_array(std::ostream& out, const ApspResult<T>& r) {
   out << "%%MatrixMarket matrix array real general\n% all-pairs shortest path distances "
          "(column-major); inf = unreachable\n"
       << r.n << " " << r.n << "\n";
@@ -41,11 +39,10 @@ void write_array(const std::string& path, const ApspResult<T>& r) {
       else
         out << "inf\n";
     }
-  if (!out) throw input_error(path + ": write failed");
 }
 
 template <typename T>
-int run_typed(const po::variables_map& vm, const Graph& g) {
+int run_typed(const po::variables_map& vm, const Graph& g, Outputs& outs) {
   ApspConfig cfg;
   cfg.variant = parse_apsp_variant(vm["variant"].as<std::string>());
   cfg.tile = vm["tile"].as<int>();
@@ -83,7 +80,7 @@ int run_typed(const po::variables_map& vm, const Graph& g) {
       p.add("distance", "inf").add("path", "none");
     std::cout << p.str() << "\n";
   }
-  if (vm.count("out")) write_array(vm["out"].as<std::string>(), r);
+  if (outs.has("out")) write_array(outs["out"], r);
 
   long long reachable = 0;
   double sum = 0, mx = -HUGE_VAL, mn = HUGE_VAL;
@@ -119,10 +116,9 @@ int run_typed(const po::variables_map& vm, const Graph& g) {
                         {"type", std::is_integral_v<T> ? "i32" : "f32"},
                         {"cpu", cpu}};
     for (auto& [kernel, ms] : best_kernels) j["ms_" + kernel] = ms;
-    std::ofstream out(vm["json"].as<std::string>());
-    if (!(out << j.dump(2) << "\n"))
-      throw input_error(vm["json"].as<std::string>() + ": cannot write");
+    outs.json("json", j);
   }
+  outs.commit();
   std::cout << kv.str() << "\n";
   return 0;
 }
@@ -168,8 +164,10 @@ int run_apsp(const Args& args) {
   } catch (const input_error& e) {
     throw usage_error(e.what());
   }
+  Outputs outs(vm, {"out", "json"}, {{"graph", "GRAPH"}});
   Graph g = graph_from_options(vm, usage);
-  return vm["type"].as<std::string>() == "f32" ? run_typed<float>(vm, g) : run_typed<int32_t>(vm, g);
+  return vm["type"].as<std::string>() == "f32" ? run_typed<float>(vm, g, outs)
+                                               : run_typed<int32_t>(vm, g, outs);
 }
 
 }  // namespace

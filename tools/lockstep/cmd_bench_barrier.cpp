@@ -3,12 +3,12 @@
 // the bench kernel; asking for more groups than co-resident is refused (a line with refused=...,
 // exit 1 at the end), never launched. `--strategy ring` measures instead the flag-ring hop
 // latency (one release -> acquire between groups, what each tree / lock-free level costs).
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "lockstep/barrier.hpp"
+#include "output.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -74,6 +74,7 @@ int run_bench_barrier(const Args& args) {
     strategies = all_barrier_strategies();
   else if (!ring)
     strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
+  Outputs outs(vm, {"json"});
   Context ctx(device_spec(vm));
   nlohmann::json results = nlohmann::json::array();
   std::vector<BarrierOrder> orders;
@@ -161,11 +162,8 @@ int run_bench_barrier(const Args& args) {
           results.push_back(row);
         }
   }
-  if (vm.count("json")) {
-    std::ofstream out(vm["json"].as<std::string>());
-    if (!out) throw input_error("cannot write " + vm["json"].as<std::string>());
-    out << results.dump(1) << "\n";
-  }
+  outs.json("json", results, 1);  // refused or failed rows included: the sweep's whole report
+  outs.commit();
   return failed ? 3 : refused ? 1 : 0;  // 3: OpenCL error (printed per row, the sweep went on)
 }
 

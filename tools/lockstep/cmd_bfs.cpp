@@ -6,7 +6,6 @@
 // strategies runs each on the same graph (one summary line each, the last one last). GTEPS counts
 // each undirected edge of the traversed component once (out-edges of reached vertices, halved when
 // symmetric).
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 
 #include "command.hpp"
 #include "lockstep/bfs.hpp"
+#include "output.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -65,10 +65,8 @@ std::vector<int32_t> pick_sources(const CsrGraph& g, const po::variables_map& vm
   return s;
 }
 
-void write_levels(const std::string& path, const BfsResult& r) {
-  std::ofstream out(path);
+void write_levels(std::ostream& out, const BfsResult& r) {
   for (int32_t l : r.levels) out << l << "\n";
-  if (!out) throw input_error(path + ": cannot write");
 }
 
 int run_bfs(const Args& args) {
@@ -139,6 +137,7 @@ int run_bfs(const Args& args) {
   o.rule.alpha = vm["alpha"].as<double>();
   o.rule.beta = vm["beta"].as<double>();
   const int repeat = vm["repeat"].as<int>();
+  Outputs outs(vm, {"levels-out", "steps-out", "json"}, {{"graph", "GRAPH"}});
 
   const CsrGraph g = load(vm, usage);
   const DegreeStats st = g.stats();
@@ -159,9 +158,7 @@ int run_bfs(const Args& args) {
   }
   std::cout << head.str() << "\n";
 
-  std::unique_ptr<std::ofstream> steps;
-  if (vm.count("steps-out"))
-    steps = std::make_unique<std::ofstream>(vm["steps-out"].as<std::string>());
+  std::ostream* steps = outs.has("steps-out") ? &outs["steps-out"] : nullptr;
   KeyValues kv;
   nlohmann::json runs = nlohmann::json::array();
   for (BfsStrategy strategy : list) {
@@ -205,8 +202,7 @@ int run_bfs(const Args& args) {
         inv_gteps += r.gteps() > 0 ? 1 / r.gteps() : 0;
         if (i == 0 && rep == 0) first = std::move(r);
       }
-    if (vm.count("levels-out") && strategy == list.back())
-      write_levels(vm["levels-out"].as<std::string>(), first);
+    if (outs.has("levels-out") && strategy == list.back()) write_levels(outs["levels-out"], first);
     const double ms = sum_ms / runs_done;
     const double gteps = inv_gteps > 0 ? runs_done / inv_gteps : 0;
     kv = KeyValues();
@@ -229,12 +225,8 @@ int run_bfs(const Args& args) {
     runs.push_back(j);
     if (strategy != list.back()) std::cout << kv.str() << "\n";
   }
-  if (steps && !*steps) throw input_error(vm["steps-out"].as<std::string>() + ": cannot write");
-  if (vm.count("json")) {
-    std::ofstream out(vm["json"].as<std::string>());
-    if (!(out << (runs.size() == 1 ? runs[0] : runs).dump(2) << "\n"))
-      throw input_error(vm["json"].as<std::string>() + ": cannot write");
-  }
+  outs.json("json", runs.size() == 1 ? runs[0] : runs);
+  outs.commit();
   std::cout << kv.str() << "\n";
   return 0;
 }

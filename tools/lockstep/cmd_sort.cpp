@@ -8,13 +8,13 @@
 // fails or the input is bad, 2 for usage mistakes.
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 
 #include "command.hpp"
 #include "lockstep/sort.hpp"
+#include "output.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -61,7 +61,8 @@ bool verify(const std::vector<K>& in, std::vector<K> want, const std::vector<K>&
 }
 
 template <typename K>
-int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions& opts) {
+int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions& opts,
+              Outputs& outs) {
   const bool pairs = vm.count("pairs"), want_verify = vm.count("verify");
   const size_t n = in.size();
   Context ctx(device_spec(vm));
@@ -109,23 +110,22 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
                         {"gkeys_per_s", gkeys},
                         {"device", ctx.info().name}};
     if (want_verify) j["verified"] = ok;
-    std::ofstream out(vm["json"].as<std::string>());
-    if (!(out << j.dump(2) << "\n"))
-      throw input_error(vm["json"].as<std::string>() + ": cannot write");
+    outs.json("json", j);  // also when verification failed: the report says so
   }
+  outs.commit();
   if (!ok) std::cerr << "lockstep sort: verification FAILED\n";
   return ok ? 0 : 1;
 }
 
 template <typename K>
-int run_keys(const po::variables_map& vm, const SortOptions& opts) {
+int run_keys(const po::variables_map& vm, const SortOptions& opts, Outputs& outs) {
   std::vector<K> keys =
       vm.count("input")
           ? read_keys<K>(vm["input"].as<std::string>(), vm.count("binary"))
           : random_keys<K>(size_t(vm["n"].as<long long>()), uint64_t(vm["seed"].as<long long>()));
   if (keys.size() >= (size_t(1) << 30))
     throw input_error("sort: " + std::to_string(keys.size()) + " keys; at most 2^30 - 1");
-  return run_typed<K>(vm, std::move(keys), opts);
+  return run_typed<K>(vm, std::move(keys), opts, outs);
 }
 
 int run_sort(const Args& args) {
@@ -174,15 +174,16 @@ int run_sort(const Args& args) {
   o.fuse = vm["fuse"].as<int>();
   o.groups = vm["groups"].as<int>();
   o.items = vm["items"].as<int>();
+  Outputs outs(vm, {"json"}, {{"input", "--input"}});
   switch (type) {
     case KeyType::u32:
-      return run_keys<uint32_t>(vm, o);
+      return run_keys<uint32_t>(vm, o, outs);
     case KeyType::i32:
-      return run_keys<int32_t>(vm, o);
+      return run_keys<int32_t>(vm, o, outs);
     case KeyType::f32:
-      return run_keys<float>(vm, o);
+      return run_keys<float>(vm, o, outs);
     default:
-      return run_keys<uint64_t>(vm, o);
+      return run_keys<uint64_t>(vm, o, outs);
   }
 }
 

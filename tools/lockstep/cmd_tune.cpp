@@ -2,7 +2,6 @@
 // and `lockstep tune --show`: tunes SpMV for a matrix on the chosen device, prints every
 // candidate and a last `best ...` line, stores the winner in the tuning database.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +9,7 @@
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/spmv_tuner.hpp"
 #include "lockstep/tuning_db.hpp"
+#include "output.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -35,6 +35,7 @@ std::string params(const SpmvConfig& c) {
 template <typename T>
 int tune(const po::variables_map& vm) {
   std::string file = vm["file"].as<std::string>();
+  Outputs outs(vm, {"json"}, {{"file", "FILE"}});
   auto host = read_matrix_market<T>(file);  // bad input before the device
   Context ctx(device_spec(vm));
   SpmvTuneOptions o;
@@ -62,8 +63,9 @@ int tune(const po::variables_map& vm) {
                                     {"compute_units", d.compute_units}}},
                         {"copy_gbs", r.copy_gbs}, {"search_space", r.search_space}, {"candidates", nlohmann::json::array()}};
     for (auto& m : r.candidates) j["candidates"].push_back(to_json(m, r.copy_gbs));
-    std::ofstream(vm["json"].as<std::string>()) << j.dump(1) << "\n";
+    outs.json("json", j, 1);
   }
+  outs.commit();
   KeyValues kv;
   kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float");
   kv.add("kernel", to_string(r.best.config.kernel)).add("wg_bits", r.best.config.wg_bits);

@@ -2,6 +2,9 @@
 // codes: 0 ok, 1 bad input (input_error; host memory exhausted), 2 usage (usage_error, bad
 // options), 3 OpenCL (opencl_error), 4 internal error (any other exception: the message is
 // printed and the exit is clean, never an abort).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "command.hpp"
@@ -67,7 +70,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return cmd->run(Args(args.begin() + words, args.end()));
+    const int rc = cmd->run(Args(args.begin() + words, args.end()));
+    errno = 0;  // a full disk or a closed pipe on standard output is a failed run too
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      const int err = errno;
+      std::cerr << "lockstep " << cmd->name << ": standard output: cannot write: "
+                << (err ? std::strerror(err) : "write error") << "\n";
+      return rc ? rc : 1;
+    }
+    return rc;
   } catch (...) {
     return exit_code_of_current_exception("lockstep " + cmd->name, std::cerr);
   }

@@ -1,0 +1,68 @@
+// Outputs: the same-file checks and the one commit of a command's outputs (see output.hpp).
+#include "output.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace lockstep::cli {
+namespace {
+
+/// Whether writing `out` would overwrite the file `other` names: an existing regular file, or
+/// (when `other` is an output too) the same new path. `-`, devices and FIFOs are streams.
+bool clash(const std::string& out, const std::string& other, bool other_is_output) {
+  if (out == "-" || other == "-") return false;
+  struct stat so {}, st {};
+  const bool out_exists = ::stat(out.c_str(), &so) == 0, other_exists = ::stat(other.c_str(), &st) == 0;
+  if (out_exists && other_exists) return S_ISREG(so.st_mode) && same_file(out, other);
+  if (out_exists || other_exists || !other_is_output) return false;
+  std::error_code e1, e2;  // two new paths: the same name once normalised
+  const auto a = std::filesystem::weakly_canonical(std::filesystem::absolute(out), e1);
+  const auto b = std::filesystem::weakly_canonical(std::filesystem::absolute(other), e2);
+  return !e1 && !e2 && a == b;
+}
+
+}  // namespace
+
+Outputs::Outputs(const po::variables_map& vm, const std::vector<std::string>& outputs,
+                 const std::vector<InputOption>& inputs) {
+  std::vector<std::pair<std::string, std::string>> given;  // (option, path)
+  for (const std::string& o : outputs)
+    if (vm.count(o)) given.emplace_back(o, vm[o].as<std::string>());
+  for (size_t i = 0; i < given.size(); ++i) {
+    const auto& [o, path] = given[i];
+    for (const InputOption& in : inputs)
+      if (vm.count(in.option) && clash(path, vm[in.option].as<std::string>(), false))
+        throw usage_error("--" + o + " " + path + " is the same file as " + in.label + " " +
+                          vm[in.option].as<std::string>() + ": refusing to overwrite an input");
+    for (size_t k = 0; k < i; ++k)
+      if (clash(path, given[k].second, true))
+        throw usage_error("--" + o + " " + path + " is the same file as --" + given[k].first +
+                          " " + given[k].second);
+  }
+  for (const auto& [o, path] : given) files_.emplace_back(o, std::make_unique<OutputFile>(path));
+}
+
+bool Outputs::has(const std::string& option) const {
+  for (const auto& f : files_)
+    if (f.first == option) return true;
+  return false;
+}
+
+std::ostream& Outputs::operator[](const std::string& option) {
+  for (auto& f : files_)
+    if (f.first == option) return f.second->stream();
+  throw std::logic_error("output --" + option + " was not given");
+}
+
+void Outputs::json(const std::string& option, const nlohmann::json& j, int indent) {
+  if (has(option)) (*this)[option] << j.dump(indent) << "\n";
+}
+
+void Outputs::commit() {
+  for (auto& f : files_) f.second->finish();
+  for (auto& f : files_) f.second->commit();
+}
+
+}  // namespace lockstep::cli
