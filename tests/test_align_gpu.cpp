@@ -5,6 +5,7 @@
 // loads after an acquire of its flag), with more stripes than groups so groups take turns.
 #include "align_support.hpp"
 #include "lockstep/align.hpp"
+#include "lockstep/tuning.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -127,19 +128,20 @@ TEST_CASE("align gpu: tune stores the fastest shape, and the automatic shape use
   Context& ctx = test::context();
   test::TempDir dir;
   const std::string db = (dir.path / "tuning.json").string();
-  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
-  struct Unset {
-    ~Unset() { unsetenv("LOCKSTEP_TUNING_DB"); }
-  } unset;
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", db);
 
-  std::vector<AlignConfig> shapes(1, small(AlignAlgorithm::pipeline));
-  auto t = align_tune(ctx, AlignAlgorithm::pipeline, 900, 700, shapes, 1, true);
+  const AlignConfig shape = small(AlignAlgorithm::pipeline);
+  tuning::Options o;
+  o.candidates = {{{"local_size", shape.local_size}, {"cells", shape.cells}, {"tile_cols", shape.tile_cols}}};
+  const tuning::Outcome t = tuning::tune(ctx, *align_family(ctx, AlignAlgorithm::pipeline, 900, 700, 1), o);
   AlignConfig automatic;
   automatic.algorithm = AlignAlgorithm::pipeline;
   AlignConfig c = align_tuned(ctx.info(), automatic, 1000, 800);
 
-  REQUIRE(t.size() == 1);
-  CHECK(t[0].score > 0);
+  REQUIRE(t.candidates.size() == 1);
+  CHECK(t.best.verified);
+  CHECK(t.best.metrics.at("score").get<int>() > 0);
+  CHECK(t.stored);
   CHECK(c.local_size == 16);
   CHECK(c.cells == 2);
   CHECK(c.tile_cols == 48);

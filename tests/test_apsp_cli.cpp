@@ -5,7 +5,7 @@
 #include <map>
 
 #include "lockstep/apsp.hpp"
-#include "lockstep/tuning_db.hpp"
+#include "lockstep/tuning.hpp"
 #include "support.hpp"
 
 namespace lockstep {
@@ -92,16 +92,15 @@ TEST_CASE("apsp cli: negative cycle is exit 1 naming the vertex, bad options are
 TEST_CASE("apsp: apsp_choose uses a stored tuning entry of the same size class, else the rule") {
   test::TempDir dir;
   const std::string db = (dir.path / "db.json").string();
-  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", db);
   const DeviceInfo& dev = test::context().info();
-  TuningDb(dev).store(
+  tuning::store(dev,
       {"apsp", "f32/dist/n1024", {}, {{"tile", 16}, {"K", 8}, {"thread_tile", 4}}, {}, ""});
 
   ApspConfig tuned = apsp_choose<float>(dev, 1000, {});
   ApspConfig other_class = apsp_choose<float>(dev, 1100, {});
   ApspConfig explicit_tile =
       apsp_choose<float>(dev, 1000, {ApspVariant::generalized, 32, 0, false, 0});
-  unsetenv("LOCKSTEP_TUNING_DB");
 
   CHECK(tuned.tile == 16);
   CHECK(tuned.K == 8);

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "lockstep/sort.hpp"
-#include "lockstep/tuning_db.hpp"
+#include "lockstep/tuning.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -186,19 +186,18 @@ TEST_CASE("sort: automatic follows the tuning database entry of the size class")
   Context& ctx = test::context();
   test::TempDir dir;
   const std::string db = (dir.path / "tuning.json").string();
-  setenv("LOCKSTEP_TUNING_DB", db.c_str(), 1);
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", db);
   TuningEntry e;
   e.routine = "sort";
   e.key = "u32/keys/n4096";  // n rounded up to a power of two
-  e.params = {{"algorithm", "bitonic"}, {"strategy", "relaunch"}};
-  TuningDb(ctx.info()).store(e);
+  e.params = {{"algorithm", "bitonic"}, {"barrier", "relaunch"}};
+  tuning::store(ctx.info(), e);
   std::vector<uint32_t> keys = random_keys<uint32_t>(3000, 31), want = keys;
   SortOptions o;
   o.tile = 64;  // the variant of the strategy test above: no new program
   o.local_size = 16;
 
   SortResult r = sort(ctx, keys, o);
-  unsetenv("LOCKSTEP_TUNING_DB");
 
   CHECK(r.algorithm == SortAlgorithm::bitonic);
   CHECK(r.strategy == "relaunch");

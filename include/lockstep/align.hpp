@@ -12,6 +12,7 @@
 //   lockstep::AlignResult r = lockstep::align(ctx, a, b, s, {});  // r.score, r.end_a, r.end_b
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@
 #include "lockstep/runtime.hpp"
 
 namespace lockstep {
+namespace tuning {
+class Family;
+}
 
 /// A substitution table over a small alphabet plus affine gap penalties (both >= 0).
 struct Scoring {
@@ -100,16 +104,11 @@ bool have_ssw();
 /// The automatic shapes: fills the zero shape values of `c` (for c.algorithm) from the tuning
 /// database's entry of the nearest size class ("align", "<algorithm>/e<log10 cells>"), if any.
 AlignConfig align_tuned(const DeviceInfo& device, AlignConfig c, size_t n, size_t m);
-struct AlignTiming {
-  AlignConfig config;
-  double ms = 0;
-  int32_t score = 0;
-  int64_t end_a = -1, end_b = -1;
-};
-/// Times candidate shapes (empty: a built-in grid) of `alg` on a planted random DNA pair of n x m,
-/// checks they all agree on score and ends, returns them fastest first, stores the fastest.
-std::vector<AlignTiming> align_tune(Context& ctx, AlignAlgorithm alg, size_t n, size_t m,
-                                    std::vector<AlignConfig> candidates, int repeat, bool store);
+/// The shapes of `alg` (pipeline or barrier) as a tuning family (tuning.hpp) on a planted random
+/// DNA pair of n x m: parameters local_size, cells and tile_cols, fastest of `repeat` runs each,
+/// every candidate's score and ends checked against the reference.
+std::unique_ptr<tuning::Family> align_family(Context& ctx, AlignAlgorithm alg, size_t n, size_t m,
+                                             int repeat = 2);
 
 /// Fills start_a, start_b and cigar of `r` (score and ends set) in O(n + m + band) memory.
 void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@
 #include "lockstep/runtime.hpp"
 
 namespace lockstep {
+namespace tuning {
+class Family;
+}
 
 /// n vertices, each ordered pair (u != v) an edge with probability `density`, integer weights
 /// uniform in [min_weight, max_weight] (negative weights allowed: the caller ensures no negative
@@ -48,16 +52,12 @@ ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
 template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
-struct ApspTiming {
-  ApspConfig config;
-  double ms = 0;
-};
-/// Times every candidate (tile 16/32/64, K with K*tile <= 256, thread tile 4/8) on g, fastest of
-/// `repeat` runs each, checks they all agree, and stores the best in the TuningDb when `store`.
-/// Returns the timings, fastest first.
+/// Floyd-Warshall as a tuning family (tuning.hpp) on g: parameters tile (16/32/64), K (tiles per
+/// multi-tile, K*tile <= 256; 1 = blocked) and thread_tile (4/8), fastest of `repeat` runs each;
+/// every candidate is checked against the reference distances (f32 within tolerance).
 template <typename T>
-std::vector<ApspTiming> apsp_tune(Context& ctx, const Graph& g, bool paths, int repeat = 2,
-                                  bool store = true);
+std::unique_ptr<tuning::Family> apsp_family(Context& ctx, const Graph& g, bool paths,
+                                            int repeat = 2);
 
 template <typename T>
 constexpr T apsp_infinity() {

@@ -20,5 +20,6 @@
 #include "lockstep/spmv_measure.hpp"
 #include "lockstep/spmv_tuner.hpp"
 #include "lockstep/tolerance.hpp"
+#include "lockstep/tuning.hpp"
 #include "lockstep/tuning_db.hpp"
 #include "lockstep/version.hpp"

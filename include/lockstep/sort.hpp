@@ -16,6 +16,7 @@
 //   lockstep::sort(ctx, lockstep::KeyType::u32, buf, n, opts);        // device buffer in place
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -24,6 +25,9 @@
 #include "lockstep/runtime.hpp"
 
 namespace lockstep {
+namespace tuning {
+class Family;
+}
 
 enum class KeyType { u32, i32, f32, u64 };
 enum class SortAlgorithm { automatic, bitonic, radix };
@@ -70,20 +74,12 @@ struct SortResult {
 /// launch for small n, radix above.
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs);
 
-/// One measured candidate of sort_tune.
-struct SortTiming {
-  size_t n = 0;
-  SortAlgorithm algorithm = SortAlgorithm::radix;
-  std::string strategy;  // bitonic: the barrier strategy; radix: "onesweep"
-  double ms = 0;
-};
-/// Times radix and the bitonic sort (relaunch and each in-kernel strategy the device can run) on
-/// random keys of 2^kmin .. 2^kmax, checks every candidate against radix's result, and (store)
-/// keeps the fastest per size class in the TuningDb: routine "sort", key
-/// "<type>/<keys|pairs>/n<2^k>", params {algorithm, strategy}. `automatic` reads these entries
-/// (n rounded up to a power of two) before falling back to sort_rule. Fastest first per n.
-std::vector<SortTiming> sort_tune(Context& ctx, KeyType type, bool pairs, int kmin, int kmax,
-                                  int repeat, bool store);
+/// The sort as a tuning family (tuning.hpp) for random keys of n: parameters algorithm (radix,
+/// or bitonic with each barrier strategy: "barrier"), fastest of `repeat` runs each, checked
+/// against sort_cpu. Key "<type>/<keys|pairs>/n<n rounded up to 2^k>"; `automatic` reads the
+/// stored entry of the size class before falling back to sort_rule.
+std::unique_ptr<tuning::Family> sort_family(Context& ctx, KeyType type, bool pairs, size_t n,
+                                            int repeat = 3);
 
 /// Sorts n keys of `type` in `keys` in place; with `values` (n u32), moves them with their keys.
 SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,

@@ -100,6 +100,9 @@ class DeviceCsr {
   mutable std::optional<SpmvConfig> auto_;
 };
 
+/// The -D options of a configuration (what the launch builds with; the tuner reports them).
+template <typename T>
+Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& device);
 /// The configuration `automatic` resolves to: the tuning database's entry for this matrix on
 /// this device when there is one, else the model's prediction from the row statistics.
 template <typename T>

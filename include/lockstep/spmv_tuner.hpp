@@ -1,31 +1,19 @@
-// The SpMV autotuner. Every candidate is verified against the double reference before its time
-// counts. Exhaustive search times every valid configuration (spmv_search_space); the default
-// search starts from the model's prediction (predict_spmv_config) and climbs to better
-// neighbours (one parameter changed, or another kernel) until none improves, the budget ends or
-// a quarter of the search space has been timed.
-// The best verified configuration is stored in the tuning database, where
-// `spmv(..., SpmvConfig{})` and `lockstep spmv --kernel auto` find it.
+// SpMV as a tuning family (see tuning.hpp). Parameters: algorithm (scalar, vector, adaptive,
+// merge), local_size (work-items per group), rows_bits (vector: 2^rows_bits rows per group),
+// shuffle (vector on NVIDIA) and items (merge: items per work-item), declared once in
+// spmv_parameters(), with spmv_valid() as the constraint. Key: "<float|double>:<fingerprint>".
+// Every candidate is verified against the double reference (tolerance.hpp) before its time
+// counts. Exhaustive search times every valid configuration; the model-led search starts from
+// the scalar kernel, the seed paper's default and the model's prediction (predict_spmv_config)
+// and climbs to better neighbours (one parameter changed, or another algorithm).
+// `spmv(..., SpmvConfig{})` and `lockstep spmv --kernel auto` find the stored winner.
 #pragma once
-#include <functional>
+#include <memory>
 
 #include "lockstep/spmv_measure.hpp"
+#include "lockstep/tuning.hpp"
 
 namespace lockstep {
-
-struct SpmvTuneOptions {
-  double budget_s = 60;     // wall-clock budget for the default search
-  bool exhaustive = false;
-  int repeats = 10;         // timed runs per candidate (median)
-  bool store = true;        // write the best into the tuning database
-  std::function<void(size_t done, size_t total, const SpmvMeasurement&)> progress;
-};
-
-struct SpmvTuneResult {
-  std::vector<SpmvMeasurement> candidates;  // in the order timed
-  SpmvMeasurement best, scalar, seed_default;
-  double copy_gbs = 0;  // the device's copy bandwidth (read + write), the ceiling
-  size_t search_space = 0;
-};
 
 /// The seed paper's default configuration: vector, 256 items, 32 rows per group.
 SpmvConfig seed_default_config();
@@ -33,7 +21,14 @@ SpmvConfig seed_default_config();
 /// Copy bandwidth of the device in GB/s (read + write), measured once and kept in the database.
 double copy_bandwidth_gbs(Context& ctx);
 
+/// A configuration as tuning parameters, and back (old entries' "kernel"/"wg_bits" are read too).
+tuning::Params spmv_params(const SpmvConfig& c);
+SpmvConfig spmv_config(const tuning::Params& p);
+/// The tuning database key of a matrix on the device.
+std::string spmv_key(size_t value_bytes, const std::string& fingerprint);
+
+/// The SpMV family for one matrix: each candidate timed `repeats` times (median) and verified.
 template <typename T>
-SpmvTuneResult tune_spmv(Context& ctx, const Csr<T>& host, const SpmvTuneOptions& options);
+std::unique_ptr<tuning::Family> spmv_family(Context& ctx, const Csr<T>& host, int repeats = 10);
 
 }  // namespace lockstep

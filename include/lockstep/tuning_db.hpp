@@ -24,6 +24,8 @@ class TuningDb {
  public:
   /// The database of this device (by platform, name and driver version).
   explicit TuningDb(const DeviceInfo& device);
+  /// The file the database of this device lives in (reads nothing).
+  static std::string path_for(const DeviceInfo& device);
   const std::string& path() const { return path_; }
   std::optional<TuningEntry> find(const std::string& routine, const std::string& key) const;
   std::vector<TuningEntry> entries(const std::string& routine = "") const;

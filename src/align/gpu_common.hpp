@@ -19,16 +19,20 @@ struct SwShape {
 /// short chunks keep the fill short); barrier tiles are m/128 columns wide within [256, 2048] so
 /// a diagonal is long enough to hold work but the per-tile skew of SW_T steps stays small.
 /// PoCL: small groups (its work-group barrier is a loop over work-items).
+inline AlignConfig sw_rule(const Context& ctx, AlignConfig c, size_t m, bool barrier) {
+  const bool gpu = ctx.info().is_gpu();
+  if (!c.local_size) c.local_size = gpu ? 256 : 32;
+  if (!c.cells) c.cells = gpu ? 8 : 4;
+  if (!c.tile_cols)
+    c.tile_cols = gpu ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 128) : 256;
+  return c;
+}
+
+/// The shape that runs: the tuning database's shape when there is one, else the rule.
 inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier) {
   c.algorithm = barrier ? AlignAlgorithm::barrier : AlignAlgorithm::pipeline;
-  c = align_tuned(ctx.info(), c, n, m);  // the tuning database's shape, when there is one
-  SwShape s;
-  const bool gpu = ctx.info().is_gpu();
-  s.T = c.local_size ? c.local_size : gpu ? 256 : 32;
-  s.R = c.cells ? c.cells : gpu ? 8 : 4;
-  s.W = c.tile_cols ? c.tile_cols
-        : gpu       ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 128)
-                    : 256;
+  c = sw_rule(ctx, align_tuned(ctx.info(), c, n, m), m, barrier);
+  const SwShape s{c.local_size, c.cells, c.tile_cols};
   if (s.T < 1 || s.T > 1024) throw input_error("align: work-group size must be in [1, 1024]");
   if (s.R < 1 || s.R > 64) throw input_error("align: cells per work-item must be in [1, 64]");
   if (s.W < 1 || s.W > (1 << 24)) throw input_error("align: tile columns must be in [1, 2^24]");

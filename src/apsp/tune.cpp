@@ -1,10 +1,14 @@
-// Tuning of the Floyd-Warshall parameters: times the candidate (tile, K, thread tile) triples on
-// a graph, checks that every candidate gives the same distances, and keeps the fastest in the
-// one TuningDb under routine "apsp", key "<type>/<paths>/n<size class>". apsp_choose reads it.
+// The Floyd-Warshall tuning family (see tuning.hpp): parameters tile, K (tiles per multi-tile;
+// 1 = the blocked variant) and thread_tile; key "<type>/<paths|dist>/n<size class>". Every
+// candidate's distances are checked against the reference: the CPU Floyd-Warshall up to n =
+// 1024, above that the untuned rule's configuration on the device; i32 exactly, f32 within
+// tolerance<float>(n) of the largest edge weight's scale. apsp_choose reads the stored entry.
 #include <algorithm>
+#include <cmath>
 
 #include "apsp/dense.hpp"
-#include "lockstep/tuning_db.hpp"
+#include "lockstep/tolerance.hpp"
+#include "lockstep/tuning.hpp"
 
 namespace lockstep {
 namespace {
@@ -17,16 +21,83 @@ std::string db_key(int32_t n, bool paths) {
          std::to_string(cls);
 }
 
+ApspConfig config_of(const tuning::Params& p, bool paths) {
+  const int K = p.at("K").get<int>();
+  return {K == 1 ? ApspVariant::blocked : ApspVariant::generalized, p.at("tile").get<int>(), K,
+          paths, p.at("thread_tile").get<int>()};
+}
+
+template <typename T>
+class ApspFamily : public tuning::Family {
+ public:
+  ApspFamily(Context& ctx, const Graph& g, bool paths, int repeat)
+      : ctx_(ctx), g_(g), paths_(paths), repeat_(std::max(1, repeat)) {
+    want_ = g.n <= 1024 ? apsp_cpu<T>(g, 0, false).dist
+                        : apsp<T>(ctx, g, apsp_rule(ctx.info(), g.n, {ApspVariant::generalized, 0, 0, paths, 0})).dist;
+    for (double w : g.weight) scale_ = std::max(scale_, std::fabs(double(w)));
+  }
+
+  std::string name() const override { return "apsp"; }
+  std::vector<tuning::Space> spaces() const override {
+    return {{{"tile", {16, 32, 64}}, {"K", {1, 2, 4, 8, 16}}, {"thread_tile", {4, 8}}}};
+  }
+  bool valid(const tuning::Params& p) const override {
+    const int tile = p.at("tile").get<int>(), K = p.at("K").get<int>();
+    return K * tile <= 256 && !(paths_ && tile == 64);
+  }
+  std::string key() const override { return db_key<T>(g_.n, paths_); }
+  nlohmann::json features() const override { return {{"n", g_.n}, {"edges", g_.src.size()}}; }
+  double run(const tuning::Params& p) override {
+    double ms = 0;
+    for (int r = 0; r < repeat_; ++r) {
+      ApspResult<T> res = apsp<T>(ctx_, g_, config_of(p, paths_));
+      ms = r == 0 ? res.ms : std::min(ms, res.ms);
+      got_ = std::move(res.dist);
+    }
+    return ms;
+  }
+  tuning::Verdict check(const tuning::Params&) override {
+    if (got_.size() != want_.size()) return {false, 0};
+    if constexpr (std::is_integral_v<T>) {
+      return {got_ == want_, 0};
+    } else {
+      const double tol = tolerance<float>(size_t(g_.n));
+      bool ok = true;
+      double err = 0;
+      for (size_t i = 0; i < got_.size(); ++i) {
+        ok = ok && close(got_[i], want_[i], tol, scale_);
+        if (std::isfinite(want_[i])) err = std::max(err, relative_error(got_[i], want_[i], scale_));
+      }
+      return {ok, err};
+    }
+  }
+  Defines defines(const tuning::Params& p) const override {
+    Defines d;  // as apsp() sets them; K is the host's multi-tile width (no macro of its own)
+    return d.set("TILE", p.at("tile").get<int>()).set("THREAD_TILE", p.at("thread_tile").get<int>());
+  }
+  nlohmann::json metrics(const tuning::Params&, double ms) const override {
+    return {{"gupdates_per_s", ms > 0 ? double(g_.n) * g_.n * g_.n / (ms * 1e6) : 0.0}};
+  }
+
+ private:
+  Context& ctx_;
+  const Graph& g_;
+  bool paths_;
+  int repeat_;
+  double scale_ = 1;
+  std::vector<T> want_, got_;
+};
+
 }  // namespace
 
 template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {
   if (c.variant == ApspVariant::generalized && c.tile == 0 && c.K == 0 && c.thread_tile == 0) {
-    if (auto e = TuningDb(device).find("apsp", db_key<T>(n, c.paths))) {
+    if (auto p = tuning::choose(device, "apsp", db_key<T>(n, c.paths))) {
       try {
-        c.tile = e->params.at("tile").template get<int>();
-        c.K = e->params.at("K").template get<int>();
-        c.thread_tile = e->params.at("thread_tile").template get<int>();
+        c.tile = p->at("tile").template get<int>();
+        c.K = p->at("K").template get<int>();
+        c.thread_tile = p->at("thread_tile").template get<int>();
       } catch (const nlohmann::json::exception&) {
         c.tile = c.K = c.thread_tile = 0;  // a malformed entry: fall back to the rule
       }
@@ -36,45 +107,13 @@ ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {
 }
 
 template <typename T>
-std::vector<ApspTiming> apsp_tune(Context& ctx, const Graph& g, bool paths, int repeat,
-                                  bool store) {
-  std::vector<ApspTiming> out;
-  std::vector<T> first;
-  for (int tile : {16, 32, 64}) {
-    if (paths && tile == 64) continue;
-    for (int K = 1; K * tile <= 256; K *= 2)
-      for (int tt : {4, 8}) {
-        ApspConfig c{K == 1 ? ApspVariant::blocked : ApspVariant::generalized, tile, K, paths, tt};
-        ApspTiming t{c, 0};
-        for (int r = 0; r < std::max(1, repeat); ++r) {
-          ApspResult<T> res = apsp<T>(ctx, g, c);
-          t.ms = r == 0 ? res.ms : std::min(t.ms, res.ms);
-          if (first.empty())
-            first = res.dist;
-          else if (std::is_integral_v<T> && res.dist != first)
-            throw input_error("apsp_tune: tile " + std::to_string(tile) + " K " +
-                              std::to_string(K) + " disagrees with the first candidate");
-        }
-        out.push_back(t);
-      }
-  }
-  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.ms < b.ms; });
-  if (store && !out.empty()) {
-    const ApspConfig& b = out.front().config;
-    TuningEntry e;
-    e.routine = "apsp";
-    e.key = db_key<T>(g.n, paths);
-    e.features = {{"n", g.n}, {"edges", g.src.size()}};
-    e.params = {{"tile", b.tile}, {"K", b.K}, {"thread_tile", b.thread_tile}};
-    e.metrics = {{"ms", out.front().ms}, {"candidates", out.size()}};
-    TuningDb(ctx.info()).store(e);
-  }
-  return out;
+std::unique_ptr<tuning::Family> apsp_family(Context& ctx, const Graph& g, bool paths, int repeat) {
+  return std::make_unique<ApspFamily<T>>(ctx, g, paths, repeat);
 }
 
 template ApspConfig apsp_choose<float>(const DeviceInfo&, int32_t, ApspConfig);
 template ApspConfig apsp_choose<int32_t>(const DeviceInfo&, int32_t, ApspConfig);
-template std::vector<ApspTiming> apsp_tune<float>(Context&, const Graph&, bool, int, bool);
-template std::vector<ApspTiming> apsp_tune<int32_t>(Context&, const Graph&, bool, int, bool);
+template std::unique_ptr<tuning::Family> apsp_family<float>(Context&, const Graph&, bool, int);
+template std::unique_ptr<tuning::Family> apsp_family<int32_t>(Context&, const Graph&, bool, int);
 
 }  // namespace lockstep

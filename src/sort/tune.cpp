@@ -1,10 +1,10 @@
-// `automatic` from measurements: sort_tune times every algorithm/strategy candidate per size
-// class and stores the fastest in the one TuningDb (routine "sort"); sort_choose reads it back
-// (exact type, keys/pairs and size class), else the rule.
+// The sort tuning family (see tuning.hpp): parameters algorithm (radix, or bitonic with each
+// barrier strategy), key "<type>/<keys|pairs>/n<n rounded up to 2^k>", checked against the host
+// reference sort_cpu; sort_choose resolves `automatic` from the stored entry, else the rule.
 #include <algorithm>
 #include <random>
 
-#include "lockstep/tuning_db.hpp"
+#include "lockstep/tuning.hpp"
 #include "sort_impl.hpp"
 
 namespace lockstep::detail {
@@ -18,10 +18,11 @@ std::string sort_db_key(KeyType type, bool pairs, size_t n) {
 SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool pairs,
                         SortOptions o) {
   if (o.algorithm != SortAlgorithm::automatic) return o;
-  if (auto e = TuningDb(device).find("sort", sort_db_key(type, pairs, n))) {
+  if (auto p = tuning::choose(device, "sort", sort_db_key(type, pairs, n))) {
     try {
-      const SortAlgorithm a = parse_sort_algorithm(e->params.at("algorithm").get<std::string>());
-      const std::string s = e->params.at("strategy").get<std::string>();
+      const SortAlgorithm a = parse_sort_algorithm(p->at("algorithm").get<std::string>());
+      // "strategy": entries written before the one engine
+      const std::string s = p->value("barrier", p->value("strategy", std::string("auto")));
       if (a == SortAlgorithm::bitonic && !o.strategy) o.strategy = parse_strategy_choice(s);
       o.algorithm = a;
     } catch (const std::exception&) {
@@ -32,69 +33,114 @@ SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool p
   return o;
 }
 
+namespace {
+
+class SortFamily : public tuning::Family {
+ public:
+  SortFamily(Context& ctx, KeyType type, bool pairs, size_t n, int repeat)
+      : ctx_(ctx), type_(type), pairs_(pairs), n_(n), repeat_(std::max(1, repeat)) {
+    const size_t kb = key_bytes(type);
+    std::mt19937_64 rng(uint64_t(n) + 1);
+    words_.resize(n * kb / 4);
+    for (auto& w : words_) w = uint32_t(rng());
+    if (type == KeyType::f32)  // no NaNs
+      for (auto& w : words_) w &= 0xBFFFFFFFu;
+    std::vector<uint32_t> iota(pairs ? n : 0);
+    for (size_t i = 0; i < iota.size(); ++i) iota[i] = uint32_t(i);
+    keys_ = upload(ctx.queue(), words_);
+    if (pairs) vals_ = upload(ctx.queue(), iota);
+    want_ = words_;
+    switch (type) {
+      case KeyType::u32: reference<uint32_t>(); break;
+      case KeyType::i32: reference<int32_t>(); break;
+      case KeyType::f32: reference<float>(); break;
+      default: reference<uint64_t>(); break;
+    }
+  }
+
+  std::string name() const override { return "sort"; }
+  std::vector<tuning::Space> spaces() const override {
+    tuning::Parameter barrier{"barrier", {}};
+    for (BarrierStrategy s : all_barrier_strategies()) barrier.values.push_back(to_string(s));
+    return {{{"algorithm", {"radix"}}}, {{"algorithm", {"bitonic"}}, barrier}};
+  }
+  std::string key() const override { return sort_db_key(type_, pairs_, n_); }
+  nlohmann::json features() const override {
+    return {{"n", n_}, {"type", to_string(type_)}, {"pairs", pairs_}};
+  }
+  double run(const tuning::Params& p) override {
+    SortOptions o;
+    o.algorithm = parse_sort_algorithm(p.at("algorithm").get<std::string>());
+    if (p.contains("barrier")) o.strategy = parse_strategy_choice(p.at("barrier").get<std::string>());
+    cl::CommandQueue& q = ctx_.queue();
+    double ms = 0;
+    for (int r = 0; r < repeat_; ++r) {
+      lockstep::check(q.enqueueWriteBuffer(keys_, CL_TRUE, 0, words_.size() * 4, words_.data()),
+            "clEnqueueWriteBuffer");
+      if (pairs_) {
+        std::vector<uint32_t> iota(n_);
+        for (size_t i = 0; i < n_; ++i) iota[i] = uint32_t(i);
+        lockstep::check(q.enqueueWriteBuffer(vals_, CL_TRUE, 0, n_ * 4, iota.data()), "clEnqueueWriteBuffer");
+      }
+      const SortResult res = sort(ctx_, type_, keys_, n_, o, pairs_ ? &vals_ : nullptr);
+      ms = r == 0 ? res.ms : std::min(ms, res.ms);
+    }
+    return ms;
+  }
+  // Keys equal the host sort's (as values of the type: +0 and -0 are equal); with pairs, each
+  // value names an input position holding that key (the values are a consistent permutation).
+  tuning::Verdict check(const tuning::Params&) override {
+    const std::vector<uint32_t> got = download<uint32_t>(ctx_.queue(), keys_, words_.size());
+    bool ok = equal_(got);
+    if (ok && pairs_) {
+      const std::vector<uint32_t> v = download<uint32_t>(ctx_.queue(), vals_, n_);
+      const size_t kw = words_.size() / std::max<size_t>(1, n_);
+      std::vector<bool> used(n_, false);
+      for (size_t i = 0; ok && i < n_; ++i) {
+        ok = v[i] < n_ && !used[v[i]] &&
+             std::equal(&got[i * kw], &got[i * kw] + kw, &words_[size_t(v[i]) * kw]);
+        if (ok) used[v[i]] = true;
+      }
+    }
+    return {ok, 0};
+  }
+  nlohmann::json metrics(const tuning::Params&, double ms) const override {
+    return {{"gkeys_per_s", ms > 0 ? double(n_) / (ms * 1e6) : 0.0}};
+  }
+
+ private:
+  template <typename K>
+  void reference() {
+    std::vector<K> k(n_);
+    std::copy_n(reinterpret_cast<const K*>(words_.data()), n_, k.data());
+    sort_cpu(k, nullptr, false);
+    std::copy_n(k.data(), n_, reinterpret_cast<K*>(want_.data()));
+    equal_ = [this](const std::vector<uint32_t>& got) {
+      const K* a = reinterpret_cast<const K*>(got.data());
+      const K* b = reinterpret_cast<const K*>(want_.data());
+      return std::equal(a, a + n_, b);
+    };
+  }
+
+  Context& ctx_;
+  KeyType type_;
+  bool pairs_;
+  size_t n_;
+  int repeat_;
+  std::vector<uint32_t> words_, want_;
+  cl::Buffer keys_, vals_;
+  std::function<bool(const std::vector<uint32_t>&)> equal_;
+};
+
+}  // namespace
 }  // namespace lockstep::detail
 
 namespace lockstep {
 
-std::vector<SortTiming> sort_tune(Context& ctx, KeyType type, bool pairs, int kmin, int kmax,
-                                  int repeat, bool store) {
-  if (kmin < 0 || kmax > 29 || kmin > kmax)
-    throw input_error("sort_tune: need 0 <= kmin <= kmax <= 29");
-  std::vector<SortTiming> all;
-  const size_t kb = key_bytes(type);
-  cl::CommandQueue& q = ctx.queue();
-  for (int k = kmin; k <= kmax; ++k) {
-    const size_t n = size_t(1) << k;
-    std::mt19937_64 rng(uint64_t(k) + 1);
-    std::vector<uint32_t> words(n * kb / 4);
-    for (auto& w : words) w = uint32_t(rng());
-    if (type == KeyType::f32)  // no NaNs: candidates must agree bit for bit
-      for (auto& w : words) w &= 0xBFFFFFFFu;
-    std::vector<uint32_t> iota(pairs ? n : 0);
-    for (size_t i = 0; i < iota.size(); ++i) iota[i] = uint32_t(i);
-    cl::Buffer keys = upload(q, words), vals = upload(q, iota);
-    std::vector<uint32_t> reference;
-    std::vector<SortTiming> here;
-    std::vector<std::pair<SortAlgorithm, StrategyChoice>> cands = {{SortAlgorithm::radix, {}}};
-    for (BarrierStrategy s : all_barrier_strategies()) cands.push_back({SortAlgorithm::bitonic, s});
-    for (const auto& [alg, strat] : cands) {
-      SortOptions o;
-      o.algorithm = alg;
-      o.strategy = strat;
-      SortTiming t{n, alg, "", 0};
-      try {
-        for (int r = 0; r < std::max(1, repeat); ++r) {
-          check(q.enqueueWriteBuffer(keys, CL_TRUE, 0, n * kb, words.data()),
-                "clEnqueueWriteBuffer");
-          SortResult res = sort(ctx, type, keys, n, o, pairs ? &vals : nullptr);
-          t.ms = r == 0 ? res.ms : std::min(t.ms, res.ms);
-          t.strategy = res.strategy;
-        }
-      } catch (const input_error&) {
-        continue;  // a strategy this device cannot serve at this size
-      }
-      std::vector<uint32_t> got = download<uint32_t>(q, keys, words.size());
-      if (reference.empty())
-        reference = got;
-      else if (got != reference)
-        throw input_error("sort_tune: " + std::string(to_string(alg)) + "/" + t.strategy +
-                          " disagrees with radix at n=" + std::to_string(n));
-      here.push_back(t);
-    }
-    std::sort(here.begin(), here.end(), [](auto& a, auto& b) { return a.ms < b.ms; });
-    if (store && !here.empty()) {
-      TuningEntry e;
-      e.routine = "sort";
-      e.key = detail::sort_db_key(type, pairs, n);
-      e.features = {{"n", n}, {"type", to_string(type)}, {"pairs", pairs}};
-      e.params = {{"algorithm", to_string(here.front().algorithm)},
-                  {"strategy", here.front().strategy}};
-      e.metrics = {{"ms", here.front().ms}, {"candidates", here.size()}};
-      TuningDb(ctx.info()).store(e);
-    }
-    all.insert(all.end(), here.begin(), here.end());
-  }
-  return all;
+std::unique_ptr<tuning::Family> sort_family(Context& ctx, KeyType type, bool pairs, size_t n,
+                                            int repeat) {
+  if (n == 0 || n > (size_t(1) << 29)) throw input_error("sort tuning: need 1 <= n <= 2^29");
+  return std::make_unique<detail::SortFamily>(ctx, type, pairs, n, repeat);
 }
 
 }  // namespace lockstep

@@ -1,10 +1,9 @@
 // SpMV launches: build options from the configuration, grid sizes per kernel, and the
 // resolution of `automatic` (tuning database entry for this matrix, else the model).
 #include "lockstep/spmv.hpp"
-#include "lockstep/tuning_db.hpp"
+#include "lockstep/spmv_tuner.hpp"
 
 namespace lockstep {
-namespace {
 
 template <typename T>
 Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
@@ -19,20 +18,11 @@ Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
   return def;
 }
 
-}  // namespace
-
 template <typename T>
 SpmvConfig choose_spmv_config(const DeviceInfo& device, const DeviceCsr<T>& a) {
-  TuningDb db(device);
-  std::string key = std::string(sizeof(T) == 8 ? "double:" : "float:") + a.fingerprint();
-  if (auto e = db.find("spmv", key)) {
+  if (auto p = tuning::choose(device, "spmv", spmv_key(sizeof(T), a.fingerprint()))) {
     try {
-      SpmvConfig c;
-      c.kernel = parse_spmv_kernel(e->params.at("kernel").get<std::string>());
-      c.wg_bits = e->params.at("wg_bits").get<int>();
-      c.rows_bits = e->params.value("rows_bits", c.rows_bits);
-      c.shuffle = e->params.value("shuffle", 0);
-      c.items = e->params.value("items", c.items);
+      SpmvConfig c = spmv_config(*p);
       if (spmv_valid(c, device, sizeof(T))) return c;
     } catch (const std::exception&) {  // an unreadable entry: fall back to the model
     }
@@ -119,6 +109,7 @@ void spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const std::vector<T>& 
 }
 
 #define LOCKSTEP_INSTANTIATE(T)                                                                   \
+  template Defines spmv_defines<T>(const SpmvConfig&, const DeviceInfo&);                        \
   template SpmvConfig choose_spmv_config<T>(const DeviceInfo&, const DeviceCsr<T>&);             \
   template const SpmvConfig& DeviceCsr<T>::automatic_config() const;                             \
   template SpmvRun spmv<T>(cl::CommandQueue&, const DeviceCsr<T>&, const cl::Buffer&, cl::Buffer&, \

@@ -4,13 +4,11 @@
 #include <algorithm>
 
 #include "lockstep/spmv_tuner.hpp"
-#include "lockstep/tuning_db.hpp"
 
 namespace lockstep {
 
 double copy_bandwidth_gbs(Context& ctx) {
-  TuningDb db(ctx.info());
-  if (auto e = db.find("copy_bw", "float4"))
+  if (auto e = tuning::database(ctx.info())->find("copy_bw", "float4"))
     if (e->metrics.contains("gbs")) return e->metrics["gbs"].get<double>();
   size_t cap = ctx.info().is_gpu() ? size_t(1) << 30 : size_t(64) << 20;  // CPUs: keep it short
   size_t bytes = std::min<size_t>(cap, ctx.info().max_alloc_bytes / 4);
@@ -30,7 +28,7 @@ double copy_bandwidth_gbs(Context& ctx) {
     if (i >= 2) best = std::min(best, ms);
   }
   double gbs = 2.0 * double(bytes) / (best * 1e6);
-  db.store({"copy_bw", "float4", {{"bytes", bytes}}, {}, {{"gbs", gbs}, {"ms", best}}, ""});
+  tuning::store(ctx.info(), {"copy_bw", "float4", {{"bytes", bytes}}, {}, {{"gbs", gbs}, {"ms", best}}, ""});
   return gbs;
 }
 

@@ -37,17 +37,17 @@ std::string slug(std::string s) {
 
 }  // namespace
 
-TuningDb::TuningDb(const DeviceInfo& d) {
+std::string TuningDb::path_for(const DeviceInfo& d) {
+  if (const char* p = std::getenv("LOCKSTEP_TUNING_DB"); p && *p) return p;
+  char h[17];
+  std::snprintf(h, sizeof h, "%016llx",
+                static_cast<unsigned long long>(fnv1a(d.platform + "\n" + d.name + "\n" + d.driver_version)));
+  return (tuning_dir() / (slug(d.name) + "-" + h + ".json")).string();
+}
+
+TuningDb::TuningDb(const DeviceInfo& d) : path_(path_for(d)) {
   device_ = {{"platform", d.platform}, {"name", d.name}, {"driver", d.driver_version},
              {"compute_units", d.compute_units}, {"type", d.type}};
-  if (const char* p = std::getenv("LOCKSTEP_TUNING_DB"); p && *p) {
-    path_ = p;
-  } else {
-    char h[17];
-    std::snprintf(h, sizeof h, "%016llx",
-                  static_cast<unsigned long long>(fnv1a(d.platform + "\n" + d.name + "\n" + d.driver_version)));
-    path_ = (tuning_dir() / (slug(d.name) + "-" + h + ".json")).string();
-  }
   std::ifstream in(path_);
   if (!in) return;
   try {

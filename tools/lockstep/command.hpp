@@ -85,7 +85,7 @@ std::string device_spec(const po::variables_map& vm);
 /// Calls run(float{}) or run(double{}) as --precision says (usage_error otherwise), so a command
 /// writes `return with_precision(vm, [&](auto t) { return go<decltype(t)>(vm); });`.
 template <typename F>
-int with_precision(const po::variables_map& vm, F&& run) {
+auto with_precision(const po::variables_map& vm, F&& run) -> decltype(run(double{})) {
   const std::string p = vm["precision"].as<std::string>();
   if (p == "double") return run(double{});
   if (p == "float") return run(float{});
