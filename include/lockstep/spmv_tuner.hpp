@@ -23,14 +23,16 @@ struct SpmvTuneOptions {
 struct SpmvTuneResult {
   std::vector<SpmvMeasurement> candidates;  // in the order timed
   SpmvMeasurement best, scalar, seed_default;
-  double copy_gbs = 0;  // the device's copy bandwidth (read + write), the ceiling
+  double copy_gbs = 0;  // copy_bandwidth_gbs() of this run: the DRAM ceiling of %copy
   size_t search_space = 0;
 };
 
 /// The seed paper's default configuration: vector, 256 items, 32 rows per group.
 SpmvConfig seed_default_config();
 
-/// Copy bandwidth of the device in GB/s (read + write), measured once and kept in the database.
+/// DRAM copy bandwidth of the device in GB/s (read + write): a float4 copy of a buffer well above
+/// the last-level cache, best of 10. Measured on every call, never stored (a figure measured
+/// under load would otherwise stay wrong); a cache-resident matrix can exceed it.
 double copy_bandwidth_gbs(Context& ctx);
 
 template <typename T>
