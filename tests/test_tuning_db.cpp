@@ -108,7 +108,7 @@ TEST_CASE("tuning database: an unusable cache root writes nothing to the working
   TuningDb(dev).store({"spmv", "m2", {}, {{"kernel", "vector"}}, {}, ""});
 
   CHECK(db.path().empty());
-  CHECK(db.find("spmv", "m1").has_value());  // kept for this run
+  CHECK(db.find("spmv", "m1").has_value());  // kept in this object only
   CHECK(TuningDb(dev).path().empty());
   CHECK(!std::filesystem::exists(dir.path / ".lockstep-tuning"));
   CHECK(test::count_files(dir.path, "") == 1);  // only "file"

@@ -1,7 +1,8 @@
 // Tuning database storage: load (a stale, empty or corrupt file is ignored with one warning
 // naming it), lookup, and atomic store through runtime/disk_cache.hpp (a failed write throws
 // and leaves the previous file and no temporary behind). With the disk caches off or the cache
-// root unusable, and no LOCKSTEP_TUNING_DB, there is no file: stores stay in memory and say so.
+// root unusable, and no LOCKSTEP_TUNING_DB, there is no file: a store says once that it is not
+// kept (the entry stays in this object only).
 #include "lockstep/tuning_db.hpp"
 
 #include <cstdlib>
@@ -82,7 +83,7 @@ void TuningDb::store(const TuningEntry& entry) {
   if (path_.empty()) {
     static std::once_flag said;
     std::call_once(said, [] {
-      std::cerr << "lockstep: tuning results kept for this run only: no tuning database ("
+      std::cerr << "lockstep: tuning result not stored: no tuning database ("
                 << (disk_cache::enabled() ? "the cache directory is unusable" : "LOCKSTEP_DISK_CACHE=0")
                 << "; LOCKSTEP_TUNING_DB=FILE names one)\n";
     });
