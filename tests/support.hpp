@@ -4,12 +4,16 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -124,5 +128,44 @@ struct TempDir {
     std::filesystem::remove_all(path, ec);
   }
 };
+
+/// Sets (or, with nullptr, unsets) an environment variable for one scope; restores it after.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(const std::string& n, const char* value) : name(n) {
+    if (const char* o = std::getenv(n.c_str())) old = o;
+    value ? setenv(n.c_str(), value, 1) : unsetenv(n.c_str());
+  }
+  ScopedEnv(const std::string& n, const std::string& value) : ScopedEnv(n, value.c_str()) {}
+  ~ScopedEnv() { old ? setenv(name.c_str(), old->c_str(), 1) : unsetenv(name.c_str()); }
+};
+
+/// A full disk, as the kernel reports it to a writer: RLIMIT_FSIZE = `bytes` with SIGXFSZ
+/// ignored, so write() fails with EFBIG past it. Child processes (run_cli) inherit both.
+struct DiskFull {
+  rlimit old{};
+  void (*old_handler)(int) = nullptr;
+  explicit DiskFull(rlim_t bytes = 0) {
+    getrlimit(RLIMIT_FSIZE, &old);
+    old_handler = signal(SIGXFSZ, SIG_IGN);
+    rlimit lim = old;
+    lim.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &lim);
+  }
+  ~DiskFull() {
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, old_handler);
+  }
+};
+
+/// Files in `dir` whose name contains `part` (e.g. ".tmp": temporaries left behind).
+inline int count_files(const std::filesystem::path& dir, const std::string& part) {
+  int n = 0;
+  std::error_code ec;
+  for (auto& e : std::filesystem::recursive_directory_iterator(dir, ec))
+    n += e.path().filename().string().find(part) != std::string::npos;
+  return n;
+}
 
 }  // namespace lockstep::test

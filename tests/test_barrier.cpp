@@ -4,9 +4,13 @@
 // packed and padded flags, and on NVIDIA with every PTX ordering variant (fence, acqrel,
 // acqrel-rspin); the flag helpers carry data around a token ring; asking for more groups than
 // co-resident is refused without launching; the tree runs with several levels; occupancy
-// discovery returns a sane, cached number.
-#include <cstdlib>
+// discovery returns a sane number without trusting a bad cache entry.
+#include <nlohmann/json.hpp>
 
+#include <cstdlib>
+#include <fstream>
+
+#include "barrier/occupancy.hpp"
 #include "lockstep/barrier.hpp"
 #include "support.hpp"
 
@@ -118,17 +122,22 @@ TEST_CASE("barrier: the flag helpers carry data around a ring of groups (C11 or 
   CHECK_THROWS_AS(parse_barrier_order("seq_cst"), input_error);
 }
 
+// Like with like: each launch is checked against its own kernel's discovery (the tree kernel's
+// count for the tree run; comparing it with the lock kernel's let one cached, under-counted lock
+// entry turn this test into a launch of the tree over its co-resident limit).
 TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
   Context& ctx = test::context();
   int most = bench_kernel_coresident(ctx, BarrierStrategy::lock, 64);
+  int most_tree = bench_kernel_coresident(ctx, BarrierStrategy::tree, 64);
 
   CHECK_THROWS_WITH_AS(bench_barrier(ctx, BarrierStrategy::lock, most + 1, 64, 10),
                        doctest::Contains("co-resident"), input_error);
   std::string out;
   int rc = test::run_cli("bench barrier --strategy tree --local-size 64 --rounds 10 --groups " +
-                             std::to_string(most + 1),
+                             std::to_string(most_tree + 1),
                          out);
 
+  INFO(out);
   CHECK(rc == 1);
   CHECK(out.find("refused=") != std::string::npos);
   CHECK(bench_barrier(ctx, BarrierStrategy::relaunch, most + 1, 64, 5).errors == 0);
@@ -160,18 +169,77 @@ TEST_CASE("barrier: tree with several levels (branch 2, 4 groups on 4 PoCL threa
   CHECK(out.find("errors=0") != std::string::npos);
 }
 
-TEST_CASE("barrier: occupancy discovery is sane and cached") {
+// The lock kernel of barrier_bench.cl as bench_kernel_coresident builds it, and its cache key.
+struct LockBenchKernel {
+  cl::Kernel kernel;
+  cl::Buffer dummy;
+  std::string key;
+  LockBenchKernel(Context& ctx, int local_size) {
+    GlobalBarrier probe(ctx, BarrierStrategy::lock, 1, local_size);
+    Defines d;
+    probe.add_defines(d);
+    kernel = ctx.kernel("barrier_bench.cl", "barrier_bench", d);
+    dummy = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));
+    set_args(kernel, probe.state(), dummy, dummy, 0);
+    key = occupancy::cache_key(ctx, kernel, size_t(local_size), 0);
+  }
+};
+
+void plant(const std::filesystem::path& dir, const std::string& key, int count) {
+  nlohmann::json j = {{key, {{"count", count}, {"measurements", 2}}}};
+  std::ofstream(dir / "occupancy.json") << j.dump(1);
+}
+
+int planted(const std::filesystem::path& dir, const std::string& key) {
+  std::ifstream in(dir / "occupancy.json");
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  return j.is_object() && j.contains(key) ? j[key].value("count", 0) : 0;
+}
+
+TEST_CASE("barrier: occupancy discovery is sane, and what it stores is confirmed") {
   Context& ctx = test::context();
   test::TempDir dir;
   ScopedEnv cache("LOCKSTEP_CACHE_DIR", dir.path.string().c_str());
+  const int units = int(ctx.info().compute_units);
 
   int n = bench_kernel_coresident(ctx, BarrierStrategy::grouped_lock, 32);
 
   CHECK(n >= 1);
-  CHECK(n <= int(ctx.info().compute_units) * std::max<int>(1, 4096 / 32));
-  if (!ctx.info().is_gpu()) CHECK(n <= int(ctx.info().compute_units));
-  CHECK(std::filesystem::exists(dir.path / "occupancy.json"));
+  CHECK(n <= units * std::max<int>(1, 4096 / 32));
+  if (!ctx.info().is_gpu()) CHECK(n == units);  // a CPU device: one group per thread, no timing
   CHECK(bench_kernel_coresident(ctx, BarrierStrategy::grouped_lock, 32) == n);
+  // The census GPUs use, run here too: never above the compute units on a CPU device, and the
+  // count it stores (if any) is one that reached the compute units or was measured twice.
+  LockBenchKernel k(ctx, 64);
+  int c = occupancy::census(ctx, k.kernel, 64, k.key);
+  CHECK(c >= 1);
+  if (!ctx.info().is_gpu()) CHECK(c <= units);
+  int stored = planted(dir.path, k.key);
+  CHECK((stored == 0 || stored == c));
+}
+
+// Issue 18: a bad occupancy entry on disk is never trusted. An under-count (1 where the CPU
+// device has more compute units) used to be served to every later run; an over-count (which would
+// hang a spin barrier) is not served either, and is replaced by a measured, confirmed count.
+TEST_CASE("barrier: a poisoned occupancy cache entry is not trusted") {
+  Context& ctx = test::context();
+  test::TempDir dir;
+  ScopedEnv cache("LOCKSTEP_CACHE_DIR", dir.path.string().c_str());
+  const int units = int(ctx.info().compute_units);
+  LockBenchKernel k(ctx, 64);
+
+  plant(dir.path, k.key, 1);
+  int n = bench_kernel_coresident(ctx, BarrierStrategy::lock, 64);
+  plant(dir.path, k.key, 100000);
+  int c = occupancy::census(ctx, k.kernel, 64, k.key);
+
+  if (!ctx.info().is_gpu()) CHECK(n == units);
+  if (units > 1 && !ctx.info().is_gpu()) CHECK(n > 1);
+  CHECK(c < 100000);
+  if (!ctx.info().is_gpu()) CHECK(c <= units);
+  int now = planted(dir.path, k.key);  // replaced, unless no count was confirmed (then only kept)
+  CHECK((now == c || (now == 100000 && c < units)));
+  CHECK(test::count_files(dir.path, ".tmp") == 0);
 }
 
 }  // namespace lockstep

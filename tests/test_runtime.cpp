@@ -1,9 +1,10 @@
 // The runtime: device choice, errors by name with build logs, Defines, kernel sources with
 // includes and LOCKSTEP_KERNEL_DIR, and the two-level program cache (disk cache exercised twice,
-// and a corrupt entry rebuilt).
+// and a corrupt entry rebuilt), and the one disk-cache utility under every cache.
 #include <cstdlib>
 #include <fstream>
 
+#include "runtime/disk_cache.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -143,4 +144,48 @@ TEST_CASE("LOCKSTEP_KERNEL_DIR overrides the embedded kernels") {
   set_args(k, b);
   launch(ctx.queue(), k, 1, 1);
   CHECK(download<int>(ctx.queue(), b, 1)[0] == 42);
+}
+
+// The one disk-cache utility (runtime/disk_cache.hpp): FNV-1a, the device key with the driver
+// version, the off switch, and the atomic write that fails whole (issue 19).
+TEST_CASE("disk cache utility: hash, device key, off switch, atomic write that fails whole") {
+  test::TempDir dir;
+  test::ScopedEnv root("LOCKSTEP_CACHE_DIR", dir.path.string());
+  DeviceInfo info = describe(test::context().device());
+  fs::path file = dir.path / "sub" / "x.json";
+
+  CHECK(disk_cache::fnv1a("") == disk_cache::kFnvBasis);
+  CHECK(disk_cache::fnv1a("a") == ((disk_cache::kFnvBasis ^ 'a') * 1099511628211ull));
+  CHECK(disk_cache::fnv1a("b", disk_cache::fnv1a("a")) == disk_cache::fnv1a("ab"));
+  CHECK(disk_cache::device_key(info).find(info.driver_version) != std::string::npos);
+  CHECK(disk_cache::folder("programs") == dir.path / "programs");
+  {
+    test::ScopedEnv off("LOCKSTEP_DISK_CACHE", "0");
+    CHECK(disk_cache::folder("programs").empty());
+  }
+  CHECK(disk_cache::write_atomic(file, "first\n").empty());
+  CHECK(disk_cache::read(file) == std::string("first\n"));
+  std::string why;
+  {
+    test::DiskFull full(3);
+    why = disk_cache::write_atomic(file, "second, longer\n");
+  }
+  CHECK(why.find("write") != std::string::npos);
+  CHECK(disk_cache::read(file) == std::string("first\n"));
+  CHECK(test::count_files(dir.path, ".tmp") == 0);
+  fs::create_directories(dir.path / "sub" / "dir.json");  // rename onto a directory fails
+  CHECK(!disk_cache::write_atomic(dir.path / "sub" / "dir.json", "x").empty());
+  CHECK(test::count_files(dir.path, ".tmp") == 0);
+}
+
+TEST_CASE("disk cache: LOCKSTEP_DISK_CACHE=0 stores no program") {
+  test::TempDir dir;
+  test::ScopedEnv root("LOCKSTEP_CACHE_DIR", dir.path.string()), off("LOCKSTEP_DISK_CACHE", "0");
+  Context ctx(test::context().device());
+  auto before = program_cache_stats();
+
+  run_fill(ctx, 10, 2.0f);
+
+  CHECK(program_cache_stats().compiles == before.compiles + 1);
+  CHECK(!fs::exists(dir.path / "programs"));
 }

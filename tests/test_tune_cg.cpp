@@ -1,6 +1,11 @@
 // The tuner end to end through the CLI (every candidate verified; the best stored; a later
 // `spmv --kernel auto` uses it; --show lists it), and conjugate gradients on an SPD matrix
-// verified against the CPU solve.
+// verified against the CPU solve; a tune whose database write fails.
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "lockstep/version.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -37,6 +42,38 @@ TEST_CASE("lockstep tune stores the best configuration and spmv --kernel auto us
   CHECK(value_of(auto_line, "verified") == "1");
   CHECK(rc_show == 0);
   CHECK(out.find("routine=spmv") != std::string::npos);
+}
+
+// Issue 18: a `tune` whose database write fails (a full disk) must say so, exit non-zero and
+// leave the previous database whole and no `*.json.tmp*` beside it (it used to leave the partial
+// temporary). The disk is "full" above 4 MiB (RLIMIT_FSIZE, so PoCL's own small files still
+// fit) and the database to rewrite holds 8 MiB of other entries. (A fresh database whose write
+// fails is test_tuning_db.cpp's "a failed write throws" case.)
+TEST_CASE("lockstep tune whose database write fails exits 1 and leaves no file behind") {
+  test::TempDir cache;
+  std::string db = (cache.path / "db.json").string();
+  test::ScopedEnv env("LOCKSTEP_CACHE_DIR", cache.path.string()), env_db("LOCKSTEP_TUNING_DB", db);
+  std::string m = (test::source_dir() / "matrices" / "laplace2d_64.mtx").string(), out;
+  nlohmann::json j = {{"lockstep_version", version}, {"entries", nlohmann::json::array()}};
+  for (int i = 0; i < 8192; ++i)
+    j["entries"].push_back({{"routine", "other"}, {"key", std::to_string(i) + std::string(1000, 'k')},
+                            {"params", nlohmann::json::object()}});
+  std::ofstream(db) << j.dump();
+  auto size = std::filesystem::file_size(db);
+
+  int rc;
+  {
+    test::DiskFull full(4 << 20);
+    rc = test::run_cli("tune " + m + " --budget 1 --repeat 1", out);
+  }
+
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(out.find("cannot write tuning database " + db) != std::string::npos);
+  CHECK(std::filesystem::file_size(db) == size);
+  CHECK(test::count_files(cache.path, ".tmp") == 0);
+  CHECK(test::run_cli("tune --show", out) == 0);
+  CHECK(out.find("routine=other") != std::string::npos);
 }
 
 TEST_CASE("lockstep cg solves laplace2d and matches the CPU solve") {

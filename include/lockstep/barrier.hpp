@@ -52,10 +52,10 @@ BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int
 /// Work-groups of `kernel` (local_size items, local_mem bytes of dynamic local memory already set
 /// as its arguments) that can be co-resident, discovered by running the kernel itself in
 /// discovery mode (its argument 0 must be the barrier state: it is set to a scratch buffer, so
-/// set it again afterwards). Cached per (device, driver, kernel, build options, local size, local
-/// memory) in memory and in occupancy.json beside the program cache ($LOCKSTEP_CACHE_DIR, else
-/// $XDG_CACHE_HOME/lockstep, else ~/.cache/lockstep). LOCKSTEP_OCCUPANCY_CACHE=0 disables the
-/// disk copy.
+/// set it again afterwards). A CPU device answers its compute-unit count (one group per worker
+/// thread); a GPU is measured in each process and never served a count read from disk
+/// (occupancy.json only says when to measure again; README "What lockstep keeps on disk").
+/// Cached in memory per (device, driver, kernel, build options, local size, local memory).
 int max_coresident_groups(Context& ctx, cl::Kernel& kernel, size_t local_size, size_t local_mem);
 
 /// One barrier configuration and its state buffer.

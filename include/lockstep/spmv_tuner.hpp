@@ -18,7 +18,9 @@ namespace lockstep {
 /// The seed paper's default configuration: vector, 256 items, 32 rows per group.
 SpmvConfig seed_default_config();
 
-/// Copy bandwidth of the device in GB/s (read + write), measured once and kept in the database.
+/// DRAM copy bandwidth of the device in GB/s (read + write): a float4 copy of a buffer well above
+/// the last-level cache, best of 10. Measured on every call, never stored (a figure measured
+/// under load would otherwise stay wrong); a cache-resident matrix can exceed it.
 double copy_bandwidth_gbs(Context& ctx);
 
 /// A configuration as tuning parameters, and back (old entries' "kernel"/"wg_bits" are read too).

@@ -3,7 +3,9 @@
 // (LOCKSTEP_TUNING_DB names a file directly). Each entry: a routine ("spmv", "apsp"), a key that
 // identifies the problem exactly (e.g. a matrix fingerprint and precision), its features, the
 // chosen parameters and the measurements. A file written by another library version, or one
-// that does not parse, is ignored with one warning on stderr and replaced on the next store.
+// that does not parse (or is empty), is ignored with one warning on stderr and replaced on the
+// next store. With LOCKSTEP_DISK_CACHE=0 or an unusable cache root (and no LOCKSTEP_TUNING_DB)
+// there is no file: store() says once that nothing is kept. A failed write throws input_error.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -4,15 +4,10 @@
 #include <cstdio>
 
 #include "lockstep/spmv.hpp"
+#include "runtime/disk_cache.hpp"
 
 namespace lockstep {
-namespace {
-uint64_t fnv1a(const void* data, size_t bytes, uint64_t h = 1469598103934665603ull) {
-  auto p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
-}  // namespace
+using disk_cache::fnv1a_bytes;
 
 template <typename T>
 DeviceCsr<T>::DeviceCsr(cl::CommandQueue& queue, const Csr<T>& a)
@@ -24,8 +19,8 @@ DeviceCsr<T>::DeviceCsr(cl::CommandQueue& queue, const Csr<T>& a)
   row_ptr_ = upload(queue, a.row_ptr, CL_MEM_READ_ONLY);
   col_idx_ = upload(queue, a.col_idx, CL_MEM_READ_ONLY);
   values_ = upload(queue, a.values, CL_MEM_READ_ONLY);
-  uint64_t h = fnv1a(a.row_ptr.data(), a.row_ptr.size() * 4);
-  h = fnv1a(a.col_idx.data(), a.col_idx.size() * 4, h);
+  uint64_t h = fnv1a_bytes(a.row_ptr.data(), a.row_ptr.size() * 4);
+  h = fnv1a_bytes(a.col_idx.data(), a.col_idx.size() * 4, h);
   char buf[96];
   std::snprintf(buf, sizeof buf, "%dx%d:%zu:%016llx", a.rows, a.cols, a.nnz(), static_cast<unsigned long long>(h));
   fingerprint_ = buf;

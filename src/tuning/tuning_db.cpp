@@ -1,57 +1,41 @@
-// Tuning database storage: load (ignoring stale or corrupt files with one warning), lookup,
-// atomic store (temporary file, then rename).
+// Tuning database storage: load (a stale, empty or corrupt file is ignored with one warning
+// naming it), lookup, and atomic store through runtime/disk_cache.hpp (a failed write throws
+// and leaves the previous file and no temporary behind). With the disk caches off or the cache
+// root unusable, and no LOCKSTEP_TUNING_DB, there is no file: a store says once that it is not
+// kept (the entry stays in this object only).
 #include "lockstep/tuning_db.hpp"
 
-#include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <random>
+#include <mutex>
 
 #include "lockstep/version.hpp"
+#include "runtime/disk_cache.hpp"
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace lockstep {
-namespace {
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
-fs::path tuning_dir() {
-  std::string root = cache_directory();
-  return root.empty() ? fs::path(".lockstep-tuning") : fs::path(root) / "tuning";
-}
-
-std::string slug(std::string s) {
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
-  return s.substr(0, 40);
-}
-
-}  // namespace
 
 std::string TuningDb::path_for(const DeviceInfo& d) {
   if (const char* p = std::getenv("LOCKSTEP_TUNING_DB"); p && *p) return p;
-  char h[17];
-  std::snprintf(h, sizeof h, "%016llx",
-                static_cast<unsigned long long>(fnv1a(d.platform + "\n" + d.name + "\n" + d.driver_version)));
-  return (tuning_dir() / (slug(d.name) + "-" + h + ".json")).string();
+  const auto dir = disk_cache::folder("tuning");  // empty: caches off or the root unusable
+  return dir.empty() ? std::string() : (dir / (disk_cache::device_file_stem(d) + ".json")).string();
 }
 
 TuningDb::TuningDb(const DeviceInfo& d) : path_(path_for(d)) {
   device_ = {{"platform", d.platform}, {"name", d.name}, {"driver", d.driver_version},
              {"compute_units", d.compute_units}, {"type", d.type}};
-  std::ifstream in(path_);
-  if (!in) return;
+  if (path_.empty()) return;
+  auto text = disk_cache::read(path_);
+  if (!text) return;
+  if (text->empty()) {
+    std::cerr << "lockstep: ignoring empty tuning database " << path_
+              << " (0 bytes); the next store replaces it\n";
+    return;
+  }
   try {
-    json j = json::parse(in);
+    json j = json::parse(*text);
     if (j.value("lockstep_version", "") != version) {
       std::cerr << "lockstep: ignoring tuning database " << path_ << " written by lockstep "
                 << j.value("lockstep_version", "?") << " (this is " << version << ")\n";
@@ -62,7 +46,8 @@ TuningDb::TuningDb(const DeviceInfo& d) : path_(path_for(d)) {
                           e.at("params"), e.value("metrics", json::object()), e.value("date", "")});
   } catch (const std::exception& e) {
     entries_.clear();
-    std::cerr << "lockstep: ignoring corrupt tuning database " << path_ << ": " << e.what() << "\n";
+    std::cerr << "lockstep: ignoring corrupt tuning database " << path_ << " (" << e.what()
+              << "); the next store replaces it\n";
   }
 }
 
@@ -96,21 +81,17 @@ void TuningDb::store(const TuningEntry& entry) {
   for (auto& x : entries_)
     j["entries"].push_back({{"routine", x.routine}, {"key", x.key}, {"features", x.features},
                             {"params", x.params}, {"metrics", x.metrics}, {"date", x.date}});
-  fs::path file(path_);
-  std::error_code ec;
-  if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
-  fs::path tmp = file;
-  tmp += ".tmp" + std::to_string(std::random_device{}());
-  {
-    std::ofstream out(tmp);
-    out << j.dump(1) << "\n";
-    if (!out) throw input_error("cannot write tuning database " + tmp.string());
+  if (path_.empty()) {
+    static std::once_flag said;
+    std::call_once(said, [] {
+      std::cerr << "lockstep: tuning result not stored: no tuning database ("
+                << (disk_cache::enabled() ? "the cache directory is unusable" : "LOCKSTEP_DISK_CACHE=0")
+                << "; LOCKSTEP_TUNING_DB=FILE names one)\n";
+    });
+    return;
   }
-  fs::rename(tmp, file, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw input_error("cannot write tuning database " + path_);
-  }
+  if (std::string why = disk_cache::write_atomic(path_, j.dump(1) + "\n"); !why.empty())
+    throw input_error("cannot write tuning database " + path_ + ": " + why);
 }
 
 }  // namespace lockstep

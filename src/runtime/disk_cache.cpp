@@ -1,0 +1,147 @@
+// The one disk-cache utility: cache root and off switch, FNV-1a, the device key, atomic writes.
+#include "runtime/disk_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace lockstep {
+
+std::string cache_directory() {
+  std::string root, from;
+  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) {
+    root = d, from = "LOCKSTEP_CACHE_DIR";
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    root = (fs::path(x) / "lockstep").string(), from = "XDG_CACHE_HOME";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    root = (fs::path(h) / ".cache" / "lockstep").string(), from = "HOME";
+  }
+  if (root.empty()) return {};
+  // The root must be (or become) a writable directory; otherwise one warning per process and
+  // per root, and every cache runs without its disk level.
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  std::string why;
+  if (ec && !fs::is_directory(root))
+    why = ec.message();
+  else if (!fs::is_directory(root))
+    why = "not a directory";
+  else if (access(root.c_str(), W_OK | X_OK) != 0)
+    why = std::strerror(errno);
+  if (why.empty()) return root;
+  static std::mutex warned_mutex;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> lock(warned_mutex);
+  if (warned.insert(root).second)
+    std::cerr << "lockstep: warning: cache directory " << root << " (from " << from
+              << ") is unusable (" << why << "); running without the disk caches\n";
+  return {};
+}
+
+namespace disk_cache {
+
+uint64_t fnv1a_bytes(const void* data, size_t bytes, uint64_t h) {
+  auto p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+std::string hex(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+bool enabled() {
+  const char* v = std::getenv("LOCKSTEP_DISK_CACHE");
+  return !(v && std::string(v) == "0");
+}
+
+fs::path folder(const std::string& sub) {
+  if (!enabled()) return {};
+  std::string root = cache_directory();
+  if (root.empty()) return {};
+  return sub.empty() ? fs::path(root) : fs::path(root) / sub;
+}
+
+std::string device_key(const DeviceInfo& d) {
+  return "platform " + d.platform + "\ndevice " + d.name + "\ndriver " + d.driver_version +
+         "\ncompute_units " + std::to_string(d.compute_units);
+}
+
+std::string device_file_stem(const DeviceInfo& d) {
+  std::string s = d.name.substr(0, 40);
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
+  return s + "-" + hex(fnv1a(device_key(d)));
+}
+
+std::optional<std::string> read(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string write_atomic(const fs::path& file, std::string_view bytes) {
+  std::error_code ec;
+  if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
+  std::string tmp = file.string() + ".tmpXXXXXX";
+  int fd = mkstemp(tmp.data());
+  if (fd < 0) return "create " + tmp + ": " + std::strerror(errno);
+  auto fail = [&](const char* call) {
+    std::string why = std::string(call) + " " + tmp + ": " + std::strerror(errno);
+    if (fd >= 0) close(fd);
+    unlink(tmp.c_str());
+    return why;
+  };
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return fail("write");
+    }
+    done += size_t(n);
+  }
+  if (fchmod(fd, 0644) != 0) return fail("chmod");  // mkstemp's 0600 was for the temporary
+  if (fsync(fd) != 0) return fail("fsync");
+  int rc = close(fd);
+  fd = -1;
+  if (rc != 0) return fail("close");
+  if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+    std::string why = "rename " + tmp + " to " + file.string() + ": " + std::strerror(errno);
+    unlink(tmp.c_str());
+    return why;
+  }
+  return {};
+}
+
+bool store_or_warn(const fs::path& file, std::string_view bytes, const std::string& what) {
+  std::string why = write_atomic(file, bytes);
+  if (why.empty()) return true;
+  static std::once_flag warned;
+  std::call_once(warned, [&] {
+    std::cerr << "lockstep: warning: cannot write " << what << " (" << why
+              << "); continuing without storing it\n";
+  });
+  return false;
+}
+
+}  // namespace disk_cache
+}  // namespace lockstep
