@@ -107,16 +107,6 @@ inline std::map<std::string, std::string> last_line(const std::string& out) {
 
 /// A fresh temporary directory, removed by the destructor.
 /// Sets an environment variable for a scope (unset again however the scope ends).
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
-    setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-};
-
 struct TempDir {
   std::filesystem::path path;
   TempDir() {
@@ -139,6 +129,8 @@ struct ScopedEnv {
   }
   ScopedEnv(const std::string& n, const std::string& value) : ScopedEnv(n, value.c_str()) {}
   ~ScopedEnv() { old ? setenv(name.c_str(), old->c_str(), 1) : unsetenv(name.c_str()); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
 };
 
 /// A full disk, as the kernel reports it to a writer: RLIMIT_FSIZE = `bytes` with SIGXFSZ

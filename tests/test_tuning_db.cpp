@@ -12,7 +12,7 @@ using namespace lockstep;
 TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
   test::TempDir dir;
   std::string path = (dir.path / "db.json").string();
-  setenv("LOCKSTEP_TUNING_DB", path.c_str(), 1);
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", path);
   DeviceInfo dev = describe(test::context().device());
 
   TuningDb a(dev);
@@ -40,7 +40,6 @@ TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
   CHECK(c.entries().empty());
   c.store({"spmv", "m3", {}, {{"kernel", "vector"}}, {}, ""});
   CHECK(TuningDb(dev).find("spmv", "m3").has_value());
-  unsetenv("LOCKSTEP_TUNING_DB");
 }
 
 // Issue 18/19: a failed write (a full disk) throws, names the file and leaves neither a 0-byte or
