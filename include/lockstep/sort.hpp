@@ -16,6 +16,7 @@
 //   lockstep::sort(ctx, lockstep::KeyType::u32, buf, n, opts);        // device buffer in place
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -64,6 +65,9 @@ struct SortResult {
   std::string strategy = "none";  // bitonic: the barrier strategy used; radix: "onesweep"
   int groups = 0, tile = 0, phases = 0;
   double ms = 0;
+  // Device time per kernel (summed over its launches): radix "hist", "pass0".., "count", "scan",
+  // "small"; ms minus their sum is the time between launches.
+  std::map<std::string, double> kernel_ms;
 };
 
 /// The algorithm `automatic` picks (a rule; see README "Sorting"): bitonic in one persistent

@@ -71,7 +71,11 @@ SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
   // radix has no global barrier: opts.strategy does not apply to it (reported as "onesweep")
   const SortOptions o = detail::sort_choose(ctx.info(), type, n, values != nullptr, opts);
   return o.algorithm == SortAlgorithm::bitonic ? detail::bitonic_sort(ctx, type, keys, n, o, values)
-                                               : detail::radix_sort(ctx, type, keys, n, o, values);
+                                               : detail::radix_sort(
+                                                     ctx, type, keys, n, o.descending,
+                                                     detail::radix_params(ctx.info(), type,
+                                                                          values != nullptr, o.items),
+                                                     values);
 }
 
 template <typename K>
