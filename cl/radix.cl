@@ -17,11 +17,15 @@
 // (cl/barrier_order.cl). Two flag arrays alternate between passes; each pass zeroes the other.
 // The plan keeps the result in the caller's buffer: with an odd number of passes to run, the first
 // skipped pass runs as a plain copy; with none to run, f32 keys are canonicalised in place.
-// Stable. Macros: cl/radix_rank.cl's, PAIRS (0/1) and cl/barrier_order.cl's.
+// Stable. Macros: cl/radix_rank.cl's, PAIRS (0/1), PRIVATE_COUNTS (1: the histogram and count
+// kernels count per work-item in local memory, no atomics; CPUs) and cl/barrier_order.cl's.
 #include "barrier_order.cl"
 #include "radix_rank.cl"
 #ifndef PAIRS
 #error "PAIRS undefined!"
+#endif
+#ifndef PRIVATE_COUNTS
+#error "PRIVATE_COUNTS undefined!"
 #endif
 #define FLAG_AGG 0x40000000u
 #define FLAG_PREFIX 0x80000000u
@@ -47,10 +51,24 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE) lh[i] = 0;
   if (l < DIGITS) skip[l] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
+#if PRIVATE_COUNTS  // CPUs: a serial run of keys per work-item, counted without atomics
+  __local uint own[LOCAL_SIZE * DIGITS * RADIX];
+  __local uint* mine = own + l * DIGITS * RADIX;
+  for (uint i = 0; i < DIGITS * RADIX; ++i) mine[i] = 0;
+  const uint per = (n + get_global_size(0) - 1) / get_global_size(0);
+  for (uint e = get_global_id(0) * per; e < min(n, (uint)get_global_id(0) * per + per); ++e) {
+    const key_t k = key_in(keys[e]);
+    for (int d = 0; d < DIGITS; ++d) ++mine[d * RADIX + digit_of(k, 8 * d)];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
+    for (uint w = 0; w < LOCAL_SIZE; ++w) lh[i] += own[w * DIGITS * RADIX + i];
+#else
   for (uint e = get_global_id(0); e < n; e += get_global_size(0)) {
     const key_t k = key_in(keys[e]);
     for (int d = 0; d < DIGITS; ++d) atomic_inc(&lh[d * RADIX + digit_of(k, 8 * d)]);
   }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
     if (lh[i]) atomic_add(&state[i], (int)lh[i]);
@@ -217,8 +235,23 @@ __kernel void radix_count(__global key_t* keys, __global key_t* tmp, __global ui
                           __global int* flags) {
   PASS_SETUP();
   if (plan & (PLAN_COPY | PLAN_INPLACE)) return;
-  __local uint h[RADIX];
   const uint tile = get_group_id(0), base = tile * TILE, cnt = min((uint)TILE, n - base);
+#if PRIVATE_COUNTS  // CPUs: work-item l counts its ITEMS consecutive keys without atomics
+  __local uint h[LOCAL_SIZE * RADIX];
+  __local uint* mine = h + l * RADIX;
+  for (uint d = 0; d < RADIX; ++d) mine[d] = 0;
+  for (uint j = l * ITEMS; j < min(cnt, l * ITEMS + ITEMS); ++j) {
+    const key_t k = src[base + j];
+    ++mine[digit_of((plan & PLAN_IN) ? key_in(k) : k, shift)];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = l; d < RADIX; d += LOCAL_SIZE) {
+    uint t = 0;
+    for (uint w = 0; w < LOCAL_SIZE; ++w) t += h[w * RADIX + d];
+    flags[tile * RADIX + d] = (int)t;
+  }
+#else
+  __local uint h[RADIX];
   for (uint d = l; d < RADIX; d += LOCAL_SIZE) h[d] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint j = l; j < cnt; j += LOCAL_SIZE) {
@@ -227,6 +260,7 @@ __kernel void radix_count(__global key_t* keys, __global key_t* tmp, __global ui
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = l; d < RADIX; d += LOCAL_SIZE) flags[tile * RADIX + d] = (int)h[d];
+#endif
 }
 
 // chained=0, one work-group: flags[tile][digit] becomes the exclusive prefix over the tiles.

@@ -38,10 +38,11 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     p.items = kb == 8 ? (pairs ? 12 : 14) : (pairs ? 15 : 18);
     p.small_items = 32;
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
-    p.local_size = 64;
-    p.items = 64;
+    p.local_size = 16;
+    p.items = 128;
     p.chained = false;
-    p.small_items = 64;
+    p.private_counts = true;
+    p.small_items = 256;
   } else {  // other GPUs: counters per work-item, so few work-items fit
     p.local_size = 64;
     p.items = 16;
@@ -62,14 +63,15 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
   const int rw = p.match ? p.wave : 1;
   if (p.local_size < 1 || p.local_size > int(ctx.info().max_work_group_size) || rw < 1 ||
-      rw > 64 || p.local_size % rw || p.items < 1 || p.items > 128 || p.small_items < 0 ||
+      rw > 64 || p.local_size % rw || p.items < 1 || p.items > 512 || p.small_items < 0 ||
       p.match < 0 || p.match > 2)
     throw input_error("radix sort: bad parameters (local size " + std::to_string(p.local_size) +
                       ", items " + std::to_string(p.items) + ", wave " + std::to_string(rw) + ")");
   const bool pairs = values != nullptr;
   const size_t kb = key_bytes(type), local = size_t(p.local_size);
   const size_t tile = local * size_t(p.items);
-  if (pass_local_bytes(p, kb) > ctx.info().local_mem_bytes)
+  const size_t hist_bytes = (p.private_counts ? size_t(p.local_size) + 1 : 1) * kb * 1024;
+  if (std::max(pass_local_bytes(p, kb), hist_bytes) > ctx.info().local_mem_bytes)
     throw input_error("radix sort: a tile of " + std::to_string(tile) +
                       " keys does not fit in local memory");
   const bool small = n <= local * size_t(p.small_items);
@@ -92,7 +94,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     evs.push_back({"small", launch(q, k, local, local)});
     r.groups = 1;
   } else {
-    d.set("ITEMS", p.items);
+    d.set("ITEMS", p.items).set("PRIVATE_COUNTS", p.private_counts ? 1 : 0);
     add_flag_defines(ctx, d);  // BARRIER_C11 / BARRIER_NV_PTX: the look-back's acquire/release
     cl::Kernel hist_k = ctx.kernel("radix.cl", "radix_histogram", d);
     cl::Kernel pass_k = ctx.kernel("radix.cl", "radix_pass", d);

@@ -25,6 +25,7 @@ struct RadixParams {
   int wave = 1;          // WAVE_WIDTH, the lanes of a wave for match 1 and 2
   int hist_groups = 0;   // work-groups of radix_histogram; 0 = 4 per compute unit
   bool chained = true;   // decoupled look-back; false: count + scan kernels per pass (no spinning)
+  bool private_counts = false;  // histogram/count per work-item, no local atomics (CPUs)
   int small_items = 0;   // one work-group sorts n <= local_size * small_items in one launch; 0 off
 };
 /// The rule: PTX match ranking on NVIDIA, counters per work-item elsewhere; no look-back on CPUs
