@@ -42,7 +42,7 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     p.items = 128;
     p.chained = false;
     p.private_counts = true;
-    p.small_items = 256;
+    p.small_items = 512;
   } else {  // other GPUs: counters per work-item, so few work-items fit
     p.local_size = 64;
     p.items = 16;
