@@ -1,187 +1,280 @@
-// LSD radix sort in the style of Onesweep (Adinets & Merrill 2022), 8-bit digits over key_t bits
-// (cl/sort_keys.cl): radix_histogram counts every digit of every key in one pass, radix_scan
-// turns the counts into each digit's global start, and radix_pass (once per digit, ping-pong
-// buffers) takes its tile id from an atomic counter (never get_group_id: a tile only ever waits
-// on tiles that started before it), sorts the tile by the digit in local memory (stable 2-bit
-// splits), then finds the tile's global offset per digit by decoupled look-back over a flag
-// array: each tile publishes its count (FLAG_AGG), then its inclusive prefix (FLAG_PREFIX), in one
-// 32-bit word (2 status bits, 30-bit count: n < 2^30), through flag_store_release; predecessors'
-// words are read with flag_load_acquire. Stable, so pairs keep their input order among equal keys.
-// Macros: LOCAL_SIZE (= 256, one work-item per digit), ITEMS (keys per work-item per tile),
-// HIST_ITEMS (keys per work-item in the histogram), PAIRS (0/1).
+// LSD radix sort, the Onesweep way (Adinets & Merrill 2022), 8-bit digits over key_t bits:
+//  radix_histogram  a few work-groups count every digit of every key in one grid-stride pass; the
+//                   last group to finish (flag_add_acq_rel on a counter, then plain loads of the
+//                   others' counts) turns the counts into each digit's global start and writes the
+//                   plan: which passes to skip (one digit holds every key: nothing moves) and
+//                   which buffer each remaining pass reads. It also zeroes the first look-back flags.
+//  radix_pass       once per digit (the host launches them all; a skipped pass returns at once).
+//                   A tile takes its id from an atomic counter (never get_group_id: a tile only
+//                   waits on tiles that started before it), ranks its keys (cl/radix_rank.cl),
+//                   finds its global offset per digit by decoupled look-back (chained=1) and
+//                   scatters keys, then values, through local memory so global writes coalesce.
+//  radix_count, radix_tile_scan  chained=0 (CPU devices): the tile offsets come from a count
+//                   kernel and a scan kernel instead, so no work-group ever spins on another
+//                   (groups that share an OS thread would starve each other).
+// Look-back: per tile and digit one 32-bit flag, FLAG_AGG | count, then FLAG_PREFIX | inclusive
+// prefix (30 bits: n < 2^30), written with flag_store_release and read with flag_load_acquire
+// (cl/barrier_order.cl). Two flag arrays alternate between passes; each pass zeroes the other.
+// The plan keeps the result in the caller's buffer: with an odd number of passes to run, the first
+// skipped pass runs as a plain copy; with none to run, f32 keys are canonicalised in place.
+// Stable. Macros: cl/radix_rank.cl's, PAIRS (0/1), PRIVATE_COUNTS (1: the histogram and count
+// kernels count per work-item in local memory, no atomics; CPUs) and cl/barrier_order.cl's.
 #include "barrier_order.cl"
-#include "sort_keys.cl"
-#ifndef LOCAL_SIZE
-#error "LOCAL_SIZE undefined!"
-#endif
-#ifndef ITEMS
-#error "ITEMS undefined!"
-#endif
-#ifndef HIST_ITEMS
-#error "HIST_ITEMS undefined!"
-#endif
+#include "radix_rank.cl"
 #ifndef PAIRS
 #error "PAIRS undefined!"
 #endif
-#if LOCAL_SIZE != 256
-#error "radix.cl needs LOCAL_SIZE == 256 (one work-item per digit)"
+#ifndef PRIVATE_COUNTS
+#error "PRIVATE_COUNTS undefined!"
 #endif
-#define RADIX 256
-#define DIGITS (KEY_BITS / 8)
-#define TILE (LOCAL_SIZE * ITEMS)
 #define FLAG_AGG 0x40000000u
 #define FLAG_PREFIX 0x80000000u
 #define FLAG_COUNT 0x3FFFFFFFu
+// The state buffer (ints; the host zeroes ST_SIZE of them before radix_histogram).
+#define ST_TILE (DIGITS * RADIX)    // per pass: the next tile id
+#define ST_DONE (ST_TILE + DIGITS)  // histogram groups finished
+#define ST_PLAN (ST_DONE + 1)       // per pass: PLAN_* bits or -1 (skip); then the passes run
+#define ST_SIZE (ST_PLAN + DIGITS + 1)
+#define PLAN_PARITY 1   // reads the scratch buffer (else the caller's)
+#define PLAN_IN 2       // first pass run: key_in on load
+#define PLAN_OUT 4      // last pass run: key_out on store
+#define PLAN_COPY 8     // copy the keys as they are (an even number of hops)
+#define PLAN_INPLACE 16 // key_out(key_in(k)) in the caller's buffer (f32 NaNs, nothing else runs)
 
-uint digit_of(key_t k, int shift) { return (uint)(k >> shift) & (RADIX - 1); }
-
-__kernel void radix_histogram(__global const key_t* keys, uint n, __global int* hist,
-                              int transform) {
-  __local int lh[DIGITS * RADIX];
-  for (int i = get_local_id(0); i < DIGITS * RADIX; i += LOCAL_SIZE) lh[i] = 0;
+__kernel void radix_histogram(__global const key_t* keys, uint n, __global volatile int* state,
+                              __global int* flags, uint flag_words) {
+  __local uint lh[DIGITS * RADIX];
+  __local uint sc[LOCAL_SIZE];
+  __local int last, skip[DIGITS];
+  const uint l = get_local_id(0);
+  for (uint i = get_global_id(0); i < flag_words; i += get_global_size(0)) flags[i] = 0;
+  for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE) lh[i] = 0;
+  if (l < DIGITS) skip[l] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint start = get_group_id(0) * (uint)(LOCAL_SIZE * HIST_ITEMS);
-  for (uint e = get_local_id(0); e < LOCAL_SIZE * HIST_ITEMS; e += LOCAL_SIZE) {
-    if (start + e >= n) break;
-    key_t k = keys[start + e];
-    if (transform) k = key_in(k);
+#if PRIVATE_COUNTS  // CPUs: a serial run of keys per work-item, counted without atomics
+  __local uint own[LOCAL_SIZE * DIGITS * RADIX];
+  __local uint* mine = own + l * DIGITS * RADIX;
+  for (uint i = 0; i < DIGITS * RADIX; ++i) mine[i] = 0;
+  const uint per = (n + get_global_size(0) - 1) / get_global_size(0);
+  for (uint e = get_global_id(0) * per; e < min(n, (uint)get_global_id(0) * per + per); ++e) {
+    const key_t k = key_in(keys[e]);
+    for (int d = 0; d < DIGITS; ++d) ++mine[d * RADIX + digit_of(k, 8 * d)];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
+    for (uint w = 0; w < LOCAL_SIZE; ++w) lh[i] += own[w * DIGITS * RADIX + i];
+#else
+  for (uint e = get_global_id(0); e < n; e += get_global_size(0)) {
+    const key_t k = key_in(keys[e]);
     for (int d = 0; d < DIGITS; ++d) atomic_inc(&lh[d * RADIX + digit_of(k, 8 * d)]);
   }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int i = get_local_id(0); i < DIGITS * RADIX; i += LOCAL_SIZE)
-    if (lh[i]) atomic_add(&hist[i], lh[i]);
-}
-
-// Inclusive scan of s[0..LOCAL_SIZE) in place (Hillis-Steele); all work-items call it.
-void local_scan(__local int* s) {
-  const int l = get_local_id(0);
-  for (int off = 1; off < LOCAL_SIZE; off <<= 1) {
-    int v = l >= off ? s[l - off] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    s[l] += v;
-    barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
+    if (lh[i]) atomic_add(&state[i], (int)lh[i]);
+  B_WG_BARRIER();
+  if (l == 0) last = flag_add_acq_rel(state + ST_DONE, 1) == (int)get_num_groups(0) - 1;
+  B_WG_BARRIER();
+  if (!last) return;
+  // The last group: every group's counts are in (plain loads, after the acquire above).
+  const uint d0 = l * DPT;
+  for (int p = 0; p < DIGITS; ++p) {
+    uint t = 0;
+    for (uint d = d0; d < d0 + DPT && d < RADIX; ++d) {
+      const uint c = (uint)state[p * RADIX + d];
+      if (c == n) skip[p] = 1;
+      t += c;
+    }
+    uint total;
+    uint start = block_excl_scan(t, sc, &total);
+    for (uint d = d0; d < d0 + DPT && d < RADIX; ++d) {
+      const uint c = (uint)state[p * RADIX + d];
+      state[p * RADIX + d] = (int)start;
+      start += c;
+    }
   }
-}
-
-// The same for ulong (four 16-bit counters side by side; no field overflows).
-void local_scan_wide(__local ulong* s) {
-  const int l = get_local_id(0);
-  for (int off = 1; off < LOCAL_SIZE; off <<= 1) {
-    ulong v = l >= off ? s[l - off] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    s[l] += v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-}
-
-// Group d: the digit counts of pass d become exclusive starts.
-__kernel void radix_scan(__global int* hist) {
-  __local int s[LOCAL_SIZE];
-  const int l = get_local_id(0);
-  __global int* h = hist + get_group_id(0) * RADIX;
-  const int c = h[l];
-  s[l] = c;
   barrier(CLK_LOCAL_MEM_FENCE);
-  local_scan(s);
-  h[l] = s[l] - c;
+  if (l != 0) return;
+  int run = 0;
+  for (int p = 0; p < DIGITS; ++p) run += !skip[p];
+  int copy = -1;  // an odd number to run: the first skipped pass copies
+  for (int p = 0; p < DIGITS && (run & 1); ++p)
+    if (skip[p]) {
+      copy = p;
+      break;
+    }
+  const int hops = run + (copy >= 0);
+  int at = 0;
+  for (int p = 0; p < DIGITS; ++p) {
+    int plan = -1;
+    if (!skip[p] || p == copy) {
+      plan = (at & 1) | (at == 0 ? PLAN_IN : 0) | (at == hops - 1 ? PLAN_OUT : 0);
+      plan |= p == copy ? PLAN_COPY : 0;
+      ++at;
+    }
+#if KEY_TYPE == 2
+    if (hops == 0 && p == 0) plan = PLAN_INPLACE;
+#endif
+    state[ST_PLAN + p] = plan;
+  }
+  state[ST_PLAN + DIGITS] = hops;
 }
 
-__kernel void radix_pass(__global const key_t* src, __global key_t* dst,
-                         __global const uint* vsrc, __global uint* vdst, uint n, int pass,
-                         __global const int* starts, __global volatile int* flags,
-                         __global volatile int* counter, int tin, int tout) {
+#define PASS_SETUP()                                                                  \
+  const int plan = state[ST_PLAN + pass];                                             \
+  if (plan < 0) return;                                                               \
+  const int par = plan & PLAN_PARITY;                                                 \
+  __global key_t* src = par ? tmp : keys;                                             \
+  __global key_t* dst = par ? keys : tmp;                                             \
+  __global uint* vsrc = par ? tmpv : vals;                                            \
+  __global uint* vdst = par ? vals : tmpv;                                            \
+  const uint l = get_local_id(0), tiles = (n + TILE - 1) / TILE, shift = 8 * pass;
+
+__kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uint* vals,
+                         __global uint* tmpv, uint n, int pass, __global volatile int* state,
+                         __global volatile int* flags, int chained) {
+  PASS_SETUP();
   __local key_t lk[TILE];
-#if PAIRS
-  __local uint lv[TILE];
-#endif
-  __local int scan[LOCAL_SIZE], dcount[RADIX], gbase[RADIX];
-  __local ulong wide[LOCAL_SIZE];
+  __local rank_shared s;
+  __local int gbase[RADIX];
   __local uint tile_l;
-  const int l = get_local_id(0), shift = 8 * pass;
-  if (l == 0) tile_l = atomic_inc(counter + pass);
-  dcount[l] = 0;
+  if (l == 0) tile_l = chained ? (uint)atomic_inc(state + ST_TILE + pass) : get_group_id(0);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint tile = tile_l, base = tile * TILE;
-  const uint cnt = min((uint)TILE, n - base);
-  for (uint e = l; e < TILE; e += LOCAL_SIZE) {
-    key_t k = KEY_MAX;
-    if (e < cnt) {
-      k = src[base + e];
-      if (tin) k = key_in(k);
+  const uint tile = tile_l, base = tile * TILE, cnt = min((uint)TILE, n - base);
+  __global volatile int* fl = flags + (chained && par ? tiles * RADIX : 0);
+  if (chained)  // the other flag array, for the next pass that runs
+    for (uint d = l; d < RADIX; d += LOCAL_SIZE) flags[(par ? 0 : tiles * RADIX) + tile * RADIX + d] = 0;
+  if (plan & (PLAN_COPY | PLAN_INPLACE)) {
+    for (uint j = l; j < cnt; j += LOCAL_SIZE) {
+      key_t k = src[base + j];
+      if (plan & (PLAN_IN | PLAN_INPLACE)) k = key_in(k);
+      if (plan & (PLAN_OUT | PLAN_INPLACE)) k = key_out(k);
+      if (plan & PLAN_INPLACE) {
+        src[base + j] = k;
+        continue;
+      }
+      dst[base + j] = k;
 #if PAIRS
-      lv[e] = vsrc[base + e];
+      vdst[base + j] = vsrc[base + j];
 #endif
-      atomic_inc(&dcount[digit_of(k, shift)]);
     }
-    lk[e] = k;
+    return;
   }
-  // Stable local sort of the tile by the digit: four 2-bit splits; work-item l owns the ITEMS
-  // consecutive positions l*ITEMS.. and counts its keys per 2-bit value in one ulong (4 x 16
-  // bits: TILE < 2^16), so one scan per split ranks all four values (padding KEY_MAX stays
-  // behind every real key).
-  for (int b = 0; b < 8; b += 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    key_t rk[ITEMS];
+  key_t k[ITEMS];
+  uint r[ITEMS];
 #if PAIRS
-    uint rv[ITEMS];
+  uint v[ITEMS];
 #endif
-    ulong mine = 0;
-    for (int i = 0; i < ITEMS; ++i) {
-      rk[i] = lk[l * ITEMS + i];
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = tile_pos(i);
+    k[i] = KEY_MAX;  // padding: digit 255 in every pass, ranked after every real key
+    if (j < cnt) {
+      k[i] = src[base + j];
+      if (plan & PLAN_IN) k[i] = key_in(k[i]);
 #if PAIRS
-      rv[i] = lv[l * ITEMS + i];
-#endif
-      mine += 1UL << (16 * ((uint)(rk[i] >> (shift + b)) & 3));
-    }
-    wide[l] = mine;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    local_scan_wide(wide);
-    const ulong before = wide[l] - mine, total = wide[LOCAL_SIZE - 1];
-    const uint t0 = (uint)total & 0xFFFF, t1 = (uint)(total >> 16) & 0xFFFF;
-    const uint t2 = (uint)(total >> 32) & 0xFFFF;
-    uint p0 = (uint)before & 0xFFFF, p1 = t0 + ((uint)(before >> 16) & 0xFFFF);
-    uint p2 = t0 + t1 + ((uint)(before >> 32) & 0xFFFF);
-    uint p3 = t0 + t1 + t2 + ((uint)(before >> 48) & 0xFFFF);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = 0; i < ITEMS; ++i) {
-      const uint v = (uint)(rk[i] >> (shift + b)) & 3;
-      const uint at = v == 0 ? p0++ : v == 1 ? p1++ : v == 2 ? p2++ : p3++;
-      lk[at] = rk[i];
-#if PAIRS
-      lv[at] = rv[i];
+      v[i] = vsrc[base + j];
 #endif
     }
   }
-  // Where each digit starts inside the sorted tile.
-  const int c = dcount[l];
-  scan[l] = c;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  local_scan(scan);
-  const int tile_start = scan[l] - c;
-  // Decoupled look-back for digit l.
-  __global volatile int* my = flags + (size_t)tile * RADIX + l;
-  int excl = 0;
-  if (tile == 0) {
-    flag_store_release(my, (int)(FLAG_PREFIX | (uint)c));
-  } else {
-    flag_store_release(my, (int)(FLAG_AGG | (uint)c));
-    for (int t = (int)tile - 1; t >= 0;) {
-      const uint f = (uint)flag_load_acquire(flags + (size_t)t * RADIX + l);
-      if (!(f & (FLAG_AGG | FLAG_PREFIX))) continue;  // not published yet: spin
-      excl += (int)(f & FLAG_COUNT);
-      if (f & FLAG_PREFIX) break;
-      --t;
+  rank_tile(k, shift, r, &s);
+  // Per owned digit: where it starts in the sorted tile, its count, its global offset.
+  for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
+    const uint start = s.cnt[d], end = d + 1 < RADIX ? s.cnt[d + 1] : TILE;
+    const uint c = end - start - (d == RADIX - 1 ? TILE - cnt : 0);
+    __global volatile int* my = fl + tile * RADIX + d;
+    uint excl = 0;
+    if (!chained) {
+      excl = (uint)*my;  // radix_tile_scan's exclusive prefix
+    } else if (tile == 0) {
+      flag_store_release(my, (int)(FLAG_PREFIX | c));
+    } else {
+      flag_store_release(my, (int)(FLAG_AGG | c));
+      for (int t = (int)tile - 1; t >= 0;) {
+        const uint f = (uint)flag_load_acquire(fl + t * RADIX + d);
+        if (!(f & (FLAG_AGG | FLAG_PREFIX))) continue;  // not published yet: spin
+        excl += f & FLAG_COUNT;
+        if (f & FLAG_PREFIX) break;
+        --t;
+      }
+      flag_store_release(my, (int)(FLAG_PREFIX | (excl + c)));
     }
-    flag_store_release(my, (int)(FLAG_PREFIX | (uint)(excl + c)));
+    gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }
-  gbase[l] = starts[pass * RADIX + l] + excl - tile_start;
+  for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint e = l; e < cnt; e += LOCAL_SIZE) {
-    const key_t k = lk[e];
-    const uint at = (uint)gbase[digit_of(k, shift)] + e;
-    dst[at] = tout ? key_out(k) : k;
 #if PAIRS
-    vdst[at] = lv[e];
+  uint at[ITEMS];
 #endif
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = l + (uint)i * LOCAL_SIZE;
+    if (j < cnt) {
+      const key_t x = lk[j];
+      const uint a = (uint)gbase[digit_of(x, shift)] + j;
+      dst[a] = (plan & PLAN_OUT) ? key_out(x) : x;
+#if PAIRS
+      at[i] = a;
+#endif
+    }
+  }
+#if PAIRS
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* lv = (__local uint*)lk;
+  for (int i = 0; i < ITEMS; ++i)
+    if (r[i] < cnt) lv[r[i]] = v[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = l + (uint)i * LOCAL_SIZE;
+    if (j < cnt) vdst[at[i]] = lv[j];
+  }
+#endif
+}
+
+// chained=0, before radix_pass: each tile's digit counts into flags[tile][digit].
+__kernel void radix_count(__global key_t* keys, __global key_t* tmp, __global uint* vals,
+                          __global uint* tmpv, uint n, int pass, __global volatile int* state,
+                          __global int* flags) {
+  PASS_SETUP();
+  if (plan & (PLAN_COPY | PLAN_INPLACE)) return;
+  const uint tile = get_group_id(0), base = tile * TILE, cnt = min((uint)TILE, n - base);
+#if PRIVATE_COUNTS  // CPUs: work-item l counts its ITEMS consecutive keys without atomics
+  __local uint h[LOCAL_SIZE * RADIX];
+  __local uint* mine = h + l * RADIX;
+  for (uint d = 0; d < RADIX; ++d) mine[d] = 0;
+  for (uint j = l * ITEMS; j < min(cnt, l * ITEMS + ITEMS); ++j) {
+    const key_t k = src[base + j];
+    ++mine[digit_of((plan & PLAN_IN) ? key_in(k) : k, shift)];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = l; d < RADIX; d += LOCAL_SIZE) {
+    uint t = 0;
+    for (uint w = 0; w < LOCAL_SIZE; ++w) t += h[w * RADIX + d];
+    flags[tile * RADIX + d] = (int)t;
+  }
+#else
+  __local uint h[RADIX];
+  for (uint d = l; d < RADIX; d += LOCAL_SIZE) h[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint j = l; j < cnt; j += LOCAL_SIZE) {
+    const key_t k = src[base + j];
+    atomic_inc(&h[digit_of((plan & PLAN_IN) ? key_in(k) : k, shift)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = l; d < RADIX; d += LOCAL_SIZE) flags[tile * RADIX + d] = (int)h[d];
+#endif
+}
+
+// chained=0, one work-group: flags[tile][digit] becomes the exclusive prefix over the tiles.
+__kernel void radix_tile_scan(__global key_t* keys, __global key_t* tmp, __global uint* vals,
+                              __global uint* tmpv, uint n, int pass,
+                              __global volatile int* state, __global int* flags) {
+  PASS_SETUP();
+  if (plan & (PLAN_COPY | PLAN_INPLACE)) return;
+  for (uint d = l; d < RADIX; d += LOCAL_SIZE) {
+    int t = 0;
+    for (uint tile = 0; tile < tiles; ++tile) {
+      const int c = flags[tile * RADIX + d];
+      flags[tile * RADIX + d] = t;
+      t += c;
+    }
   }
 }

@@ -1,9 +1,12 @@
 // lockstep::sort against the host reference (sort_cpu, std::stable_sort on the same order):
-// adversarial sizes (0, 1, 2, 3, 7, 93, 2^k +- 1, 4099), all-equal, sorted and reversed input,
-// NaN and +-0 for f32, every key type and order, both algorithms, every barrier strategy of the
-// persistent bitonic sort (whose phases read other work-groups' writes with ordinary loads right
-// after the global barrier), radix's look-back (each tile's offset comes from other tiles' flags),
-// pairs (radix: exactly the stable result; bitonic: sorted keys, and the multiset of pairs kept).
+// adversarial sizes (0, 1, 2, 3, 7, 93, 2^k +- 1, 4099, 10^6 + 3), all-equal, sorted and reversed
+// input, NaN and +-0 for f32, every key type and order, both algorithms, every barrier strategy of
+// the persistent bitonic sort (whose phases read other work-groups' writes with ordinary loads
+// right after the global barrier), radix's look-back (each tile's offset comes from other tiles'
+// flags) and its histogram's last group (reads the others' counts with ordinary loads), its count
+// + scan mode (CPU devices), its wave ranking (lanes emulated in local memory: the logic of the
+// PTX path), its pass skipping, its one-group sort; pairs (radix: exactly the stable result;
+// bitonic: sorted keys, and the multiset of pairs kept).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,6 +14,8 @@
 
 #include "lockstep/sort.hpp"
 #include "lockstep/tuning.hpp"
+#include "lockstep/tuning_db.hpp"
+#include "sort/sort_impl.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -38,16 +43,27 @@ std::vector<uint64_t> bits(const std::vector<K>& v) {
   return b;
 }
 
-// Sorts keys (and values 0..n-1) on the device and checks against the reference.
+// Sorts keys (and values 0..n-1) on the device (with `radix`: detail::radix_sort with those
+// parameters, else lockstep::sort) and checks against the reference.
 template <typename K>
-void check_sort(const std::vector<K>& in, const SortOptions& opts, bool pairs, const char* what) {
+void check_sort(const std::vector<K>& in, const SortOptions& opts, bool pairs, const char* what,
+                const detail::RadixParams* radix = nullptr) {
   Context& ctx = test::context();
   std::vector<K> keys = in, want = in;
   std::vector<uint32_t> vals(in.size()), want_vals(in.size());
   for (size_t i = 0; i < in.size(); ++i) vals[i] = want_vals[i] = uint32_t(i);
   sort_cpu(want, pairs ? &want_vals : nullptr, opts.descending);
 
-  SortResult r = pairs ? sort(ctx, keys, vals, opts) : sort(ctx, keys, opts);
+  SortResult r;
+  if (radix) {
+    cl::Buffer kb = upload(ctx.queue(), keys), vb = upload(ctx.queue(), vals);
+    r = detail::radix_sort(ctx, key_type_of<K>(), kb, in.size(), opts.descending, *radix,
+                           pairs ? &vb : nullptr);
+    keys = download<K>(ctx.queue(), kb, in.size());
+    vals = download<uint32_t>(ctx.queue(), vb, in.size());
+  } else {
+    r = pairs ? sort(ctx, keys, vals, opts) : sort(ctx, keys, opts);
+  }
 
   INFO(what, " n=", in.size(), " type=", to_string(key_type_of<K>()), " desc=", opts.descending,
        " pairs=", pairs, " algorithm=", to_string(r.algorithm), " strategy=", r.strategy,
@@ -77,7 +93,7 @@ void check_sort(const std::vector<K>& in, const SortOptions& opts, bool pairs, c
   }
 }
 
-const std::vector<size_t> kSizes = {0, 1, 2, 3, 7, 93, 255, 257, 1023, 1025, 4099};
+const std::vector<size_t> kSizes = {0, 1, 2, 3, 7, 93, 127, 129, 255, 257, 1023, 1025, 4099};
 
 }  // namespace
 
@@ -99,20 +115,55 @@ TEST_CASE("sort: bitonic u32 keys on every barrier strategy, adversarial sizes a
   }
 }
 
-TEST_CASE("sort: radix u32 keys and pairs, adversarial sizes and inputs") {
+// Tiles of 128 keys (16 work-items x 8): 4099 keys are 33 tiles. No one-group sort. Ranking per
+// work-item (RADIX_MATCH=0) on every device.
+detail::RadixParams small_tiles(bool chained) {
+  detail::RadixParams p;
+  p.local_size = 16;
+  p.items = 8;
+  p.chained = chained;
+  p.private_counts = !test::context().info().is_gpu();  // 16 x 4 KiB of counters: CPUs only
+  return p;
+}
+
+TEST_CASE("sort: radix u32 keys and pairs, adversarial sizes and inputs, both offset modes") {
+  for (bool chained : {false, true}) {
+    const detail::RadixParams p = small_tiles(chained);
+    SortOptions o;
+    o.algorithm = SortAlgorithm::radix;
+    const char* what = chained ? "radix, look-back" : "radix, count + scan";
+    for (size_t n : kSizes) {
+      check_sort(random_keys<uint32_t>(n, n + 7), o, false, what, &p);
+      check_sort(random_keys<uint32_t>(n, n + 8, 50), o, true, what, &p);  // many equal keys
+    }
+    std::vector<uint32_t> v = random_keys<uint32_t>(3000, 11);
+    std::sort(v.begin(), v.end());
+    check_sort(v, o, true, "sorted", &p);
+    std::reverse(v.begin(), v.end());
+    check_sort(v, o, true, "reversed", &p);
+    // Pass skipping: every pass (all equal), three of four (one odd run: a copy pass keeps the
+    // result in place), two of four (bytes 1 and 2 vary).
+    check_sort(std::vector<uint32_t>(2500, 0xFFFFFFFFu), o, true, "all equal max", &p);
+    check_sort(random_keys<uint32_t>(2500, 12, 256), o, true, "one byte varies", &p);
+    std::vector<uint32_t> mid = random_keys<uint32_t>(2500, 13, 1 << 16);
+    for (auto& x : mid) x = (x << 8) | 0x5A000000u;
+    check_sort(mid, o, true, "middle bytes vary", &p);
+  }
+}
+
+TEST_CASE("sort: radix one-group sort and large n with the device's own parameters") {
+  Context& ctx = test::context();
   SortOptions o;
   o.algorithm = SortAlgorithm::radix;
-  o.items = 2;  // 512-key tiles: 4099 keys are 9 tiles looking back over each other's flags
-  for (size_t n : kSizes) {
-    check_sort(random_keys<uint32_t>(n, n + 7), o, false, "radix");
-    check_sort(random_keys<uint32_t>(n, n + 8, 50), o, true, "radix pairs, many equal keys");
-  }
-  std::vector<uint32_t> v = random_keys<uint32_t>(3000, 11);
-  std::sort(v.begin(), v.end());
-  check_sort(v, o, true, "sorted");
-  std::reverse(v.begin(), v.end());
-  check_sort(v, o, true, "reversed");
-  check_sort(std::vector<uint32_t>(2500, 0xFFFFFFFFu), o, true, "all equal max");
+  const detail::RadixParams p = detail::radix_params(ctx.info(), KeyType::u32, true, 0);
+  REQUIRE(p.small_items > 0);
+  const size_t one = size_t(p.local_size) * size_t(p.small_items);
+  for (size_t n : {size_t(1), size_t(3), one - 1, one, one + 1, size_t(1000003)})
+    check_sort(random_keys<uint32_t>(n, n + 3, n % 2 ? 0 : 1000), o, true, "radix, own params");
+  std::vector<float> f(one / 2, std::nanf("1"));  // every pass skipped; NaNs still canonical
+  f[0] = -std::nanf("2");
+  check_sort(f, o, true, "radix, one group, all NaN");
+  check_sort(std::vector<float>(one + 5, std::nanf("3")), o, true, "radix, passes, all NaN");
 }
 
 TEST_CASE("sort: every key type and order, both algorithms, with pairs") {
@@ -125,7 +176,7 @@ TEST_CASE("sort: every key type and order, both algorithms, with pairs") {
       o.tile = 256;
       o.local_size = 32;
       o.items = 2;
-      for (size_t n : {size_t(93), size_t(2500)}) {
+      for (size_t n : {size_t(93), size_t(5000), size_t(20000)}) {  // radix: one group, tiles
         check_sort(random_keys<int32_t>(n, n, 1000), o, true, "i32");
         check_sort(random_keys<uint64_t>(n, n), o, true, "u64");
         std::vector<float> f = random_keys<float>(n, n);
@@ -168,10 +219,21 @@ TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and
     ScopedEnv() { setenv("LOCKSTEP_BARRIER_C11", "0", 1); }
     ~ScopedEnv() { unsetenv("LOCKSTEP_BARRIER_C11"); }
   } c12;
+  // The GPU path of radix: look-back, histogram by local atomics, ranking by waves of 32 and 64
+  // lanes (emulated: the leader/peer logic of the PTX path), one-group sort by waves too.
   SortOptions r;
   r.algorithm = SortAlgorithm::radix;
-  r.items = 2;
-  check_sort(random_keys<uint32_t>(4099, 21), r, true, "radix, 1.2 path");
+  for (int wave : {32, 64}) {
+    detail::RadixParams p = small_tiles(true);
+    p.private_counts = false;
+    p.match = 2;
+    p.wave = wave;
+    p.local_size = 2 * wave;
+    p.items = 2;
+    p.small_items = 3;
+    check_sort(random_keys<uint32_t>(4099, 21), r, true, "radix, 1.2 path, waves", &p);
+    check_sort(random_keys<uint32_t>(size_t(5 * wave), 23, 30), r, true, "one group, waves", &p);
+  }
   for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::tree}) {
     SortOptions b;
     b.algorithm = SortAlgorithm::bitonic;

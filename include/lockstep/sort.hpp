@@ -4,7 +4,8 @@
 //    global stages either one launch per pass (relaunch) or all in ONE persistent kernel with a
 //    global barrier (lock, grouped-lock, lock-free, tree) through PersistentKernel. Not stable.
 //  - radix: LSD radix sort in the style of Onesweep (8-bit digits, one histogram pass, one pass
-//    per digit with decoupled look-back over a flag array). Stable. n < 2^30.
+//    per digit with decoupled look-back, passes whose digit is the same for every key skipped;
+//    small n in one launch of one work-group; CPU devices without look-back). Stable. n < 2^30.
 // f32 order: -inf < ... < -0 < +0 < ... < +inf, NaNs last (in both orders; returned as the
 // canonical quiet NaN 0x7FC00000). Descending is the exact reverse order (NaNs still last).
 //
@@ -12,10 +13,11 @@
 //   std::vector<float> v = {...};
 //   lockstep::sort(ctx, v);                                          // ascending, auto
 //   lockstep::sort(ctx, keys, values, {lockstep::SortAlgorithm::radix});
-//   std::vector<uint32_t> perm = lockstep::argsort(ctx, v);           // stable (radix)
+//   std::vector<uint32_t> perm = lockstep::argsort(ctx, v);           // stable (radix unless set)
 //   lockstep::sort(ctx, lockstep::KeyType::u32, buf, n, opts);        // device buffer in place
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -65,13 +67,16 @@ struct SortOptions {
 /// What ran, and how long the device took (first kernel start to last kernel end).
 struct SortResult {
   SortAlgorithm algorithm = SortAlgorithm::bitonic;
-  std::string strategy = "none";  // bitonic: the barrier strategy used; radix: "onesweep"
+  std::string strategy = "none";  // bitonic: the barrier strategy; radix: "onesweep" (look-back),
+                                  // "count-scan" (CPU devices) or "one-group" (small n)
   int groups = 0, tile = 0, phases = 0;
   double ms = 0;
+  // Device time per kernel (summed over its launches): radix "hist", "pass0".., "count", "scan",
+  // "small"; ms minus their sum is the time between launches.
+  std::map<std::string, double> kernel_ms;
 };
 
-/// The algorithm `automatic` picks (a rule; see README "Sorting"): bitonic in one persistent
-/// launch for small n, radix above.
+/// The algorithm `automatic` picks without a tuning entry (a rule; see README "Sorting"): radix.
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs);
 
 /// The sort as a tuning family (tuning.hpp) for random keys of n: parameters algorithm (radix,
@@ -90,7 +95,8 @@ SortResult sort(Context& ctx, std::vector<K>& keys, const SortOptions& opts = {}
 template <typename K>
 SortResult sort(Context& ctx, std::vector<K>& keys, std::vector<uint32_t>& values,
                 const SortOptions& opts = {});
-/// The permutation that sorts `keys`: keys[perm[0]] <= keys[perm[1]] <= ... (stable with radix).
+/// The permutation that sorts `keys`: keys[perm[0]] <= keys[perm[1]] <= ...; stable (automatic
+/// means radix here), unless opts names bitonic.
 template <typename K>
 std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys,
                               const SortOptions& opts = {}, SortResult* result = nullptr);

@@ -1,69 +1,144 @@
-// Onesweep-style LSD radix sort on the device (cl/radix.cl): one histogram pass over every digit,
-// one scan, then one pass per 8-bit digit between the caller's buffer and a scratch buffer
-// (an even number of passes, so the result lands in the caller's buffer). Each pass zeroes its
-// flag array first; tile ids come from a per-pass atomic counter.
+// The radix sort on the device. n <= local_size * small_items: cl/radix_small.cl, one launch of
+// one work-group. Else cl/radix.cl, Onesweep: one fill of the state words, radix_histogram (all
+// digits, the digit starts and the pass plan), then one radix_pass per digit (chained: decoupled
+// look-back; else radix_count + radix_tile_scan + radix_pass, for CPU devices). Passes whose
+// digit is the same for every key return at once on the device: no host round trip.
 #include <algorithm>
 
 #include "lockstep/barrier.hpp"
 #include "sort_impl.hpp"
 
 namespace lockstep::detail {
+namespace {
+
+bool is_nvidia(const DeviceInfo& d) {
+  return d.is_gpu() && d.wave_width == 32 &&
+         (d.vendor + d.platform).find("NVIDIA") != std::string::npos;
+}
+
+// Local memory of the pass kernel (lk, rank_shared, gbase, small words) and of radix_small.
+size_t pass_local_bytes(const RadixParams& p, size_t kb) {
+  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
+  return size_t(p.local_size) * p.items * kb + waves * 256 * 4 + size_t(p.local_size) * 4 + 1100;
+}
+size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
+  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
+  return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
+         size_t(p.local_size) * 4 + 64;
+}
+
+}  // namespace
+
+RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items) {
+  RadixParams p;
+  const size_t kb = key_bytes(type);
+  if (is_nvidia(device)) {
+    p.match = 1;
+    p.wave = 32;
+    p.items = kb == 8 ? (pairs ? 12 : 14) : (pairs ? 15 : 18);
+    p.small_items = 32;
+  } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
+    p.local_size = 16;
+    p.items = 128;
+    p.chained = false;
+    p.private_counts = true;
+    p.small_items = 512;
+  } else {  // other GPUs: counters per work-item, so few work-items fit
+    p.local_size = 64;
+    p.items = 16;
+    p.small_items = 16;
+  }
+  if (items) p.items = items;
+  const size_t local_mem = device.local_mem_bytes;
+  while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
+  while (p.items > 1 && pass_local_bytes(p, kb) > local_mem) --p.items;
+  while (p.small_items > 0 && small_local_bytes(p, kb, pairs) > local_mem) --p.small_items;
+  return p;
+}
 
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                      const SortOptions& opts, const cl::Buffer* values) {
+                      bool descending, const RadixParams& p, const cl::Buffer* values) {
   SortResult r;
   r.algorithm = SortAlgorithm::radix;
-  r.strategy = "onesweep";
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
+  const int rw = p.match ? p.wave : 1;
+  if (p.local_size < 1 || p.local_size > int(ctx.info().max_work_group_size) || rw < 1 ||
+      rw > 64 || p.local_size % rw || p.items < 1 || p.items > 512 || p.small_items < 0 ||
+      p.match < 0 || p.match > 2)
+    throw input_error("radix sort: bad parameters (local size " + std::to_string(p.local_size) +
+                      ", items " + std::to_string(p.items) + ", wave " + std::to_string(rw) + ")");
   const bool pairs = values != nullptr;
-  const int local = 256, hist_items = 64;
-  int items = opts.items ? opts.items : (key_bytes(type) == 8 || pairs ? 8 : 16);
-  if (items < 1 || items > 32) throw input_error("radix sort: items must be in [1, 32]");
-  const size_t elem = key_bytes(type) + (pairs ? 4 : 0);
-  while (items > 1 && size_t(local * items) * elem + 4096 > ctx.info().local_mem_bytes) items /= 2;
-  const size_t tile = size_t(local) * size_t(items);
-  r.tile = int(tile);
+  const size_t kb = key_bytes(type), local = size_t(p.local_size);
+  const size_t tile = local * size_t(p.items);
+  const size_t hist_bytes = (p.private_counts ? size_t(p.local_size) + 1 : 1) * kb * 1024;
+  if (std::max(pass_local_bytes(p, kb), hist_bytes) > ctx.info().local_mem_bytes)
+    throw input_error("radix sort: a tile of " + std::to_string(tile) +
+                      " keys does not fit in local memory");
+  const bool small = n <= local * size_t(p.small_items);
+  r.tile = int(small ? local * size_t(p.small_items) : tile);
+  r.strategy = small ? "one-group" : p.chained ? "onesweep" : "count-scan";
   if (n == 0) return r;
 
-  Defines d = sort_key_defines(type, opts.descending, pairs);
-  d.set("LOCAL_SIZE", local).set("ITEMS", items).set("HIST_ITEMS", hist_items);
-  add_flag_defines(ctx, d);  // BARRIER_C11 / BARRIER_NV_PTX: the look-back's acquire/release
-  cl::Kernel hist_k = ctx.kernel("radix.cl", "radix_histogram", d);
-  cl::Kernel scan_k = ctx.kernel("radix.cl", "radix_scan", d);
-  cl::Kernel pass_k = ctx.kernel("radix.cl", "radix_pass", d);
-
-  const int digits = int(key_bytes(type));  // 8-bit digits: one per byte
-  const size_t tiles = (n + tile - 1) / tile;
+  Defines d = sort_key_defines(type, descending, pairs);
+  d.set("LOCAL_SIZE", p.local_size).set("RADIX_MATCH", p.match);
+  if (p.match) d.set("WAVE_WIDTH", p.wave);
   const cl::Context& c = ctx.context();
   cl::CommandQueue& q = ctx.queue();
-  cl::Buffer tmp = make_buffer(c, CL_MEM_READ_WRITE, n * key_bytes(type));
-  cl::Buffer tmpv = make_buffer(c, CL_MEM_READ_WRITE, pairs ? n * 4 : 4);
   cl::Buffer dummy = make_buffer(c, CL_MEM_READ_WRITE, 4);
-  cl::Buffer hist = make_buffer(c, CL_MEM_READ_WRITE, size_t(digits) * 256 * 4);
-  cl::Buffer flags = make_buffer(c, CL_MEM_READ_WRITE, tiles * 256 * 4);
-  cl::Buffer counters = make_buffer(c, CL_MEM_READ_WRITE, size_t(digits) * 4);
-  const cl_int zero = 0;
-  check(q.enqueueFillBuffer(hist, zero, 0, size_t(digits) * 256 * 4), "clEnqueueFillBuffer");
-  check(q.enqueueFillBuffer(counters, zero, 0, size_t(digits) * 4), "clEnqueueFillBuffer");
-
-  const size_t hist_groups = (n + size_t(local * hist_items) - 1) / size_t(local * hist_items);
-  set_args(hist_k, keys, cl_uint(n), hist, cl_int(1));
-  cl::Event first = launch(q, hist_k, hist_groups * local, local), last;
-  set_args(scan_k, hist);
-  launch(q, scan_k, size_t(digits) * local, local);
   const cl::Buffer& vals = pairs ? *values : dummy;
-  for (int p = 0; p < digits; ++p) {
-    const bool even = p % 2 == 0;
-    check(q.enqueueFillBuffer(flags, zero, 0, tiles * 256 * 4), "clEnqueueFillBuffer");
-    set_args(pass_k, even ? keys : tmp, even ? tmp : keys, even ? vals : (pairs ? tmpv : dummy),
-             even ? (pairs ? tmpv : dummy) : vals, cl_uint(n), cl_int(p), hist, flags, counters,
-             cl_int(p == 0), cl_int(p == digits - 1));
-    last = launch(q, pass_k, tiles * local, local);
+  std::vector<std::pair<std::string, cl::Event>> evs;
+  if (small) {
+    d.set("ITEMS", p.small_items);
+    cl::Kernel k = ctx.kernel("radix_small.cl", "radix_small", d);
+    set_args(k, keys, vals, cl_uint(n));
+    evs.push_back({"small", launch(q, k, local, local)});
+    r.groups = 1;
+  } else {
+    d.set("ITEMS", p.items).set("PRIVATE_COUNTS", p.private_counts ? 1 : 0);
+    add_flag_defines(ctx, d);  // BARRIER_C11 / BARRIER_NV_PTX: the look-back's acquire/release
+    cl::Kernel hist_k = ctx.kernel("radix.cl", "radix_histogram", d);
+    cl::Kernel pass_k = ctx.kernel("radix.cl", "radix_pass", d);
+    cl::Kernel count_k, scan_k;
+    if (!p.chained) {
+      count_k = ctx.kernel("radix.cl", "radix_count", d);
+      scan_k = ctx.kernel("radix.cl", "radix_tile_scan", d);
+    }
+    const int digits = int(kb);  // 8-bit digits: one per byte
+    const size_t tiles = (n + tile - 1) / tile;
+    const size_t flag_words = tiles * 256;
+    const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;  // ST_SIZE
+    cl::Buffer tmp = make_buffer(c, CL_MEM_READ_WRITE, n * kb);
+    cl::Buffer tmpv = make_buffer(c, CL_MEM_READ_WRITE, pairs ? n * 4 : 4);
+    cl::Buffer state = make_buffer(c, CL_MEM_READ_WRITE, state_words * 4);
+    cl::Buffer flags = make_buffer(c, CL_MEM_READ_WRITE, (p.chained ? 2 : 1) * flag_words * 4);
+    const cl_int zero = 0;
+    cl::Event fill;
+    check(q.enqueueFillBuffer(state, zero, 0, state_words * 4, nullptr, &fill),
+          "clEnqueueFillBuffer");
+    evs.push_back({"fill", fill});
+    const size_t cus = std::max<size_t>(1, ctx.info().compute_units);
+    const size_t hist_groups = std::min((n + local * 16 - 1) / (local * 16),
+                                        p.hist_groups ? size_t(p.hist_groups) : 4 * cus);
+    set_args(hist_k, keys, cl_uint(n), state, flags, cl_uint(flag_words));
+    evs.push_back({"hist", launch(q, hist_k, hist_groups * local, local)});
+    const cl::Buffer& tmpvals = pairs ? tmpv : dummy;
+    for (int pass = 0; pass < digits; ++pass) {
+      if (!p.chained) {
+        set_args(count_k, keys, tmp, vals, tmpvals, cl_uint(n), cl_int(pass), state, flags);
+        evs.push_back({"count", launch(q, count_k, tiles * local, local)});
+        set_args(scan_k, keys, tmp, vals, tmpvals, cl_uint(n), cl_int(pass), state, flags);
+        evs.push_back({"scan", launch(q, scan_k, local, local)});
+      }
+      set_args(pass_k, keys, tmp, vals, tmpvals, cl_uint(n), cl_int(pass), state, flags,
+               cl_int(p.chained));
+      evs.push_back({"pass" + std::to_string(pass), launch(q, pass_k, tiles * local, local)});
+    }
+    r.groups = int(tiles);
   }
-  last.wait();
-  r.ms = event_ms(first, last);
-  r.groups = int(tiles);
-  r.phases = digits + 2;
+  evs.back().second.wait();
+  r.ms = event_ms(evs.front().second, evs.back().second);
+  for (auto& [name, e] : evs) r.kernel_ms[name] += event_ms(e);
+  r.phases = int(evs.size());
   return r;
 }
 

@@ -15,7 +15,23 @@ SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool p
 
 SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                         const SortOptions& opts, const cl::Buffer* values);
+
+/// The radix sort's knobs (cl/radix.cl, cl/radix_rank.cl, cl/radix_small.cl) as plain values, so
+/// a tuner can drive them; radix_params() is the rule for a device.
+struct RadixParams {
+  int local_size = 256;  // LOCAL_SIZE of every radix kernel
+  int items = 16;        // ITEMS: keys per work-item per tile (TILE = local_size * items)
+  int match = 0;         // RADIX_MATCH: 0 counters per work-item, 1 NVIDIA PTX, 2 emulated lanes
+  int wave = 1;          // WAVE_WIDTH, the lanes of a wave for match 1 and 2
+  int hist_groups = 0;   // work-groups of radix_histogram; 0 = 4 per compute unit
+  bool chained = true;   // decoupled look-back; false: count + scan kernels per pass (no spinning)
+  bool private_counts = false;  // histogram/count per work-item, no local atomics (CPUs)
+  int small_items = 0;   // one work-group sorts n <= local_size * small_items in one launch; 0 off
+};
+/// The rule: PTX match ranking on NVIDIA, counters per work-item elsewhere; no look-back on CPUs
+/// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
+RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                      const SortOptions& opts, const cl::Buffer* values);
+                      bool descending, const RadixParams& p, const cl::Buffer* values);
 
 }  // namespace lockstep::detail

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Sorting benchmark (issue 9): Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX u32 keys:
-# radix keys and pairs, auto keys and pairs (to 2^K_MAX), the persistent bitonic sort on every
-# barrier strategy and relaunch (to 2^BITONIC_MAX); the seed paper's comparison (grouped-lock
-# against lock across work-group counts at 2^16 and 2^20); a --verify sweep over every type,
-# order, pairs, algorithm and strategy; and the anchors (Thrust/CUB from $ANCHORS/cuda_anchors,
-# Boost.Compute from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value
-# lines, each run preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
+# Sorting benchmark (issues 9, 20): Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX: radix
+# and auto on u32 keys, u32 pairs and u64 keys (each line carries ms_KERNEL, the device time of
+# every radix kernel: ms_fill, ms_hist, ms_pass0.., or ms_small for the one-group sort), the
+# persistent bitonic sort on every barrier strategy and relaunch (to 2^BITONIC_MAX); radix
+# ITEMS per tile swept at 2^ITEMS_KS; the seed paper's comparison (grouped-lock against lock
+# across work-group counts at 2^16 and 2^20); a --verify sweep over every type, order, pairs,
+# algorithm and strategy; and the anchors (Thrust/CUB from $ANCHORS/cuda_anchors, Boost.Compute
+# from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value lines, each run
+# preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
+# QUICK=1: only the radix/auto series, the items sweep, a short verify and the anchors.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [REPEAT=10]
-#      [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003]
-#      tools/bench/sort.sh
+#      [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003] [QUICK=0]
+#      [ITEMS_KS="20 24"] [ITEMS_SWEEP="8 12 15 16 18 21 24"]
+#      [RADIX_VERIFY_NS="1025 1048575 134217728"] tools/bench/sort.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 kmin=${K_MIN:-10}
@@ -38,19 +42,31 @@ if [[ "${TUNE:-1}" != 0 ]]; then
   done
   echo "# tune seconds=$((SECONDS - start))" >> "$txt"
 fi
+quick=${QUICK:-0}
 for k in $(seq "$kmin" "$kmax"); do
   n=$((1 << k))
   run radix-keys --n "$n" --algorithm radix --repeat "$repeat"
   run radix-pairs --n "$n" --algorithm radix --pairs --repeat "$repeat"
+  run radix-u64 --n "$n" --type u64 --algorithm radix --repeat "$repeat"
   run auto-keys --n "$n" --repeat "$repeat"
   run auto-pairs --n "$n" --pairs --repeat "$repeat"
-  if ((k <= bmax)); then
+  run auto-u64 --n "$n" --type u64 --repeat "$repeat"
+  if ((k <= bmax && quick == 0)); then
     for s in relaunch lock grouped-lock lock-free tree; do
       run "bitonic-$s" --n "$n" --algorithm bitonic --strategy "$s" --repeat "$repeat"
     done
   fi
 done
 echo "# sweep seconds=$((SECONDS - start))" >> "$txt"
+# Radix tile size: keys per work-item (ITEMS), keys, pairs and u64 (the issue's tuning knob).
+for k in ${ITEMS_KS:-20 24}; do
+  for it in ${ITEMS_SWEEP:-8 12 15 16 18 21 24}; do
+    run "items-$it-keys" --n $((1 << k)) --algorithm radix --items "$it" --repeat "$repeat"
+    run "items-$it-pairs" --n $((1 << k)) --algorithm radix --items "$it" --pairs --repeat "$repeat"
+    run "items-$it-u64" --n $((1 << k)) --type u64 --algorithm radix --items "$it" --repeat "$repeat"
+  done
+done
+if [[ "$quick" != 0 ]]; then seed_ks=""; fi
 # The seed's comparison: grouped-lock against lock across group counts.
 for k in $seed_ks; do
   for g in 8 16 33 66 132 264; do
@@ -65,12 +81,20 @@ for t in u32 i32 f32 u64; do
   for d in "" --descending; do
     for p in "" --pairs; do
       run verify-radix --n "$vn" --type "$t" $d $p --algorithm radix --verify
-      run verify-bitonic --n $((vn / 3)) --type "$t" $d $p --algorithm bitonic --strategy lock --verify
+      [[ "$quick" == 0 ]] &&
+        run verify-bitonic --n $((vn / 3)) --type "$t" $d $p --algorithm bitonic --strategy lock --verify
     done
   done
 done
-for s in relaunch grouped-lock lock-free tree auto; do
-  run verify-bitonic --n $((vn + 1)) --algorithm bitonic --strategy "$s" --pairs --verify
+if [[ "$quick" == 0 ]]; then
+  for s in relaunch grouped-lock lock-free tree auto; do
+    run verify-bitonic --n $((vn + 1)) --algorithm bitonic --strategy "$s" --pairs --verify
+  done
+fi
+# radix at every path: one group (2^10 + 1), tiles (2^20 - 1), 2^27 (u32 pairs, u64 keys)
+for n in ${RADIX_VERIFY_NS:-1025 1048575 134217728}; do
+  run verify-radix --n "$n" --pairs --algorithm radix --verify
+  run verify-radix --n "$n" --type u64 --algorithm radix --verify
 done
 echo "# total seconds=$((SECONDS - start))" >> "$txt"
 logs=$(seq -s ' ' "$kmin" "$kmax")

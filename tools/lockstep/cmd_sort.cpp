@@ -3,7 +3,7 @@
 // lock-free|tree] [--verify] [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or
 // the keys of a file on the device, R times from the same input, and reports the fastest run.
 // The last line: n= type= pairs= descending= algorithm= strategy= groups= tile= phases= ms=
-// gkeys_per_s= and with --verify verified=1|0 (keys equal, bit for bit, to std::stable_sort's on
+// gkeys_per_s= ms_KERNEL= (device time per kernel, radix) and with --verify verified=1|0 (keys equal, bit for bit, to std::stable_sort's on
 // the host; with --pairs the multiset of (key, value) pairs unchanged). Exit 1 when verification
 // fails or the input is bad, 2 for usage mistakes.
 #include <algorithm>
@@ -88,6 +88,7 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
   kv.add("phases", best.phases).add("ms", best.ms);
   const double gkeys = best.ms > 0 ? double(n) / (best.ms * 1e6) : 0.0;
   kv.add("gkeys_per_s", gkeys);
+  for (auto& [kernel, ms] : best.kernel_ms) kv.add("ms_" + kernel, ms);
   bool ok = true;
   if (want_verify) {
     std::vector<K> got = download<K>(q, kb, n);
@@ -109,6 +110,7 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
                         {"ms", best.ms},
                         {"gkeys_per_s", gkeys},
                         {"device", ctx.info().name}};
+    for (auto& [kernel, ms] : best.kernel_ms) j["ms_" + kernel] = ms;
     if (want_verify) j["verified"] = ok;
     outs.json("json", j);  // also when verification failed: the report says so
   }

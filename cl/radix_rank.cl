@@ -1,0 +1,158 @@
+// Tile ranking for the radix sorts (cl/radix.cl, cl/radix_small.cl), the Onesweep way (Adinets &
+// Merrill 2022; CUB's BlockRadixRankMatch): a tile of TILE = LOCAL_SIZE * ITEMS keys is split into
+// waves of RW lanes; wave w owns the RW * ITEMS consecutive keys from w * RW * ITEMS, lane-striped
+// (item i of lane x is key i * RW + x of the wave: loads and stores coalesce). Each wave ranks its
+// keys item by item against its own 256 digit counters in local memory, then one scan over
+// (digit, wave) turns the counters into exclusive offsets, so a key's rank is the number of keys
+// before it in (digit, position) order: a stable counting sort of the tile by the digit.
+// How a wave finds the lanes that hold the same digit (RADIX_MATCH):
+//   0  RW = 1: every work-item is its own wave and counts its keys serially (CPUs; any device
+//      whose local memory holds LOCAL_SIZE * 256 counters).
+//   1  NVIDIA, RW = WAVE_WIDTH = 32: inline PTX match.any.sync (the lanes with my digit),
+//      bar.warp.sync and shfl.sync (the leader's old count to its peers). Needs sm_70.
+//   2  RW = WAVE_WIDTH lanes emulated through local memory and work-group barriers: the same
+//      leader/peer logic as 1, so PoCL verifies it (slow; tests only).
+// Macros: LOCAL_SIZE, ITEMS, RADIX_MATCH, WAVE_WIDTH (RADIX_MATCH > 0), and cl/sort_keys.cl's.
+#include "sort_keys.cl"
+#ifndef LOCAL_SIZE
+#error "LOCAL_SIZE undefined!"
+#endif
+#ifndef ITEMS
+#error "ITEMS undefined!"
+#endif
+#ifndef RADIX_MATCH
+#error "RADIX_MATCH undefined!"
+#endif
+#define RADIX 256
+#define DIGITS (KEY_BITS / 8)
+#define TILE (LOCAL_SIZE * ITEMS)
+#if RADIX_MATCH
+#ifndef WAVE_WIDTH
+#error "WAVE_WIDTH undefined!"
+#endif
+#define RW WAVE_WIDTH
+#else
+#define RW 1
+#endif
+#if RADIX_MATCH == 1 && RW != 32
+#error "RADIX_MATCH=1 (PTX match.any) needs WAVE_WIDTH == 32"
+#endif
+#if LOCAL_SIZE % RW || RW > 64
+#error "LOCAL_SIZE must be a multiple of the wave width (at most 64)"
+#endif
+#define WAVES (LOCAL_SIZE / RW)
+// Digits per work-item wherever work-items own digits (l * DPT .. l * DPT + DPT - 1, below RADIX).
+#define DPT (LOCAL_SIZE >= RADIX ? 1 : RADIX / LOCAL_SIZE)
+#if RW > 32
+typedef ulong lanes_t;
+#else
+typedef uint lanes_t;
+#endif
+
+typedef struct {
+  uint cnt[WAVES * RADIX];  // [wave][digit]: counts, then exclusive offsets in the tile
+  uint scan[LOCAL_SIZE];    // block scan scratch (and RADIX_MATCH=2's lane exchange)
+} rank_shared;
+
+uint digit_of(key_t k, int shift) { return (uint)(k >> shift) & (RADIX - 1); }
+
+// The tile position of item i of this work-item (lane-striped inside its wave).
+uint tile_pos(int i) {
+  const uint l = get_local_id(0);
+  return (l / RW) * (RW * ITEMS) + (uint)i * RW + l % RW;
+}
+
+// Exclusive prefix sum of v over the work-group (Hillis-Steele); *total: the sum of all v.
+uint block_excl_scan(uint v, __local uint* s, uint* total) {
+  const uint l = get_local_id(0);
+  s[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < LOCAL_SIZE; off <<= 1) {
+    const uint x = l >= off ? s[l - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[l] += x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const uint r = s[l] - v;
+  *total = s[LOCAL_SIZE - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+
+#if RADIX_MATCH == 1
+lanes_t wave_match(uint d, __local rank_shared* s) {
+  uint m;
+  asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(m) : "r"(d));
+  return m;
+}
+uint wave_shfl(uint v, uint src, __local rank_shared* s) {
+  uint r;
+  asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src));
+  return r;
+}
+void wave_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+#elif RADIX_MATCH == 2
+lanes_t wave_match(uint d, __local rank_shared* s) {
+  const uint l = get_local_id(0), w0 = l - l % RW;
+  s->scan[l] = d;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  lanes_t m = 0;
+  for (uint j = 0; j < RW; ++j) m |= (lanes_t)(s->scan[w0 + j] == d) << j;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return m;
+}
+uint wave_shfl(uint v, uint src, __local rank_shared* s) {
+  const uint l = get_local_id(0);
+  s->scan[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint r = s->scan[l - l % RW + src];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+void wave_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+#endif
+
+// Ranks the ITEMS keys k[] of this work-item (positions tile_pos(i)) by the digit at `shift`:
+// r[i] = the key's position in the tile sorted stably by that digit. All work-items call it.
+// Afterwards s->cnt[d] (wave 0's row) is where digit d starts in the sorted tile.
+void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
+  const uint l = get_local_id(0), w = l / RW;
+  for (uint j = l; j < WAVES * RADIX; j += LOCAL_SIZE) s->cnt[j] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* wc = s->cnt + w * RADIX;
+#if RADIX_MATCH == 0
+  for (int i = 0; i < ITEMS; ++i) r[i] = wc[digit_of(k[i], shift)]++;
+#else
+  const uint lane = l % RW;
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint d = digit_of(k[i], shift);
+    const lanes_t peers = wave_match(d, s);  // always holds this lane
+    const uint upto = (uint)popcount(peers & ((((lanes_t)2) << lane) - 1));  // peers <= lane
+    const uint leader = RW - 1 - (uint)clz(peers);
+    uint old = 0;
+    if (lane == leader) {  // the last peer adds them all
+      old = wc[d];
+      wc[d] = old + upto;
+    }
+    wave_sync();
+    r[i] = wave_shfl(old, leader, s) + upto - 1;
+  }
+#endif
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Exclusive offsets in (digit, wave) order: work-item l walks its digits' columns serially,
+  // then one block scan over the per-work-item sums.
+  const uint d0 = l * DPT;
+  uint t = 0;
+  for (uint d = d0; d < d0 + DPT && d < RADIX; ++d)
+    for (uint v = 0; v < WAVES; ++v) {
+      const uint c = s->cnt[v * RADIX + d];
+      s->cnt[v * RADIX + d] = t;
+      t += c;
+    }
+  uint total;
+  const uint base = block_excl_scan(t, s->scan, &total);
+  for (uint d = d0; d < d0 + DPT && d < RADIX; ++d)
+    for (uint v = 0; v < WAVES; ++v) s->cnt[v * RADIX + d] += base;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < ITEMS; ++i) r[i] += wc[digit_of(k[i], shift)];
+}
