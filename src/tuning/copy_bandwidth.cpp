@@ -20,7 +20,7 @@ double copy_bandwidth_gbs(Context& ctx) {
   cl::Buffer dst = make_buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
   check(ctx.queue().enqueueFillBuffer(src, 1.0f, 0, bytes), "clEnqueueFillBuffer");
   Defines d;
-  d.set("WORKGROUP_SIZE", 256);
+  d.set("LOCAL_SIZE", 256);
   cl::Kernel k = ctx.kernel("copy.cl", "copy4", d);
   set_args(k, n4, src, dst);
   size_t groups = std::min<size_t>((size_t(n4) + 255) / 256, size_t(ctx.info().compute_units) * 64);
