@@ -18,40 +18,34 @@
 // arrival (group counter -> top counter, child flag -> parent flag) acquires and releases.
 // Every persistent kernel starts with `if (barrier_discovery(state)) return;` so the host can run
 // the occupancy-discovery protocol (Sorensen et al., OOPSLA 2016) with the very same kernel.
+#include "contract.h"
 #ifndef BARRIER_STRATEGY
 #error "BARRIER_STRATEGY undefined!"
 #endif
 #ifndef BARRIER_C11
 #error "BARRIER_C11 undefined!"
 #endif
-#if BARRIER_STRATEGY == 2 && !defined(BARRIER_GROUP_SIZE)
+#if BARRIER_STRATEGY == BARRIER_GROUPED_LOCK && !defined(BARRIER_GROUP_SIZE)
 #error "BARRIER_GROUP_SIZE undefined!"
 #endif
-#if BARRIER_STRATEGY == 4 && !defined(BARRIER_BRANCH)
+#if BARRIER_STRATEGY == BARRIER_TREE && !defined(BARRIER_BRANCH)
 #error "BARRIER_BRANCH undefined!"
 #endif
-#if (BARRIER_STRATEGY == 3 || BARRIER_STRATEGY == 4) && !defined(BARRIER_FLAG_STRIDE)
+#if (BARRIER_STRATEGY == BARRIER_LOCK_FREE || BARRIER_STRATEGY == BARRIER_TREE) && \
+    !defined(BARRIER_FLAG_STRIDE)
 #error "BARRIER_FLAG_STRIDE undefined!"
 #endif
 
-// State layout (ints); every independently written word sits on its own 128-byte line.
-#define BARRIER_LINE 32
-#define BARRIER_MODE 0            // 1: this launch only discovers occupancy
-#define BARRIER_POLL_CLOSED 32    // discovery: 0 open, 1 closed
-#define BARRIER_POLL_COUNT 64     // discovery: tickets taken
-#define BARRIER_PATIENCE 65       // discovery: polls without change before closing (host sets)
-#define BARRIER_FLAG 96           // tree: release generation
-#define BARRIER_TOP 128           // lock / grouped-lock top-bit counter
-#define BARRIER_ARRAYS 160        // group counters, flag arrays, tree levels
-
+// The state layout (BARRIER_MODE .. BARRIER_ARRAYS, in ints) and the strategy numbers are the
+// host/kernel contract of contract.h.
 #include "barrier_order.cl"
 
 // Spin loads: the C11 and order-1 paths spin with acquire loads; order 2 spins relaxed and
 // acquires once; the full-fence paths spin on volatile loads and fence once.
-#if BARRIER_C11 || (defined(BARRIER_NV_PTX) && BARRIER_NV_ORDER == 1)
+#if BARRIER_C11 || (defined(BARRIER_NV_PTX) && BARRIER_NV_ORDER == BARRIER_ORDER_ACQREL)
 #define B_SPIN_LOAD(p) flag_load_acquire(p)
 #define B_SPIN_DONE(p)
-#elif defined(BARRIER_NV_PTX) && BARRIER_NV_ORDER == 2
+#elif defined(BARRIER_NV_PTX) && BARRIER_NV_ORDER == BARRIER_ORDER_ACQREL_RSPIN
 #define B_SPIN_LOAD(p) flag_load_relaxed(p)
 #define B_SPIN_DONE(p) (void)flag_load_acquire(p)
 #else
@@ -86,7 +80,7 @@ int barrier_discovery(__global volatile int* state) {
   return 1;
 }
 
-#if BARRIER_STRATEGY == 0
+#if BARRIER_STRATEGY == BARRIER_RELAUNCH
 #define BARRIER_IN_KERNEL 0
 // relaunch: the host's launches are the barriers (one launch per phase), so a phase kernel's
 // global_barrier() only counts rounds; the same kernel source serves every strategy.
@@ -117,9 +111,9 @@ void global_barrier(__global volatile int* state, int* round) {
   const int g = get_group_id(0), groups = get_num_groups(0), lid = get_local_id(0);
   const int gen = ++*round;
   B_WG_BARRIER();  // every work-item's writes precede the arrival
-#if BARRIER_STRATEGY == 1
+#if BARRIER_STRATEGY == BARRIER_LOCK
   if (lid == 0) barrier_top_bit(state + BARRIER_TOP, g == 0, groups, gen);
-#elif BARRIER_STRATEGY == 2
+#elif BARRIER_STRATEGY == BARRIER_GROUPED_LOCK
   if (lid == 0) {
     const int k = g / BARRIER_GROUP_SIZE, nk = (groups + BARRIER_GROUP_SIZE - 1) / BARRIER_GROUP_SIZE;
     const int members = min(BARRIER_GROUP_SIZE, groups - k * BARRIER_GROUP_SIZE);
@@ -134,7 +128,7 @@ void global_barrier(__global volatile int* state, int* round) {
       B_SPIN_DONE(top);
     }
   }
-#elif BARRIER_STRATEGY == 3
+#elif BARRIER_STRATEGY == BARRIER_LOCK_FREE
   const int S = BARRIER_FLAG_STRIDE;
   __global volatile int* in = state + BARRIER_ARRAYS;  // in[g]: written by group g only
   __global volatile int* out = in + ((groups * S + BARRIER_LINE - 1) & -BARRIER_LINE);  // master
@@ -154,7 +148,7 @@ void global_barrier(__global volatile int* state, int* round) {
     }
     B_SPIN_DONE(out + g * S);
   }
-#elif BARRIER_STRATEGY == 4
+#elif BARRIER_STRATEGY == BARRIER_TREE
   // Level l has count_l nodes (count_0 = G); node j of level l+1 is fed by nodes j*B..j*B+B-1 of
   // level l and written only by the group that owns node j*B (group index multiple of B^(l+1)).
   const int S = BARRIER_FLAG_STRIDE;

@@ -16,6 +16,7 @@
 //   int  flag_load_relaxed(p)        for spinning; follow the spin with one flag_load_acquire(p)
 // Work-group data: put a work_group barrier (barrier(CLK_GLOBAL_MEM_FENCE)) between the other
 // work-items' stores and the one work-item that releases, and after the acquiring work-item.
+#include "contract.h"
 #ifndef BARRIER_C11
 #error "BARRIER_C11 undefined!"
 #endif
@@ -44,14 +45,14 @@ void flag_add_release(__global volatile int* p, int v) {
 #define B_WG_BARRIER() \
   work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_scope_device)
 
-#elif defined(BARRIER_NV_PTX) && BARRIER_NV_ORDER > 0
+#elif defined(BARRIER_NV_PTX) && BARRIER_NV_ORDER != BARRIER_ORDER_FENCE
 int flag_load_acquire(__global volatile int* p) {
   int v;
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"((ulong)p) : "memory");
   return v;
 }
 int flag_load_relaxed(__global volatile int* p) {
-#if BARRIER_NV_ORDER == 2
+#if BARRIER_NV_ORDER == BARRIER_ORDER_ACQREL_RSPIN
   int v;
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"((ulong)p) : "memory");
   return v;

@@ -10,7 +10,7 @@
 #endif
 #include "bfs_common.cl"
 
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void bfs_queue(
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_queue(
     __global const int* off, __global const int* adj, __global volatile int* levels,
     __global int* parents, __global const int* in, int count, __global int* out,
     __global volatile int* ctr, int level) {
@@ -21,7 +21,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void bfs_queue(
   bfs_flush(lq, &lcount, &ldeg, &lbase, out, ctr, ctr + 1);
 }
 
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void bfs_wave(
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_wave(
     __global const int* off, __global const int* adj, __global volatile int* levels,
     __global int* parents, __global const int* in, int count, __global int* out,
     __global volatile int* ctr, int level) {
@@ -34,7 +34,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void bfs_wave(
 }
 
 // in_off/in_adj: in-neighbours (the out-neighbours of a symmetric graph); off: out-degrees.
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void bfs_bottom_up(
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bottom_up(
     __global const int* in_off, __global const int* in_adj, __global const int* off,
     __global volatile int* levels, __global int* parents, __global const uint* bitmap, int n,
     __global int* out, __global volatile int* ctr, int level) {

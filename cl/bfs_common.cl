@@ -3,8 +3,8 @@
 // discoveries in local memory and flushing them to the global next-frontier queue with one
 // atomic_add per group (a full staging queue overflows to one global atomic per vertex), and
 // expanding one frontier vertex with `width` lanes. OpenCL C 1.2 atomics only.
-#ifndef WG_SIZE
-#error "WG_SIZE undefined"
+#ifndef LOCAL_SIZE
+#error "LOCAL_SIZE undefined"
 #endif
 #ifndef LOCAL_QUEUE
 #error "LOCAL_QUEUE undefined"
@@ -42,7 +42,7 @@ void bfs_flush(__local int* lq, __local volatile int* lcount, __local volatile i
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const int base = *lbase;
-  for (int i = lid; i < k; i += WG_SIZE) out[base + i] = lq[i];
+  for (int i = lid; i < k; i += LOCAL_SIZE) out[base + i] = lq[i];
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) *lcount = 0, *ldeg = 0;
   barrier(CLK_LOCAL_MEM_FENCE);

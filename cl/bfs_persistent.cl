@@ -17,10 +17,10 @@
 #ifndef WAVE_WIDTH
 #error "WAVE_WIDTH undefined"
 #endif
-#if WG_SIZE % WAVE_WIDTH != 0
-#error "WG_SIZE must be a multiple of WAVE_WIDTH"
+#if LOCAL_SIZE % WAVE_WIDTH != 0
+#error "LOCAL_SIZE must be a multiple of WAVE_WIDTH"
 #endif
-#define WAVES (WG_SIZE / WAVE_WIDTH)  // frontier vertices a work-group expands at once
+#define WAVES (LOCAL_SIZE / WAVE_WIDTH)  // frontier vertices a work-group expands at once
 
 #define CNT 2
 #define EDG 5
@@ -37,7 +37,7 @@ __kernel void bfs_single(__global const int* off, __global const int* adj,
     __global int* out = (r & 1) ? qa : qb;
     if (lid == 0) lcount = 0, ldeg = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < count; i += WG_SIZE) {
+    for (int i = lid; i < count; i += LOCAL_SIZE) {
       const int u = in[i], end = off[u + 1];
       for (int e = off[u]; e < end; ++e) {
         const int v = adj[e];

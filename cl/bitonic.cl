@@ -4,14 +4,16 @@
 // Any n works without padding the buffer: a position >= n is a virtual KEY_MAX that never moves,
 // so a compare-exchange whose upper index is out of range is skipped. Keys are key_t bits
 // (cl/sort_keys.cl); the first phase applies key_in, the last key_out (phase flags).
-// The host's phase list (int4: kind, param, levels, flags) runs in ONE persistent kernel with
-// global_barrier() between phases, or one launch per phase under relaunch:
-//   kind 0  local sort: each TILE-element tile sorted in local memory (stages s < TILE)
-//   kind 1  global flip of stage s (s >= TILE) fused with `levels`-1 half-cleaners
-//   kind 2  `levels` global half-cleaners of strides param, param/2, .. fused in registers
-//   kind 3  local merge: half-cleaners TILE/2 .. 1 of each tile in local memory
+// The host's phase list (int4: kind, param, levels, flags; the kinds and flags are BITONIC_* of
+// contract.h) runs in ONE persistent kernel with global_barrier() between phases, or one launch
+// per phase under relaunch:
+//   LOCAL_SORT   each TILE-element tile sorted in local memory (stages s < TILE)
+//   GLOBAL_FLIP  global flip of stage s (s >= TILE) fused with `levels`-1 half-cleaners
+//   GLOBAL_HALF  `levels` global half-cleaners of strides param, param/2, .. fused in registers
+//   LOCAL_MERGE  half-cleaners TILE/2 .. 1 of each tile in local memory
 // Macros: TILE (power of two), LOCAL_SIZE, FUSE (max fused levels, 1..3), PAIRS (0/1).
 #include "barrier.cl"
+#include "contract.h"
 #include "sort_keys.cl"
 #ifndef TILE
 #error "TILE undefined!"
@@ -42,8 +44,6 @@
     r[a] = r[b], r[b] = x_;                          \
   } while (0)
 #endif
-#define FLAG_IN 1
-#define FLAG_OUT 2
 
 void local_cmpx(__local key_t* lk, __local uint* lv, uint i, uint p) {
   key_t a = lk[i], b = lk[p];
@@ -69,21 +69,22 @@ void local_half_cleaners(__local key_t* lk, __local uint* lv, uint j0) {
   }
 }
 
-// kind 0 (full sort of each tile) or kind 3 (merge) over this group's tiles; any other kind
+// LOCAL_SORT (full sort of each tile) or LOCAL_MERGE over this group's tiles; any other kind
 // runs no tile. No barrier sits under a condition: what the kind changes is only the trip counts
 // of the loops around them (PoCL 5.0's work-group compiler aborted on the conditional form).
 void local_phase(__global key_t* keys, __global uint* vals, uint n, int kind, int flags,
                  __local key_t* lk, __local uint* lv) {
-  const uint tiles = (kind == 0 || kind == 3) ? (n + TILE - 1) / TILE : 0;
-  const uint s_end = kind == 0 ? TILE : 1;     // kind 0: stages 1 .. TILE/2
-  const uint merge = kind == 3 ? TILE / 2 : 0;  // kind 3: one merge of strides TILE/2 .. 1
+  const uint tiles =
+      (kind == BITONIC_LOCAL_SORT || kind == BITONIC_LOCAL_MERGE) ? (n + TILE - 1) / TILE : 0;
+  const uint s_end = kind == BITONIC_LOCAL_SORT ? TILE : 1;       // stages 1 .. TILE/2
+  const uint merge = kind == BITONIC_LOCAL_MERGE ? TILE / 2 : 0;  // strides TILE/2 .. 1
   for (uint tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
     const uint base = tile * TILE;
     for (uint e = get_local_id(0); e < TILE; e += LOCAL_SIZE) {
       key_t k = KEY_MAX;
       if (base + e < n) {
         k = keys[base + e];
-        if (flags & FLAG_IN) k = key_in(k);
+        if (flags & BITONIC_KEY_IN) k = key_in(k);
 #if PAIRS
         lv[e] = vals[base + e];
 #endif
@@ -102,7 +103,7 @@ void local_phase(__global key_t* keys, __global uint* vals, uint n, int kind, in
     local_half_cleaners(lk, lv, merge);
     for (uint e = get_local_id(0); e < TILE; e += LOCAL_SIZE)
       if (base + e < n) {
-        keys[base + e] = (flags & FLAG_OUT) ? key_out(lk[e]) : lk[e];
+        keys[base + e] = (flags & BITONIC_KEY_OUT) ? key_out(lk[e]) : lk[e];
 #if PAIRS
         vals[base + e] = lv[e];
 #endif
@@ -111,7 +112,7 @@ void local_phase(__global key_t* keys, __global uint* vals, uint n, int kind, in
   }
 }
 
-// kind 1: the flip of stage s fused with the next levels-1 half-cleaners (strides s/2 .. q,
+// GLOBAL_FLIP: the flip of stage s fused with the next levels-1 half-cleaners (strides s/2 .. q,
 // q = s >> (levels-1)). A unit holds h = 2^(levels-1) lower-half elements spaced q apart
 // (r[0..h)) and their mirrors in the upper half in ascending order (r[h..2h)): the flip pairs
 // r[m] with r[2h-1-m], then the half-cleaners work inside each half.
@@ -156,7 +157,7 @@ void global_flip(__global key_t* keys, __global uint* vals, uint n, uint npad, u
   }
 }
 
-// kind 2: `levels` half-cleaners of strides j, j/2, .. fused: each work-item holds 2^levels
+// GLOBAL_HALF: `levels` half-cleaners of strides j, j/2, .. fused: each work-item holds 2^levels
 // elements spaced q = j >> (levels-1) apart and runs all levels in registers.
 void global_half_cleaners(__global key_t* keys, __global uint* vals, uint n, uint npad, uint j,
                           int levels) {
@@ -207,9 +208,9 @@ __kernel void bitonic_sort(__global volatile int* state, __global key_t* keys,
   for (int p = phase_begin; p < phase_end; ++p) {
     const int4 ph = phases[p];
     local_phase(keys, vals, n, ph.x, ph.w, lk, lv);  // barriers: called unconditionally
-    if (ph.x == 1)
+    if (ph.x == BITONIC_GLOBAL_FLIP)
       global_flip(keys, vals, n, npad, (uint)ph.y, ph.z);
-    else if (ph.x == 2)
+    else if (ph.x == BITONIC_GLOBAL_HALF)
       global_half_cleaners(keys, vals, n, npad, (uint)ph.y, ph.z);
     global_barrier(state, &round);
   }

@@ -1,25 +1,25 @@
 // Vector kernels that solvers need beside SpMV: fill, axpby and a two-pass dot product (each
 // work-group reduces its part in local memory; a second launch of one group adds the partials).
 // One work-item per element in fill/axpby; dot uses a grid-stride loop.
-// Required macros: VALUE_TYPE (float|double), WORKGROUP_SIZE (a power of two).
+// Required macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two).
 #include "common.cl"
 #ifndef VALUE_TYPE
 #error "VALUE_TYPE undefined!"
 #endif
-#ifndef WORKGROUP_SIZE
-#error "WORKGROUP_SIZE undefined!"
+#ifndef LOCAL_SIZE
+#error "LOCAL_SIZE undefined!"
 #endif
 typedef VALUE_TYPE T;
 
 // x[i] = value
-__kernel __attribute__((reqd_work_group_size(WORKGROUP_SIZE, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void fill(const int n, const T value, __global T* x) {
   const int i = get_global_id(0);
   if (i < n) x[i] = value;
 }
 
 // y = a*x + b*y
-__kernel __attribute__((reqd_work_group_size(WORKGROUP_SIZE, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void axpby(const int n, const T a, __global const T* x, const T b, __global T* y) {
   const int i = get_global_id(0);
   if (i < n) y[i] = a * x[i] + b * y[i];
@@ -30,7 +30,7 @@ inline T group_sum(__local T* scratch, T v) {
   const int l = get_local_id(0);
   scratch[l] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = WORKGROUP_SIZE / 2; s > 0; s >>= 1) {
+  for (int s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
     if (l < s) scratch[l] += scratch[l + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -38,9 +38,9 @@ inline T group_sum(__local T* scratch, T v) {
 }
 
 // partial[group] = sum over this group's grid-stride share of x[i]*y[i]
-__kernel __attribute__((reqd_work_group_size(WORKGROUP_SIZE, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void dot_partial(const int n, __global const T* x, __global const T* y, __global T* partial) {
-  __local T scratch[WORKGROUP_SIZE];
+  __local T scratch[LOCAL_SIZE];
   T acc = 0;
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) acc += x[i] * y[i];
   T s = group_sum(scratch, acc);
@@ -48,11 +48,11 @@ void dot_partial(const int n, __global const T* x, __global const T* y, __global
 }
 
 // partial[out_index] = sum of partial[0..count)   (one work-group; out_index >= count)
-__kernel __attribute__((reqd_work_group_size(WORKGROUP_SIZE, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void sum_partials(const int count, const int out_index, __global T* partial) {
-  __local T scratch[WORKGROUP_SIZE];
+  __local T scratch[LOCAL_SIZE];
   T acc = 0;
-  for (int i = get_local_id(0); i < count; i += WORKGROUP_SIZE) acc += partial[i];
+  for (int i = get_local_id(0); i < count; i += LOCAL_SIZE) acc += partial[i];
   T s = group_sum(scratch, acc);
   if (get_local_id(0) == 0) partial[out_index] = s;
 }

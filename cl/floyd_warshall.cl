@@ -27,7 +27,7 @@
 // Integers (INTEGER=1): infinity is 2^30-1 and sums are floored at -2^30, so nothing overflows
 // even while a negative cycle drives distances down (the host bounds |weights|*(n-1) < 2^28).
 // Required macros: VALUE_TYPE (float|int), INTEGER (0|1), TILE (16|32|64), PATHS (0|1),
-// THREAD_TILE (4|8), CHUNK (divides TILE), POISON_LOCAL (0|1).
+// THREAD_TILE (4|8), CHUNK (divides TILE), POISON_LOCAL (0|1), LOCAL_SIZE (tile kernels).
 #include "common.cl"
 #ifndef VALUE_TYPE
 #error "VALUE_TYPE undefined!"
@@ -60,10 +60,10 @@ typedef VALUE_TYPE T;
 #define MIN(a, b) fmin(a, b)
 #endif
 
-// Tile kernels: THREADS work-items per TILE x TILE tile, each owning ROWS elements of one column.
-#define THREADS (TILE * TILE < 256 ? TILE * TILE : 256)
-#define ROWS (TILE * TILE / THREADS)
-#define ROW_STEP (THREADS / TILE)
+// Tile kernels: LOCAL_SIZE work-items per TILE x TILE tile, each owning ROWS elements of one
+// column (the host derives LOCAL_SIZE = min(TILE * TILE, 256)); fw_naive and fw_rest run 256.
+#define ROWS (TILE * TILE / LOCAL_SIZE)
+#define ROW_STEP (LOCAL_SIZE / TILE)
 #define TT (TILE * TILE)
 #define AT(bi, bj, i, j) (((size_t)(bi) * TILE + (i)) * N + (size_t)(bj) * TILE + (j))
 
@@ -110,7 +110,7 @@ inline void store_tile(const int N, const int bi, const int bj, __global T* D, _
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void fw_lead(const int N, const int kb, __global T* D, __global int* P, __local T* smem) {
   poison(smem, (1 + PATHS) * TT);
   __local T* t = smem;                              // TT
@@ -137,7 +137,7 @@ void fw_lead(const int N, const int kb, __global T* D, __global int* P, __local 
 // tiles (i, kb), for i, j in [first, first + count) other than kb (which that range holds).
 // Blocked: the whole row and column (first 0, count nb); generalized: those inside the
 // multi-tile's diagonal block.
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void fw_panel(const int N, const int kb, const int first, const int count, __global T* D,
               __global int* P, __local T* smem) {
   const int g = get_group_id(0);
@@ -171,7 +171,7 @@ void fw_panel(const int N, const int kb, const int first, const int count, __glo
 
 // Phase 3 inside the diagonal block of the multi-tile of sk tiles starting at tile sb, outside
 // row and column kb: (sk - 1)^2 groups; C = min(C, A (x) B) with A = (bi, kb), B = (kb, bj).
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void fw_cross(const int N, const int kb, const int sb, const int sk, __global T* D,
               __global int* P, __local T* smem) {
   __local T* a = smem;                              // TT

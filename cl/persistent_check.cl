@@ -16,3 +16,9 @@ __kernel void persistent_shift(__global volatile int* state, __global int* a, __
     global_barrier(state, &round);
   }
 }
+
+// The build's LOCAL_SIZE and BARRIER_STRATEGY (PersistentKernel sets both): the test of
+// PersistentKernel::sibling, a kernel built with the persistent program's options.
+__kernel void persistent_options(__global int* out) {
+  if (get_global_id(0) == 0) out[0] = LOCAL_SIZE, out[1] = BARRIER_STRATEGY;
+}

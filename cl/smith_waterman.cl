@@ -1,17 +1,17 @@
-// Smith-Waterman-Gotoh local alignment, 32-bit scores. A work-group of SW_T work-items owns a
-// block of SW_T * SW_R rows of A (work-item t: rows t*SW_R .. t*SW_R+SW_R-1) and sweeps columns
-// of B as an inner wavefront: at step s work-item t computes column s - t of its rows, taking
-// the row above (H, F) from work-item t-1 through local memory (one work-group barrier a step)
-// and, for t = 0, from the block above through a row buffer in global memory.
-//   sw_barrier:  tiles of SW_T*SW_R rows x SW_W columns by anti-diagonals of tiles, one phase
+// Smith-Waterman-Gotoh local alignment, 32-bit scores. A work-group of LOCAL_SIZE work-items
+// owns a block of LOCAL_SIZE * SW_R rows of A (work-item t: rows t*SW_R .. t*SW_R+SW_R-1) and
+// sweeps columns of B as an inner wavefront: at step s work-item t computes column s - t of its
+// rows, taking the row above (H, F) from work-item t-1 through local memory (one work-group
+// barrier a step) and, for t = 0, from the block above through a row buffer in global memory.
+//   sw_barrier:  tiles of LOCAL_SIZE*SW_R rows x SW_W columns by anti-diagonals of tiles, one phase
 //                per diagonal, global_barrier between phases (or one launch per diagonal).
 //                Tile borders: rowH/rowF (bottom rows, one buffer), colH (right columns, three
 //                buffers by tile column mod 3, so the corner H[top-1][left-1] written two
 //                diagonals before is still there), colE (one buffer).
 //   sw_pipeline: group g owns row stripes g, g+G, ... and streams along all columns; before
 //                each chunk of SW_W columns work-item 0 waits until the stripe above published
-//                it (flag_load_acquire on flags[stripe-1]); work-item SW_T-1 writes its bottom
-//                row into rowH/rowF and then flag_store_release(flags[stripe], chunks done).
+//                it (flag_load_acquire on flags[stripe-1]); work-item LOCAL_SIZE-1 writes its
+//                bottom row into rowH/rowF and then flag_store_release(flags[stripe], chunks done).
 // Flags through cl/barrier_order.cl (included by barrier.cl): the releasing work-item wrote the
 // row itself and the acquiring work-item 0 is the only reader of it, so no work-group barrier is
 // needed around them. Both keep, per row, the best score and its first column (columns increase within a sweep),
@@ -19,8 +19,8 @@
 // and reduce the group into best[3*g..3*g+2] (merged with what earlier launches left there).
 #include "barrier.cl"
 
-#ifndef SW_T
-#error "SW_T undefined!"
+#ifndef LOCAL_SIZE
+#error "LOCAL_SIZE undefined!"
 #endif
 #ifndef SW_R
 #error "SW_R undefined!"
@@ -79,7 +79,7 @@ inline int sw_column(int j, int b, int hu, int* fu, int* diag, int* H, int* E, c
   }
 
 inline void sw_load_sub(__global const int* table, __local int* sub) {
-  for (int k = get_local_id(0); k < SW_ALPHA * SW_ALPHA; k += SW_T) sub[k] = table[k];
+  for (int k = get_local_id(0); k < SW_ALPHA * SW_ALPHA; k += LOCAL_SIZE) sub[k] = table[k];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
@@ -100,7 +100,7 @@ inline void sw_group_best(int bs, int bi, int bj, __local int* ls, __local int* 
   barrier(CLK_LOCAL_MEM_FENCE);
   if (t == 0) {
     int s = best[3 * g], i = best[3 * g + 1], j = best[3 * g + 2];
-    for (int k = 0; k < SW_T; ++k) sw_better(ls[k], li[k], lj[k], &s, &i, &j);
+    for (int k = 0; k < LOCAL_SIZE; ++k) sw_better(ls[k], li[k], lj[k], &s, &i, &j);
     best[3 * g] = s;
     best[3 * g + 1] = i;
     best[3 * g + 2] = j;
@@ -114,8 +114,8 @@ __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
                          int tiles_r, int tiles_c, int phase_begin, int phase_end) {
   if (barrier_discovery(state)) return;
   __local int sub[SW_ALPHA * SW_ALPHA];
-  __local int xh[2][SW_T], xf[2][SW_T];
-  __local int ls[SW_T], li[SW_T], lj[SW_T];
+  __local int xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];
+  __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
   sw_load_sub(table, sub);
   const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
   int bs = 0, bi = SW_BIG, bj = SW_BIG, round = 0;
@@ -123,7 +123,7 @@ __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
     const int lo = max(0, d - (tiles_c - 1)), hi = min(d, tiles_r - 1);
     for (int tr = lo + g; tr <= hi; tr += groups) {
       const int tc = d - tr;
-      const int top = tr * SW_T * SW_R + t * SW_R, left = tc * SW_W;
+      const int top = tr * LOCAL_SIZE * SW_R + t * SW_R, left = tc * SW_W;
       const int width = min(SW_W, m - left);
       __global const int* hin = colH + ((tc + 2) % 3) * n_pad;
       __global int* hout = colH + (tc % 3) * n_pad;
@@ -137,7 +137,7 @@ __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
         rj[r] = 0;
       }
       int diag = (tc == 0 || top == 0) ? 0 : hin[top - 1];
-      for (int s = 0; s < width + SW_T - 1; ++s) {
+      for (int s = 0; s < width + LOCAL_SIZE - 1; ++s) {
         const int c = s - t;
         if (c >= 0 && c < width) {
           int hu, fu;
@@ -146,7 +146,7 @@ __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
                                   ext, rb, rj);
           xh[s & 1][t] = h;
           xf[s & 1][t] = fu;
-          if (t == SW_T - 1) {
+          if (t == LOCAL_SIZE - 1) {
             rowH[left + c] = h;
             rowF[left + c] = fu;
           }
@@ -171,13 +171,13 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
                           __global volatile int* flags, __global int* best, int stripes) {
   if (barrier_discovery(state)) return;
   __local int sub[SW_ALPHA * SW_ALPHA];
-  __local int xh[2][SW_T], xf[2][SW_T];
-  __local int ls[SW_T], li[SW_T], lj[SW_T];
+  __local int xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];
+  __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
   sw_load_sub(table, sub);
   const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
   int bs = 0, bi = SW_BIG, bj = SW_BIG;
   for (int st = g; st < stripes; st += groups) {
-    const int top = st * SW_T * SW_R + t * SW_R;
+    const int top = st * LOCAL_SIZE * SW_R + t * SW_R;
     int H[SW_R], E[SW_R], arow[SW_R], rb[SW_R], rj[SW_R];
     #pragma unroll
     for (int r = 0; r < SW_R; ++r) {
@@ -188,7 +188,7 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
       rj[r] = 0;
     }
     int diag = 0;
-    for (int s = 0; s < m + SW_T - 1; ++s) {
+    for (int s = 0; s < m + LOCAL_SIZE - 1; ++s) {
       const int c = s - t;
       if (t == 0 && st > 0 && c < m && c % SW_W == 0) {
         const int want = c / SW_W + 1;
@@ -202,7 +202,7 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
         const int h = sw_column(c, B[c], hu, &fu, &diag, H, E, arow, sub, open, ext, rb, rj);
         xh[s & 1][t] = h;
         xf[s & 1][t] = fu;
-        if (t == SW_T - 1) {
+        if (t == LOCAL_SIZE - 1) {
           rowH[c] = h;
           rowF[c] = fu;
           if ((c + 1) % SW_W == 0 || c == m - 1) flag_store_release(flags + st, c / SW_W + 1);

@@ -1,30 +1,29 @@
 // CSR SpMV, y = alpha*A*x + beta*y (beta == 0: y is not read), 32-bit indices.
 //   spmv_scalar:   one row per work-item (the baseline).
 //   spmv_vector:   the seed paper's family: 2^ROWS_PER_WORKGROUP_BITS rows per work-group of
-//                  2^WORKGROUP_SIZE_BITS items, 2^(WG-ROWS) items per row, strided partial sums,
+//                  LOCAL_SIZE items, LOCAL_SIZE/2^ROWS items per row, strided partial sums,
 //                  then an unrolled tree reduction; with USE_NV_SHUFFLE the part of the tree that
 //                  fits in one wave uses warp shuffles (inline PTX) and needs no barrier.
 //   spmv_adaptive: CSR-adaptive (Greathouse & Daga): row blocks built at upload; a block of short
 //                  rows stages its products in local memory and 2^k items reduce each row; a long
 //                  row gets whole work-groups, split into chunks whose partial sums
 //                  spmv_adaptive_fixup adds (no floating-point atomics needed).
-// Required macros: VALUE_TYPE; WORKGROUP_SIZE_BITS; ROWS_PER_WORKGROUP_BITS (vector);
+// Required macros: VALUE_TYPE; LOCAL_SIZE (a power of two); ROWS_PER_WORKGROUP_BITS (vector);
 // WAVE_WIDTH (vector); BLOCK_NNZ (adaptive: local memory values per block).
 #include "common.cl"
 #ifndef VALUE_TYPE
 #error "VALUE_TYPE undefined!"
 #endif
-#ifndef WORKGROUP_SIZE_BITS
-#error "WORKGROUP_SIZE_BITS undefined!"
+#ifndef LOCAL_SIZE
+#error "LOCAL_SIZE undefined!"
 #endif
 typedef VALUE_TYPE T;
-#define WG (1 << WORKGROUP_SIZE_BITS)
 
 inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
   return beta == (T)0 ? alpha * sum : alpha * sum + beta * y[row];
 }
 
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_scalar(const int rows, __global const int* restrict row_ptr,
                  __global const int* restrict col, __global const T* restrict val,
                  __global const T* restrict x, __global T* y, const T alpha, const T beta) {
@@ -40,10 +39,10 @@ void spmv_scalar(const int rows, __global const int* restrict row_ptr,
 #ifndef WAVE_WIDTH
 #error "WAVE_WIDTH undefined!"
 #endif
-#if ROWS_PER_WORKGROUP_BITS > WORKGROUP_SIZE_BITS
-#error "ROWS_PER_WORKGROUP_BITS must not exceed WORKGROUP_SIZE_BITS"
+#if (1 << ROWS_PER_WORKGROUP_BITS) > LOCAL_SIZE
+#error "2^ROWS_PER_WORKGROUP_BITS must not exceed LOCAL_SIZE"
 #endif
-#define TPR (1 << (WORKGROUP_SIZE_BITS - ROWS_PER_WORKGROUP_BITS))  // items per row
+#define TPR (LOCAL_SIZE >> ROWS_PER_WORKGROUP_BITS)  // items per row
 
 #if defined(USE_NV_SHUFFLE) && TPR > 1
 inline float shfl_down_f(float v, int delta) {
@@ -67,13 +66,13 @@ inline double shfl_down_d(double v, int delta) {
 #endif
 #endif
 
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_vector(const int rows, __global const int* restrict row_ptr,
                  __global const int* restrict col, __global const T* restrict val,
                  __global const T* restrict x, __global T* y, const T alpha, const T beta) {
   const int lid = get_local_id(0);
   const int lane = lid & (TPR - 1);
-  const int row = (get_group_id(0) << ROWS_PER_WORKGROUP_BITS) + (lid >> (WORKGROUP_SIZE_BITS - ROWS_PER_WORKGROUP_BITS));
+  const int row = (get_group_id(0) << ROWS_PER_WORKGROUP_BITS) + (int)((uint)lid / TPR);
   T sum = 0;
   if (row < rows) {
     const int end = row_ptr[row + 1];
@@ -83,7 +82,7 @@ void spmv_vector(const int rows, __global const int* restrict row_ptr,
 #if defined(USE_NV_SHUFFLE)
   // Tree levels wider than a wave go through local memory; the rest are warp shuffles.
 #if TPR > WAVE_WIDTH
-  __local T partial[WG];
+  __local T partial[LOCAL_SIZE];
   partial[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -99,7 +98,7 @@ void spmv_vector(const int rows, __global const int* restrict row_ptr,
 #pragma unroll
   for (int s = SHFL_START; s > 0; s >>= 1) sum += SHFL_DOWN(sum, s);
 #else
-  __local T partial[WG];
+  __local T partial[LOCAL_SIZE];
   partial[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -116,29 +115,29 @@ void spmv_vector(const int rows, __global const int* restrict row_ptr,
 
 #ifdef BLOCK_NNZ
 // blocks[5*b .. 5*b+4] = row_begin, row_end, nnz_begin, nnz_end, partial slot (-1: not split)
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_adaptive(__global const int* restrict blocks, __global const int* restrict row_ptr,
                    __global const int* restrict col, __global const T* restrict val,
                    __global const T* restrict x, __global T* y, __global T* partials,
                    const T alpha, const T beta) {
-  __local T sh[BLOCK_NNZ > WG ? BLOCK_NNZ : WG];
+  __local T sh[BLOCK_NNZ > LOCAL_SIZE ? BLOCK_NNZ : LOCAL_SIZE];
   const int lid = get_local_id(0);
   __global const int* b = blocks + 5 * get_group_id(0);
   const int rb = b[0], re = b[1], kb = b[2], ke = b[3], slot = b[4];
-  // Stream blocks give each of their rows tpr items (a power of two, tpr * rows <= WG) that
-  // sum the staged products; single-row blocks use the whole group (tpr = WG). Barriers stay
-  // in control flow that is uniform per group (PoCL miscompiles a return before a barrier).
+  // Stream blocks give each of their rows tpr items (a power of two, tpr * rows <= LOCAL_SIZE)
+  // that sum the staged products; single-row blocks use the whole group (tpr = LOCAL_SIZE).
+  // Barriers stay in control flow that is uniform per group (PoCL miscompiles a return before a barrier).
   const bool stream = re - rb > 1;
-  int tpr = WG;
+  int tpr = LOCAL_SIZE;
   if (stream)
-    while (tpr * (re - rb) > WG) tpr >>= 1;
+    while (tpr * (re - rb) > LOCAL_SIZE) tpr >>= 1;
   const int lane = lid & (tpr - 1);
   const int r = rb + lid / tpr;
   T sum = 0;
   if (stream) {
-    for (int k = kb + lid; k < ke; k += WG) sh[k - kb] = val[k] * x[col[k]];
+    for (int k = kb + lid; k < ke; k += LOCAL_SIZE) sh[k - kb] = val[k] * x[col[k]];
   } else {
-    for (int k = kb + lid; k < ke; k += WG) sum += val[k] * x[col[k]];
+    for (int k = kb + lid; k < ke; k += LOCAL_SIZE) sum += val[k] * x[col[k]];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (stream && r < re) {
@@ -160,7 +159,7 @@ void spmv_adaptive(__global const int* restrict blocks, __global const int* rest
 
 // For every split row: y[row] = alpha * (sum of its chunks' partials) + beta * y[row].
 // split[3*i .. 3*i+2] = row, first slot, slot count.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_adaptive_fixup(const int n_split, __global const int* restrict split,
                          __global const T* restrict partials, __global T* y, const T alpha,
                          const T beta) {
@@ -175,24 +174,24 @@ void spmv_adaptive_fixup(const int n_split, __global const int* restrict split,
 
 #ifdef MERGE_ITEMS
 // spmv_merge: merge-path SpMV (Merrill & Garland, SC 2016). The path merges the row ends with the
-// nonzero indices; group g owns WG*MERGE_ITEMS consecutive steps of it (coords: its start and
-// end (row, nonzero), found on the host), so every group does the same work whatever the row
+// nonzero indices; group g owns LOCAL_SIZE*MERGE_ITEMS consecutive steps of it (coords: its start
+// and end (row, nonzero), found on the host), so every group does the same work whatever the row
 // lengths. The group stages its products val*x (coalesced gathers) and its row ends in local
 // memory; each item finds its own MERGE_ITEMS steps by a binary search on its diagonal and walks
 // them: a step either adds a product or closes a row. Closed rows are written at once, except
 // an item's first closed row, which may have begun in an earlier item: a segmented scan of the
 // items' carry-outs (the open row and its partial sum) completes it. The group's last carry-out
 // (the row open at the tile's end) goes to carry[g], which spmv_merge_fixup adds.
-#define TILE (WG * MERGE_ITEMS)
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+#define TILE (LOCAL_SIZE * MERGE_ITEMS)
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_merge(const int rows, __global const int* restrict coords,
                 __global const int* restrict row_ptr, __global const int* restrict col,
                 __global const T* restrict val, __global const T* restrict x, __global T* y,
                 __global T* carry, const T alpha, const T beta) {
   __local T prod[TILE];
   __local int ends[TILE + 1];
-  __local int srow[WG];
-  __local T sval[WG];
+  __local int srow[LOCAL_SIZE];
+  __local T sval[LOCAL_SIZE];
   const int lid = get_local_id(0), g = get_group_id(0);
   const int i0 = coords[2 * g], j0 = coords[2 * g + 1];
   const int a_len = coords[2 * g + 2] - i0, b_len = coords[2 * g + 3] - j0;
@@ -201,10 +200,11 @@ void spmv_merge(const int rows, __global const int* restrict coords,
   const int n_ends = min(a_len + 1, rows - i0);
 #pragma unroll
   for (int q = 0; q <= MERGE_ITEMS; ++q)
-    if (q * WG + lid < n_ends) ends[q * WG + lid] = row_ptr[i0 + 1 + q * WG + lid] - j0;
+    if (q * LOCAL_SIZE + lid < n_ends)
+      ends[q * LOCAL_SIZE + lid] = row_ptr[i0 + 1 + q * LOCAL_SIZE + lid] - j0;
 #pragma unroll
   for (int q = 0; q < MERGE_ITEMS; ++q) {
-    const int k = q * WG + lid;
+    const int k = q * LOCAL_SIZE + lid;
     if (k < b_len) prod[k] = val[j0 + k] * x[col[j0 + k]];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -232,7 +232,8 @@ void spmv_merge(const int rows, __global const int* restrict coords,
   srow[lid] = i0 + i;  // i0 + a_len == rows: nothing open
   sval[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int off = 1; off < WG; off <<= 1) {  // inclusive scan of sums within runs of equal rows
+  // inclusive scan of sums within runs of equal rows
+  for (int off = 1; off < LOCAL_SIZE; off <<= 1) {
     const int r2 = lid >= off ? srow[lid - off] : -1;
     const T v2 = lid >= off ? sval[lid - off] : (T)0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -243,27 +244,27 @@ void spmv_merge(const int rows, __global const int* restrict coords,
     const T in = lid > 0 && srow[lid - 1] == i0 + first ? sval[lid - 1] : (T)0;
     y[i0 + first] = finish(head + in, alpha, beta, y, i0 + first);
   }
-  if (lid == WG - 1) carry[g] = sval[lid];  // the partial sum of row coords[2g + 2]
+  if (lid == LOCAL_SIZE - 1) carry[g] = sval[lid];  // the partial sum of row coords[2g + 2]
 }
 
 // Adds the groups' carry-outs: y[row] += alpha * (sum of carry[first .. first + count)) for each
 // entry of the plan (row, first, count), built on the host (the tiles are fixed by row_ptr).
 // The closing item of each row, in a later group, already wrote alpha * (its part) + beta * y.
 // The first n_long entries (rows over many tiles) get a whole group each; the others one item.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_merge_fixup(const int n_long, const int n_plan, __global const int* restrict plan,
                       __global const T* restrict carry, __global T* y, const T alpha) {
-  __local T part[WG];
+  __local T part[LOCAL_SIZE];
   const int lid = get_local_id(0), g = get_group_id(0);
   const bool whole = g < n_long;  // barriers stay in control flow uniform per group
-  const int e = whole ? g : n_long + (g - n_long) * WG + lid;
+  const int e = whole ? g : n_long + (g - n_long) * LOCAL_SIZE + lid;
   const bool valid = e < n_plan;
   const int first = valid ? plan[3 * e + 1] : 0, count = valid ? plan[3 * e + 2] : 0;
   T sum = 0;
-  for (int h = whole ? lid : 0; h < count; h += whole ? WG : 1) sum += carry[first + h];
+  for (int h = whole ? lid : 0; h < count; h += whole ? LOCAL_SIZE : 1) sum += carry[first + h];
   part[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = WG / 2; s > 0; s >>= 1) {
+  for (int s = LOCAL_SIZE / 2; s > 0; s >>= 1) {
     if (whole && lid < s) part[lid] += part[lid + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -1,7 +1,8 @@
 // PersistentKernel: every strategy (auto and relaunch included) runs the phased shift kernel of
 // cl/persistent_check.cl, whose phases read another work-group's previous writes with ordinary
 // loads; too many groups are refused for an explicit strategy, clamped on request, and sent to
-// relaunch by auto.
+// relaunch by auto; the launcher's group policy (useful maximum, lock-free limit, relaunch) and
+// its sibling kernels.
 #include <numeric>
 
 #include "lockstep/persistent.hpp"
@@ -75,4 +76,41 @@ TEST_CASE("persistent kernel: too many groups are refused, clamped, or relaunche
   check_shift(relaunched, 5);
 
   CHECK_THROWS_AS(parse_strategy_choice("spin"), input_error);
+}
+
+TEST_CASE("persistent kernel: the group policy (useful maximum, lock-free limit) and siblings") {
+  Context& ctx = test::context();
+  PersistentConfig cfg;
+  cfg.local_size = 64;
+  cfg.max_groups = 3;  // the useful maximum caps "as many as co-resident"
+  PersistentKernel few(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+  CHECK(few.in_kernel());
+  CHECK(few.groups() == std::min(3, few.coresident()));
+  check_shift(few, 5);
+
+  cfg.max_groups = 0;  // lock-free: the master group watches at most local-size groups
+  cfg.local_size = 4;
+  cfg.strategy = BarrierStrategy::lock_free;
+  PersistentKernel lock_free(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+  CHECK(lock_free.groups() >= 1);
+  CHECK(lock_free.groups() <= 4);
+  CHECK(lock_free.groups() <= lock_free.coresident());
+  check_shift(lock_free, 7);
+
+  cfg.local_size = 64;  // relaunch needs no co-residency: max_groups groups
+  cfg.max_groups = 1000;
+  cfg.strategy = BarrierStrategy::relaunch;
+  PersistentKernel relaunch(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
+  CHECK(relaunch.groups() == 1000);
+  check_shift(relaunch, 3);
+
+  // A sibling is built with the persistent program's options: LOCAL_SIZE and the barrier's.
+  CHECK(few.defines().options().find("-D LOCAL_SIZE=64") != std::string::npos);
+  cl::Kernel options = few.sibling("persistent_options");
+  cl::Buffer out = upload(ctx.queue(), std::vector<int>(2, -1));
+  set_args(options, out);
+  launch(ctx.queue(), options, 1, 1);
+  const std::vector<int> got = download<int>(ctx.queue(), out, 2);
+  CHECK(got[0] == 64);
+  CHECK(got[1] == int(few.strategy()));
 }

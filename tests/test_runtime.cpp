@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 namespace {
 Defines fill_defines(long long wg = 64) {
   Defines d;
-  set_value_type<float>(d).set("WORKGROUP_SIZE", wg);
+  set_value_type<float>(d).set("LOCAL_SIZE", wg);
   return d;
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("a kernel runs and a missing macro fails with the build log") {
   for (float v : x) REQUIRE(v == 2.5f);
 
   Defines missing;
-  missing.set("WORKGROUP_SIZE", 64);
+  missing.set("LOCAL_SIZE", 64);
   try {
     ctx.kernel("blas1.cl", "fill", missing);
     FAIL("build without VALUE_TYPE succeeded");

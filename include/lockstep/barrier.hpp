@@ -49,6 +49,10 @@ const std::vector<BarrierStrategy>& all_barrier_strategies();
 /// back to relaunch themselves when groups exceed max_coresident_groups.
 BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size);
 
+/// The most work-groups `s` can serve in work-groups of local_size items: lock-free's master
+/// group watches one group per work-item (G <= local size); the others have no limit of their own.
+int barrier_group_limit(BarrierStrategy s, int local_size);
+
 /// Work-groups of `kernel` (local_size items, local_mem bytes of dynamic local memory already set
 /// as its arguments) that can be co-resident, discovered by running the kernel itself in
 /// discovery mode (its argument 0 must be the barrier state: it is set to a scratch buffer, so
@@ -120,7 +124,8 @@ struct FlagRingResult {
 };
 FlagRingResult bench_flag_ring(Context& ctx, int groups, int local_size, int rounds, int stride,
                                BarrierOrder order = BarrierOrder::automatic);
-/// Co-resident groups of the bench kernel for a strategy (what `--groups max` means).
+/// The most groups the bench kernel can run with a strategy: co-resident, and no more than the
+/// strategy serves (lock-free: the local size). What `--groups max` means.
 int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
                             BarrierVariant variant = {});
 

@@ -1,9 +1,10 @@
 // One persistent launcher for every algorithm that runs "one persistent kernel with a global
 // barrier, or one launch per phase" (sort, alignment, BFS, the barrier bench). It builds the
-// kernel with the barrier's -D options, discovers how many work-groups of it can be co-resident
-// (with the kernel itself, see max_coresident_groups), resolves `auto` and the group count,
-// refuses or clamps a count that would hang, falls back to relaunch where the in-kernel barrier
-// cannot serve, and launches.
+// kernel with the barrier's -D options and LOCAL_SIZE, discovers how many work-groups of it can
+// be co-resident (with the kernel itself, see max_coresident_groups), owns the group policy
+// (the useful maximum, co-residency, the strategy's own limit), resolves `auto`, refuses or
+// clamps a count that would hang, falls back to relaunch where the in-kernel barrier cannot
+// serve, launches, and builds sibling kernels of the same program options.
 //
 // The kernel (in cl/<family>.cl) takes the barrier state as argument 0 and is written as phases:
 //   #include "barrier.cl"
@@ -34,11 +35,13 @@ std::string to_string(const StrategyChoice& s);
 
 struct PersistentConfig {
   StrategyChoice strategy;  // empty: auto (default rule; relaunch when the groups cannot fit)
-  int groups = 0;           // 0: as many as can be co-resident
-  int local_size = 256;
+  int groups = 0;           // 0: the useful maximum that the kernel and the strategy can hold
+  int max_groups = 0;       // the useful maximum (e.g. work units: more groups would idle); 0:
+                            // none. Relaunch needs no co-residency and launches this many.
+  int local_size = 256;     // reaches the kernel as LOCAL_SIZE
   size_t local_mem = 0;     // bytes of all the kernel's __local arguments together
   int branch = 0;           // tree branching factor (0: the default)
-  bool clamp = false;       // an explicit in-kernel strategy with too many groups: clamp, not refuse
+  bool clamp = false;       // an explicit strategy with too many explicit groups: clamp, not refuse
   BarrierVariant variant;   // ordering and flag spacing (default: the device's best)
 };
 
@@ -57,6 +60,10 @@ class PersistentKernel {
   size_t global_size() const { return size_t(groups()) * size_t(local_size()); }
   const GlobalBarrier& barrier() const { return *barrier_; }
   cl::Kernel& kernel() { return kernel_; }
+  /// The program's build options: the caller's Defines, LOCAL_SIZE and the barrier's.
+  Defines defines() const;
+  /// Another kernel of the same file and options (a step launched beside the persistent one).
+  cl::Kernel sibling(const std::string& name) const;
 
   /// Sets the kernel's arguments after the barrier state (argument 0 is set already).
   template <typename... Args>

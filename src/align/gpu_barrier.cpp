@@ -1,7 +1,8 @@
-// The seed paper's design on the device: tiles of the DP matrix (SW_T*SW_R rows x SW_W
+// The seed paper's design on the device: tiles of the DP matrix (LOCAL_SIZE*SW_R rows x SW_W
 // columns) by anti-diagonals of tiles, one phase per diagonal, through PersistentKernel (one
 // persistent launch with a global barrier between diagonals, or one launch per diagonal under
-// relaunch). The groups are as many as are co-resident, but no more than the longest diagonal.
+// relaunch). The groups are no more than the longest diagonal (PersistentConfig::max_groups) and,
+// with an in-kernel barrier, no more than are co-resident.
 #include "align/gpu_common.hpp"
 
 namespace lockstep {
@@ -18,14 +19,10 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
   PersistentConfig pc;
   pc.strategy = c.strategy;
   pc.groups = c.groups;
+  pc.max_groups = longest;  // more groups would only idle and slow the barrier
   pc.local_size = s.T;
   pc.clamp = true;
-  std::optional<PersistentKernel> pk;
-  pk.emplace(ctx, "smith_waterman.cl", "sw_barrier", defs, pc);
-  if (c.groups == 0 && pk->groups() > longest) {  // idle groups would only slow the barrier
-    pc.groups = longest;
-    pk.emplace(ctx, "smith_waterman.cl", "sw_barrier", defs, pc);
-  }
+  PersistentKernel pk(ctx, "smith_waterman.cl", "sw_barrier", defs, pc);
 
   auto& q = ctx.queue();
   cl::Buffer A = upload(q, detail::pad(a, size_t(n_pad))), B = upload(q, b);
@@ -34,20 +31,20 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
   cl::Buffer rowF = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
   cl::Buffer colH = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(n_pad) * 12);
   cl::Buffer colE = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(n_pad) * 4);
-  cl::Buffer best = upload(q, detail::initial_best(pk->groups()));
+  cl::Buffer best = upload(q, detail::initial_best(pk.groups()));
 
-  const auto ev = pk->run_phases(tiles_r + tiles_c - 1, [&](int begin, int end) {
-    pk->set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, colH, colE, n_pad, best,
+  const auto ev = pk.run_phases(tiles_r + tiles_c - 1, [&](int begin, int end) {
+    pk.set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, colH, colE, n_pad, best,
                  tiles_r, tiles_c, begin, end);
   });
   AlignResult r;
-  detail::reduce_best(download<int>(q, best, size_t(pk->groups()) * 3), r);
+  detail::reduce_best(download<int>(q, best, size_t(pk.groups()) * 3), r);
   r.ms = event_ms(ev.first, ev.second);
   r.config = c;
   r.config.local_size = s.T, r.config.cells = s.R, r.config.tile_cols = s.W;
-  r.config.strategy = pk->strategy();
-  r.strategy = to_string(pk->strategy());
-  r.groups = pk->groups();
+  r.config.strategy = pk.strategy();
+  r.strategy = to_string(pk.strategy());
+  r.groups = pk.groups();
   return r;
 }
 

@@ -17,7 +17,7 @@ struct SwShape {
 /// Fills the zeros of `c` by the rule: GPUs 256 work-items x 8 rows (blocks of 2048 rows); the
 /// pipeline publishes every 128 columns (stripe k starts about k * (128 + 256) steps late, so
 /// short chunks keep the fill short); barrier tiles are m/128 columns wide within [256, 2048] so
-/// a diagonal is long enough to hold work but the per-tile skew of SW_T steps stays small.
+/// a diagonal is long enough to hold work but the per-tile skew of T steps stays small.
 /// PoCL: small groups (its work-group barrier is a loop over work-items).
 inline AlignConfig sw_rule(const Context& ctx, AlignConfig c, size_t m, bool barrier) {
   const bool gpu = ctx.info().is_gpu();
@@ -39,9 +39,10 @@ inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, b
   return s;
 }
 
+/// The kernels' -D options beside LOCAL_SIZE (= s.T, which PersistentKernel sets).
 inline Defines sw_defines(const SwShape& s, const Scoring& sc) {
   Defines d;
-  d.set("SW_T", s.T).set("SW_R", s.R).set("SW_W", s.W).set("SW_ALPHA", sc.size());
+  d.set("SW_R", s.R).set("SW_W", s.W).set("SW_ALPHA", sc.size());
   return d;
 }
 

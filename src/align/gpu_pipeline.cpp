@@ -1,4 +1,4 @@
-// The flag-array pipeline: row stripes of SW_T*SW_R rows, stripe k owned by group k mod G,
+// The flag-array pipeline: row stripes of LOCAL_SIZE*SW_R rows, stripe k owned by group k mod G,
 // each streaming along all columns of B and waiting, before each chunk of SW_W columns, only on
 // the progress flag of the stripe above. No global barrier; launched once through
 // PersistentKernel with an in-kernel strategy (clamped), so G never exceeds the co-resident
@@ -18,7 +18,8 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
 
   PersistentConfig pc;
   pc.strategy = BarrierStrategy::lock;
-  pc.groups = c.groups ? std::min(c.groups, stripes) : stripes;  // no group without a stripe
+  pc.groups = std::min(c.groups, stripes);
+  pc.max_groups = stripes;  // no group without a stripe
   pc.local_size = s.T;
   pc.clamp = true;  // never more groups than co-resident
   PersistentKernel pk(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);

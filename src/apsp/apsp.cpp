@@ -75,7 +75,8 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
       .set("THREAD_TILE", cfg.thread_tile)
       .set("CHUNK", chunk_of(cfg))
       .set("POISON_LOCAL", poison_local() ? 1 : 0);
-  const size_t threads = std::min(256, tile * tile);
+  const size_t threads = std::min(256, tile * tile);  // the tile kernels' work-group
+  defs.set("LOCAL_SIZE", threads);
   // The one local buffer of each tile kernel, carved as in cl/floyd_warshall.cl.
   const size_t tt = size_t(tile) * tile * sizeof(T), p = cfg.paths ? 1 : 0;
   const Local lead_mem{(1 + p) * tt}, tiles_mem{(2 + p) * tt},

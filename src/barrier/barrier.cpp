@@ -5,12 +5,24 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
-namespace lockstep {
-namespace {
+#include "cl/contract.h"
 
-constexpr int kLine = 32, kArrays = 160;  // must match barrier.cl
+namespace lockstep {
+
+// The public enums are the numbers the kernels test (BARRIER_STRATEGY, BARRIER_NV_ORDER).
+static_assert(int(BarrierStrategy::relaunch) == BARRIER_RELAUNCH &&
+              int(BarrierStrategy::lock) == BARRIER_LOCK &&
+              int(BarrierStrategy::grouped_lock) == BARRIER_GROUPED_LOCK &&
+              int(BarrierStrategy::lock_free) == BARRIER_LOCK_FREE &&
+              int(BarrierStrategy::tree) == BARRIER_TREE);
+static_assert(int(BarrierOrder::fence) == BARRIER_ORDER_FENCE &&
+              int(BarrierOrder::acqrel) == BARRIER_ORDER_ACQREL &&
+              int(BarrierOrder::acqrel_rspin) == BARRIER_ORDER_ACQREL_RSPIN);
+
+namespace {
 
 // The measured defaults (BENCHMARKS.md ## barrier): the NVIDIA ordering variant and the spacing
 // of lock-free / tree flag words. Change them here from new numbers.
@@ -18,7 +30,7 @@ constexpr int kLine = 32, kArrays = 160;  // must match barrier.cl
 // (lock 132 x 256: fence 1.306 us, acqrel 1.000, acqrel-rspin 0.947), with zero errors.
 constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::acqrel_rspin;
 constexpr int kDefaultFlagStride = 1;
-int round_line(int n) { return (n + kLine - 1) / kLine * kLine; }
+int round_line(int n) { return (n + BARRIER_LINE - 1) / BARRIER_LINE * BARRIER_LINE; }
 int ceil_sqrt(int n) {
   int s = int(std::sqrt(double(n)));
   while (s * s < n) ++s;
@@ -130,13 +142,18 @@ BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int
   return BarrierStrategy::lock;
 }
 
+int barrier_group_limit(BarrierStrategy s, int local_size) {
+  // Lock-free: the master group watches every group with one work-item of its own.
+  return s == BarrierStrategy::lock_free ? local_size : std::numeric_limits<int>::max();
+}
+
 GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
                              int branch, BarrierVariant variant)
     : strategy_(strategy), groups_(groups), local_size_(local_size) {
   ordering_ = add_flag_defines(ctx, ordering_defines_, variant.order);
   flag_stride_ = variant.flag_stride ? variant.flag_stride : kDefaultFlagStride;
-  if (flag_stride_ != 1 && flag_stride_ != kLine)
-    throw input_error("global barrier: flag stride must be 1 or " + std::to_string(kLine) +
+  if (flag_stride_ != 1 && flag_stride_ != BARRIER_LINE)
+    throw input_error("global barrier: flag stride must be 1 or " + std::to_string(BARRIER_LINE) +
                       ", got " + std::to_string(flag_stride_));
   if (groups < 1)
     throw input_error("global barrier: groups must be >= 1, got " + std::to_string(groups));
@@ -150,10 +167,10 @@ GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups,
       break;
     case BarrierStrategy::grouped_lock:
       group_size_ = ceil_sqrt(groups);  // minimises ceil(G/g) + g
-      arrays = kLine * ((groups + group_size_ - 1) / group_size_);
+      arrays = BARRIER_LINE * ((groups + group_size_ - 1) / group_size_);
       break;
     case BarrierStrategy::lock_free:
-      if (groups > local_size)
+      if (groups > barrier_group_limit(strategy, local_size))
         throw input_error("lock-free barrier: " + std::to_string(groups) +
                           " groups exceed the work-group size " + std::to_string(local_size) +
                           " (the master group has one work-item per group); use tree");
@@ -169,7 +186,7 @@ GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups,
       break;
     }
   }
-  state_ints_ = kArrays + arrays;
+  state_ints_ = BARRIER_ARRAYS + arrays;
   state_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, state_ints_ * sizeof(int));
   reset(ctx.queue());
 }

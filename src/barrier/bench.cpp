@@ -4,27 +4,21 @@
 // flag-ring hop latency (one release -> acquire between groups).
 #include <cstdlib>
 
+#include "cl/contract.h"
 #include "lockstep/barrier.hpp"
 #include "lockstep/persistent.hpp"
 
 namespace lockstep {
-namespace {
-constexpr int kBarrierStateInts = 160;  // barrier.cl's BARRIER_ARRAYS: the fixed part of a state
-}  // namespace
 
 int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
                             BarrierVariant variant) {
-  // Relaunch has no limit of its own; "max" then means what the lock kernel can hold.
-  if (strategy == BarrierStrategy::relaunch) strategy = BarrierStrategy::lock;
-  GlobalBarrier probe(ctx,
-                      strategy == BarrierStrategy::lock_free ? BarrierStrategy::lock : strategy, 1,
-                      local_size, 0, variant);
-  Defines d;
-  probe.add_defines(d);
-  cl::Kernel k = ctx.kernel("barrier_bench.cl", "barrier_bench", d);
-  cl::Buffer dummy = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));
-  set_args(k, probe.state(), dummy, dummy, 0);
-  return max_coresident_groups(ctx, k, size_t(local_size), 0);
+  // PersistentKernel's "as many as the kernel and the strategy can hold". Relaunch has no limit
+  // of its own; "max" then means what the lock kernel can hold.
+  PersistentConfig cfg;
+  cfg.strategy = strategy == BarrierStrategy::relaunch ? BarrierStrategy::lock : strategy;
+  cfg.local_size = local_size;
+  cfg.variant = variant;
+  return PersistentKernel(ctx, "barrier_bench.cl", "barrier_bench", {}, cfg).groups();
 }
 
 BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
@@ -70,15 +64,16 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
 
 FlagRingResult bench_flag_ring(Context& ctx, int groups, int local_size, int rounds, int stride,
                                BarrierOrder order) {
-  if (groups < 1 || rounds < 1 || (stride != 1 && stride != 32))
-    throw input_error("flag ring: groups and rounds must be >= 1 and stride 1 or 32");
+  if (groups < 1 || rounds < 1 || (stride != 1 && stride != BARRIER_LINE))
+    throw input_error("flag ring: groups and rounds must be >= 1 and stride 1 or " +
+                      std::to_string(BARRIER_LINE));
   Defines d;
   FlagRingResult r;
   r.ordering = add_flag_defines(ctx, d, order);
-  d.set("BARRIER_STRATEGY", 0LL);
+  d.set("BARRIER_STRATEGY", static_cast<long long>(BARRIER_RELAUNCH));
   cl::Kernel k = ctx.kernel("barrier_bench.cl", "flag_ring", d);
   auto& q = ctx.queue();
-  cl::Buffer state = upload(q, std::vector<int>(kBarrierStateInts, 0));
+  cl::Buffer state = upload(q, std::vector<int>(BARRIER_ARRAYS, 0));
   cl::Buffer dummy = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));
   set_args(k, state, dummy, dummy, dummy, 0, stride);  // discovery returns before using them
   int coresident = max_coresident_groups(ctx, k, size_t(local_size), 0);

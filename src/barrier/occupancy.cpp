@@ -27,6 +27,7 @@
 #include <map>
 #include <mutex>
 
+#include "cl/contract.h"
 #include "lockstep/barrier.hpp"
 #include "runtime/disk_cache.hpp"
 
@@ -74,13 +75,13 @@ int discover(Context& ctx, cl::Kernel& kernel, size_t local_size, int patience) 
   const DeviceInfo& info = ctx.info();
   // Enough groups to over-fill any device: 2048 resident items per compute unit, doubled.
   size_t groups = std::max<size_t>(4, info.compute_units * std::max<size_t>(1, 4096 / local_size));
-  std::vector<int> state(160, 0);
-  state[0] = 1;          // BARRIER_MODE
-  state[65] = patience;  // BARRIER_PATIENCE: polls without a new ticket
+  std::vector<int> state(BARRIER_ARRAYS, 0);
+  state[BARRIER_MODE] = 1;
+  state[BARRIER_PATIENCE] = patience;  // polls without a new ticket
   cl::Buffer buf = upload(ctx.queue(), state);
   set_arg(kernel, 0, buf);
   launch(ctx.queue(), kernel, groups * local_size, local_size);
-  int count = download<int>(ctx.queue(), buf, 160)[64];  // BARRIER_POLL_COUNT
+  int count = download<int>(ctx.queue(), buf, BARRIER_ARRAYS)[BARRIER_POLL_COUNT];
   if (count < 1 || size_t(count) > groups)
     throw opencl_error("occupancy discovery (ticket count " + std::to_string(count) + ")",
                        CL_INVALID_VALUE);

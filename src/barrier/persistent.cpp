@@ -56,51 +56,65 @@ std::string to_string(const StrategyChoice& s) { return s ? to_string(*s) : "aut
 PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const std::string& name,
                                    const Defines& defines, const PersistentConfig& config)
     : ctx_(&ctx), file_(file), name_(name), defines_(defines), config_(config) {
-  if (config.groups < 0) throw input_error("persistent kernel: groups must be >= 0");
-  // An explicit strategy with a group count needs no probe: the real build's own discovery below
-  // decides. Otherwise probe with one group's barrier (lock-free's probe is the lock, as in the
-  // bench: the strategies differ only in the barrier body, not in what bounds residency).
+  if (config.groups < 0 || config.max_groups < 0)
+    throw input_error("persistent kernel: groups and max_groups must be >= 0");
+  defines_.set("LOCAL_SIZE", config.local_size);
+  // The group policy. An explicit count is kept (or refused, or clamped). Otherwise the count is
+  // the useful maximum (max_groups) capped by what the kernel can hold: co-residency for an
+  // in-kernel barrier, and the strategy's own limit (lock-free: G <= local size). Relaunch needs
+  // no co-residency: it launches max_groups when given. An explicit strategy with its count
+  // needs no probe: the real build's own discovery below decides. Otherwise probe with one
+  // group's barrier (lock-free's probe is the lock: the strategies differ only in the barrier
+  // body, not in what bounds residency).
   int groups = config.groups;
   BarrierStrategy s;
-  if (config.strategy && groups > 0) {
+  const bool relaunch = config.strategy == BarrierStrategy::relaunch;
+  if (config.strategy && (groups > 0 || (relaunch && config.max_groups > 0))) {
     s = *config.strategy;
+    if (!groups) groups = config.max_groups;
   } else {
     BarrierStrategy probe = config.strategy.value_or(BarrierStrategy::lock);
     if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
     build(probe, 1);
     const int resident = coresident_;
-    if (!groups) groups = resident;
+    if (!groups) groups = config.max_groups ? std::min(config.max_groups, resident) : resident;
     if (!config.strategy) {  // auto: the rule when the groups fit, else one launch per phase
       s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)
                              : BarrierStrategy::relaunch;
-      if (s == BarrierStrategy::lock_free && groups > config.local_size) s = BarrierStrategy::lock;
+      if (groups > barrier_group_limit(s, config.local_size)) s = BarrierStrategy::lock;
     } else {
       s = *config.strategy;
     }
-    // "As many as fit" for lock-free also means no more than its master group can watch.
-    if (s == BarrierStrategy::lock_free && !config.groups)
-      groups = std::min(groups, config.local_size);
+    if (!config.groups) groups = std::min(groups, barrier_group_limit(s, config.local_size));
   }
   // The real build; its own residency can differ slightly from the probe's (other constants):
-  // shrink until it holds, so a launch never waits on a group that cannot start.
+  // shrink until it holds, so a launch never waits on a group that cannot start. A count the
+  // caller gave for an explicit strategy is refused instead, unless clamp is set.
+  const bool clamp = config.clamp || !config.groups;
   for (int attempt = 0;; ++attempt) {
     build(s, groups);
     if (!in_kernel() || groups <= coresident_) break;
-    if ((config.strategy && !config.clamp) || attempt == 3)
-      barrier_->require_coresident(coresident_);
+    if ((config.strategy && !clamp) || attempt == 3) barrier_->require_coresident(coresident_);
     groups = coresident_;
   }
 }
 
 void PersistentKernel::build(BarrierStrategy s, int groups) {
   barrier_.emplace(*ctx_, s, groups, config_.local_size, config_.branch, config_.variant);
-  Defines d = defines_;
-  barrier_->add_defines(d);
-  kernel_ = ctx_->kernel(file_, name_, d);
+  kernel_ = ctx_->kernel(file_, name_, defines());
   if (!scratch_()) scratch_ = make_buffer(ctx_->context(), CL_MEM_READ_WRITE, 256);
   bind_placeholders(scratch_, kernel_, config_.local_mem);
   coresident_ = max_coresident_groups(*ctx_, kernel_, size_t(config_.local_size), config_.local_mem);
   set_arg(kernel_, 0, barrier_->state());
+}
+
+Defines PersistentKernel::defines() const {
+  Defines d = defines_;
+  return barrier_->add_defines(d);
+}
+
+cl::Kernel PersistentKernel::sibling(const std::string& name) const {
+  return ctx_->kernel(file_, name, defines());
 }
 
 cl::Event PersistentKernel::launch() {

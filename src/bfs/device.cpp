@@ -30,21 +30,18 @@ struct BfsDevice::Impl {
       throw input_error("bfs: the work-group size " + std::to_string(local) +
                         " must be a multiple of the wave width " + std::to_string(wave));
     Defines d;
-    d.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
+    d.set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
+    PersistentConfig pc;
+    pc.strategy = o.barrier;
+    pc.local_size = local;
+    multi.emplace(c, "bfs_persistent.cl", "bfs_multi", d, pc);
+    k_single = multi->sibling("bfs_single");  // the persistent program's options
+    d.set("LOCAL_SIZE", local);
     k_queue = c.kernel("bfs.cl", "bfs_queue", d);
     k_wave = c.kernel("bfs.cl", "bfs_wave", d);
     k_bottom_up = c.kernel("bfs.cl", "bfs_bottom_up", d);
     k_bitmap = c.kernel("bfs.cl", "bfs_bitmap", d);
     k_scatter = c.kernel("bfs.cl", "bfs_scatter", d);
-    Defines dp;
-    dp.set("WG_SIZE", local).set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
-    PersistentConfig pc;
-    pc.strategy = o.barrier;
-    pc.local_size = local;
-    multi.emplace(c, "bfs_persistent.cl", "bfs_multi", dp, pc);
-    Defines ds = dp;
-    multi->barrier().add_defines(ds);  // the same build options as the persistent program
-    k_single = c.kernel("bfs_persistent.cl", "bfs_single", ds);
 
     auto& q = c.queue();
     off = upload(q, g.offsets, CL_MEM_READ_ONLY);

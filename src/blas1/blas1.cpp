@@ -16,7 +16,7 @@ constexpr int kMaxGroups = 1024;
 template <typename T>
 Defines defines() {
   Defines d;
-  set_value_type<T>(d).set("WORKGROUP_SIZE", kWorkGroup);
+  set_value_type<T>(d).set("LOCAL_SIZE", kWorkGroup);
   return d;
 }
 

@@ -1,9 +1,11 @@
 // Bitonic sort on the device (cl/bitonic.cl): builds the phase list (local tile sort, then per
 // global stage a flip, fused half-cleaners and a local merge) and runs it through
 // PersistentKernel: one persistent launch with a global barrier between phases, or one launch
-// per phase under relaunch. Picks TILE, the work-group size, the fusion depth and the group count.
+// per phase under relaunch. Picks TILE, the work-group size, the fusion depth and the useful
+// group count (PersistentKernel caps it by co-residency).
 #include <algorithm>
 
+#include "cl/contract.h"
 #include "sort_impl.hpp"
 
 namespace lockstep::detail {
@@ -26,18 +28,18 @@ int log2i(size_t x) {
 
 // The phases of cl/bitonic.cl for n keys in tiles of `tile` (npad: n rounded up to a power of 2).
 std::vector<Phase> bitonic_phases(size_t n, size_t npad, int tile, int fuse) {
-  if (n <= size_t(tile)) return {{0, 0, 0, 1 | 2}};
-  std::vector<Phase> ph{{0, 0, 0, 1}};
+  if (n <= size_t(tile)) return {{BITONIC_LOCAL_SORT, 0, 0, BITONIC_KEY_IN | BITONIC_KEY_OUT}};
+  std::vector<Phase> ph{{BITONIC_LOCAL_SORT, 0, 0, BITONIC_KEY_IN}};
   for (size_t s = size_t(tile); s < npad; s <<= 1) {
     // The flip, with as many of the half-cleaners s/2 .. tile as fit in registers.
     const int flip_levels = 1 + std::min(fuse - 1, log2i(s / 2) - log2i(size_t(tile)) + 1);
-    ph.push_back({1, int(s), flip_levels, 0});
+    ph.push_back({BITONIC_GLOBAL_FLIP, int(s), flip_levels, 0});
     for (size_t j = s >> flip_levels; j >= size_t(tile);) {
       const int levels = std::min(fuse, log2i(j) - log2i(size_t(tile)) + 1);
-      ph.push_back({2, int(j), levels, 0});
+      ph.push_back({BITONIC_GLOBAL_HALF, int(j), levels, 0});
       j >>= levels;
     }
-    ph.push_back({3, 0, 0, (s * 2 >= npad) ? 2 : 0});
+    ph.push_back({BITONIC_LOCAL_MERGE, 0, 0, (s * 2 >= npad) ? BITONIC_KEY_OUT : 0});
   }
   return ph;
 }
@@ -76,28 +78,14 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   const std::vector<Phase> phases = bitonic_phases(n, npad, tile, fuse);
   r.phases = int(phases.size());
   Defines d = sort_key_defines(type, opts.descending, pairs);
-  d.set("TILE", tile).set("LOCAL_SIZE", local).set("FUSE", fuse);
+  d.set("TILE", tile).set("FUSE", fuse);
 
   const size_t tiles = (n + size_t(tile) - 1) / size_t(tile);
-  const int want = int(std::min<size_t>(1 << 20, std::max(tiles, npad / (8 * size_t(local)))));
   PersistentConfig cfg;
   cfg.local_size = local;
   cfg.strategy = opts.strategy;
-  if (opts.strategy && *opts.strategy == BarrierStrategy::relaunch) {
-    cfg.groups = opts.groups ? opts.groups : want;
-  } else {
-    int groups = opts.groups;
-    if (!groups) {  // as many as useful, but never more than co-resident
-      PersistentConfig probe = cfg;
-      probe.strategy = BarrierStrategy::lock;
-      probe.clamp = true;
-      probe.groups = want;
-      groups = PersistentKernel(ctx, "bitonic.cl", "bitonic_sort", d, probe).groups();
-      if (opts.strategy == BarrierStrategy::lock_free) groups = std::min(groups, local);  // G <= L
-    }
-    cfg.groups = groups;
-    cfg.clamp = !opts.groups;
-  }
+  cfg.groups = opts.groups;
+  cfg.max_groups = int(std::min<size_t>(1 << 20, std::max(tiles, npad / (8 * size_t(local)))));
   PersistentKernel pk(ctx, "bitonic.cl", "bitonic_sort", d, cfg);
   cl::Buffer ph = upload(ctx.queue(), phases, CL_MEM_READ_ONLY);
   cl::Buffer dummy;

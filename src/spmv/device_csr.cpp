@@ -1,6 +1,7 @@
 // DeviceCsr: upload, the matrix fingerprint (the tuning database's key) and the adaptive
-// kernel's row blocks: short rows packed into blocks of at most 2*WG entries and WG rows; a row
-// longer than that gets its own block, split into chunks of 32*WG entries when longer still.
+// kernel's row blocks: short rows packed into blocks of at most 2*LOCAL_SIZE entries and
+// LOCAL_SIZE rows; a row longer than that gets its own block, split into chunks of
+// 32*LOCAL_SIZE entries when longer still.
 #include <cstdio>
 
 #include "lockstep/spmv.hpp"

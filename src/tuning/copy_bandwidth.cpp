@@ -26,7 +26,7 @@ double copy_bandwidth_gbs(Context& ctx) {
   cl::Buffer dst = make_buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
   check(ctx.queue().enqueueFillBuffer(src, 1.0f, 0, bytes), "clEnqueueFillBuffer");
   Defines d;
-  d.set("WORKGROUP_SIZE", 256);
+  d.set("LOCAL_SIZE", 256);
   cl::Kernel k = ctx.kernel("copy.cl", "copy4", d);
   set_args(k, n4, src, dst);
   // GPUs: a grid-stride loop over a few groups per compute unit. CPUs (PoCL runs a group's items

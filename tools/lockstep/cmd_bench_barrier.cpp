@@ -118,7 +118,6 @@ int run_bench_barrier(const Args& args) {
           try {
             if (g == "max") {
               groups = bench_kernel_coresident(ctx, s, local, variant);
-              if (s == BarrierStrategy::lock_free) groups = std::min(groups, local);
             } else {
               size_t pos = 0;
               groups = std::stoi(g, &pos);

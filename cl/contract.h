@@ -1,0 +1,40 @@
+// The host/kernel contract: every number that the library's C++ and its kernels must agree on,
+// declared once. Kernels `#include "contract.h"` (src/runtime/kernels.cpp resolves it from the
+// embedded cl/ files like any .cl include); the library includes "cl/contract.h". Plain
+// preprocessor constants, so that both OpenCL C and C++ read them and `#if` can test them.
+#ifndef LOCKSTEP_CONTRACT_H
+#define LOCKSTEP_CONTRACT_H
+
+// ---- global barriers (cl/barrier.cl, src/barrier/) ----
+// BARRIER_STRATEGY: the values of lockstep::BarrierStrategy (barrier.cpp checks them).
+#define BARRIER_RELAUNCH 0
+#define BARRIER_LOCK 1
+#define BARRIER_GROUPED_LOCK 2
+#define BARRIER_LOCK_FREE 3
+#define BARRIER_TREE 4
+// BARRIER_NV_ORDER (cl/barrier_order.cl): the values of lockstep::BarrierOrder.
+#define BARRIER_ORDER_FENCE 0
+#define BARRIER_ORDER_ACQREL 1
+#define BARRIER_ORDER_ACQREL_RSPIN 2
+
+// State layout, in ints: every independently written word sits on its own line of BARRIER_LINE
+// ints (128 bytes); lock-free and tree flag words are 1 (packed) or BARRIER_LINE ints apart.
+#define BARRIER_LINE 32
+#define BARRIER_MODE 0          // 1: this launch only discovers occupancy (host sets)
+#define BARRIER_POLL_CLOSED 32  // discovery: 0 open, 1 closed
+#define BARRIER_POLL_COUNT 64   // discovery: tickets taken (host reads)
+#define BARRIER_PATIENCE 65     // discovery: polls without change before closing (host sets)
+#define BARRIER_FLAG 96         // tree: release generation
+#define BARRIER_TOP 128         // lock / grouped-lock top-bit counter
+#define BARRIER_ARRAYS 160      // the fixed part's size; then group counters, flags, tree levels
+
+// ---- bitonic sort (cl/bitonic.cl, src/sort/bitonic.cpp): the phase list's int4 (kind, param,
+// levels, flags) ----
+#define BITONIC_LOCAL_SORT 0     // each TILE-element tile sorted in local memory
+#define BITONIC_GLOBAL_FLIP 1    // flip of stage param fused with levels-1 half-cleaners
+#define BITONIC_GLOBAL_HALF 2    // `levels` global half-cleaners of strides param, param/2, ..
+#define BITONIC_LOCAL_MERGE 3    // half-cleaners TILE/2 .. 1 of each tile in local memory
+#define BITONIC_KEY_IN 1         // flag: the phase reads keys through key_in (the first phase)
+#define BITONIC_KEY_OUT 2        // flag: the phase writes keys through key_out (the last phase)
+
+#endif
