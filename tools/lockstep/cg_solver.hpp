@@ -7,6 +7,8 @@
 #pragma once
 #include <cmath>
 #include <lockstep/lockstep.hpp>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace lockstep::cli {
@@ -15,6 +17,7 @@ struct CgResult {
   int iterations = 0;
   bool converged = false;
   std::vector<double> residuals;  // ||r_k|| / ||b||, k = 0..iterations
+  std::string breakdown;          // why the iteration stopped early ("" when it did not)
 };
 
 /// One device, the whole matrix.
@@ -56,7 +59,16 @@ CgResult conjugate_gradients(Space& s, const cl::Buffer& b, cl::Buffer& x, doubl
   res.residuals.push_back(std::sqrt(rr) / bb);
   for (int k = 0; k < maxit && res.residuals.back() > tol; ++k) {
     s.spmv(p, Ap);  // Ap = A*p
-    double alpha = rr / s.dot(p, Ap);
+    const double pAp = s.dot(p, Ap);
+    if (!(pAp > 0) || !std::isfinite(pAp)) {  // A is not SPD (or holds inf/NaN): stop, say so
+      std::ostringstream why;
+      why << "breakdown at iteration " << k << ": p'Ap = " << pAp
+          << (std::isfinite(pAp) ? " <= 0: the matrix is not positive definite"
+                                 : " is not finite: the matrix or b holds inf/NaN or overflows");
+      res.breakdown = why.str();
+      break;
+    }
+    double alpha = rr / pAp;
     if (n) {
       axpby<T>(q, n, T(alpha), p, T(1), x);
       axpby<T>(q, n, T(-alpha), Ap, T(1), r);

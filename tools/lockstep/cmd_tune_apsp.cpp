@@ -12,8 +12,13 @@ namespace lockstep::cli {
 namespace {
 
 template <typename T>
-int tune_typed(const po::variables_map& vm, const Graph& g) {
-  Context ctx(device_spec(vm));
+int tune_typed(const po::variables_map& vm, const std::string& usage) {
+  std::unique_ptr<Context> device;
+  const Graph g = graph_from_options<T>(vm, usage, [&] {
+    device = std::make_unique<Context>(device_spec(vm));
+    return &device->info();
+  });
+  Context& ctx = *device;
   auto timings =
       apsp_tune<T>(ctx, g, vm.count("paths") > 0, vm["repeat"].as<int>(), !vm.count("no-store"));
   for (const ApspTiming& t : timings) {
@@ -46,8 +51,7 @@ int run_tune_apsp(const Args& args) {
   pos.add("graph", 1);
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm)) return 0;
-  Graph g = graph_from_options(vm, usage);
-  return vm["type"].as<std::string>() == "f32" ? tune_typed<float>(vm, g) : tune_typed<int32_t>(vm, g);
+  return f32_type(vm) ? tune_typed<float>(vm, usage) : tune_typed<int32_t>(vm, usage);
 }
 
 }  // namespace
