@@ -81,11 +81,16 @@ const std::vector<FuzzTarget>& targets() {
        [](const std::string& path) {
          read_sequence(path, 1);
          Sequence s = read_sequence(path, 2);
-         try {  // encoding errors carry no file name: the CLI adds it
-           return dna_scoring(2, -3, 5, 2).encode(s.residues).size() == s.residues.size();
-         } catch (const input_error& e) {
-           throw input_error(path + ": " + e.what());
-         }
+         // Every residue the reader gives is a letter (or '*'): BLOSUM62 codes them all; DNA
+         // scoring takes IUPAC nucleotide letters only and refuses anything else (a protein).
+         const size_t n = s.residues.size();
+         if (blosum62(11, 1).encode(s.residues).size() != n) return false;
+         const Scoring dna = dna_scoring(2, -3, 5, 2);
+         if (s.residues.find_first_not_of("ACGTURYSWKMBDHVN") == std::string::npos)
+           return dna.encode(s.residues).size() == n;
+         CHECK_THROWS_WITH_AS(dna.encode(s.residues),
+                              doctest::Contains("is not an IUPAC nucleotide letter"), input_error);
+         return true;
        },
        ""},
       {"NCBI matrix", ".txt", kMatrixSeeds,

@@ -111,6 +111,8 @@ TEST_CASE("graph readers: malformed files name the file and the line") {
       {"j.gr", "p sp 3 1\np sp 3 1\n", ":2:"},
       {"k.gr", "p max 3 1\n", ":1:"},
       {"l.gr", "p sp 3 1\na 1 2 w\n", ":2:"},
+      {"m.txt", "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n", ":1:"},
+      {"n.txt", "0 1 1e999\n", ":1:"},
   };
   for (const Bad& b : bad) {
     const std::string path = (dir.path / b.name).string();
@@ -146,5 +148,41 @@ TEST_CASE("graph readers: the shared real graphs (skipped when absent)") {
     CHECK(copter.n == 55476);
     CHECK(copter.edges() == 704476);
     CHECK(copter.symmetric);
+  }
+}
+
+TEST_CASE("graph readers: weights read for f32 or i32 refuse what the type cannot hold") {
+  test::TempDir dir;
+  struct Case {
+    const char* name;
+    const char* text;
+    WeightType type;
+    const char* want;  // "" when the file is accepted
+  };
+  const Case cases[] = {
+      {"a.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e39\n",
+       WeightType::f32, ":3: value 1e+39: overflows f32"},
+      {"b.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n",
+       WeightType::f32, ":3: value nan: a weight must be a number"},
+      {"c.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 inf\n",
+       WeightType::f32, ""},  // +inf: an explicit missing edge
+      {"d.txt", "0 1 3e38\n1 0 -3.5e38\n", WeightType::f32, ":2: weight -3.5e38: overflows f32"},
+      {"e.gr", "p sp 2 1\na 1 2 0.5\n", WeightType::i32, ":2: weight 0.5: is not an integer"},
+      {"f.gr", "p sp 2 1\na 1 2 268435456\n", WeightType::i32, ":2: weight 268435456: is 2^28"},
+      {"g.gr", "p sp 2 1\na 1 2 1e39\n", WeightType::any, ""},  // BFS reads no weights
+  };
+  for (const Case& c : cases) {
+    const std::string path = (dir.path / c.name).string();
+    write_text(path, c.text, false);
+    std::string message;
+    try {
+      read_graph(path, GraphFormat::automatic, false, c.type);
+    } catch (const input_error& e) {
+      message = e.what();
+    }
+    if (*c.want)
+      CHECK_MESSAGE(message.find(path + c.want) == 0, c.name, ": '", message, "'");
+    else
+      CHECK_MESSAGE(message.empty(), c.name, ": '", message, "'");
   }
 }

@@ -88,3 +88,14 @@ TEST_CASE("lockstep cg solves laplace2d and matches the CPU solve") {
   CHECK(std::stod(value_of(out, "rms_err_vs_cpu")) < 1e-9);
   CHECK(test::run_cli("cg " + m + " --tol", out) == 2);
 }
+
+TEST_CASE("lockstep cg on an indefinite matrix says breakdown on stderr") {
+  test::TempDir d;
+  const std::string m = (d.path / "indefinite.mtx").string();
+  // diag(1, -1): b = (1, -1), p'Ap = 1 - 1 = 0 at the first step
+  std::ofstream(m) << "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 -1\n";
+  std::string out;
+  CHECK(test::run_cli("cg " + m, out) == 1);  // was: exit 1, nothing on stderr
+  CHECK(out.find("lockstep cg: " + m + ": breakdown at iteration 0: p'Ap = 0 <= 0: the matrix is "
+                 "not positive definite") != std::string::npos);
+}

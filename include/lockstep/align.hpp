@@ -33,9 +33,10 @@ struct Scoring {
   int size() const { return int(alphabet.size()); }
   int32_t operator()(uint8_t a, uint8_t b) const { return table[size_t(a) * alphabet.size() + b]; }
   int32_t max_score() const;
-  /// Codes of the residues (either case); letters outside the alphabet become DNA's N (code 4)
-  /// or the matrix's X (else its '*'; a matrix with neither refuses them); a character that is
-  /// no letter (nor '*') throws input_error.
+  /// Codes of the residues (either case); letters outside the alphabet become DNA's N (code 4;
+  /// DNA refuses letters outside the IUPAC nucleotide codes ACGTURYSWKMBDHVN, and '*') or the
+  /// matrix's X (else its '*'; a matrix with neither refuses them); a character that is no
+  /// letter (nor '*') throws input_error.
   std::vector<uint8_t> encode(const std::string& residues) const;
 };
 /// DNA: A C G T match scores `match`, any other pair (N included) -|mismatch|.

@@ -91,6 +91,14 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig config = {});
 template <typename T>
 ApspResult<T> apsp_cpu(const Graph& g, unsigned threads = 0, bool paths = false);
 
+/// Size checks before allocation: refuses (input_error "WHERE: ...") an n-vertex run whose n x n
+/// distance matrices (and next-hop matrices with paths), work and result, exceed host memory or,
+/// given a device, whose distance matrix exceeds its largest buffer. apsp() and apsp_cpu() call
+/// it; call it first to refuse before reading or generating a graph.
+template <typename T>
+void apsp_check_size(const std::string& where, int32_t n, bool paths,
+                     const DeviceInfo* device = nullptr);
+
 /// A negative cycle of g (its vertices in order), empty when there is none (Bellman-Ford from
 /// a virtual source with cycle checks in the parent graph).
 std::vector<int32_t> find_negative_cycle(const Graph& g);

@@ -35,13 +35,19 @@ const char* to_string(GraphFormat f);
 /// The format a file name implies (a trailing .gz is ignored); Matrix Market for other names.
 GraphFormat graph_format_of(const std::string& path);
 
+/// The weight type a graph is read for: `any` keeps every number; `f32` and `i32` refuse, with
+/// PATH:LINE, NaN, -inf and a weight the type cannot hold (1e39 in f32 would become infinite,
+/// i.e. a missing edge; i32 takes integers below 2^28). +inf is an explicit missing edge.
+enum class WeightType { any, f32, i32 };
+
 /// Reads a graph. Matrix Market: coordinate (i, j, w) is the edge i -> j (pattern: weight 1); an
 /// `array` file is a dense matrix, every entry an edge; the matrix must be square. SNAP: one
-/// "u v" pair a line, 0-based, n = largest id + 1, weight 1. DIMACS: "p sp n m" then "a u v w"
-/// lines (1-based). With `undirected`, every edge also goes the other way. Malformed input throws
-/// input_error "PATH:LINE: what".
+/// "u v" pair a line, 0-based, n = largest id + 1, weight 1 (a Matrix Market banner is refused).
+/// DIMACS: "p sp n m" then "a u v w" lines (1-based). With `undirected`, every edge also goes the
+/// other way. Malformed input throws input_error "PATH:LINE: what", as does a vertex count whose
+/// row pointers alone would not fit in host memory (check_host_memory, before any allocation).
 Graph read_graph(const std::string& path, GraphFormat format = GraphFormat::automatic,
-                 bool undirected = false);
+                 bool undirected = false, WeightType weights = WeightType::any);
 
 struct DegreeStats {
   int32_t min = 0, max = 0;

@@ -4,6 +4,7 @@
 // lockstep (Matrix Market, graphs, FASTA) goes through read_input, so each of them refuses a
 // directory or an unreadable path with the same clear message.
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -15,6 +16,14 @@ namespace lockstep {
 /// "PATH: is a directory", "PATH: cannot open: <reason>", "PATH: corrupt gzip data (...)",
 /// "PATH: read error: <reason>".
 std::string read_input(const std::string& path);
+
+/// The host memory lockstep plans for, in bytes: LOCKSTEP_HOST_MEMORY_MIB when set, else the
+/// machine's physical memory, lowered to the address-space limit (ulimit -v) when there is one.
+size_t host_memory_bytes();
+/// Size checks before allocation: throws input_error "WHERE: WHAT needs N MiB of host memory,
+/// more than the M MiB available (...)" when `bytes` exceeds host_memory_bytes(). `where` is the
+/// file and line (or the option) that asked for the size.
+void check_host_memory(const std::string& where, const std::string& what, double bytes);
 
 /// One line-oriented view over a text: next() yields each line without its line break (and a
 /// trailing '\r'), line() is its 1-based number, fail() throws input_error "PATH:LINE: what".

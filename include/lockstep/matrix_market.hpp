@@ -27,7 +27,13 @@ struct Triplets {
 
 enum class Duplicates { sum, min };
 
-Triplets read_triplets(const std::string& path);
+/// A check of every value as it is read: nullptr accepts v, else the reason it is refused
+/// (read_triplets then throws input_error "PATH:LINE: value V: reason").
+using ValueCheck = const char* (*)(double v);
+
+/// Refuses, before allocating, a size line whose row pointers and one value per row and column
+/// (12 bytes each) would not fit in host memory (check_host_memory; PATH:LINE names it).
+Triplets read_triplets(const std::string& path, ValueCheck check = nullptr);
 /// CSR with columns sorted in each row; duplicates summed (matrices) or min-reduced (graphs).
 template <typename T>
 Csr<T> to_csr(const Triplets& t, Duplicates dup = Duplicates::sum);

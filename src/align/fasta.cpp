@@ -8,6 +8,12 @@
 #include "lockstep/io.hpp"
 
 namespace lockstep {
+namespace {
+std::string hex_escape(unsigned char u) {  // 0x7f -> "\x7f"
+  const char* digits = "0123456789abcdef";
+  return std::string("\\x") + digits[u >> 4] + digits[u & 15];
+}
+}  // namespace
 
 Sequence read_sequence(const std::string& path, int record) {
   if (record < 1)
@@ -55,7 +61,7 @@ Sequence read_sequence(const std::string& path, int record) {
         seq.residues += char(std::toupper(u));
       else if (!std::isspace(u))
         lines.fail(std::string("invalid character '") +
-                   (std::isprint(u) ? std::string(1, c) : "\\x" + std::to_string(u)) +
+                   (std::isprint(u) ? std::string(1, c) : hex_escape(u)) +
                    "' in a sequence");
     }
   }

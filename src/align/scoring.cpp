@@ -104,7 +104,9 @@ Scoring parse_ncbi(const std::string& path, const std::string& text, int open, i
 int32_t Scoring::max_score() const { return *std::max_element(table.begin(), table.end()); }
 
 std::vector<uint8_t> Scoring::encode(const std::string& residues) const {
-  constexpr uint8_t kBad = 255, kUnknown = 254;  // not a letter; a letter outside the alphabet
+  // not a letter; a letter outside the alphabet; under DNA, a letter that is no nucleotide
+  constexpr uint8_t kBad = 255, kUnknown = 254, kNotDna = 253;
+  constexpr const char* kIupacDna = "ACGTURYSWKMBDHVN";
   uint8_t code[256];
   const size_t x = alphabet.find('X'), star = alphabet.find('*');
   const uint8_t other = dna                         ? uint8_t(4)
@@ -114,6 +116,11 @@ std::vector<uint8_t> Scoring::encode(const std::string& residues) const {
   for (int c = 0; c < 256; ++c) code[c] = kBad;
   for (int c = 'A'; c <= 'Z'; ++c) code[c] = code[c + 32] = other;
   code['*'] = other;
+  if (dna) {  // only IUPAC nucleotide letters are N (J, E, Q, '*': a protein scored as DNA)
+    for (int c = 'A'; c <= 'Z'; ++c) code[c] = code[c + 32] = kNotDna;
+    code['*'] = kNotDna;
+    for (const char* p = kIupacDna; *p; ++p) code[int(*p)] = code[*p + 32] = other;
+  }
   for (size_t i = 0; i < alphabet.size(); ++i) {
     const unsigned char u = static_cast<unsigned char>(alphabet[i]);
     code[u] = code[std::tolower(u)] = uint8_t(i);
@@ -123,6 +130,10 @@ std::vector<uint8_t> Scoring::encode(const std::string& residues) const {
     out[i] = code[static_cast<unsigned char>(residues[i])];
     if (out[i] == kBad)
       throw input_error("residue " + std::to_string(i) + ": '" + residues[i] + "' is not a letter");
+    if (out[i] == kNotDna)
+      throw input_error("residue " + std::to_string(i) + ": '" + residues[i] +
+                        "' is not an IUPAC nucleotide letter (" + kIupacDna +
+                        "): a protein sequence? score it with a matrix (--matrix blosum62)");
     if (out[i] == kUnknown)
       throw input_error("residue " + std::to_string(i) + ": '" + residues[i] +
                         "' is not in the matrix, which has neither X nor * for other letters");

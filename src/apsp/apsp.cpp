@@ -55,6 +55,7 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
   ApspResult<T> result;
   result.config = cfg;
   if (g.n == 0) return result;
+  apsp_check_size<T>("apsp", g.n, cfg.paths, &ctx.info());
   const int32_t n = g.n, tile = cfg.tile, big = 16 * cfg.thread_tile;
   const int32_t N = int32_t(round_up(n, std::max(tile, big)));
   const size_t bytes = size_t(N) * N * sizeof(T);

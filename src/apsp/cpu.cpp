@@ -66,6 +66,7 @@ ApspResult<T> apsp_cpu(const Graph& g, unsigned threads, bool paths) {
   ApspResult<T> result;
   result.config = {ApspVariant::blocked, kTile, 1, paths, 0};
   if (g.n == 0) return result;
+  apsp_check_size<T>("apsp", g.n, paths);
   const int32_t N = (g.n + kTile - 1) / kTile * kTile, nb = N / kTile;
   std::vector<T> d;
   std::vector<int32_t> next;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "apsp/dense.hpp"
+#include "lockstep/io.hpp"
 
 namespace lockstep {
 
@@ -32,6 +33,23 @@ Graph random_graph(int32_t n, double density, uint64_t seed, int min_weight, int
   }
   return g;
 }
+
+template <typename T>
+void apsp_check_size(const std::string& where, int32_t n, bool paths, const DeviceInfo* device) {
+  const double cells = double(n) * double(n), matrix = cells * sizeof(T);
+  const char* type = std::is_integral_v<T> ? "i32" : "f32";
+  std::ostringstream what;
+  what << "all-pairs shortest paths of " << n << " vertices (" << type << ", n^2 distances"
+       << (paths ? " and next hops" : "") << ", work and result)";
+  check_host_memory(where, what.str(), 2 * (matrix + (paths ? cells * 4 : 0)));
+  if (device && matrix > double(device->max_alloc_bytes))
+    throw input_error(where + ": n = " + std::to_string(n) + " needs a " +
+                      std::to_string((long long)(matrix / 1048576)) + " MiB " + type +
+                      " matrix, more than the device's largest buffer (" +
+                      std::to_string(device->max_alloc_bytes >> 20) + " MiB)");
+}
+template void apsp_check_size<float>(const std::string&, int32_t, bool, const DeviceInfo*);
+template void apsp_check_size<int32_t>(const std::string&, int32_t, bool, const DeviceInfo*);
 
 ApspVariant parse_apsp_variant(const std::string& name) {
   if (name == "naive") return ApspVariant::naive;
@@ -117,6 +135,11 @@ void init_dense(const Graph& g, int32_t N, std::vector<T>& d, std::vector<int32_
       throw input_error("edge " + std::to_string(g.src[e] + 1) + " -> " +
                         std::to_string(g.dst[e] + 1) + ": weight must be a number below +inf");
     if (w == HUGE_VAL) continue;  // an explicit missing edge
+    if constexpr (!std::is_integral_v<T>)
+      if (!std::isfinite(T(w)))  // read_graph(..., WeightType::f32) names the file and line
+        throw input_error("edge " + std::to_string(g.src[e] + 1) + " -> " +
+                          std::to_string(g.dst[e] + 1) + ": weight " + std::to_string(w) +
+                          " overflows f32 (the edge would become infinite, i.e. missing)");
     if constexpr (std::is_integral_v<T>) {
       if (w != std::floor(w))
         throw input_error("edge " + std::to_string(g.src[e] + 1) + " -> " +

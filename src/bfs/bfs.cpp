@@ -52,7 +52,7 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
 BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions& o) {
   if (source < 0 || source >= g.n)  // before the upload
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
-                      std::to_string(g.n) + ")");
+                      std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   return Bfs(ctx, g, o).run(source);
 }
 
@@ -71,7 +71,7 @@ BfsResult Bfs::run(int32_t source) {
   const BfsOptions& o = options_;
   if (source < 0 || source >= g.n)
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
-                      std::to_string(g.n) + ")");
+                      std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
   detail::BfsDevice& dev = *dev_;
   Chooser choose{g, bfs_rule(ctx_.info(), o)};

@@ -103,7 +103,7 @@ std::vector<int32_t> cpu_bottom_up(const CsrGraph& g, std::vector<int32_t>& leve
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads) {
   if (source < 0 || source >= g.n)
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
-                      std::to_string(g.n) + ")");
+                      std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   const BfsRule rule;
   BfsResult r;
   const auto t0 = std::chrono::steady_clock::now();

@@ -4,11 +4,15 @@
 #include "lockstep/io.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "lockstep/error.hpp"
@@ -52,6 +56,37 @@ std::string read_input(const std::string& path) {
   if (code != Z_OK && code != Z_STREAM_END)
     throw input_error(path + ": corrupt gzip data (" + what + ")");
   return text;
+}
+
+namespace {
+std::string mib(double bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", bytes / 1048576);
+  return buf;
+}
+}  // namespace
+
+size_t host_memory_bytes() {
+  if (const char* env = std::getenv("LOCKSTEP_HOST_MEMORY_MIB"); env && *env) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (*end == '\0' && v > 0 && v < (1ull << 40)) return size_t(v) << 20;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  size_t bytes = pages > 0 && page > 0 ? size_t(pages) * size_t(page) : SIZE_MAX;
+  struct rlimit lim {};
+  if (getrlimit(RLIMIT_AS, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+    bytes = std::min(bytes, size_t(lim.rlim_cur));
+  return bytes;
+}
+
+void check_host_memory(const std::string& where, const std::string& what, double bytes) {
+  const size_t have = host_memory_bytes();
+  if (!(bytes <= double(have)))
+    throw input_error(where + ": " + what + " needs " + mib(bytes) +
+                      " MiB of host memory, more than the " + mib(double(have)) +
+                      " MiB this machine has (physical memory, ulimit -v, or "
+                      "LOCKSTEP_HOST_MEMORY_MIB)");
 }
 
 LineReader::LineReader(std::string path, const std::string& text)

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <sstream>
 
 #include "lockstep/error.hpp"
 #include "lockstep/io.hpp"
@@ -56,6 +57,7 @@ class Parser {
     return true;
   }
   size_t size() const { return text_.size(); }
+  std::string where() const { return lines_.path() + ":" + std::to_string(lines_.line()); }
 
  private:
   std::string text_;
@@ -93,7 +95,7 @@ MatrixMarketBanner parse_banner(Parser& ps, const char* b, const char* e) {
 
 }  // namespace
 
-Triplets read_triplets(const std::string& path) {
+Triplets read_triplets(const std::string& path, ValueCheck check) {
   Parser ps(path, read_input(path));
   const char *b, *e;
   if (!ps.next_line(b, e)) ps.fail("empty file (expected the %%MatrixMarket banner)");
@@ -124,6 +126,8 @@ Triplets read_triplets(const std::string& path) {
   if (coord && rows > 0 && cols > 0 && nnz > rows * cols && !sym)
     ps.fail("declares " + std::to_string(nnz) + " entries, more than rows*cols");
   if (sym && rows != cols) ps.fail("a " + t.banner.symmetry + " matrix must be square");
+  check_host_memory(ps.where(), "a matrix of " + std::to_string(rows) + " x " + std::to_string(cols),
+                    4.0 * double(rows + 1) + 4.0 * double(rows + cols));
   t.rows = int32_t(rows);
   t.cols = int32_t(cols);
   // Reserve no more than the text can hold (an entry takes at least two bytes, "1\n"), so a
@@ -174,6 +178,11 @@ Triplets read_triplets(const std::string& path) {
         ok = ps.number(b, e, v);
       }
       if (!ok) ps.fail(std::string("bad ") + (integer ? "integer" : "real") + " value (expected " + expect + ")");
+      if (const char* why = check ? check(v) : nullptr) {
+        std::ostringstream s;
+        s << "value " << v << ": " << why;
+        ps.fail(s.str());
+      }
     }
     if (Parser::skip_space(b, e) != e) ps.fail("unexpected text after the entry (expected " + std::string(expect) + ")");
     add(i, j, v);

@@ -26,18 +26,24 @@ std::string slice(const std::string& s, const po::variables_map& vm, const char*
       off < 0 || len < 1)
     throw usage_error(std::string("--") + opt + " expects OFF,LEN (OFF >= 0, LEN >= 1), got '" +
                       spec + "'");
-  if (size_t(off) >= s.size())
-    throw input_error(path + ": --" + opt + " offset " + std::to_string(off) + " beyond its " +
-                      std::to_string(s.size()) + " residues");
+  if (size_t(off) >= s.size() || size_t(len) > s.size() - size_t(off))
+    throw input_error(path + ": --" + opt + " " + spec + " runs past the end of its " +
+                      std::to_string(s.size()) + " residues (OFF + LEN must be <= " +
+                      std::to_string(s.size()) + ")");
   return s.substr(size_t(off), size_t(len));
 }
 
-std::vector<uint8_t> encode(const Scoring& s, const std::string& residues,
-                            const std::string& path) {
+// Residue codes; a refused residue is named by file, record and position (in the slice, if any).
+std::vector<uint8_t> encode(const Scoring& s, const std::string& residues, const std::string& path,
+                            const Sequence& seq, int record, const po::variables_map& vm,
+                            const char* opt) {
   try {
     return s.encode(residues);
   } catch (const input_error& e) {
-    throw input_error(path + ": " + e.what());
+    throw input_error(path + ": record " + std::to_string(record) + " ('" + seq.name + "')" +
+                      (vm.count(opt) ? std::string(", --") + opt + " " + vm[opt].as<std::string>()
+                                     : std::string()) +
+                      ": " + e.what());
   }
 }
 
@@ -85,10 +91,18 @@ int run_align(const Args& args) {
   AlignConfig cfg;
   try {
     cfg.algorithm = parse_align_algorithm(vm["algorithm"].as<std::string>());
+  } catch (const input_error& e) {
+    throw usage_error(std::string("--algorithm: ") + e.what());
+  }
+  try {
     cfg.strategy = parse_strategy_choice(vm["strategy"].as<std::string>());
   } catch (const input_error& e) {
-    throw usage_error(e.what());
+    throw usage_error(std::string("--strategy: ") + e.what());
   }
+  if (cfg.strategy && cfg.algorithm != AlignAlgorithm::barrier)  // auto never picks barrier
+    throw usage_error("--strategy " + vm["strategy"].as<std::string>() +
+                      " applies to --algorithm barrier only; --algorithm " +
+                      vm["algorithm"].as<std::string>() + " uses no barrier strategy");
   cfg.local_size = vm["local-size"].as<int>();
   cfg.cells = vm["cells"].as<int>();
   cfg.tile_cols = vm["tile-cols"].as<int>();
@@ -110,9 +124,11 @@ int run_align(const Args& args) {
   }
   const std::string pa = vm["a"].as<std::string>(), pb = vm["b"].as<std::string>();
   const int record = vm["record"].as<int>();
-  const std::string ra = slice(read_sequence(pa, record).residues, vm, "slice-a", pa);
-  const std::string rb = slice(read_sequence(pb, record).residues, vm, "slice-b", pb);
-  const std::vector<uint8_t> a = encode(s, ra, pa), b = encode(s, rb, pb);
+  const Sequence sa = read_sequence(pa, record), sb = read_sequence(pb, record);
+  const std::string ra = slice(sa.residues, vm, "slice-a", pa);
+  const std::string rb = slice(sb.residues, vm, "slice-b", pb);
+  const std::vector<uint8_t> a = encode(s, ra, pa, sa, record, vm, "slice-a");
+  const std::vector<uint8_t> b = encode(s, rb, pb, sb, record, vm, "slice-b");
   Outputs outs(vm, {"json"}, {{"a", "A"}, {"b", "B"}, {"matrix", "--matrix"}});
 
   std::unique_ptr<Context> ctx;

@@ -42,16 +42,20 @@ void write_array(std::ostream& out, const ApspResult<T>& r) {
 }
 
 template <typename T>
-int run_typed(const po::variables_map& vm, const Graph& g, Outputs& outs) {
+int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& outs) {
+  const bool cpu = vm.count("cpu");
+  std::unique_ptr<Context> ctx;
+  const Graph g = graph_from_options<T>(vm, usage, [&]() -> const DeviceInfo* {
+    if (cpu) return nullptr;
+    ctx = std::make_unique<Context>(device_spec(vm));
+    return &ctx->info();
+  });
   ApspConfig cfg;
   cfg.variant = parse_apsp_variant(vm["variant"].as<std::string>());
   cfg.tile = vm["tile"].as<int>();
   cfg.K = vm["K"].as<int>();
   cfg.thread_tile = vm["thread-tile"].as<int>();
   cfg.paths = vm.count("paths") || vm.count("path");
-  const bool cpu = vm.count("cpu");
-  std::unique_ptr<Context> ctx;
-  if (!cpu) ctx = std::make_unique<Context>(device_spec(vm));
   ApspResult<T> r;
   double best = 0;
   std::map<std::string, double> best_kernels;
@@ -165,9 +169,7 @@ int run_apsp(const Args& args) {
     throw usage_error(e.what());
   }
   Outputs outs(vm, {"out", "json"}, {{"graph", "GRAPH"}});
-  Graph g = graph_from_options(vm, usage);
-  return vm["type"].as<std::string>() == "f32" ? run_typed<float>(vm, g, outs)
-                                               : run_typed<int32_t>(vm, g, outs);
+  return f32_type(vm) ? run_typed<float>(vm, usage, outs) : run_typed<int32_t>(vm, usage, outs);
 }
 
 }  // namespace

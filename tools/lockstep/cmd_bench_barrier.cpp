@@ -13,17 +13,40 @@
 namespace lockstep::cli {
 namespace {
 
-std::vector<std::string> split(const std::string& s) {
+// The comma list of option `opt`; an empty item ("1,,2", a trailing comma) is a usage error.
+std::vector<std::string> split(const po::variables_map& vm, const char* opt) {
+  const std::string s = vm[opt].as<std::string>();
   std::vector<std::string> out;
   std::string cur;
   for (char c : s + ",")
     if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
+      if (cur.empty())
+        throw usage_error(std::string("--") + opt + " has an empty item in '" + s +
+                          "' (expected a comma list without empty entries)");
+      out.push_back(cur);
       cur.clear();
     } else {
       cur += c;
     }
   return out;
+}
+
+// --groups: each item "max" or a count >= 1, checked before the device is opened.
+std::vector<std::string> group_list(const po::variables_map& vm) {
+  std::vector<std::string> list = split(vm, "groups");
+  for (const std::string& g : list) {
+    size_t pos = 0;
+    int v = 0;
+    try {
+      v = g == "max" ? 1 : std::stoi(g, &pos);
+      if (g == "max") pos = g.size();
+    } catch (const std::logic_error&) {  // invalid_argument, out_of_range
+      pos = 0;
+    }
+    if (pos != g.size() || v < 1)
+      throw usage_error("--groups expects a comma list of counts >= 1 or max, got '" + g + "'");
+  }
+  return list;
 }
 
 // --strategy ring: one line per (order, stride, groups); rounds * groups hops each.
@@ -73,12 +96,14 @@ int run_bench_barrier(const Args& args) {
   if (vm["strategy"].as<std::string>() == "all")
     strategies = all_barrier_strategies();
   else if (!ring)
-    strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
-  Outputs outs(vm, {"json"});
-  Context ctx(device_spec(vm));
-  nlohmann::json results = nlohmann::json::array();
+    try {
+      strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
+    } catch (const input_error& e) {
+      throw usage_error(std::string("--strategy: ") + e.what());
+    }
+  const std::vector<std::string> group_specs = group_list(vm);
   std::vector<BarrierOrder> orders;
-  for (const std::string& o : split(vm["order"].as<std::string>())) {
+  for (const std::string& o : split(vm, "order")) {
     try {
       orders.push_back(parse_barrier_order(o));
     } catch (const input_error& e) {
@@ -86,22 +111,19 @@ int run_bench_barrier(const Args& args) {
     }
   }
   std::vector<int> strides;
-  for (const std::string& t : split(vm["stride"].as<std::string>())) {
+  for (const std::string& t : split(vm, "stride")) {
     if (t != "0" && t != "1" && t != "32")
       throw usage_error("--stride expects 0, 1 or 32, got '" + t + "'");
     strides.push_back(std::stoi(t));
   }
-  if (orders.empty() || strides.empty()) throw usage_error("--order and --stride need a value");
+  Outputs outs(vm, {"json"});
+  Context ctx(device_spec(vm));
+  nlohmann::json results = nlohmann::json::array();
   if (ring) {
     std::vector<int> counts;
-    for (const std::string& g : split(vm["groups"].as<std::string>())) {
-      try {
-        counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, local)
-                                    : std::stoi(g));
-      } catch (const std::logic_error&) {
-        throw usage_error("--groups expects positive counts or max, got '" + g + "'");
-      }
-    }
+    for (const std::string& g : group_specs)
+      counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, local)
+                                  : std::stoi(g));
     return run_ring(ctx, orders, strides, counts, local, rounds);
   }
   int refused = 0, failed = 0;
@@ -110,7 +132,7 @@ int run_bench_barrier(const Args& args) {
     // relaunch has no ordering: run it once
     for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{orders.front()} : orders)
       for (int stride : flags ? strides : std::vector<int>{0})
-        for (const std::string& g : split(vm["groups"].as<std::string>())) {
+        for (const std::string& g : group_specs) {
           BarrierVariant variant{order, stride};
           int groups = 0;
           KeyValues kv;

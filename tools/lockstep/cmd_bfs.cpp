@@ -42,7 +42,24 @@ CsrGraph load(const po::variables_map& vm, const std::string& usage) {
   } catch (const input_error& e) {
     throw usage_error(e.what());
   }
-  return CsrGraph(read_graph(vm["graph"].as<std::string>(), f, vm.count("undirected") > 0));
+  const std::string file = vm["graph"].as<std::string>();
+  Graph g = read_graph(file, f, vm.count("undirected") > 0);
+  if (g.n == 0) throw input_error(file + ": the graph is empty (no vertices, no edges)");
+  return CsrGraph(g);
+}
+
+// --local-size and --wave-width against each other and the device's wave (wave 0: not known yet,
+// then the smallest automatic wave, 32): usage errors naming the option and what it accepts.
+void check_sizes(const po::variables_map& vm, int device_wave) {
+  const int local = vm["local-size"].as<int>(), given = vm["wave-width"].as<int>();
+  if (given & (given - 1))
+    throw usage_error("--wave-width must be 0 (the device's) or a power of two up to --local-size, "
+                      "got " + std::to_string(given));
+  const int wave = given ? given : std::max(32, device_wave);
+  if (local % wave != 0)
+    throw usage_error("--local-size " + std::to_string(local) + " must be a multiple of the wave "
+                      "width " + std::to_string(wave) + (given ? " (--wave-width)" : " (the device's)") +
+                      ": " + std::to_string(wave) + ", " + std::to_string(2 * wave) + ", ... up to 1024");
 }
 
 std::vector<int32_t> pick_sources(const CsrGraph& g, const po::variables_map& vm) {
@@ -123,11 +140,16 @@ int run_bfs(const Args& args) {
     std::string names = vm["strategy"].as<std::string>(), name;
     std::istringstream in(names);
     while (std::getline(in, name, ',')) list.push_back(parse_bfs_strategy(name));
-    if (list.empty()) throw input_error("--strategy is empty");
+    if (list.empty()) throw input_error("is empty");
+  } catch (const input_error& e) {
+    throw usage_error(std::string("--strategy: ") + e.what());
+  }
+  try {
     o.barrier = parse_strategy_choice(vm["barrier"].as<std::string>());
   } catch (const input_error& e) {
-    throw usage_error(e.what());
+    throw usage_error(std::string("--barrier: ") + e.what());
   }
+  check_sizes(vm, 0);
   o.local_size = vm["local-size"].as<int>();
   o.wave_width = vm["wave-width"].as<int>();
   o.cpu_threads = vm["threads"].as<int>();
@@ -150,6 +172,7 @@ int run_bfs(const Args& args) {
       .add("n", g.n)
       .add("edges", g.edges());
   head.add("symmetric", int(g.symmetric)).add("degree_mean", st.mean).add("degree_max", st.max);
+  if (ctx) check_sizes(vm, int(ctx->info().wave_width));
   if (ctx) {
     const BfsRule rule = bfs_rule(ctx->info(), o);
     head.add("cpu_max", rule.cpu_max)

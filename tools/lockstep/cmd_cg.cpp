@@ -38,12 +38,31 @@ std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, d
   return x;
 }
 
+// What conjugate gradients cannot start from: a non-square, zero or non-finite matrix.
+void check_matrix(const std::string& file, const Csr<double>& A) {
+  if (A.rows != A.cols) throw input_error(file + ": conjugate gradients needs a square matrix");
+  bool zero = true;
+  for (int32_t i = 0; i < A.rows; ++i)
+    for (int32_t k = A.row_ptr[size_t(i)]; k < A.row_ptr[size_t(i) + 1]; ++k) {
+      const double v = A.values[size_t(k)];
+      if (!std::isfinite(v))
+        throw input_error(file + ": entry (" + std::to_string(i + 1) + ", " +
+                          std::to_string(A.col_idx[size_t(k)] + 1) + ") is " +
+                          (std::isnan(v) ? "NaN" : "infinite") +
+                          ": conjugate gradients needs a finite SPD matrix");
+      zero &= v == 0;
+    }
+  if (zero && A.rows > 0)
+    throw input_error(file + ": the matrix is zero (b = A*1 = 0): not positive definite, nothing "
+                      "to solve");
+}
+
 template <typename T>
 int solve(const po::variables_map& vm) {
   std::string file = vm["file"].as<std::string>();
   auto A64 = matrix_source<double>(file);  // bad input before the device
+  check_matrix(file, A64);
   Context ctx(device_spec(vm));
-  if (A64.rows != A64.cols) throw input_error(file + ": conjugate gradients needs a square matrix");
   double tol = vm["tol"].as<double>();
   int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A64.rows);
   Csr<T> A = A64.cast<T>();
@@ -90,7 +109,15 @@ int solve(const po::variables_map& vm) {
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
   kv.add("verified", int(ok));
   std::cout << kv.str() << "\n";
-  if (!res.breakdown.empty()) std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
+  if (!res.breakdown.empty())
+    std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
+  else if (!res.converged)
+    std::cerr << "lockstep cg: " << file << ": no convergence: residual " << res.residuals.back()
+              << " after " << res.iterations << " iterations (--tol " << tol << ", --maxit "
+              << maxit << ")\n";
+  else if (!ok)
+    std::cerr << "lockstep cg: " << file << ": converged, but the solution is " << err_exact
+              << " (rms) from the exact all-ones solution: ill-conditioned for this precision?\n";
   return ok ? 0 : 1;
 }
 

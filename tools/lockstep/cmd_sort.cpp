@@ -163,13 +163,27 @@ int run_sort(const Args& args) {
   if (vm.count("binary") && !vm.count("input")) throw usage_error("--binary needs --input");
   SortOptions o;
   KeyType type;
+  const char* option = "--type";
   try {
     type = parse_key_type(vm["type"].as<std::string>());
+    option = "--algorithm";
     o.algorithm = parse_sort_algorithm(vm["algorithm"].as<std::string>());
+    option = "--strategy";
     o.strategy = parse_strategy_choice(vm["strategy"].as<std::string>());
   } catch (const input_error& e) {
-    throw usage_error(e.what());
+    throw usage_error(std::string(option) + ": " + e.what());
   }
+  if (o.algorithm == SortAlgorithm::radix && o.strategy)
+    throw usage_error("--strategy " + vm["strategy"].as<std::string>() +
+                      " applies to --algorithm bitonic only; --algorithm radix (onesweep) has no "
+                      "barrier strategy");
+  const int tile = vm["tile"].as<int>(), local = vm["local-size"].as<int>();
+  if (local & (local - 1))
+    throw usage_error("--local-size must be 0 (the rule) or a power of two up to 1024, got " +
+                      std::to_string(local));
+  if (tile && (tile < 2 || (tile & (tile - 1)) || tile < local))
+    throw usage_error("--tile must be 0 (the rule) or a power of two >= 2 and >= --local-size, got " +
+                      std::to_string(tile));
   o.descending = vm.count("descending");
   o.tile = vm["tile"].as<int>();
   o.local_size = vm["local-size"].as<int>();

@@ -66,6 +66,11 @@ int run_spmv(const Args& args) {
              "[--wg-bits B] [--rows-bits R] [--verify] [--repeat N]",
              args, opts, pos, vm))
     return 0;
+  try {
+    (void)parse_spmv_kernel(vm["kernel"].as<std::string>());
+  } catch (const input_error& e) {
+    throw usage_error(std::string("--kernel: ") + e.what());
+  }
   if (vm.count("distributed")) return distributed_spmv(vm);
   if (vm.count("transpose")) throw usage_error("--transpose needs --distributed");
   return with_precision(vm, [&](auto t) { return run<decltype(t)>(vm); });

@@ -89,8 +89,12 @@ const TuneFamilyCli apsp_cli{
       pos.add("graph", 1);
     },
     [](const po::variables_map& vm) {
-      auto g = std::make_shared<Graph>(graph_from_options(vm, "lockstep tune " + apsp_cli.usage));
-      const bool paths = vm.count("paths") > 0, f32 = vm["type"].as<std::string>() == "f32";
+      // sizes checked on the host here; the device is not open yet (its limits: at the run)
+      const std::string usage = "lockstep tune " + apsp_cli.usage;
+      const auto host = []() -> const DeviceInfo* { return nullptr; };
+      const bool paths = vm.count("paths") > 0, f32 = f32_type(vm);
+      auto g = std::make_shared<Graph>(f32 ? graph_from_options<float>(vm, usage, host)
+                                           : graph_from_options<int32_t>(vm, usage, host));
       const int repeat = vm["repeat"].as<int>();
       TuneJob job;
       job.make = [=](Context& ctx) {
