@@ -126,9 +126,9 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
   CHECK(r.traversed_edges > 0);
   CHECK(r.traversed_edges <= int64_t(rmat.edges()) / 2);
   int total = 0;
-  for (BfsStrategy s : {BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
-                        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::lb,
-                        BfsStrategy::bottom_up})
+  for (BfsStrategy s :
+       {BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi, BfsStrategy::queue,
+        BfsStrategy::wave, BfsStrategy::lb, BfsStrategy::bottom_up})
     total += r.levels_run(s);
   CHECK(total == r.max_level + 1);
   CHECK(r.levels_run(BfsStrategy::bottom_up) > 0);  // the R-MAT middle levels are huge
@@ -204,12 +204,15 @@ TEST_CASE("bfs: Graph500 sources lie in the largest connected component") {
   CHECK(std::unique(sorted.begin(), sorted.end()) == sorted.end());
   for (int32_t v : sorted) CHECK((v >= 5 && v < 15));
   CHECK(bfs_sources(g, 100, 1).sources.size() == 10);
-  // directed: weakly connected {0, 1, 2, 3}; vertex 1 has no out-edge, so it is no source
-  const CsrGraph d = from_edges(7, {{0, 1}, {2, 1}, {3, 2}, {5, 6}}, false);
-  std::vector<int32_t> ds = bfs_sources(d, 10, 2).sources;
+  // directed: strongly connected {2, 3, 4} (a cycle, one chord) beside {0, 1} and a long tail
+  const CsrGraph d = from_edges(
+      9, {{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 4}, {4, 2}, {4, 3}, {4, 5}, {5, 6}}, false);
+  const BfsSources dsrc = bfs_sources(d, 10, 2);
+  std::vector<int32_t> ds = dsrc.sources;
   std::sort(ds.begin(), ds.end());
-  CHECK(ds == std::vector<int32_t>{0, 2, 3});
-  CHECK(bfs_sources(d, 10, 2).component_edges == 3);
+  CHECK(ds == std::vector<int32_t>{2, 3, 4});
+  CHECK(dsrc.component_vertices == 3);
+  CHECK(dsrc.component_edges == 5);  // out-edges of 2, 3, 4
 }
 
 TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {

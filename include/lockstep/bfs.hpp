@@ -113,8 +113,9 @@ class Bfs {
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);
 
 /// Graph500's search keys: min(k, candidates) distinct random vertices of out-degree >= 1 in the
-/// largest connected component (weakly connected when directed), drawn with `seed`; with the
-/// component's size (edges counted as BfsResult::traversed_edges counts them).
+/// largest connected component (of a directed graph with in-edges: the largest strongly
+/// connected one, so every source reaches all of it), drawn with `seed`; with the component's
+/// size (its vertices' out-edges, halved when symmetric, as BfsResult::traversed_edges counts).
 struct BfsSources {
   std::vector<int32_t> sources;
   int32_t component_vertices = 0;

@@ -30,8 +30,8 @@ struct Chooser {
       // frontier of 7915 hubs (19.6M edges) took 6.1 of 6.9 ms in `multi` (H100, 2026-11-23),
       // where bottom-up scans 106M edges in 0.15 ms.
       const bool big = nf > rule.multi_max || mf > rule.lb_edges;
-      bottom_up = bottom_up ? nf >= int64_t(g.n / rule.beta)
-                            : big && double(mf) > double(mu) / rule.alpha;
+      bottom_up =
+          bottom_up ? nf >= int64_t(g.n / rule.beta) : big && double(mf) > double(mu) / rule.alpha;
       if (bottom_up) return BfsStrategy::bottom_up;
     }
     if (mf > rule.lb_edges) return BfsStrategy::lb;  // hubs: no vertex left to one wave

@@ -21,7 +21,7 @@ struct BfsDevice::Impl {
   cl::Kernel k_queue, k_wave, k_scatter, k_single;
   std::optional<PersistentKernel> multi;
   std::optional<BfsWide> wide;
-  bool in_bitmap = false;  // the frontier is BfsWide's bitmap, not queue a
+  bool in_bitmap = false;         // the frontier is BfsWide's bitmap, not queue a
   std::array<int32_t, 9> zero{};  // the counters' reset value (kept alive for the async write)
   std::array<int32_t, 9> host_ctr{};
   int32_t max_levels;

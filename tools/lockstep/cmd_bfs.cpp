@@ -21,8 +21,8 @@
 namespace lockstep::cli {
 namespace {
 
-const BfsStrategy kAll[] = {BfsStrategy::cpu,  BfsStrategy::single, BfsStrategy::multi,
-                            BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::lb,
+const BfsStrategy kAll[] = {BfsStrategy::cpu,      BfsStrategy::single, BfsStrategy::multi,
+                            BfsStrategy::queue,    BfsStrategy::wave,   BfsStrategy::lb,
                             BfsStrategy::bottom_up};
 
 std::string key(BfsStrategy s) {
@@ -92,7 +92,8 @@ int run_bfs(const Args& args) {
   const std::string usage =
       "lockstep bfs (GRAPH | --rmat SCALE [--edge-factor EF] | --grid N) [--source V | --sources "
       "K] "
-      "[--strategy auto|cpu|single|multi|queue|wave|lb|bottom-up] [--barrier auto|relaunch|lock|...] "
+      "[--strategy auto|cpu|single|multi|queue|wave|lb|bottom-up] [--barrier "
+      "auto|relaunch|lock|...] "
       "[--undirected] [--format auto|mtx|snap|dimacs] [--levels-out FILE] [--steps-out FILE] "
       "[--validate] [--json OUT]";
   po::options_description opts("options");
@@ -173,6 +174,8 @@ int run_bfs(const Args& args) {
   head.add("symmetric", int(g.symmetric)).add("degree_mean", st.mean).add("degree_max", st.max);
   if (ctx) {
     const BfsRule rule = bfs_rule(ctx->info(), o);
+    const auto ext = ctx->device().getInfo<CL_DEVICE_EXTENSIONS>();  // which append path ran
+    head.add("subgroups", int(ext.find("cl_khr_subgroups") != std::string::npos));
     head.add("cpu_max", rule.cpu_max)
         .add("multi_max", rule.multi_max)
         .add("lb_edges", rule.lb_edges)
