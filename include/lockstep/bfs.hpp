@@ -45,7 +45,7 @@ const char* to_string(BfsStrategy s);
 struct BfsRule {
   int32_t cpu_max = 0;    // seed rule: the work-group size
   int32_t multi_max = 0;  // seed rule: compute units x work-group size
-  int64_t lb_edges = 0;   // frontier edges from which a level is load-balanced: 8 x multi_max
+  int64_t lb_edges = 0;   // frontier edges from which a level is load-balanced: 2 x multi_max
   double lb_degree = 0;   // mean frontier degree from which lb beats queue: WAVE_WIDTH / 4
   double alpha = 14, beta = 24;
   int32_t mirror_max = 1 << 16;

@@ -49,7 +49,9 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   const int wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, device.wave_width));
   if (r.cpu_max <= 0) r.cpu_max = o.local_size;
   if (r.multi_max <= 0) r.multi_max = int32_t(std::max(1u, device.compute_units)) * o.local_size;
-  if (r.lb_edges <= 0) r.lb_edges = 8 * int64_t(r.multi_max);
+  // A hub of d edges costs the multi kernel d / WAVE_WIDTH iterations of one wave;
+  // lb costs four short launches (unmeasured guess: check the --steps-out plot on the GPU).
+  if (r.lb_edges <= 0) r.lb_edges = 2 * int64_t(r.multi_max);
   if (r.lb_degree <= 0) r.lb_degree = wave / 4.0;
   return r;
 }

@@ -122,7 +122,7 @@ int run_bfs(const Args& args) {
       "lb-degree", number<double>(0, 1e9)->default_value(0),
       "auto: lb (else queue) from this mean frontier degree (0: wave width / 4)")(
       "lb-edges", number<long long>(0, INT32_MAX)->default_value(0),
-      "auto: lb from this many frontier edges (0: 8 x multi-max)")(
+      "auto: lb from this many frontier edges (0: 2 x multi-max)")(
       "alpha", number<double>(1e-3, 1e9)->default_value(14),
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
