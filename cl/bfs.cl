@@ -1,10 +1,9 @@
 // Level-synchronous BFS kernels, one launch per level (the host reads the next frontier's size
 // and edge count from ctr[0], ctr[1] and picks the next level's kernel): `bfs_queue` (top-down,
 // one work-item per frontier vertex), `bfs_wave` (top-down, one frontier vertex per wave of
-// WAVE_WIDTH lanes: 32 on NVIDIA, 64 on AMD), `bfs_bottom_up` (direction-optimizing: every
-// unvisited vertex scans its in-neighbours until one is in the frontier bitmap), `bfs_bitmap`
-// (frontier queue -> bitmap) and `bfs_scatter` (writes the levels and parents that CPU steps found into
-// levels[] and parents[]).
+// WAVE_WIDTH lanes: 32 on NVIDIA, 64 on AMD) and `bfs_scatter` (writes the levels and parents
+// that CPU steps found into levels[] and parents[]). The load-balanced advance is in
+// cl/bfs_lb.cl, bottom-up on bitmaps in cl/bfs_bitmap.cl.
 #ifndef WAVE_WIDTH
 #error "WAVE_WIDTH undefined"
 #endif
@@ -31,33 +30,6 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_wave(
     bfs_expand(in[i], lane, WAVE_WIDTH, level + 1, off, adj, levels, parents, lq, &lcount, &ldeg,
                out, ctr);
   bfs_flush(lq, &lcount, &ldeg, &lbase, out, ctr, ctr + 1);
-}
-
-// in_off/in_adj: in-neighbours (the out-neighbours of a symmetric graph); off: out-degrees.
-__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bottom_up(
-    __global const int* in_off, __global const int* in_adj, __global const int* off,
-    __global volatile int* levels, __global int* parents, __global const uint* bitmap, int n,
-    __global int* out, __global volatile int* ctr, int level) {
-  BFS_LOCALS;
-  const int v = get_global_id(0);
-  if (v < n && levels[v] == -1) {
-    const int end = in_off[v + 1];
-    for (int e = in_off[v]; e < end; ++e) {
-      const int u = in_adj[e];
-      if ((bitmap[u >> 5] >> (u & 31)) & 1u) {
-        levels[v] = level + 1;
-        parents[v] = u;
-        bfs_stage(v, off[v + 1] - off[v], lq, &lcount, &ldeg, out, ctr);
-        break;
-      }
-    }
-  }
-  bfs_flush(lq, &lcount, &ldeg, &lbase, out, ctr, ctr + 1);
-}
-
-__kernel void bfs_bitmap(__global const int* in, int count, __global volatile uint* bitmap) {
-  const int i = get_global_id(0);
-  if (i < count) atomic_or(bitmap + (in[i] >> 5), 1u << (in[i] & 31));
 }
 
 __kernel void bfs_scatter(__global int* levels, __global int* parents, __global const int* in,

@@ -2,7 +2,9 @@
 // next level (atomic_cmpxchg on levels[], then the winner writes parents[]), staging a group's
 // discoveries in local memory and flushing them to the global next-frontier queue with one
 // atomic_add per group (a full staging queue overflows to one global atomic per vertex), and
-// expanding one frontier vertex with `width` lanes. OpenCL C 1.2 atomics only.
+// expanding one frontier vertex with `width` lanes. OpenCL C 1.2 atomics only; where the compiler
+// offers cl_khr_subgroups, bfs_stage_any() aggregates a sub-group's appends into one local atomic
+// (BFS_NO_SUBGROUPS turns that off), else each found vertex takes one local atomic.
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined"
 #endif
@@ -27,6 +29,37 @@ void bfs_stage(int v, int d, __local int* lq, __local volatile int* lcount,
   else
     out[atomic_inc(gcount)] = v;
   atomic_add(ldeg, d);
+}
+
+#if defined(cl_khr_subgroups) && !defined(BFS_NO_SUBGROUPS)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#define BFS_SUBGROUPS 1
+#endif
+
+// Called by every work-item of the group (v = -1: nothing found): stages the found vertices, one
+// local atomic per sub-group where sub-groups exist (exclusive scan for the slots).
+void bfs_stage_any(int v, int d, __local int* lq, __local volatile int* lcount,
+                   __local volatile int* ldeg, __global int* out, __global volatile int* gcount) {
+#ifdef BFS_SUBGROUPS
+  const uint f = v >= 0 ? 1u : 0u;
+  const uint k = sub_group_scan_exclusive_add(f), total = sub_group_reduce_add(f);
+  const int dsum = sub_group_reduce_add(f ? d : 0);
+  int base = 0;
+  if (total && get_sub_group_local_id() == 0) {
+    base = atomic_add(lcount, (int)total);
+    atomic_add(ldeg, dsum);
+  }
+  base = sub_group_broadcast(base, 0);
+  if (f) {
+    const int at = base + (int)k;
+    if (at < LOCAL_QUEUE)
+      lq[at] = v;
+    else
+      out[atomic_inc(gcount)] = v;
+  }
+#else
+  if (v >= 0) bfs_stage(v, d, lq, lcount, ldeg, out, gcount);
+#endif
 }
 
 // Every work-item of the group calls it: reserves room in the global queue, copies the staged

@@ -1,11 +1,12 @@
 // BFS kernels that run several levels in one launch. `bfs_single`: one work-group loops over
 // levels, synchronised by work-group barriers only, while the frontier stays at most `hi`
+// vertices and `hi_edges` out-edges
 // (the small-frontier substitute for a CPU step once the levels live on the device).
 // `bfs_multi`: persistent (launched by PersistentKernel: barrier state first, discovery, phases
 // separated by global_barrier); all co-resident groups expand the frontier (one vertex per wave
 // of WAVE_WIDTH lanes), meet at the global barrier, then every group reads the next frontier's
-// size, which other groups wrote, with an ordinary load, and all leave together when it is 0,
-// below `lo` or above `hi`. Counters rotate
+// size and edges, which other groups wrote, with ordinary loads, and all leave together when it
+// is 0, below `lo` or above `hi` (or its edges above `hi_edges`: hubs go to the lb kernel). Counters rotate
 // over three slots (ctr[2 + r % 3] frontier sizes, ctr[5 + r % 3] their edges) so that level r
 // zeroes the slot of level r + 2 without racing readers. Under relaunch it runs one level.
 // hist[2r], hist[2r+1] = size and edges of the frontier after level r of the launch (under
@@ -29,7 +30,7 @@
 __kernel void bfs_single(__global const int* off, __global const int* adj,
                          __global volatile int* levels, __global int* parents, __global int* qa,
                          __global int* qb, __global volatile int* ctr, __global int* hist,
-                         int count, int level0, int hi, int max_levels) {
+                         int count, int level0, int hi, int hi_edges, int max_levels) {
   __local volatile int lcount, ldeg;
   const int lid = get_local_id(0);
   for (int r = 0;; ++r) {
@@ -51,7 +52,7 @@ __kernel void bfs_single(__global const int* off, __global const int* adj,
     const int next = lcount, edges = ldeg;
     if (lid == 0) hist[2 * r] = next, hist[2 * r + 1] = edges;
     barrier(CLK_LOCAL_MEM_FENCE);  // everybody read lcount before it is reset
-    if (next == 0 || next > hi || r + 1 >= max_levels) {
+    if (next == 0 || next > hi || edges > hi_edges || r + 1 >= max_levels) {
       if (lid == 0) ctr[DONE] = r + 1;
       return;
     }
@@ -63,7 +64,7 @@ __kernel void bfs_multi(__global volatile int* state, __global const int* off,
                         __global const int* adj, __global volatile int* levels,
                         __global int* parents, __global int* qa, __global int* qb,
                         __global volatile int* ctr, __global int* hist, int level0, int lo, int hi,
-                        int max_levels) {
+                        int hi_edges, int max_levels) {
   if (barrier_discovery(state)) return;
   BFS_LOCALS;
   const int gid = get_global_id(0);
@@ -84,9 +85,10 @@ __kernel void bfs_multi(__global volatile int* state, __global const int* off,
       bfs_flush(lq, &lcount, &ldeg, &lbase, out, gcount, ctr + EDG + (r + 1) % 3);
     }
     global_barrier(state, &round);
-    const int next = *gcount;  // written by every group: read after the barrier
-    if (gid == 0) hist[2 * r] = next, hist[2 * r + 1] = ctr[EDG + (r + 1) % 3];
-    if (!BARRIER_IN_KERNEL || next == 0 || next < lo || next > hi || r + 1 >= max_levels) {
+    const int next = *gcount, edges = ctr[EDG + (r + 1) % 3];  // by every group: after the barrier
+    if (gid == 0) hist[2 * r] = next, hist[2 * r + 1] = edges;
+    if (!BARRIER_IN_KERNEL || next == 0 || next < lo || next > hi || edges > hi_edges ||
+        r + 1 >= max_levels) {
       if (gid == 0) ctr[DONE] = r + 1;
       return;
     }

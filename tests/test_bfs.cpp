@@ -1,9 +1,13 @@
-// BFS: every strategy (single, multi under a lock barrier and under relaunch, queue, wave,
-// bottom-up, auto with small thresholds so that one search mixes CPU and GPU levels) gives the
-// CPU BFS's levels exactly and a valid parent tree, on hand-made graphs (path, star, isolated
-// vertices, directed cycle), a deep grid (the multi kernel runs many levels in one launch: each
-// group reads the next frontier other groups wrote, with ordinary loads, after the global
-// barrier), an R-MAT graph and the shared real graphs; validation catches broken trees.
+// BFS: every strategy (single, multi under a lock barrier and under relaunch, queue, wave, lb,
+// bottom-up on bitmaps, auto with small thresholds so that one search mixes CPU and GPU levels
+// and switches direction both ways; one auto variant at work-group size 128 and wave width 64)
+// gives the CPU BFS's levels exactly and a valid parent tree, on hand-made graphs (path, stars,
+// isolated vertices, directed cycle, a hub spanning several lb tiles among sinks), a deep grid
+// (the multi kernel runs many levels in one launch: each group reads the next frontier's size and
+// edges other groups wrote, with ordinary loads, after the global barrier), an R-MAT graph and
+// the shared real graphs; validation catches broken trees; Graph500 sources lie in the largest
+// component.
+#include <algorithm>
 #include <fstream>
 
 #include "lockstep/bfs.hpp"
@@ -39,19 +43,24 @@ std::vector<Variant> variants() {
     return o;
   };
   BfsOptions mixed = with(BfsStrategy::automatic);
-  mixed.rule.cpu_max = 4, mixed.rule.multi_max = 40, mixed.rule.wave_degree = 6;
+  mixed.rule.cpu_max = 4, mixed.rule.multi_max = 40;
+  mixed.rule.lb_degree = 6, mixed.rule.lb_edges = 300;
   BfsOptions remote = mixed;  // no host copy of the levels: small frontiers go to `single`
   remote.rule.mirror_max = 0;
+  BfsOptions wide = mixed;  // the other sizes (one more build of each kernel file)
+  wide.local_size = 128, wide.wave_width = 64;
   return {{"cpu", with(BfsStrategy::cpu)},
           {"single", with(BfsStrategy::single)},
           {"multi/lock", with(BfsStrategy::multi, "lock")},
           {"multi/relaunch", with(BfsStrategy::multi, "relaunch")},
           {"queue", with(BfsStrategy::queue)},
           {"wave", with(BfsStrategy::wave)},
+          {"lb", with(BfsStrategy::lb)},
           {"bottom-up", with(BfsStrategy::bottom_up)},
           {"auto", with(BfsStrategy::automatic)},
           {"auto/mixed", mixed},
-          {"auto/mixed-remote", remote}};
+          {"auto/mixed-remote", remote},
+          {"auto/mixed-128x64", wide}};
 }
 
 // Runs every variant from `source`; levels must equal the reference exactly, parents validate.
@@ -93,6 +102,14 @@ TEST_CASE("bfs: hand-made graphs, every strategy equals the reference") {
   check_all(from_edges(300, path, true), 150, "path");
   check_all(from_edges(500, star, false), 0, "directed star");
   check_all(from_edges(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, false), 2, "directed cycle");
+  // lb: a hub of 2999 edges (three merge-path tiles) whose neighbours are mostly sinks (runs of
+  // zero-degree vertices in the frontier), then a second hub reached from every third one.
+  std::vector<std::pair<int32_t, int32_t>> hubs;
+  for (int32_t i = 1; i < 3000; ++i) hubs.push_back({0, i});
+  for (int32_t i = 3; i < 3000; i += 3) hubs.push_back({i, 3000}), hubs.push_back({i, 3000 + i});
+  for (int32_t i = 3001; i < 5000; ++i) hubs.push_back({3000, i});
+  check_all(from_edges(6000, hubs, false), 0, "hubs and sinks");
+  check_all(from_edges(6000, hubs, true), 4000, "hubs and sinks, undirected");
 }
 
 TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
@@ -103,19 +120,21 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
   check_all(rmat, 1, "rmat 11/8");
   BfsOptions o;
   o.local_size = 64;
-  o.rule.cpu_max = 4, o.rule.multi_max = 40;
+  o.rule.cpu_max = 4, o.rule.multi_max = 40, o.rule.lb_edges = 100;
   BfsResult r = bfs(ctx, rmat, 1, o);
 
   CHECK(r.traversed_edges > 0);
   CHECK(r.traversed_edges <= int64_t(rmat.edges()) / 2);
   int total = 0;
-  for (BfsStrategy s : {BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
-                        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::bottom_up})
+  for (BfsStrategy s :
+       {BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi, BfsStrategy::queue,
+        BfsStrategy::wave, BfsStrategy::lb, BfsStrategy::bottom_up})
     total += r.levels_run(s);
   CHECK(total == r.max_level + 1);
   CHECK(r.levels_run(BfsStrategy::bottom_up) > 0);  // the R-MAT middle levels are huge
+  CHECK(r.levels_run(BfsStrategy::lb) > 0);         // the source's 270 edges > lb_edges
 
-  for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::multi, BfsStrategy::bottom_up}) {
+  for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::lb, BfsStrategy::bottom_up}) {
     o.strategy = s;
     Bfs many(ctx, rmat, o);  // one upload, several sources: nothing left over between runs
     for (int32_t source : {5, 1, 2047}) {
@@ -124,7 +143,10 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
       CHECK(validate_bfs(rmat, source, again.levels, again.parents) == "");
     }
   }
-  CHECK(r.levels_run(BfsStrategy::cpu) > 0);
+  o.strategy = BfsStrategy::automatic;
+  const BfsResult deep = bfs(ctx, grid, 0, o);
+  CHECK(deep.levels_run(BfsStrategy::cpu) > 0);  // the corner's first levels are tiny
+  CHECK(deep.levels_run(BfsStrategy::multi) > 0);
 }
 
 TEST_CASE("bfs: the shared real graphs (skipped when absent)") {
@@ -163,7 +185,34 @@ TEST_CASE("bfs: validation catches broken trees, bad sources are refused") {
   CHECK(r.sum_levels == 6);
   CHECK_THROWS_AS(bfs(test::context(), g, 5), input_error);
   CHECK_THROWS_AS(parse_bfs_strategy("dfs"), input_error);
+  CHECK(parse_bfs_strategy("lb") == BfsStrategy::lb);
   CHECK(parse_bfs_strategy("bottom-up") == BfsStrategy::bottom_up);
+}
+
+TEST_CASE("bfs: Graph500 sources lie in the largest connected component") {
+  // a star of 5 (the highest degree) and a longer path of 10: the path is the largest
+  std::vector<std::pair<int32_t, int32_t>> e{{0, 1}, {0, 2}, {0, 3}, {0, 4}};
+  for (int32_t i = 5; i < 14; ++i) e.push_back({i, i + 1});
+  const CsrGraph g = from_edges(16, e, true);  // vertex 15 isolated
+  const BfsSources s = bfs_sources(g, 4, 1);
+  std::vector<int32_t> sorted = s.sources;
+  std::sort(sorted.begin(), sorted.end());
+
+  CHECK(s.component_vertices == 10);
+  CHECK(s.component_edges == 9);
+  REQUIRE(sorted.size() == 4);
+  CHECK(std::unique(sorted.begin(), sorted.end()) == sorted.end());
+  for (int32_t v : sorted) CHECK((v >= 5 && v < 15));
+  CHECK(bfs_sources(g, 100, 1).sources.size() == 10);
+  // directed: strongly connected {2, 3, 4} (a cycle, one chord) beside {0, 1} and a long tail
+  const CsrGraph d = from_edges(
+      9, {{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 4}, {4, 2}, {4, 3}, {4, 5}, {5, 6}}, false);
+  const BfsSources dsrc = bfs_sources(d, 10, 2);
+  std::vector<int32_t> ds = dsrc.sources;
+  std::sort(ds.begin(), ds.end());
+  CHECK(ds == std::vector<int32_t>{2, 3, 4});
+  CHECK(dsrc.component_vertices == 3);
+  CHECK(dsrc.component_edges == 5);  // out-edges of 2, 3, 4
 }
 
 TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
@@ -187,6 +236,12 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   CHECK(last.find("reached=3 max_level=1 sum_levels=2 ") == 0);
   CHECK(last.find("cpu_levels=2") != std::string::npos);
   CHECK(last.find("valid=1") != std::string::npos);
+  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --strategy lb,bottom-up", out) ==
+        0);
+  CHECK(out.find("sources=2 picked_from=largest-connected-component component_vertices=3 "
+                 "component_edges=2") != std::string::npos);
+  CHECK(out.find("gteps_median=") != std::string::npos);
+  CHECK(out.find("gteps_max=") != std::string::npos);
   CHECK(test::run_cli("bfs " + (dir.path / "bad.gr").string(), out) == 1);
   CHECK(out.find("bad.gr:2:") != std::string::npos);
   CHECK(test::run_cli("bfs " + graph + " --strategy dfs", out) == 2);

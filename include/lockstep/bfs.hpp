@@ -4,8 +4,11 @@
 // launch while the frontier is small), `multi` (a persistent kernel through PersistentKernel: all
 // co-resident groups loop over levels with a global barrier between them, until the frontier
 // leaves its size band), `queue` (top-down, one work-item per frontier vertex), `wave` (one
-// frontier vertex per wave of WAVE_WIDTH lanes), `bottom_up` (unvisited vertices look for a
-// parent in the frontier bitmap) and `automatic`, which picks per level with BfsRule.
+// frontier vertex per wave of WAVE_WIDTH lanes), `lb` (top-down, load-balanced: the frontier's
+// edges divided evenly among work-items by a scan of the degrees and a merge-path search, as
+// Gunrock's LB advance), `bottom_up` (on bitmaps: unvisited vertices look for a parent in the
+// frontier bitmap, the next frontier is a bitmap; converted from and to a queue only when the
+// direction changes) and `automatic`, which picks per level with BfsRule.
 //
 //   lockstep::Context ctx;
 //   lockstep::CsrGraph g(lockstep::read_graph("roads.gr.gz"));
@@ -24,24 +27,26 @@
 
 namespace lockstep {
 
-enum class BfsStrategy { automatic, cpu, single, multi, queue, wave, bottom_up };
+enum class BfsStrategy { automatic, cpu, single, multi, queue, wave, lb, bottom_up };
 BfsStrategy parse_bfs_strategy(
-    const std::string& name);  // auto|cpu|single|multi|queue|wave|bottom-up
+    const std::string& name);  // auto|cpu|single|multi|queue|wave|lb|bottom-up
 const char* to_string(BfsStrategy s);
 
 /// The per-level rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
 /// With nf frontier vertices, mf their out-edges and mu the edges of unvisited vertices:
-///   bottom-up  when the graph has in-edges, nf > multi_max (or mf > 64 x multi_max) and mf > mu / alpha; it stays
-///              bottom-up while nf >= n / beta (Beamer's switch back);
+///   bottom-up  when the graph has in-edges, nf > multi_max (or mf > lb_edges) and mf > mu / alpha
+///              (Beamer's edge test); it stays bottom-up while nf >= n / beta (his switch back);
+///   lb         when mf > lb_edges (a few hubs: a small frontier of many edges);
 ///   cpu        when nf < cpu_max and the host's copy of the levels is current (or n <=
 ///              mirror_max, so that refreshing it is cheap);
 ///   single     when nf < cpu_max otherwise (one launch runs levels while nf stays below it);
-///   multi      when nf <= multi_max (one launch runs levels while nf stays in band);
-///   wave       when mf / nf >= wave_degree, else queue.
+///   multi      when nf <= multi_max (one launch runs levels while nf and mf stay in band);
+///   lb         when mf / nf >= lb_degree, else queue (uniform low degree: one item a vertex).
 struct BfsRule {
-  int32_t cpu_max = 0;     // seed rule: the work-group size
-  int32_t multi_max = 0;   // seed rule: compute units x work-group size
-  double wave_degree = 0;  // mean frontier degree for the wave kernel: WAVE_WIDTH / 2
+  int32_t cpu_max = 0;    // seed rule: the work-group size
+  int32_t multi_max = 0;  // seed rule: compute units x work-group size
+  int64_t lb_edges = 0;   // frontier edges from which a level is load-balanced: 2 x multi_max
+  double lb_degree = 0;   // mean frontier degree from which lb beats queue: WAVE_WIDTH / 4
   double alpha = 14, beta = 24;
   int32_t mirror_max = 1 << 16;
 };
@@ -72,8 +77,10 @@ struct BfsResult {
   double ms = 0;                 // traversal wall time (after the upload, before the download)
   int32_t reached = 0, max_level = 0;
   int64_t sum_levels = 0;
-  /// Traversed edges, Graph500 convention: out-edges of reached vertices, halved when the graph
-  /// is symmetric (each undirected edge of the component once).
+  /// Traversed edges, Graph500 convention: the edges of the traversed component, each once
+  /// (out-edges of reached vertices, halved when the graph is symmetric, so each undirected edge
+  /// once). Duplicate input edges were merged when the CsrGraph was built, and a self-loop,
+  /// stored once, counts one half: both slightly below Graph500's count of input tuples.
   int64_t traversed_edges = 0;
   int multi_groups = 0;          // work-groups of the multi kernel (co-resident when in-kernel)
   bool multi_in_kernel = false;  // multi's global barrier is in the kernel (not relaunch)
@@ -104,6 +111,17 @@ class Bfs {
 };
 /// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);
+
+/// Graph500's search keys: min(k, candidates) distinct random vertices of out-degree >= 1 in the
+/// largest connected component (of a directed graph with in-edges: the largest strongly
+/// connected one, so every source reaches all of it), drawn with `seed`; with the component's
+/// size (its vertices' out-edges, halved when symmetric, as BfsResult::traversed_edges counts).
+struct BfsSources {
+  std::vector<int32_t> sources;
+  int32_t component_vertices = 0;
+  int64_t component_edges = 0;
+};
+BfsSources bfs_sources(const CsrGraph& g, int k, uint64_t seed);
 
 /// Graph500-style validation: source at level 0 and its own parent; every other reached vertex's
 /// parent is reached one level up and the parent -> vertex edge exists; every edge u -> v from a

@@ -15,6 +15,9 @@ double since(clock_type::time_point t) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
 }
 
+// Frontier edges a CPU step or the one-group kernel takes on (beyond: the multi kernel).
+int64_t tiny_edges(const BfsRule& r) { return 16 * int64_t(r.cpu_max); }
+
 struct Chooser {
   const CsrGraph& g;
   BfsRule rule;
@@ -26,15 +29,16 @@ struct Chooser {
       // Beamer's edge test, for frontiers that are large in vertices or in edges: on RMAT 22 a
       // frontier of 7915 hubs (19.6M edges) took 6.1 of 6.9 ms in `multi` (H100, 2026-11-23),
       // where bottom-up scans 106M edges in 0.15 ms.
-      const bool big = nf > rule.multi_max || mf > 64 * int64_t(rule.multi_max);
-      bottom_up = bottom_up ? nf >= int64_t(g.n / rule.beta)
-                            : big && double(mf) > double(mu) / rule.alpha;
+      const bool big = nf > rule.multi_max || mf > rule.lb_edges;
+      bottom_up =
+          bottom_up ? nf >= int64_t(g.n / rule.beta) : big && double(mf) > double(mu) / rule.alpha;
       if (bottom_up) return BfsStrategy::bottom_up;
     }
-    if (nf < rule.cpu_max)
+    if (mf > rule.lb_edges) return BfsStrategy::lb;  // hubs: no vertex left to one wave
+    if (nf < rule.cpu_max && mf < tiny_edges(rule))
       return mirror || g.n <= rule.mirror_max ? BfsStrategy::cpu : BfsStrategy::single;
     if (nf <= rule.multi_max) return BfsStrategy::multi;
-    return double(mf) / double(nf) >= rule.wave_degree ? BfsStrategy::wave : BfsStrategy::queue;
+    return double(mf) / double(nf) >= rule.lb_degree ? BfsStrategy::lb : BfsStrategy::queue;
   }
 };
 
@@ -45,7 +49,10 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   const int wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, device.wave_width));
   if (r.cpu_max <= 0) r.cpu_max = o.local_size;
   if (r.multi_max <= 0) r.multi_max = int32_t(std::max(1u, device.compute_units)) * o.local_size;
-  if (r.wave_degree <= 0) r.wave_degree = wave / 2.0;
+  // A hub of d edges costs the multi kernel d / WAVE_WIDTH iterations of one wave;
+  // lb costs four short launches (unmeasured guess: check the --steps-out plot on the GPU).
+  if (r.lb_edges <= 0) r.lb_edges = 2 * int64_t(r.multi_max);
+  if (r.lb_degree <= 0) r.lb_degree = wave / 4.0;
   return r;
 }
 
@@ -61,6 +68,9 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
     throw input_error(
         "bfs: bottom-up needs the in-neighbours of a directed graph (build the "
         "CsrGraph with reverse = true)");
+  if (int64_t(g.n) + int64_t(g.edges()) >= int64_t(INT32_MAX))  // merge-path items, int32 indices
+    throw input_error("bfs: " + std::to_string(g.n) + " vertices + " + std::to_string(g.edges()) +
+                      " edges must stay below 2^31 (32-bit indices on the device)");
   if (o.strategy != BfsStrategy::cpu)
     dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
 }
@@ -109,14 +119,18 @@ BfsResult Bfs::run(int32_t source) {
     }
     const BfsRule& rule = choose.rule;
     detail::Run run;
+    const bool forced = o.strategy == s;
     if (s == BfsStrategy::single)
-      run = dev.single(f.count, level, o.strategy == s ? INT32_MAX : rule.cpu_max - 1);
+      run = forced ? dev.single(f.count, level, INT32_MAX, INT32_MAX)
+                   : dev.single(f.count, level, rule.cpu_max - 1, tiny_edges(rule) - 1);
     else if (s == BfsStrategy::multi)
-      run = o.strategy == s ? dev.multi(f.count, level, 0, INT32_MAX)
-                            : dev.multi(f.count, level, g.n <= rule.mirror_max ? rule.cpu_max : 0,
-                                        rule.multi_max);
+      run = forced ? dev.multi(f.count, level, 0, INT32_MAX, INT32_MAX)
+                   : dev.multi(f.count, level, g.n <= rule.mirror_max ? rule.cpu_max : 0,
+                               rule.multi_max, rule.lb_edges);
     else if (s == BfsStrategy::bottom_up)
-      run = dev.bottom_up(f.count, level);
+      run = dev.bottom_up(level);
+    else if (s == BfsStrategy::lb)
+      run = dev.lb(f.count, f.edges, level);
     else
       run = dev.queue(f.count, level, s == BfsStrategy::wave);
     mirror = false;
@@ -142,10 +156,10 @@ int BfsResult::levels_run(BfsStrategy s) const {
 BfsStrategy parse_bfs_strategy(const std::string& name) {
   for (BfsStrategy s :
        {BfsStrategy::automatic, BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
-        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::bottom_up})
+        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::lb, BfsStrategy::bottom_up})
     if (name == to_string(s)) return s;
   throw input_error("unknown BFS strategy '" + name +
-                    "' (expected auto, cpu, single, multi, queue, wave or bottom-up)");
+                    "' (expected auto, cpu, single, multi, queue, wave, lb or bottom-up)");
 }
 
 const char* to_string(BfsStrategy s) {
@@ -160,6 +174,8 @@ const char* to_string(BfsStrategy s) {
       return "queue";
     case BfsStrategy::wave:
       return "wave";
+    case BfsStrategy::lb:
+      return "lb";
     case BfsStrategy::bottom_up:
       return "bottom-up";
     default:

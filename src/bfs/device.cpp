@@ -2,7 +2,8 @@
 // kernel step of cl/bfs.cl and cl/bfs_persistent.cl. Each step zeroes the counters, launches,
 // and reads the counters back (one small blocking read: the host needs the next frontier's size
 // to choose the next step). The frontier always ends in queue a (the queues swap after a step
-// that ran an odd number of levels).
+// that ran an odd number of levels), except after bottom-up steps, which keep it as a bitmap in
+// BfsWide until a queue step needs it (to_queue()).
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -16,9 +17,11 @@ struct BfsDevice::Impl {
   Context& ctx;
   const CsrGraph& g;
   int local, wave;
-  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, hist, bitmap, lev, par;
-  cl::Kernel k_queue, k_wave, k_bottom_up, k_bitmap, k_scatter, k_single;
+  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, hist, lev, par;
+  cl::Kernel k_queue, k_wave, k_scatter, k_single;
   std::optional<PersistentKernel> multi;
+  std::optional<BfsWide> wide;
+  bool in_bitmap = false;         // the frontier is BfsWide's bitmap, not queue a
   std::array<int32_t, 9> zero{};  // the counters' reset value (kept alive for the async write)
   std::array<int32_t, 9> host_ctr{};
   int32_t max_levels;
@@ -39,9 +42,8 @@ struct BfsDevice::Impl {
     d.set("LOCAL_SIZE", local);
     k_queue = c.kernel("bfs.cl", "bfs_queue", d);
     k_wave = c.kernel("bfs.cl", "bfs_wave", d);
-    k_bottom_up = c.kernel("bfs.cl", "bfs_bottom_up", d);
-    k_bitmap = c.kernel("bfs.cl", "bfs_bitmap", d);
     k_scatter = c.kernel("bfs.cl", "bfs_scatter", d);
+    wide.emplace(c, g.n, g.edges(), local, d);
 
     auto& q = c.queue();
     off = upload(q, g.offsets, CL_MEM_READ_ONLY);
@@ -62,7 +64,15 @@ struct BfsDevice::Impl {
     ctr = make_buffer(c.context(), CL_MEM_READ_WRITE, zero.size() * 4);
     max_levels = int32_t(std::min<size_t>(n + 1, 1 << 22));
     hist = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(max_levels) * 8);
-    bitmap = make_buffer(c.context(), CL_MEM_READ_WRITE, ((n + 31) / 32) * 4);
+  }
+
+  BfsBuffers buffers() const { return {off, adj, in_off, in_adj, levels, parents, ctr}; }
+  // A queue step follows bottom-up steps: the frontier bitmap becomes queue a.
+  void to_queue() {
+    if (!in_bitmap) return;
+    write_ctr(zero);
+    wide->to_queue(buffers(), qa);
+    in_bitmap = false;
   }
 
   void write_ctr(std::array<int32_t, 9>& v) {
@@ -115,10 +125,12 @@ void BfsDevice::start(int32_t source) {
   check(q.enqueueWriteBuffer(p_->parents, CL_FALSE, size_t(source) * 4, 4, &src),
         "clEnqueueWriteBuffer");
   check(q.enqueueWriteBuffer(p_->qa, CL_TRUE, 0, 4, &src), "clEnqueueWriteBuffer");
+  p_->in_bitmap = false;
 }
 
 Run BfsDevice::queue(int64_t count, int32_t level, bool wave) {
   Impl& d = *p_;
+  d.to_queue();
   d.write_ctr(d.zero);
   cl::Kernel& k = wave ? d.k_wave : d.k_queue;
   set_args(k, d.off, d.adj, d.levels, d.parents, d.qa, int32_t(count), d.qb, d.ctr, level);
@@ -126,38 +138,45 @@ Run BfsDevice::queue(int64_t count, int32_t level, bool wave) {
       launch(d.ctx.queue(), k, d.round_up(wave ? count * d.wave : count), size_t(d.local)));
 }
 
-Run BfsDevice::bottom_up(int64_t count, int32_t level) {
+Run BfsDevice::lb(int64_t count, int64_t edges, int32_t level) {
   Impl& d = *p_;
-  auto& q = d.ctx.queue();
+  d.to_queue();
   d.write_ctr(d.zero);
-  const uint32_t none = 0;
-  check(q.enqueueFillBuffer(d.bitmap, none, 0, ((size_t(d.g.n) + 31) / 32) * 4),
-        "clEnqueueFillBuffer");
-  set_args(d.k_bitmap, d.qa, int32_t(count), d.bitmap);
-  cl::Event first = launch(q, d.k_bitmap, d.round_up(count), size_t(d.local));
-  set_args(d.k_bottom_up, d.in_off, d.in_adj, d.off, d.levels, d.parents, d.bitmap, d.g.n, d.qb,
-           d.ctr, level);
-  cl::Event last = launch(q, d.k_bottom_up, d.round_up(d.g.n), size_t(d.local));
+  auto [first, last] = d.wide->lb(d.buffers(), d.qa, count, edges, d.qb, level);
   Run r = d.one_level(last);
   r.ms = event_ms(first, last);
   return r;
 }
 
-Run BfsDevice::single(int64_t count, int32_t level, int64_t hi) {
+Run BfsDevice::bottom_up(int32_t level) {
   Impl& d = *p_;
+  d.write_ctr(d.zero);
+  std::optional<cl::Event> first;
+  if (!d.in_bitmap) first = d.wide->begin(d.buffers(), level), d.in_bitmap = true;
+  cl::Event last = d.wide->bottom_up(d.buffers(), level);
+  d.read_ctr();
+  return {{{d.host_ctr[0], d.host_ctr[1]}}, first ? event_ms(*first, last) : event_ms(last)};
+}
+
+Run BfsDevice::single(int64_t count, int32_t level, int64_t hi, int64_t hi_edges) {
+  Impl& d = *p_;
+  d.to_queue();
   set_args(d.k_single, d.off, d.adj, d.levels, d.parents, d.qa, d.qb, d.ctr, d.hist, int32_t(count),
-           level, int32_t(std::min<int64_t>(hi, INT32_MAX)), d.max_levels);
+           level, int32_t(std::min<int64_t>(hi, INT32_MAX)),
+           int32_t(std::min<int64_t>(hi_edges, INT32_MAX)), d.max_levels);
   return d.levels_run(launch(d.ctx.queue(), d.k_single, size_t(d.local), size_t(d.local)), false);
 }
 
-Run BfsDevice::multi(int64_t count, int32_t level, int64_t lo, int64_t hi) {
+Run BfsDevice::multi(int64_t count, int32_t level, int64_t lo, int64_t hi, int64_t hi_edges) {
   Impl& d = *p_;
+  d.to_queue();
   d.host_ctr = d.zero;
   d.host_ctr[2] = int32_t(count);
   d.write_ctr(d.host_ctr);
   d.multi->set_args(d.off, d.adj, d.levels, d.parents, d.qa, d.qb, d.ctr, d.hist, level,
                     int32_t(std::min<int64_t>(lo, INT32_MAX)),
-                    int32_t(std::min<int64_t>(hi, INT32_MAX)), d.max_levels);
+                    int32_t(std::min<int64_t>(hi, INT32_MAX)),
+                    int32_t(std::min<int64_t>(hi_edges, INT32_MAX)), d.max_levels);
   return d.levels_run(d.multi->launch(), true);
 }
 
@@ -167,6 +186,7 @@ void BfsDevice::put_vertices(const std::vector<int32_t>& vertices,
                              const std::vector<int32_t>& frontier) {
   Impl& d = *p_;
   auto& q = d.ctx.queue();
+  d.in_bitmap = false;  // the host's frontier replaces the device's
   if (!vertices.empty()) {
     std::vector<int32_t> lev(vertices.size()), par(vertices.size());
     for (size_t i = 0; i < vertices.size(); ++i)
@@ -187,6 +207,7 @@ void BfsDevice::put_vertices(const std::vector<int32_t>& vertices,
 }
 
 std::vector<int32_t> BfsDevice::get_frontier(int64_t count) {
+  p_->to_queue();
   return download<int32_t>(p_->ctx.queue(), p_->qa, size_t(count));
 }
 

@@ -35,6 +35,37 @@ struct Run {
   double ms = 0;
 };
 
+/// The graph's and the search's device buffers, as the kernels of BfsWide take them.
+struct BfsBuffers {
+  const cl::Buffer &off, &adj, &in_off, &in_adj, &levels, &parents, &ctr;
+};
+
+/// The wide steps (wide.cpp): the load-balanced top-down advance (cl/bfs_lb.cl) and bottom-up on
+/// bitmaps (cl/bfs_bitmap.cl), with their scratch (scanned degrees, visited and two frontier
+/// bitmaps). Every call enqueues on the context's queue; the caller zeroes and reads ctr.
+class BfsWide {
+ public:
+  BfsWide(Context& ctx, int32_t n, size_t edges, int local, const Defines& defines);
+  /// One top-down level from queue `in` (count vertices with `edges` out-edges) into `out`;
+  /// ctr[0], ctr[1] += the next frontier's size and edges. Returns the first and last events.
+  std::pair<cl::Event, cl::Event> lb(const BfsBuffers& b, const cl::Buffer& in, int64_t count,
+                                     int64_t edges, const cl::Buffer& out, int32_t level);
+  /// The switch to bottom-up: levels -> visited bitmap and frontier bitmap (level == `level`).
+  cl::Event begin(const BfsBuffers& b, int32_t level);
+  /// One bottom-up level from the current frontier bitmap; the next one becomes current.
+  cl::Event bottom_up(const BfsBuffers& b, int32_t level);
+  /// The switch back: the current frontier bitmap -> queue `out` (ctr as in lb()).
+  cl::Event to_queue(const BfsBuffers& b, const cl::Buffer& out);
+  static int tile(int local);  // merge-path items per work-group of lb()
+
+ private:
+  Context& ctx_;
+  int32_t n_;
+  int local_;
+  cl::Kernel scan_, sums_, path_, expand_, begin_, step_, to_queue_;
+  cl::Buffer ends_, sums_buf_, path_buf_, visited_, cur_, next_;
+};
+
 class BfsDevice {
  public:
   BfsDevice(Context& ctx, const CsrGraph& g, const BfsOptions& options, bool bottom_up);
@@ -42,10 +73,15 @@ class BfsDevice {
   /// levels = parents = -1, then the source at level 0 (its own parent) as the frontier.
   void start(int32_t source);
   Run queue(int64_t count, int32_t level, bool wave);
-  Run bottom_up(int64_t count, int32_t level);
-  Run single(int64_t count, int32_t level, int64_t hi);
+  /// Load-balanced top-down level (BfsWide::lb).
+  Run lb(int64_t count, int64_t edges, int32_t level);
+  /// Bottom-up on bitmaps: the first call after top-down steps converts, later ones go on; the
+  /// frontier returns to queue a when a queue step follows (to_queue).
+  Run bottom_up(int32_t level);
+  /// single and multi run levels while the frontier stays in [lo, hi] vertices, <= hi_edges edges.
+  Run single(int64_t count, int32_t level, int64_t hi, int64_t hi_edges);
   /// multi with a relaunch barrier runs exactly one level per call.
-  Run multi(int64_t count, int32_t level, int64_t lo, int64_t hi);
+  Run multi(int64_t count, int32_t level, int64_t lo, int64_t hi, int64_t hi_edges);
   /// After CPU steps: `vertices` get their host levels and parents on the device, and
   /// `frontier` becomes the device's frontier.
   void put_vertices(const std::vector<int32_t>& vertices, const std::vector<int32_t>& levels,

@@ -1,39 +1,67 @@
 #!/usr/bin/env bash
-# BFS benchmark (issue 11). (1) Graph500 R-MAT, scale 22, edge factor 16, undirected, generated
-# in-process, 16 random non-isolated sources: GTEPS (harmonic mean; each undirected edge of the
-# traversed component counted once) of the OpenMP direction-optimizing CPU BFS on all hardware
-# threads, of every GPU strategy forced for all levels, and of auto. (2) The deep 2D grid
-# 2048 x 2048 from a corner (4094 levels) and the copter2 mesh: auto against one launch per level
-# (multi under the relaunch barrier, and the queue kernel). Per-level steps of auto go to
-# $OUT/bfs_steps_*.txt; the plot (time per level, chosen strategy marked) to $OUT/bfs.png.
-# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GRAPHS=../shared/graphs] [SCALE=22] tools/bench/bfs.sh
+# BFS benchmark (issues 11, 21), one device, one command: the issue-21 table.
+# (1) Graph500 R-MAT, edge factor 16, scales $SCALES (default 22 23 24 25), undirected, generated
+#     in-process; sources: random vertices of degree >= 1 in the largest connected component
+#     (Graph500's search keys); GTEPS = harmonic mean (Graph500's figure) with median/min/max per
+#     source, each undirected edge of the traversed component once; every run validated. Scale
+#     22 runs every strategy forced for all levels beside auto and the 16-core CPU BFS
+#     (`--strategy cpu`); larger scales run auto, lb, bottom-up and the CPU.
+# (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
+#     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
+#     mdual): 16 sources, auto beside cpu and the forced strategies.
+# (3) The deep 2D grid $GRID x $GRID from a corner: auto against one launch per level (multi under
+#     the relaunch barrier, and the queue and lb kernels).
+# Per-level steps (--steps-out) go to $OUT/bfs_steps_*.txt; the plot (time per level against
+# frontier size by strategy) to $OUT/bfs.png; the table to $OUT/bfs.txt.
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GRAPHS=../shared/graphs] [SCALES="22 23 24 25"]
+#      [GRID=2048] tools/bench/bfs.sh     (GRAPHS=none, SCALES="" or GRID=0 leave a part out)
+# Most of the wall time is the host: gen::rmat is serial (scale 25: 2^30 edge pairs drawn and
+# sorted on one core), then CsrGraph's transpose, Graph500 validation and the CPU runs; each
+# command's wall time is logged after it in bfs.txt.
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
-scale=${SCALE:-22}
+scales=${SCALES:-22 23 24 25}
 grid=${GRID:-2048}
 graphs=${GRAPHS:-}
+undirected=${UNDIRECTED:-facebook_combined}
 for d in "$here/../../.carry/graphs" "$here/../../../shared/graphs"; do
-  [[ -z "$graphs" && -f "$d/copter2.gr.gz" ]] && graphs=$d
+  [[ -z "$graphs" && -d "$d" ]] && graphs=$d
 done
 mkdir -p "$OUT"
 txt="$OUT/bfs.txt"
 : > "$txt"
-run() { echo "# lockstep $*" >> "$txt"; "$LOCKSTEP" "$@" 2>> "$OUT/bfs.err" | tee -a "$txt"; }
+run() {
+  echo "# lockstep $*" >> "$txt"
+  local t0=$SECONDS
+  "$LOCKSTEP" "$@" 2>> "$OUT/bfs.err" | tee -a "$txt"
+  echo "# wall $((SECONDS - t0)) s (graph build, sources, warm-up, validation included)" >> "$txt"
+}
 echo "# edges: Graph500 convention, each undirected edge of the traversed component once" >> "$txt"
-run bfs --rmat "$scale" --edge-factor 16 --sources 16 --validate \
-    --strategy cpu,auto,bottom-up,queue,wave,multi --steps-out "$OUT/bfs_steps_rmat.txt"
-run bfs --grid "$grid" --source 0 --repeat 2 --validate --strategy auto,single,queue,multi \
-    --steps-out "$OUT/bfs_steps_grid.txt"
-run bfs --grid "$grid" --source 0 --repeat 2 --strategy multi --barrier relaunch
+all=cpu,auto,lb,bottom-up,queue,wave,multi
+for s in $scales; do
+  if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=cpu,auto,lb,bottom-up k=8; fi
+  [[ $s -ge 25 ]] && k=4
+  run bfs --rmat "$s" --edge-factor 16 --sources "$k" --validate --strategy "$strategies" \
+      --steps-out "$OUT/bfs_steps_rmat$s.txt"
+done
 if [[ -n "$graphs" ]]; then
-  run bfs "$graphs/copter2.gr.gz" --sources 4 --repeat 2 --validate --strategy auto,single,queue,multi \
-      --steps-out "$OUT/bfs_steps_copter2.txt"
-  run bfs "$graphs/copter2.gr.gz" --sources 4 --repeat 2 --strategy multi --barrier relaunch
-  run bfs "$graphs/soc-Slashdot0902.txt.gz" --undirected --sources 16 --validate --strategy cpu,auto,queue,wave,multi
+  shopt -s nullglob
+  for f in "$graphs"/*.txt.gz "$graphs"/*.gr.gz "$graphs"/*.mtx "$graphs"/*.mtx.gz; do
+    name=$(basename "$f"); name=${name%%.*}
+    extra=(); [[ ",$undirected," == *",$name,"* ]] && extra=(--undirected)
+    run bfs "$f" "${extra[@]}" --sources 16 --validate --strategy "$all" \
+        --steps-out "$OUT/bfs_steps_$name.txt"
+  done
 else
-  echo "# copter2 skipped: no graphs folder (set GRAPHS)" | tee -a "$txt"
+  echo "# real graphs skipped: no graphs folder (set GRAPHS)" | tee -a "$txt"
+fi
+if [[ $grid -gt 0 ]]; then
+  run bfs --grid "$grid" --source 0 --repeat 2 --validate --strategy auto,single,multi,queue,lb \
+      --steps-out "$OUT/bfs_steps_grid.txt"
+  run bfs --grid "$grid" --source 0 --repeat 2 --strategy multi --barrier relaunch
 fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_bfs.py" "$OUT" "$OUT/bfs.png" 2>> "$OUT/bfs.err" || echo "plot skipped (see $OUT/bfs.err)"
+"$py" "$here/plot_bfs.py" --table "$txt" > "$OUT/bfs_table.md" 2>> "$OUT/bfs.err" || true
 exit 0

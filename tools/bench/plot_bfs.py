@@ -1,62 +1,109 @@
 #!/usr/bin/env python3
-"""Top row: time per BFS level of auto (log scale), one panel per graph, each level's point
-coloured by the strategy auto chose. Bottom row: time per level against frontier size for every
-strategy forced on all levels (the measurements behind auto's thresholds: where one strategy's
-curve crosses another's). Reads OUT/bfs_steps_*.txt (key=value lines from
-`lockstep bfs --steps-out`). Use: plot_bfs.py OUT_DIR OUT.png"""
+"""BFS benchmark plots and table (tools/bench/bfs.sh).
+
+plot_bfs.py OUT_DIR OUT.png: one row per graph (OUT_DIR/bfs_steps_*.txt, key=value lines from
+`lockstep bfs --steps-out`). Left: time per level of auto (log scale), each level's point coloured
+by the strategy auto chose. Right: time per level against frontier size for every strategy forced
+on all levels (the measurements behind auto's thresholds: where one strategy's curve crosses
+another's), auto's levels as black crosses.
+
+plot_bfs.py --table bfs.txt: the issue-21 table in Markdown from the summary lines of bfs.txt:
+one row per command, one column per strategy, GTEPS (harmonic mean over sources; Graph500 edge
+count) and mean ms per search."""
 import glob
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
 COLORS = {"cpu": "tab:gray", "single": "tab:purple", "multi": "tab:blue", "queue": "tab:green",
-          "wave": "tab:orange", "bottom-up": "tab:red"}
+          "wave": "tab:orange", "lb": "tab:brown", "bottom-up": "tab:red"}
+ORDER = ["auto", "cpu", "lb", "bottom-up", "multi", "wave", "queue", "single", "relaunch"]
 
 
-def read(path, auto=True):
-    rows = []
+def keyvalues(line):
+    return dict(p.split("=", 1) for p in line.split() if "=" in p)
+
+
+def table(path):
+    rows, cur = [], None
     for line in open(path):
-        kv = dict(p.split("=", 1) for p in line.split() if "=" in p)
-        if (kv.get("run") == "auto") == auto:
-            rows.append(kv)
-    return rows
+        if line.startswith("# lockstep bfs"):
+            words = line.split()[3:]
+            name = (f"RMAT {words[words.index('--rmat') + 1]}" if "--rmat" in words else
+                    f"grid {words[words.index('--grid') + 1]}" if "--grid" in words else
+                    os.path.basename(words[0]).split(".")[0])
+            relaunch = "relaunch" in words
+            cur = {"name": name, "cells": {}}
+            rows.append(cur)
+        elif cur is not None and " runs=" in line and "strategy=" in line:
+            kv = keyvalues(line)
+            s = "relaunch" if relaunch else kv["strategy"]
+            cur["cells"][s] = (float(kv["gteps"]), float(kv["ms"]))
+    merged = {}
+    for r in rows:  # the grid's relaunch command joins the grid row
+        merged.setdefault(r["name"], {}).update(r["cells"])
+    cols = [c for c in ORDER if any(c in cells for cells in merged.values())]
+    print("| graph | " + " | ".join(cols) + " | auto vs cpu |")
+    print("| --- " * (len(cols) + 2) + "|")
+    for name, cells in merged.items():
+        out = []
+        for c in cols:
+            if c in cells:
+                g, ms = cells[c]
+                out.append(f"{g:.3g} ({ms:.3g} ms)")
+            else:
+                out.append("")
+        ratio = (f"{cells['cpu'][1] / cells['auto'][1]:.2f}x" if "cpu" in cells and "auto" in cells
+                 and cells["auto"][1] > 0 else "")
+        print(f"| {name} | " + " | ".join(out) + f" | {ratio} |")
 
 
-def main(folder, out):
+def read(path):
+    return [keyvalues(line) for line in open(path) if "run=" in line]
+
+
+def plot(folder, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     files = sorted(glob.glob(os.path.join(folder, "bfs_steps_*.txt")))
     panels = [(f, read(f)) for f in files]
     panels = [(f, r) for f, r in panels if r]
     if not panels:
-        sys.exit("no auto steps in " + folder)
-    fig, axes = plt.subplots(2, len(panels), figsize=(5 * len(panels), 8), squeeze=False)
-    for ax, (f, _) in zip(axes[1], panels):
-        forced = read(f, auto=False)
+        sys.exit("no steps in " + folder)
+    fig, axes = plt.subplots(len(panels), 2, figsize=(11, 3.2 * len(panels)), squeeze=False)
+    for (left, right), (f, rows) in zip(axes, panels):
+        name = os.path.basename(f)[len("bfs_steps_"):-4]
+        auto = [r for r in rows if r["run"] == "auto"]
         for s, c in COLORS.items():
-            pts = sorted((int(r["frontier"]), float(r["ms"])) for r in forced if r["run"] == s)
+            pts = [(int(r["level"]), float(r["ms"])) for r in auto if r["strategy"] == s]
             if pts:
-                ax.scatter([p[0] for p in pts], [max(p[1], 1e-4) for p in pts], s=6, c=c, label=s)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("frontier vertices")
-        ax.set_ylabel("ms per level (forced strategy)")
-        ax.legend(fontsize=7)
-    for ax, (f, rows) in zip(axes[0], panels):
-        for s, c in COLORS.items():
-            pts = [(int(r["level"]), float(r["ms"])) for r in rows if r["strategy"] == s]
+                left.scatter([p[0] for p in pts], [max(p[1], 1e-4) for p in pts], s=8, c=c, label=s)
+            pts = sorted((int(r["frontier"]), float(r["ms"])) for r in rows if r["run"] == s)
             if pts:
-                ax.scatter([p[0] for p in pts], [max(p[1], 1e-4) for p in pts], s=8, c=c, label=s)
-        ax.set_yscale("log")
-        ax.set_xlabel("level")
-        ax.set_ylabel("ms per level")
-        ax.set_title(os.path.basename(f)[len("bfs_steps_"):-4] + " (auto)")
-        ax.legend(fontsize=7)
+                right.scatter([p[0] for p in pts], [max(p[1], 1e-4) for p in pts], s=6, c=c, label=s)
+        pts = [(int(r["frontier"]), float(r["ms"])) for r in auto]
+        right.scatter([p[0] for p in pts], [max(p[1], 1e-4) for p in pts], s=12, c="k", marker="x",
+                      label="auto")
+        left.set_yscale("log")
+        left.set_xlabel("level")
+        left.set_ylabel("ms per level")
+        left.set_title(name + " (auto)")
+        right.set_xscale("log")
+        right.set_yscale("log")
+        right.set_xlabel("frontier vertices")
+        right.set_ylabel("ms per level")
+        right.set_title(name + " (forced strategies)")
+        for ax in (left, right):
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    fig.savefig(out, dpi=110)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) == 3 and sys.argv[1] == "--table":
+        table(sys.argv[2])
+    elif len(sys.argv) == 3:
+        plot(sys.argv[1], sys.argv[2])
+    else:
+        sys.exit(__doc__)

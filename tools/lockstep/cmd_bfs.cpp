@@ -1,11 +1,13 @@
 // `lockstep bfs`: breadth-first search of a graph file (Matrix Market, SNAP, DIMACS .gr, any of
 // them .gz) or of a generated graph (--rmat SCALE [--edge-factor EF], --grid N) from one source
-// or from --sources K random non-isolated ones (Graph500 style). Prints one line per source and
-// last `reached= max_level= sum_levels= ms= gteps=` (the first source's tree; ms the mean, gteps
-// the harmonic mean over sources and repeats) with `<strategy>_levels=` counts. A comma list of
-// strategies runs each on the same graph (one summary line each, the last one last). GTEPS counts
-// each undirected edge of the traversed component once (out-edges of reached vertices, halved when
-// symmetric).
+// or from --sources K random vertices of degree >= 1 in the largest connected component (Graph500's
+// search keys; a `sources=` line says so). Prints one line per source and last `reached=
+// max_level= sum_levels= ms= gteps=` (the first source's tree; ms the mean, gteps the harmonic
+// mean over sources and repeats, Graph500's figure, with gteps_median/min/max) with
+// `<strategy>_levels=` counts. A comma list of strategies runs each on the same graph (one summary
+// line each, the last one last). GTEPS counts each undirected edge of the traversed component once
+// (out-edges of reached vertices, halved when symmetric).
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -19,8 +21,9 @@
 namespace lockstep::cli {
 namespace {
 
-const BfsStrategy kAll[] = {BfsStrategy::cpu,   BfsStrategy::single, BfsStrategy::multi,
-                            BfsStrategy::queue, BfsStrategy::wave,   BfsStrategy::bottom_up};
+const BfsStrategy kAll[] = {BfsStrategy::cpu,      BfsStrategy::single, BfsStrategy::multi,
+                            BfsStrategy::queue,    BfsStrategy::wave,   BfsStrategy::lb,
+                            BfsStrategy::bottom_up};
 
 std::string key(BfsStrategy s) {
   std::string k = std::string(to_string(s)) + "_levels";
@@ -70,16 +73,30 @@ std::vector<int32_t> pick_sources(const CsrGraph& g, const po::variables_map& vm
                         ")");
     return {s};
   }
-  const int k = vm["sources"].as<int>();
-  if (k == 1 || g.n == 0) return {0};
-  std::mt19937_64 rng(uint64_t(vm["seed"].as<long long>()) + 7);
-  std::vector<int32_t> s;
-  for (int tries = 0; int(s.size()) < k && tries < 100 * k; ++tries) {
-    const int32_t v = int32_t(rng() % uint64_t(g.n));
-    if (g.degree(v) > 0) s.push_back(v);
-  }
-  if (s.empty()) s.push_back(0);
-  return s;
+  if (vm["sources"].defaulted() || g.n == 0) return {0};
+  const BfsSources s =
+      bfs_sources(g, vm["sources"].as<int>(), uint64_t(vm["seed"].as<long long>()) + 7);
+  KeyValues line;  // Graph500's search keys, and where they come from
+  line.add("sources", s.sources.size())
+      .add("picked_from", "largest-connected-component")
+      .add("component_vertices", s.component_vertices)
+      .add("component_edges", s.component_edges);
+  std::cout << line.str() << "\n";
+  return s.sources;
+}
+
+// Graph500's summary of per-run TEPS: harmonic mean (its reported figure), median, min, max.
+void add_teps(KeyValues& kv, nlohmann::json& j, std::vector<double> g) {
+  std::sort(g.begin(), g.end());
+  double inv = 0;
+  for (double x : g) inv += x > 0 ? 1 / x : 0;
+  const size_t m = g.size();
+  const double median = m == 0 ? 0 : m % 2 ? g[m / 2] : (g[m / 2 - 1] + g[m / 2]) / 2;
+  const double hmean = inv > 0 ? double(m) / inv : 0;
+  kv.add("gteps", hmean).add("gteps_median", median);
+  kv.add("gteps_min", m ? g.front() : 0).add("gteps_max", m ? g.back() : 0);
+  j["gteps"] = hmean, j["gteps_median"] = median;
+  j["gteps_min"] = m ? g.front() : 0, j["gteps_max"] = m ? g.back() : 0;
 }
 
 void write_levels(std::ostream& out, const BfsResult& r) {
@@ -90,7 +107,8 @@ int run_bfs(const Args& args) {
   const std::string usage =
       "lockstep bfs (GRAPH | --rmat SCALE [--edge-factor EF] | --grid N) [--source V | --sources "
       "K] "
-      "[--strategy auto|cpu|single|multi|queue|wave|bottom-up] [--barrier auto|relaunch|lock|...] "
+      "[--strategy auto|cpu|single|multi|queue|wave|lb|bottom-up] [--barrier "
+      "auto|relaunch|lock|...] "
       "[--undirected] [--format auto|mtx|snap|dimacs] [--levels-out FILE] [--steps-out FILE] "
       "[--validate] [--json OUT]";
   po::options_description opts("options");
@@ -104,9 +122,10 @@ int run_bfs(const Args& args) {
       "grid", number<int>(1, 8192), "generated N x N 2D grid graph")(
       "seed", number<long long>(0, 1ll << 62)->default_value(1), "generator and source seed")(
       "source", number<int>(0, INT32_MAX), "source vertex (0-based)")(
-      "sources", number<int>(1, 1024)->default_value(1), "K random non-isolated sources")(
+      "sources", number<int>(1, 1024)->default_value(1),
+      "K random sources of degree >= 1 in the largest connected component (Graph500)")(
       "strategy", po::value<std::string>()->default_value("auto"),
-      "auto|cpu|single|multi|queue|wave|bottom-up, or a comma list (one summary line each)")(
+      "auto|cpu|single|multi|queue|wave|lb|bottom-up, or a comma list (one summary line each)")(
       "barrier", po::value<std::string>()->default_value("auto"),
       "multi's global barrier: auto|relaunch|lock|grouped-lock|lock-free|tree")(
       "local-size", number<int>(32, 1024)->default_value(256), "work-group size")(
@@ -115,8 +134,10 @@ int run_bfs(const Args& args) {
       "auto: CPU below this frontier (0: work-group size)")(
       "multi-max", number<int>(0, INT32_MAX)->default_value(0),
       "auto: multi up to this frontier (0: CUs x work-group size)")(
-      "wave-degree", number<double>(0, 1e9)->default_value(0),
-      "auto: wave from this mean degree (0: wave width / 2)")(
+      "lb-degree", number<double>(0, 1e9)->default_value(0),
+      "auto: lb (else queue) from this mean frontier degree (0: wave width / 4)")(
+      "lb-edges", number<long long>(0, INT32_MAX)->default_value(0),
+      "auto: lb from this many frontier edges (0: 2 x multi-max)")(
       "alpha", number<double>(1e-3, 1e9)->default_value(14),
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
@@ -155,7 +176,8 @@ int run_bfs(const Args& args) {
   o.cpu_threads = vm["threads"].as<int>();
   o.rule.cpu_max = vm["cpu-max"].as<int>();
   o.rule.multi_max = vm["multi-max"].as<int>();
-  o.rule.wave_degree = vm["wave-degree"].as<double>();
+  o.rule.lb_degree = vm["lb-degree"].as<double>();
+  o.rule.lb_edges = vm["lb-edges"].as<long long>();
   o.rule.alpha = vm["alpha"].as<double>();
   o.rule.beta = vm["beta"].as<double>();
   const int repeat = vm["repeat"].as<int>();
@@ -163,7 +185,6 @@ int run_bfs(const Args& args) {
 
   const CsrGraph g = load(vm, usage);
   const DegreeStats st = g.stats();
-  const std::vector<int32_t> sources = pick_sources(g, vm);
   std::unique_ptr<Context> ctx;
   for (BfsStrategy s : list)
     if (s != BfsStrategy::cpu && !ctx) ctx = std::make_unique<Context>(device_spec(vm));
@@ -175,11 +196,15 @@ int run_bfs(const Args& args) {
   if (ctx) check_sizes(vm, int(ctx->info().wave_width));
   if (ctx) {
     const BfsRule rule = bfs_rule(ctx->info(), o);
+    const auto ext = ctx->device().getInfo<CL_DEVICE_EXTENSIONS>();  // which append path ran
+    head.add("subgroups", int(ext.find("cl_khr_subgroups") != std::string::npos));
     head.add("cpu_max", rule.cpu_max)
         .add("multi_max", rule.multi_max)
-        .add("wave_degree", rule.wave_degree);
+        .add("lb_edges", rule.lb_edges)
+        .add("lb_degree", rule.lb_degree);
   }
   std::cout << head.str() << "\n";
+  const std::vector<int32_t> sources = pick_sources(g, vm);
 
   std::ostream* steps = outs.has("steps-out") ? &outs["steps-out"] : nullptr;
   KeyValues kv;
@@ -187,7 +212,8 @@ int run_bfs(const Args& args) {
   for (BfsStrategy strategy : list) {
     o.strategy = strategy;
     BfsResult first;
-    double sum_ms = 0, inv_gteps = 0;
+    double sum_ms = 0;
+    std::vector<double> teps;
     int runs_done = 0;
     std::map<BfsStrategy, int> counts;
     std::unique_ptr<Bfs> engine;  // the graph uploaded once per strategy
@@ -222,27 +248,28 @@ int run_bfs(const Args& args) {
                    << " level=" << s.level << " strategy=" << to_string(s.strategy)
                    << " frontier=" << s.frontier << " edges=" << s.edges << " ms=" << s.ms << "\n";
         sum_ms += r.ms, ++runs_done;
-        inv_gteps += r.gteps() > 0 ? 1 / r.gteps() : 0;
+        teps.push_back(r.gteps());
         if (i == 0 && rep == 0) first = std::move(r);
       }
     if (outs.has("levels-out") && strategy == list.back()) write_levels(outs["levels-out"], first);
     const double ms = sum_ms / runs_done;
-    const double gteps = inv_gteps > 0 ? runs_done / inv_gteps : 0;
     kv = KeyValues();
     kv.add("reached", first.reached)
         .add("max_level", first.max_level)
         .add("sum_levels", first.sum_levels);
-    kv.add("ms", ms).add("gteps", gteps).add("sources", sources.size()).add("runs", runs_done);
+    kv.add("ms", ms);
+    nlohmann::json j;
+    add_teps(kv, j, teps);
+    kv.add("sources", sources.size()).add("runs", runs_done);
     kv.add("strategy", to_string(strategy));
-    nlohmann::json j = {{"n", g.n},
-                        {"edges", g.edges()},
-                        {"reached", first.reached},
-                        {"max_level", first.max_level},
-                        {"sum_levels", first.sum_levels},
-                        {"ms", ms},
-                        {"gteps", gteps},
-                        {"sources", sources},
-                        {"strategy", to_string(strategy)}};
+    j.update({{"n", g.n},
+              {"edges", g.edges()},
+              {"reached", first.reached},
+              {"max_level", first.max_level},
+              {"sum_levels", first.sum_levels},
+              {"ms", ms},
+              {"sources", sources},
+              {"strategy", to_string(strategy)}});
     for (BfsStrategy s : kAll) kv.add(key(s), counts[s]), j[key(s)] = counts[s];
     if (vm.count("validate")) kv.add("valid", 1);
     runs.push_back(j);
