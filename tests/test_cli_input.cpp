@@ -138,6 +138,11 @@ TEST_CASE("sizes are checked before allocation, naming the file and line or the 
     CHECK(test::run_cli("apsp --random 70000", out) == 1);  // was: 3.9 GB of edges first
     CHECK(has(out, "--random 70000: all-pairs shortest paths of 70000 vertices (f32"));
   }
+  {  // past the reader's lower bound (12 bytes a vertex), BFS's own need (24) is checked
+    HostMemory budget("35000");
+    CHECK(test::run_cli("bfs " + gr + " --strategy cpu", out) == 1);  // was: killed, 23 GB RSS
+    CHECK(has(out, gr + ": a BFS of 2000000000 vertices and 1 edges needs 45776 MiB"));
+  }
   CHECK(test::run_cli("apsp --random 1048576 --cpu", out) == 1);  // was: unbounded
   CHECK(has(out, "MiB of host memory"));
 }
