@@ -99,7 +99,7 @@ int solve(const po::variables_map& vm) {
   err_exact = std::sqrt(err_exact / std::max(1.0, norm));
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
   bool ok = res.converged && err_exact <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.rows));
-  KeyValues kv;
+  Report kv;
   kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float").add("rows", A.rows);
   kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
   kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
