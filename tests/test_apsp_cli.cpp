@@ -25,7 +25,7 @@ TEST_CASE("apsp cli: --random summary matches the library") {
   for (int32_t d : want.dist)
     if (d != apsp_infinity<int32_t>()) ++reachable, sum += d;
 
-  int rc = test::run_cli("apsp --random 45,0.1,9 --type i32 --variant blocked --tile 16", out);
+  int rc = test::run_cli("apsp --random 45,0.1,9 --type i32 --algorithm blocked --tile 16", out);
 
   REQUIRE_MESSAGE(rc == 0, out);
   auto kv = last_line(out);
@@ -45,7 +45,7 @@ TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path, -
   std::string out;
 
   int rc = test::run_cli("apsp " + (dir.path / "g.mtx").string() +
-                             " --variant naive --path 1,3 --out " + (dir.path / "d.mtx").string(),
+                             " --algorithm naive --path 1,3 --out " + (dir.path / "d.mtx").string(),
                          out);
 
   REQUIRE_MESSAGE(rc == 0, out);
@@ -64,7 +64,7 @@ TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path, -
   std::string rest((std::istreambuf_iterator<char>(d)), {});
   CHECK(rest.find("inf") != std::string::npos);
   // The distance array read back as a dense graph is its own closure.
-  REQUIRE(test::run_cli("apsp " + (dir.path / "d.mtx").string() + " --variant blocked", out) == 0);
+  REQUIRE(test::run_cli("apsp " + (dir.path / "d.mtx").string() + " --algorithm blocked", out) == 0);
   CHECK(last_line(out)["sum_dist"] == "12");
   CHECK(last_line(out)["reachable_pairs"] == "10");
 }

@@ -133,7 +133,7 @@ TEST_CASE("barrier: more groups than co-resident are refused, not launched") {
   CHECK_THROWS_WITH_AS(bench_barrier(ctx, BarrierStrategy::lock, most + 1, 64, 10),
                        doctest::Contains("co-resident"), input_error);
   std::string out;
-  int rc = test::run_cli("bench barrier --strategy tree --local-size 64 --rounds 10 --groups " +
+  int rc = test::run_cli("bench barrier --barrier tree --local-size 64 --rounds 10 --groups " +
                              std::to_string(most_tree + 1),
                          out);
 
@@ -161,7 +161,7 @@ TEST_CASE("barrier: tree with several levels (branch 2, 4 groups on 4 PoCL threa
   std::string out;
 
   int rc = test::run_cli(
-      "bench barrier --strategy tree --branch 2 --groups 4 --local-size 16 --rounds 200", out);
+      "bench barrier --barrier tree --branch 2 --groups 4 --local-size 16 --rounds 200", out);
 
   INFO(out);
   CHECK(rc == 0);

@@ -223,7 +223,7 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   std::string out;
 
   const int rc = test::run_cli(
-      "bfs " + graph + " --undirected --source 1 --validate --strategy auto,cpu --levels-out " +
+      "bfs " + graph + " --undirected --source 1 --validate --algorithm auto,cpu --levels-out " +
           levels,
       out);
   std::ifstream in(levels);
@@ -236,7 +236,7 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   CHECK(last.find("reached=3 max_level=1 sum_levels=2 ") == 0);
   CHECK(last.find("cpu_levels=2") != std::string::npos);
   CHECK(last.find("valid=1") != std::string::npos);
-  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --strategy lb,bottom-up", out) ==
+  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --algorithm lb,bottom-up", out) ==
         0);
   CHECK(out.find("sources=2 picked_from=largest-connected-component component_vertices=3 "
                  "component_edges=2") != std::string::npos);
@@ -244,7 +244,7 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   CHECK(out.find("gteps_max=") != std::string::npos);
   CHECK(test::run_cli("bfs " + (dir.path / "bad.gr").string(), out) == 1);
   CHECK(out.find("bad.gr:2:") != std::string::npos);
-  CHECK(test::run_cli("bfs " + graph + " --strategy dfs", out) == 2);
+  CHECK(test::run_cli("bfs " + graph + " --algorithm dfs", out) == 2);
   CHECK(test::run_cli("bfs " + graph + " --source 9", out) == 2);
   CHECK(test::run_cli("bfs --grid 0", out) == 2);
 }

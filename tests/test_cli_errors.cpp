@@ -107,7 +107,9 @@ TEST_CASE("numeric options out of range are usage errors (exit 2) that name the 
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"spmv " + m + " --repeat -1", "--repeat must be in [1, 1000000], got -1"},
       {"spmv " + m + " --repeat 0", "--repeat must be in"},
-      {"spmv " + m + " --wg-bits 40", "--wg-bits must be in [0, 12]"},
+      {"spmv " + m + " --wg-bits 40", "--wg-bits must be in [0, 12]"},  // deprecated spelling
+      {"spmv " + m + " --local-size 5000", "--local-size must be in [1, 4096]"},
+      {"spmv " + m + " --local-size 48", "--local-size must be a power of two"},
       {"spmv " + m + " --shuffle 2", "--shuffle must be in [0, 1]"},
       {"spmv " + m + " --repeat abc", "--repeat"},
       {"tune " + m + " --budget -5", "--budget must be in [0, 1000000], got -5"},
@@ -198,7 +200,7 @@ TEST_CASE(
   ScopedEnv env("LOCKSTEP_CACHE_DIR", file);
   std::string out;
 
-  const int rc = test::run_cli("spmv " + matrix() + " --kernel scalar --repeat 1 --verify", out);
+  const int rc = test::run_cli("spmv " + matrix() + " --algorithm scalar --repeat 1 --verify", out);
 
   CHECK(rc == 0);
   CHECK_MESSAGE(count(out, "warning: cache directory " + file) == 1, out);

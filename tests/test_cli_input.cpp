@@ -65,10 +65,10 @@ TEST_CASE("bfs --format snap on a Matrix Market file is refused, not read as edg
   const std::string g =
       write(d, "g.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 3\n1 2\n2 3\n3 1\n");
   std::string out;
-  CHECK(test::run_cli("bfs " + g + " --format snap --strategy cpu", out) == 1);  // was: exit 0
+  CHECK(test::run_cli("bfs " + g + " --format snap --algorithm cpu", out) == 1);  // was: exit 0
   CHECK(has(out, g + ":1: a Matrix Market banner in a SNAP edge list"));
   CHECK(has(out, "--format mtx"));
-  CHECK(test::run_cli("bfs " + g + " --strategy cpu", out) == 0);
+  CHECK(test::run_cli("bfs " + g + " --algorithm cpu", out) == 0);
 }
 
 TEST_CASE("align: a slice past the end, and DNA scoring of non-nucleotide letters, are refused") {
@@ -96,10 +96,10 @@ TEST_CASE("option combinations and lists that were silently accepted are usage e
   CHECK(has(out, "--groups has an empty item in '1,,2'"));
   CHECK(test::run_cli("bench barrier --groups 1,x", out) == 2);
   CHECK(has(out, "--groups expects"));
-  CHECK(test::run_cli("sort --n 100 --algorithm radix --strategy lock", out) == 2);
-  CHECK(has(out, "--strategy lock applies to --algorithm bitonic only"));
-  CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --strategy tree", out) == 2);
-  CHECK(has(out, "--strategy tree applies to --algorithm barrier only; --algorithm pipeline"));
+  CHECK(test::run_cli("sort --n 100 --algorithm radix --barrier lock", out) == 2);
+  CHECK(has(out, "--barrier lock applies to --algorithm bitonic only"));
+  CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --barrier tree", out) == 2);
+  CHECK(has(out, "--barrier tree applies to --algorithm barrier only; --algorithm pipeline"));
 }
 
 TEST_CASE("bad option values are usage errors naming the option and what it accepts") {
@@ -108,7 +108,7 @@ TEST_CASE("bad option values are usage errors naming the option and what it acce
   std::string out;
   CHECK(test::run_cli("bfs --grid 4 --local-size 33", out) == 2);
   CHECK(has(out, "--local-size 33 must be a multiple of the wave width 32"));
-  CHECK(test::run_cli("bfs --grid 4 --strategy wave --wave-width 3", out) == 2);
+  CHECK(test::run_cli("bfs --grid 4 --algorithm wave --wave-width 3", out) == 2);
   CHECK(has(out, "--wave-width must be 0 (the device's) or a power of two"));
   CHECK(test::run_cli("bfs --grid 4 --barrier spin", out) == 2);
   CHECK(has(out, "--barrier: unknown strategy 'spin' (expected auto, relaunch, lock"));
@@ -116,8 +116,8 @@ TEST_CASE("bad option values are usage errors naming the option and what it acce
   CHECK(has(out, "--local-size must be 0 (the rule) or a power of two"));
   CHECK(test::run_cli("sort --n 100 --tile 3", out) == 2);
   CHECK(has(out, "--tile must be 0 (the rule) or a power of two"));
-  CHECK(test::run_cli("spmv " + m + " --kernel cusparse", out) == 2);
-  CHECK(has(out, "--kernel: unknown SpMV kernel 'cusparse' (expected scalar, vector"));
+  CHECK(test::run_cli("spmv " + m + " --algorithm cusparse", out) == 2);
+  CHECK(has(out, "--algorithm: unknown SpMV kernel 'cusparse' (expected scalar, vector"));
 }
 
 TEST_CASE("sizes are checked before allocation, naming the file and line or the option") {
@@ -129,11 +129,11 @@ TEST_CASE("sizes are checked before allocation, naming the file and line or the 
   std::string out;
   {
     HostMemory budget("1024");
-    CHECK(test::run_cli("bfs " + mtx + " --strategy cpu", out) == 1);  // was: out of host memory
+    CHECK(test::run_cli("bfs " + mtx + " --algorithm cpu", out) == 1);  // was: out of host memory
     CHECK(has(out, mtx + ":2: a matrix of 2147483647 x 2147483647 needs 24576 MiB of host memory"));
-    CHECK(test::run_cli("bfs " + gr + " --strategy cpu", out) == 1);
+    CHECK(test::run_cli("bfs " + gr + " --algorithm cpu", out) == 1);
     CHECK(has(out, gr + ":2: a graph of 2000000000 vertices needs"));
-    CHECK(test::run_cli("bfs " + snap + " --strategy cpu", out) == 1);
+    CHECK(test::run_cli("bfs " + snap + " --algorithm cpu", out) == 1);
     CHECK(has(out, snap + ":2: a graph of 2000000001 vertices needs"));
     CHECK(test::run_cli("apsp --random 70000", out) == 1);  // was: 3.9 GB of edges first
     CHECK(has(out, "--random 70000: all-pairs shortest paths of 70000 vertices (f32"));
@@ -153,7 +153,7 @@ TEST_CASE("messages say what is wrong: an empty graph, cg on a zero or NaN matri
   const std::string zero = write(d, "zero.mtx", std::string(kBanner) + "2 2 1\n1 1 0\n");
   const std::string nan = write(d, "nan.mtx", std::string(kBanner) + "2 2 2\n1 1 1\n2 2 nan\n");
   std::string out;
-  CHECK(test::run_cli("bfs " + empty + " --strategy cpu", out) == 1);  // was: source 0 outside
+  CHECK(test::run_cli("bfs " + empty + " --algorithm cpu", out) == 1);  // was: source 0 outside
   CHECK(has(out, empty + ": the graph is empty"));
   CHECK(test::run_cli("cg " + zero, out) == 1);  // was: empty stderr
   CHECK(has(out, zero + ": the matrix is zero"));

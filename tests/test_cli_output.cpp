@@ -121,9 +121,9 @@ TEST_CASE("a write error on any CLI output exits 1 naming the file and the reaso
   Inputs in;
   const std::string cmds[] = {
       "gen laplace2d 10 -o /dev/full",
-      "bfs --grid 40 --strategy cpu --levels-out /dev/full",
-      "bfs --grid 40 --strategy cpu --steps-out /dev/full",
-      "bfs --grid 40 --strategy cpu --json /dev/full",
+      "bfs --grid 40 --algorithm cpu --levels-out /dev/full",
+      "bfs --grid 40 --algorithm cpu --steps-out /dev/full",
+      "bfs --grid 40 --algorithm cpu --json /dev/full",
       "apsp --random 20 --cpu --out /dev/full",
       "apsp --random 20 --cpu --json /dev/full",
       "align " + in.a + " " + in.b + " --algorithm cpu --json /dev/full",
@@ -149,7 +149,7 @@ TEST_CASE("a write error exits 1 for sort, bench barrier and tune --json [device
   test::TempDir cache;
   const std::string cmds[] = {
       "sort --n 10 --json /dev/full",
-      "bench barrier --strategy lock --groups 1 --rounds 10 --json /dev/full",
+      "bench barrier --barrier lock --groups 1 --rounds 10 --json /dev/full",
       "tune " + matrix() + " --budget 0 --repeat 1 --json /dev/full",
   };
   for (const std::string& args : cmds) {
@@ -166,9 +166,9 @@ TEST_CASE("an output that is the same file as an input is refused and the input 
   const std::string link = (in.d.path / "link.txt").string();
   fs::create_symlink(in.graph, link);
   const std::pair<std::string, std::string> cases[] = {  // (arguments, what the message names)
-      {"bfs " + in.graph + " --strategy cpu --levels-out " + in.graph, "--levels-out"},
-      {"bfs " + in.graph + " --strategy cpu --steps-out " + in.graph, "--steps-out"},
-      {"bfs " + in.graph + " --strategy cpu --levels-out " + link, "--levels-out"},
+      {"bfs " + in.graph + " --algorithm cpu --levels-out " + in.graph, "--levels-out"},
+      {"bfs " + in.graph + " --algorithm cpu --steps-out " + in.graph, "--steps-out"},
+      {"bfs " + in.graph + " --algorithm cpu --levels-out " + link, "--levels-out"},
       {"apsp " + in.mtx + " --cpu --out " + in.mtx, "--out"},
       {"sort --input " + in.keys + " --json " + in.keys, "--input"},
       {"align " + in.a + " " + in.b + " --algorithm cpu --json " + in.a, "--json"},
@@ -189,7 +189,7 @@ TEST_CASE("an output that is the same file as an input is refused and the input 
   }
   std::string out;  // two outputs naming one new file
   const std::string x = (in.d.path / "x.txt").string();
-  CHECK(test::run_cli("bfs --grid 3 --strategy cpu --levels-out " + x + " --steps-out " +
+  CHECK(test::run_cli("bfs --grid 3 --algorithm cpu --levels-out " + x + " --steps-out " +
                           in.d.path.string() + "/./x.txt", out) == 2);
   CHECK_MESSAGE((has(out, "--steps-out") && has(out, "--levels-out")), out);
   CHECK_FALSE(fs::exists(x));
@@ -201,27 +201,27 @@ TEST_CASE("a failed run leaves every output file as it was") {
   put(st, "keep\n");
   std::string out;
   // the levels fail at the end: the steps, written by then, must not replace the old file
-  CHECK(test::run_cli("bfs " + in.graph + " --strategy cpu --steps-out " + st +
+  CHECK(test::run_cli("bfs " + in.graph + " --algorithm cpu --steps-out " + st +
                           " --levels-out /dev/full", out) == 1);
   CHECK(slurp(st) == "keep\n");
-  CHECK(test::run_cli("bfs " + in.graph + " --strategy cpu --steps-out " + st + " --source 99", out) == 2);
+  CHECK(test::run_cli("bfs " + in.graph + " --algorithm cpu --steps-out " + st + " --source 99", out) == 2);
   CHECK(slurp(st) == "keep\n");
 
   // under a 1 KiB file-size limit: exit 1, no partial file and no temporary file
   const std::string limit = "trap '' XFSZ; ulimit -f 1; exec " + test::cli_path();
-  CHECK(test::run_shell("bash -c \"" + limit + " bfs --grid 30 --strategy cpu --levels-out " + lt + "\"",
+  CHECK(test::run_shell("bash -c \"" + limit + " bfs --grid 30 --algorithm cpu --levels-out " + lt + "\"",
                         out) == 1);
   CHECK_MESSAGE(has(out, lt + ": cannot write: File too large"), out);
   CHECK(test::run_shell("bash -c \"" + limit + " gen laplace2d 30 -o " + lt + "\"", out) == 1);
   CHECK_MESSAGE(has(out, lt + ": cannot write: File too large"), out);
   CHECK_FALSE(fs::exists(lt));
-  CHECK(test::run_shell("bash -c \"" + limit + " bfs --grid 30 --strategy cpu --steps-out " + st + "\"",
+  CHECK(test::run_shell("bash -c \"" + limit + " bfs --grid 30 --algorithm cpu --steps-out " + st + "\"",
                         out) == 1);
   CHECK(slurp(st) == "keep\n");
   CHECK(names(in.d.path) == std::set<std::string>{"g.txt", "g.mtx", "a.fa", "b.fa", "k.txt", "st.txt"});
 
   // written directly: '-' is standard output, in order with the summary line
-  CHECK(test::run_cli("bfs --grid 3 --strategy cpu --json -", out) == 0);
+  CHECK(test::run_cli("bfs --grid 3 --algorithm cpu --json -", out) == 0);
   CHECK_MESSAGE(out.find("\"reached\": 9") < out.rfind("reached=9"), out);
 }
 
@@ -230,7 +230,7 @@ TEST_CASE("a run that fails after its outputs were opened leaves them as they we
   const std::string st = (in.d.path / "st.txt").string();
   put(st, "keep\n");
   std::string out;
-  CHECK(test::run_cli("bfs " + in.graph + " --strategy single --local-size 33 --steps-out " + st, out) != 0);
+  CHECK(test::run_cli("bfs " + in.graph + " --algorithm single --local-size 33 --steps-out " + st, out) != 0);
   CHECK(slurp(st) == "keep\n");
   CHECK(names(in.d.path).size() == 6);
 }

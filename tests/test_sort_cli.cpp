@@ -30,7 +30,7 @@ TEST_CASE("sort cli: random keys, both algorithms, --verify") {
   CHECK(kv.count("gkeys_per_s"));
 
   rc = test::run_cli(
-      "sort --n 3000 --algorithm bitonic --strategy lock --tile 64 --local-size 16 --verify "
+      "sort --n 3000 --algorithm bitonic --barrier lock --tile 64 --local-size 16 --verify "
       "--repeat 2",
       out);
   REQUIRE_MESSAGE(rc == 0, out);
@@ -45,7 +45,7 @@ TEST_CASE("sort cli: text and binary files, pairs, descending, json") {
   write(dir.path / "f.txt", "3.5\n\n  -0\nnan\n-inf\n0\n1e-3\t\n-7\ninf\r\n2\n");
   std::string out;
   int rc = test::run_cli("sort --input " + (dir.path / "f.txt").string() +
-                             " --type f32 --pairs --descending --algorithm bitonic --strategy lock"
+                             " --type f32 --pairs --descending --algorithm bitonic --barrier lock"
                              " --tile 256 --local-size 32 --verify",
                          out);
   REQUIRE_MESSAGE(rc == 0, out);
@@ -94,7 +94,7 @@ TEST_CASE("sort cli: bad input exits 1 with PATH:LINE, usage mistakes exit 2") {
   CHECK(test::run_cli("sort --n 10 --input " + neg, out) == 2);
   CHECK(test::run_cli("sort", out) == 2);
   CHECK(test::run_cli("sort --n 10 --type f16", out) == 2);
-  CHECK(test::run_cli("sort --n 10 --strategy spin", out) == 2);
+  CHECK(test::run_cli("sort --n 10 --barrier spin", out) == 2);
   CHECK(test::run_cli("sort --n 10 --binary", out) == 2);
   CHECK(test::run_cli("sort --input " + (dir.path / "missing").string(), out) == 1);
 }

@@ -173,7 +173,7 @@ TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2; s
   CHECK(out.find("verified=1") != std::string::npos);
   CHECK(out.find("median_ms=") != std::string::npos);
   CHECK(test::run_cli("spmv " + m + " --precision half", out) == 2);
-  CHECK(test::run_cli("spmv " + m + " --kernel fastest", out) == 2);  // usage, like --precision
+  CHECK(test::run_cli("spmv " + m + " --algorithm fastest", out) == 2);
   CHECK(test::run_cli("spmv-model " + m, out) == 0);  // laplace2d: 2 of 4 neighbour pairs adjacent
   CHECK(out.find("rows=4096 nnz=20224") != std::string::npos);
   CHECK(out.find("contiguity=0.5 ") != std::string::npos);

@@ -1,5 +1,5 @@
 // The tuner end to end through the CLI (every candidate verified; the best stored; a later
-// `spmv --kernel auto` uses it; --show lists it), and conjugate gradients on an SPD matrix
+// `spmv --algorithm auto` uses it; --show lists it), and conjugate gradients on an SPD matrix
 // verified against the CPU solve; a tune whose database write fails.
 #include <nlohmann/json.hpp>
 
@@ -19,14 +19,14 @@ std::string value_of(const std::string& out, const std::string& key) {
 }
 }  // namespace
 
-TEST_CASE("lockstep tune stores the best configuration and spmv --kernel auto uses it") {
+TEST_CASE("lockstep tune stores the best configuration and spmv --algorithm auto uses it") {
   test::TempDir cache;
   test::ScopedEnv env("LOCKSTEP_CACHE_DIR", cache.path.string());
   std::string m = (test::source_dir() / "matrices" / "banded_1000_3.mtx").string(), out, json = (cache.path / "t.json").string();
 
   int rc = test::run_cli("tune " + m + " --budget 30 --repeat 3 --json " + json, out);
   std::string best = out.substr(out.rfind("best "));
-  int rc_auto = test::run_cli("spmv " + m + " --kernel auto --verify --repeat 3", out);
+  int rc_auto = test::run_cli("spmv " + m + " --algorithm auto --verify --repeat 3", out);
   std::string auto_line = out;
   int rc_show = test::run_cli("tune --show", out);
 

@@ -110,8 +110,9 @@ const std::vector<BarrierStrategy>& all_barrier_strategies() {
 BarrierStrategy parse_barrier_strategy(const std::string& name) {
   for (auto s : all_barrier_strategies())
     if (to_string(s) == name) return s;
-  throw input_error("unknown barrier strategy '" + name +
-                    "' (expected relaunch, lock, grouped-lock, lock-free or tree)");
+  std::string names;  // spelled by to_string only
+  for (auto s : all_barrier_strategies()) names += (names.empty() ? "" : ", ") + to_string(s);
+  throw input_error("unknown barrier strategy '" + name + "' (expected " + names + ")");
 }
 
 // The default rule as a table: the first row whose device kind and limits hold wins (groups per

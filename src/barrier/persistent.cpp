@@ -46,8 +46,9 @@ StrategyChoice parse_strategy_choice(const std::string& name) {
   try {
     return parse_barrier_strategy(name);
   } catch (const input_error&) {
-    throw input_error("unknown strategy '" + name +
-                      "' (expected auto, relaunch, lock, grouped-lock, lock-free or tree)");
+    std::string names = "auto";  // spelled by to_string only
+    for (auto s : all_barrier_strategies()) names += ", " + to_string(s);
+    throw input_error("unknown strategy '" + name + "' (expected " + names + ")");
   }
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The distributed CLI under mpiexec: `cg --distributed` (classic and pipelined, Jacobi) and
 # `spmv --distributed --verify` (double and float; an m x n matrix, y = A x and y = A^T x) on 2
-# ranks print the usual last line plus ranks=2; --kernel with --distributed is a usage error
+# ranks print the usual last line plus ranks=2; --algorithm with --distributed is a usage error
 # (exit 2); a bad file (rank 0), a missing device (rank 1) and a rectangular matrix given to cg
 # end every rank with exit 1 and one message naming the failing rank, never a hang (each run is
 # under `timeout`).
@@ -46,8 +46,8 @@ expect "spmv --distributed verified" "[[ \"\$(echo \"\$out\" | tail -1)\" == *ve
 
 out=$(run spmv "$src/matrices/banded_1000_3.mtx" --distributed --verify --precision float --repeat 2 2>&1); rc=$?
 expect "spmv --distributed --precision float verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *verified=1\ ranks=2 ]]"
-run spmv "$src/matrices/banded_1000_3.mtx" --distributed --kernel scalar > /dev/null 2>&1; rc=$?
-expect "--kernel with --distributed is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
+run spmv "$src/matrices/banded_1000_3.mtx" --distributed --algorithm scalar > /dev/null 2>&1; rc=$?
+expect "--algorithm with --distributed is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
 
 out=$(run cg /nonexistent/missing.mtx --distributed 2>&1); rc=$?
 echo "$out"

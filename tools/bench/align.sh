@@ -52,7 +52,7 @@ for size in $sizes; do
   reps=3
   ((n >= 1000000)) && reps=1
   run "$n" "$m" --algorithm pipeline --repeat "$reps"
-  for s in $strategies; do run "$n" "$m" --algorithm barrier --strategy "$s" --repeat "$reps"; done
+  for s in $strategies; do run "$n" "$m" --algorithm barrier --barrier "$s" --repeat "$reps"; done
 done
 # Shapes at 200k x 180k: rows per work-item and chunk width of the pipeline, tile width of the
 # barrier kernel (auto strategy).

@@ -29,22 +29,22 @@ run() {
 }
 
 g="--random $n,$dens,1"
-run variant $g --variant naive --repeat 1
-run variant $g --variant blocked --tile 32 --repeat "$rep"
-run variant $g --variant generalized --repeat "$rep"  # the rule's choice
+run variant $g --algorithm naive --repeat 1
+run variant $g --algorithm blocked --tile 32 --repeat "$rep"
+run variant $g --algorithm generalized --repeat "$rep"  # the rule's choice
 for k in $ks; do
-  run k_sweep $g --variant generalized --tile 32 --K "$k" --repeat "$rep"
+  run k_sweep $g --algorithm generalized --tile 32 --K "$k" --repeat "$rep"
 done
 for t in 16 64; do
-  run tile $g --variant blocked --tile $t --repeat "$rep"
-  run tile $g --variant generalized --tile $t --K $((128 / t)) --repeat "$rep"
+  run tile $g --algorithm blocked --tile $t --repeat "$rep"
+  run tile $g --algorithm generalized --tile $t --K $((128 / t)) --repeat "$rep"
 done
-run thread_tile $g --variant generalized --tile 32 --K 4 --thread-tile 8 --repeat "$rep"
-run i32 $g --variant generalized --type i32 --repeat "$rep"
-run paths $g --variant generalized --paths --path 1,$n --repeat 1
-run big --random "$nbig,$dens,1" --variant generalized --repeat "$rep"
+run thread_tile $g --algorithm generalized --tile 32 --K 4 --thread-tile 8 --repeat "$rep"
+run i32 $g --algorithm generalized --type i32 --repeat "$rep"
+run paths $g --algorithm generalized --paths --path 1,$n --repeat 1
+run big --random "$nbig,$dens,1" --algorithm generalized --repeat "$rep"
 run cpu --random "$ncpu,$dens,1" --cpu --repeat 1
-run gpu_at_cpu_n --random "$ncpu,$dens,1" --variant generalized --repeat "$rep"
+run gpu_at_cpu_n --random "$ncpu,$dens,1" --algorithm generalized --repeat "$rep"
 
 if [[ "${TUNE:-0}" == 1 ]]; then  # every tile/K/thread-tile candidate (about 30 s at n = 8192)
   "$LOCKSTEP" tune apsp --random "$n,$dens,1" --no-store 2>&1 | sed 's/^/case=tune /' | tee -a "$log"

@@ -33,27 +33,27 @@ anchors() {
 anchors before
 common=(--order "$orders" --stride 1,32 --rounds "$rounds")
 # the barriers alone, no data written or read between them
-run bench barrier --strategy all --groups 132,max --local-size 256 --no-data "${common[@]}"
-run bench barrier --strategy all --groups 264 --local-size 1024 --no-data "${common[@]}"
+run bench barrier --barrier all --groups 132,max --local-size 256 --no-data "${common[@]}"
+run bench barrier --barrier all --groups 264 --local-size 1024 --no-data "${common[@]}"
 # with data written before and checked after every barrier (ordinary loads)
-run bench barrier --strategy all --groups 132,max --local-size 256 "${common[@]}"
-run bench barrier --strategy all --groups 132,264 --local-size 1024 "${common[@]}"
+run bench barrier --barrier all --groups 132,max --local-size 256 "${common[@]}"
+run bench barrier --barrier all --groups 132,264 --local-size 1024 "${common[@]}"
 # floor: an atomic round trip (lock over 1-2 groups), one release -> acquire hop (flag ring)
-run bench barrier --strategy lock --groups 1,2 --local-size 256 --no-data --order "$orders" \
+run bench barrier --barrier lock --groups 1,2 --local-size 256 --no-data --order "$orders" \
   --rounds "$rounds"
-run bench barrier --strategy ring --groups 2,132 --local-size 256 --order "$orders" --stride 1,32 \
+run bench barrier --barrier ring --groups 2,132 --local-size 256 --order "$orders" --stride 1,32 \
   --rounds 2000
 # 10^6 barriers with data at full residency (lock-free: at most one group per master work-item)
-run bench barrier --strategy lock --groups max --local-size 256 --order "$orders" --rounds "$long"
-run bench barrier --strategy grouped-lock --groups max --local-size 256 --order fence,acqrel \
+run bench barrier --barrier lock --groups max --local-size 256 --order "$orders" --rounds "$long"
+run bench barrier --barrier grouped-lock --groups max --local-size 256 --order fence,acqrel \
   --rounds "$long"
-run bench barrier --strategy tree --groups max --local-size 256 --order acqrel --stride 1,32 \
+run bench barrier --barrier tree --groups max --local-size 256 --order acqrel --stride 1,32 \
   --rounds "$long"
-run bench barrier --strategy lock-free --groups max --local-size 256 --order acqrel --stride 32 \
+run bench barrier --barrier lock-free --groups max --local-size 256 --order acqrel --stride 32 \
   --rounds "$long"
-run bench barrier --strategy lock --groups max --local-size 1024 --order fence,acqrel \
+run bench barrier --barrier lock --groups max --local-size 1024 --order fence,acqrel \
   --rounds "$long"
-run bench barrier --strategy tree --branch 32 --groups max --local-size 256 --no-data "${common[@]}"
+run bench barrier --barrier tree --branch 32 --groups max --local-size 256 --no-data "${common[@]}"
 anchors after
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$(dirname "$0")/plot_barrier.py" "$txt" "$OUT/barrier.png" 2>> "$OUT/barrier.err" ||

@@ -5,7 +5,7 @@
 #     (Graph500's search keys); GTEPS = harmonic mean (Graph500's figure) with median/min/max per
 #     source, each undirected edge of the traversed component once; every run validated. Scale
 #     22 runs every strategy forced for all levels beside auto and the 16-core CPU BFS
-#     (`--strategy cpu`); larger scales run auto, lb, bottom-up and the CPU.
+#     (`--algorithm cpu`); larger scales run auto, lb, bottom-up and the CPU.
 # (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
 #     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
 #     mdual): 16 sources, auto beside cpu and the forced strategies.
@@ -42,7 +42,7 @@ all=cpu,auto,lb,bottom-up,queue,wave,multi
 for s in $scales; do
   if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=cpu,auto,lb,bottom-up k=8; fi
   [[ $s -ge 25 ]] && k=4
-  run bfs --rmat "$s" --edge-factor 16 --sources "$k" --validate --strategy "$strategies" \
+  run bfs --rmat "$s" --edge-factor 16 --sources "$k" --validate --algorithm "$strategies" \
       --steps-out "$OUT/bfs_steps_rmat$s.txt"
 done
 if [[ -n "$graphs" ]]; then
@@ -50,16 +50,16 @@ if [[ -n "$graphs" ]]; then
   for f in "$graphs"/*.txt.gz "$graphs"/*.gr.gz "$graphs"/*.mtx "$graphs"/*.mtx.gz; do
     name=$(basename "$f"); name=${name%%.*}
     extra=(); [[ ",$undirected," == *",$name,"* ]] && extra=(--undirected)
-    run bfs "$f" "${extra[@]}" --sources 16 --validate --strategy "$all" \
+    run bfs "$f" "${extra[@]}" --sources 16 --validate --algorithm "$all" \
         --steps-out "$OUT/bfs_steps_$name.txt"
   done
 else
   echo "# real graphs skipped: no graphs folder (set GRAPHS)" | tee -a "$txt"
 fi
 if [[ $grid -gt 0 ]]; then
-  run bfs --grid "$grid" --source 0 --repeat 2 --validate --strategy auto,single,multi,queue,lb \
+  run bfs --grid "$grid" --source 0 --repeat 2 --validate --algorithm auto,single,multi,queue,lb \
       --steps-out "$OUT/bfs_steps_grid.txt"
-  run bfs --grid "$grid" --source 0 --repeat 2 --strategy multi --barrier relaunch
+  run bfs --grid "$grid" --source 0 --repeat 2 --algorithm multi --barrier relaunch
 fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_bfs.py" "$OUT" "$OUT/bfs.png" 2>> "$OUT/bfs.err" || echo "plot skipped (see $OUT/bfs.err)"

@@ -16,7 +16,8 @@ def parse(path):
     for line in open(path):
         line = line.strip()
         if line.startswith("#"):
-            what = "merge" if "--kernel merge" in line else "auto" if "--kernel auto" in line else None
+            what = ("merge" if re.search(r"--(kernel|algorithm) merge", line)
+                    else "auto" if re.search(r"--(kernel|algorithm) auto", line) else None)
             continue
         if line.startswith("best "):
             line, what = line[5:], "tuned"

@@ -53,7 +53,7 @@ for k in $(seq "$kmin" "$kmax"); do
   run auto-u64 --n "$n" --type u64 --repeat "$repeat"
   if ((k <= bmax && quick == 0)); then
     for s in relaunch lock grouped-lock lock-free tree; do
-      run "bitonic-$s" --n "$n" --algorithm bitonic --strategy "$s" --repeat "$repeat"
+      run "bitonic-$s" --n "$n" --algorithm bitonic --barrier "$s" --repeat "$repeat"
     done
   fi
 done
@@ -71,7 +71,7 @@ if [[ "$quick" != 0 ]]; then seed_ks=""; fi
 for k in $seed_ks; do
   for g in 8 16 33 66 132 264; do
     for s in lock grouped-lock; do
-      run "seed-$s-2^$k" --n $((1 << k)) --algorithm bitonic --strategy "$s" --groups "$g" \
+      run "seed-$s-2^$k" --n $((1 << k)) --algorithm bitonic --barrier "$s" --groups "$g" \
         --repeat "$repeat"
     done
   done
@@ -82,13 +82,13 @@ for t in u32 i32 f32 u64; do
     for p in "" --pairs; do
       run verify-radix --n "$vn" --type "$t" $d $p --algorithm radix --verify
       [[ "$quick" == 0 ]] &&
-        run verify-bitonic --n $((vn / 3)) --type "$t" $d $p --algorithm bitonic --strategy lock --verify
+        run verify-bitonic --n $((vn / 3)) --type "$t" $d $p --algorithm bitonic --barrier lock --verify
     done
   done
 done
 if [[ "$quick" == 0 ]]; then
   for s in relaunch grouped-lock lock-free tree auto; do
-    run verify-bitonic --n $((vn + 1)) --algorithm bitonic --strategy "$s" --pairs --verify
+    run verify-bitonic --n $((vn + 1)) --algorithm bitonic --barrier "$s" --pairs --verify
   done
 fi
 # radix at every path: one group (2^10 + 1), tiles (2^20 - 1), 2^27 (u32 pairs, u64 keys)

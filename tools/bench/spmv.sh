@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SpMV benchmark set (issues 3 and 12), fp64, on one device, side by side with cuSPARSE: for each
-# matrix, in one run: `lockstep spmv --kernel auto` with an EMPTY tuning database (the untuned
+# matrix, in one run: `lockstep spmv --algorithm auto` with an EMPTY tuning database (the untuned
 # rule), `lockstep tune` (the tuned time: its `best` line; its JSON also holds the merge-path
-# candidates it timed), `lockstep spmv --kernel merge` for MERGE_NAMES (merge-path forced;
+# candidates it timed), `lockstep spmv --algorithm merge` for MERGE_NAMES (merge-path forced;
 # default: the three irregular matrices) and `cuda_anchors spmv FILE` (cuSPARSE ALG1 and ALG2).
 # Matrices are generated with `lockstep gen` into MATRIX_DIR (default /tmp/lockstep-bench).
 # Writes $OUT/spmv.txt (key=value lines, each command preceded by a `# ...` line, and at the end
@@ -53,9 +53,9 @@ for f in "${files[@]}"; do
     LOCKSTEP_TUNING_DB="$tuned_db" run tune "$f" --precision double --exhaustive --json "$OUT/tune_${n}_double.json"
     continue
   fi
-  LOCKSTEP_TUNING_DB="$empty_db" run spmv "$f" --kernel auto --verify
+  LOCKSTEP_TUNING_DB="$empty_db" run spmv "$f" --algorithm auto --verify
   LOCKSTEP_TUNING_DB="$tuned_db" run tune "$f" --precision double --budget "${BUDGET:-4}" --json "$OUT/tune_${n}_double.json"
-  [[ " ${MERGE_NAMES-rmat_21_16 powerlaw_1m hubs_4m} " == *" $n "* ]] && run spmv "$f" --kernel merge --verify
+  [[ " ${MERGE_NAMES-rmat_21_16 powerlaw_1m hubs_4m} " == *" $n "* ]] && run spmv "$f" --algorithm merge --verify
   if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/cuda_anchors" ]]; then
     echo "# cuda_anchors spmv $f" >> "$log"
     "$ANCHORS/cuda_anchors" spmv "$f" 2>>"$err" | tee -a "$log"

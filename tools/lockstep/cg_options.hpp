@@ -3,14 +3,16 @@
 #include <lockstep/cg.hpp>
 
 #include "command.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 
 inline void add_cg_options(po::options_description& opts) {
-  opts.add_options()("algorithm", po::value<std::string>()->default_value("classic"),
-                     "classic (Hestenes-Stiefel) or pipelined (Ghysels-Vanroose: one fused "
-                     "reduction per iteration, overlapped with the SpMV)")(
-      "preconditioner", po::value<std::string>()->default_value("none"), "none or jacobi")(
+  add_algorithm_option(opts, names_of({CgAlgorithm::classic, CgAlgorithm::pipelined}), "classic",
+                       "(Hestenes-Stiefel; Ghysels-Vanroose: one fused reduction per iteration, "
+                       "overlapped with the SpMV)");
+  opts.add_options()("preconditioner", po::value<std::string>()->default_value("none"),
+                     join(names_of({Preconditioner::none, Preconditioner::jacobi})).c_str())(
       "replace-every", number<int>(0, 1000000)->default_value(100),
       "pipelined: residual replacement every N iterations (0: never)");
 }
@@ -21,13 +23,8 @@ inline CgOptions cg_options(const po::variables_map& vm, int maxit) {
   o.tol = vm["tol"].as<double>();
   o.maxit = maxit;
   o.replace_every = vm["replace-every"].as<int>();
-  const std::string a = vm["algorithm"].as<std::string>(), p = vm["preconditioner"].as<std::string>();
-  if (a != "classic" && a != "pipelined")
-    throw usage_error("--algorithm must be classic or pipelined, not '" + a + "'");
-  if (p != "none" && p != "jacobi")
-    throw usage_error("--preconditioner must be none or jacobi, not '" + p + "'");
-  o.algorithm = parse_cg_algorithm(a);
-  o.preconditioner = parse_preconditioner(p);
+  o.algorithm = parse_option(vm, "algorithm", parse_cg_algorithm);
+  o.preconditioner = parse_option(vm, "preconditioner", parse_preconditioner);
   return o;
 }
 

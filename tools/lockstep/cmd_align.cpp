@@ -4,14 +4,14 @@
 // relaunch; pipeline: flag-array stripes), on the CPU (plain Gotoh) or through libssw. Last line:
 //   score= end_a= end_b= [start_a= start_b= cigar=] cells= ms= gcups=
 // (0-based ends; -1 when nothing scores above 0). --traceback also prints the three-line view
-// (up to --view-limit columns); --json writes the same keys.
+// (up to --view-limit columns); --json writes the configuration line's keys and these.
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "command.hpp"
 #include "lockstep/align.hpp"
 #include "output.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -47,12 +47,11 @@ std::vector<uint8_t> encode(const Scoring& s, const std::string& residues, const
   }
 }
 
-int run_align(const Args& args) {
-  const std::string usage =
-      "lockstep align A.fa B.fa [--match M --mismatch X | --matrix blosum62|FILE] [--gap-open O "
-      "--gap-extend E] [--algorithm auto|barrier|pipeline|cpu|ssw] [--strategy S] [--traceback] "
-      "[--record K] [--slice-a OFF,LEN] [--slice-b OFF,LEN] [--json OUT] [--repeat R]";
-  po::options_description opts("options");
+const std::vector<std::string> kAlgorithms =
+    names_of({AlignAlgorithm::automatic, AlignAlgorithm::barrier, AlignAlgorithm::pipeline,
+              AlignAlgorithm::cpu, AlignAlgorithm::ssw});
+
+void declare(po::options_description& opts, Deprecated& old) {
   opts.add_options()("a", po::value<std::string>(), "first sequence (rows)")(
       "b", po::value<std::string>(), "second sequence (columns)")(
       "match", number<int>(1, 1000), "DNA: score of an A/C/G/T match (default 2)")(
@@ -61,12 +60,13 @@ int run_align(const Args& args) {
       "matrix", po::value<std::string>(), "substitution matrix: blosum62 or an NCBI-format file")(
       "gap-open", number<int>(0, 100000),
       "a gap of length L scores -(open + (L-1) * extend) (default 5 DNA, 11 matrix)")(
-      "gap-extend", number<int>(0, 100000), "(default 2 DNA, 1 matrix)")(
-      "algorithm", po::value<std::string>()->default_value("auto"),
-      "auto|barrier|pipeline|cpu|ssw")("strategy", po::value<std::string>()->default_value("auto"),
-                                       "barrier: auto|relaunch|lock|grouped-lock|lock-free|tree")(
-      "local-size", number<int>(0, 1024)->default_value(0), "work-items per group (0 = automatic)")(
-      "cells", number<int>(0, 64)->default_value(0), "rows per work-item (0 = automatic)")(
+      "gap-extend", number<int>(0, 100000), "(default 2 DNA, 1 matrix)");
+  add_algorithm_option(opts, kAlgorithms, "auto");
+  add_barrier_option(opts, "--algorithm barrier's global barrier");
+  old.alias("strategy", "barrier");
+  add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
+                        "work-items per group (0 = automatic)");
+  opts.add_options()("cells", number<int>(0, 64)->default_value(0), "rows per work-item (0 = automatic)")(
       "tile-cols", number<int>(0, 1 << 24)->default_value(0),
       "columns per tile / pipeline chunk (0 = automatic)")(
       "groups", number<int>(0, 1 << 20)->default_value(0), "work-groups (0 = co-resident)")(
@@ -80,29 +80,16 @@ int run_align(const Args& args) {
       "print the view when the alignment has at most this many columns")(
       "json", po::value<std::string>(), "write the summary as JSON")(
       "repeat", number<int>(1, 100000)->default_value(1), "run R times, report the fastest");
-  po::positional_options_description pos;
-  pos.add("a", 1).add("b", 1);
-  po::variables_map vm;
-  if (!parse(usage, args, opts, pos, vm)) return 0;
-  if (!vm.count("a") || !vm.count("b")) throw usage_error("two sequence files expected\n" + usage);
-  const bool matrix = vm.count("matrix");
-  if (matrix && (vm.count("match") || vm.count("mismatch")))
-    throw usage_error("--matrix and --match/--mismatch exclude each other");
+}
+
+AlignConfig config(const po::variables_map& vm) {
   AlignConfig cfg;
-  try {
-    cfg.algorithm = parse_align_algorithm(vm["algorithm"].as<std::string>());
-  } catch (const input_error& e) {
-    throw usage_error(std::string("--algorithm: ") + e.what());
-  }
-  try {
-    cfg.strategy = parse_strategy_choice(vm["strategy"].as<std::string>());
-  } catch (const input_error& e) {
-    throw usage_error(std::string("--strategy: ") + e.what());
-  }
+  cfg.algorithm = parse_option(vm, "algorithm", parse_align_algorithm);
+  cfg.strategy = parse_option(vm, "barrier", parse_strategy_choice);
   if (cfg.strategy && cfg.algorithm != AlignAlgorithm::barrier)  // auto never picks barrier
-    throw usage_error("--strategy " + vm["strategy"].as<std::string>() +
+    throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
                       " applies to --algorithm barrier only; --algorithm " +
-                      vm["algorithm"].as<std::string>() + " uses no barrier strategy");
+                      vm["algorithm"].as<std::string>() + " uses no global barrier");
   cfg.local_size = vm["local-size"].as<int>();
   cfg.cells = vm["cells"].as<int>();
   cfg.tile_cols = vm["tile-cols"].as<int>();
@@ -110,43 +97,50 @@ int run_align(const Args& args) {
   cfg.threads = vm["threads"].as<int>();
   if (cfg.threads == 0) cfg.threads = int(std::max(1u, std::thread::hardware_concurrency()));
   cfg.traceback = vm.count("traceback");
+  return cfg;
+}
 
+Scoring scoring(const po::variables_map& vm) {
+  const bool matrix = vm.count("matrix");
+  if (matrix && (vm.count("match") || vm.count("mismatch")))
+    throw usage_error("--matrix and --match/--mismatch exclude each other");
   const int open = vm.count("gap-open") ? vm["gap-open"].as<int>() : matrix ? 11 : 5;
   const int extend = vm.count("gap-extend") ? vm["gap-extend"].as<int>() : matrix ? 1 : 2;
-  Scoring s;
-  if (!matrix) {
-    s = dna_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
-                    vm.count("mismatch") ? vm["mismatch"].as<int>() : -3, open, extend);
-  } else {
-    const std::string m = vm["matrix"].as<std::string>();
-    s = m == "blosum62" || m == "BLOSUM62" ? blosum62(open, extend)
-                                           : read_ncbi_matrix(m, open, extend);
-  }
+  if (!matrix)
+    return dna_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
+                       vm.count("mismatch") ? vm["mismatch"].as<int>() : -3, open, extend);
+  const std::string m = vm["matrix"].as<std::string>();
+  return m == "blosum62" || m == "BLOSUM62" ? blosum62(open, extend)
+                                            : read_ncbi_matrix(m, open, extend);
+}
+
+// The pair to align: the residues (for the view) and their codes.
+struct Pair {
+  std::string ra, rb;
+  std::vector<uint8_t> a, b;
+};
+
+Pair read_pair(const po::variables_map& vm, const Scoring& s) {
   const std::string pa = vm["a"].as<std::string>(), pb = vm["b"].as<std::string>();
   const int record = vm["record"].as<int>();
   const Sequence sa = read_sequence(pa, record), sb = read_sequence(pb, record);
-  const std::string ra = slice(sa.residues, vm, "slice-a", pa);
-  const std::string rb = slice(sb.residues, vm, "slice-b", pb);
-  const std::vector<uint8_t> a = encode(s, ra, pa, sa, record, vm, "slice-a");
-  const std::vector<uint8_t> b = encode(s, rb, pb, sb, record, vm, "slice-b");
-  Outputs outs(vm, {"json"}, {{"a", "A"}, {"b", "B"}, {"matrix", "--matrix"}});
+  Pair p;
+  p.ra = slice(sa.residues, vm, "slice-a", pa);
+  p.rb = slice(sb.residues, vm, "slice-b", pb);
+  p.a = encode(s, p.ra, pa, sa, record, vm, "slice-a");
+  p.b = encode(s, p.rb, pb, sb, record, vm, "slice-b");
+  return p;
+}
 
-  std::unique_ptr<Context> ctx;
-  if (cfg.algorithm != AlignAlgorithm::cpu && cfg.algorithm != AlignAlgorithm::ssw)
-    ctx = std::make_unique<Context>(device_spec(vm));
-  AlignResult r;
-  double best = 0;
-  for (int rep = 0; rep < vm["repeat"].as<int>(); ++rep) {
-    r = ctx ? align(*ctx, a, b, s, cfg) : align(a, b, s, cfg);
-    best = rep == 0 ? r.ms : std::min(best, r.ms);
-  }
-  const double cells = double(a.size()) * double(b.size());
-  KeyValues conf;
+// The configuration line: what ran, with which scoring and shape.
+Report configuration(const po::variables_map& vm, const Context* ctx, const Pair& p,
+                     const Scoring& s, const AlignResult& r) {
+  Report conf;
   conf.add("device", ctx ? ctx->info().name : std::string("cpu"))
       .add("algorithm", to_string(r.config.algorithm))
-      .add("n", a.size())
-      .add("m", b.size())
-      .add("scoring", matrix ? vm["matrix"].as<std::string>() : std::string("dna"))
+      .add("n", p.a.size())
+      .add("m", p.b.size())
+      .add("scoring", vm.count("matrix") ? vm["matrix"].as<std::string>() : std::string("dna"))
       .add("gap_open", s.gap_open)
       .add("gap_extend", s.gap_extend);
   if (!r.strategy.empty())
@@ -156,43 +150,72 @@ int run_align(const Args& args) {
         .add("cells_per_item", r.config.cells)
         .add("tile_cols", r.config.tile_cols);
   if (r.config.algorithm == AlignAlgorithm::ssw) conf.add("threads", r.config.threads);
-  std::cout << conf.str() << "\n";
-  if (cfg.traceback && r.score > 0) {
-    std::cout << "traceback_ms=" << r.traceback_ms << " traceback_bytes=" << r.traceback_bytes
-              << "\n";
-    size_t columns = 0;
-    for (size_t p = 0, q; p < r.cigar.size(); p = q + 1) {
-      q = r.cigar.find_first_of("MID", p);
-      columns += std::stoull(r.cigar.substr(p, q - p));
-    }
-    if (columns <= size_t(vm["view-limit"].as<int>()))
-      std::cout << alignment_view(ra, rb, r.start_a, r.start_b, r.cigar);
+  return conf;
+}
+
+// --traceback: its cost, and the three-line view when it has at most --view-limit columns.
+Report traceback(const po::variables_map& vm, const Pair& p, const AlignResult& r) {
+  Report t;
+  if (!vm.count("traceback") || r.score <= 0) return t;
+  t.add("traceback_ms", r.traceback_ms).add("traceback_bytes", r.traceback_bytes);
+  std::cout << t.str() << "\n";
+  size_t columns = 0;
+  for (size_t i = 0, q; i < r.cigar.size(); i = q + 1) {
+    q = r.cigar.find_first_of("MID", i);
+    columns += std::stoull(r.cigar.substr(i, q - i));
   }
-  KeyValues kv;
+  if (columns <= size_t(vm["view-limit"].as<int>()))
+    std::cout << alignment_view(p.ra, p.rb, r.start_a, r.start_b, r.cigar);
+  return t;
+}
+
+Report result(const Pair& p, const AlignResult& r, double best, bool traceback) {
+  const double cells = double(p.a.size()) * double(p.b.size());
+  Report kv;
   kv.add("score", r.score).add("end_a", r.end_a).add("end_b", r.end_b);
-  if (cfg.traceback)
+  if (traceback)
     kv.add("start_a", r.start_a)
         .add("start_b", r.start_b)
         .add("cigar", r.cigar.empty() ? "*" : r.cigar);
   kv.add("cells", static_cast<long long>(cells)).add("ms", best);
   kv.add("gcups", best > 0 ? cells / (best * 1e6) : 0.0);
-  if (vm.count("json")) {
-    nlohmann::json j = {{"score", r.score},
-                        {"end_a", r.end_a},
-                        {"end_b", r.end_b},
-                        {"cells", cells},
-                        {"ms", best},
-                        {"gcups", best > 0 ? cells / (best * 1e6) : 0.0},
-                        {"algorithm", to_string(r.config.algorithm)},
-                        {"strategy", r.strategy},
-                        {"groups", r.groups},
-                        {"n", a.size()},
-                        {"m", b.size()}};
-    if (cfg.traceback)
-      j["start_a"] = r.start_a, j["start_b"] = r.start_b, j["cigar"] = r.cigar,
-      j["traceback_bytes"] = r.traceback_bytes;
-    outs.json("json", j);
+  return kv;
+}
+
+int run_align(const Args& args) {
+  const std::string usage =
+      "lockstep align A.fa B.fa [--match M --mismatch X | --matrix blosum62|FILE] [--gap-open O "
+      "--gap-extend E] [--algorithm " + join(kAlgorithms) + "] [--barrier B] [--traceback] "
+      "[--record K] [--slice-a OFF,LEN] [--slice-b OFF,LEN] [--json OUT] [--repeat R]";
+  po::options_description opts("options");
+  Deprecated old;
+  declare(opts, old);
+  po::positional_options_description pos;
+  pos.add("a", 1).add("b", 1);
+  po::variables_map vm;
+  if (!parse(usage, args, opts, pos, vm, old)) return 0;
+  if (!vm.count("a") || !vm.count("b")) throw usage_error("two sequence files expected\n" + usage);
+  const AlignConfig cfg = config(vm);
+  const Scoring s = scoring(vm);
+  const Pair p = read_pair(vm, s);
+  Outputs outs(vm, {"json"}, {{"a", "A"}, {"b", "B"}, {"matrix", "--matrix"}});
+
+  std::unique_ptr<Context> ctx;
+  if (cfg.algorithm != AlignAlgorithm::cpu && cfg.algorithm != AlignAlgorithm::ssw)
+    ctx = std::make_unique<Context>(device_spec(vm));
+  AlignResult r;
+  double best = 0;
+  for (int rep = 0; rep < vm["repeat"].as<int>(); ++rep) {
+    r = ctx ? align(*ctx, p.a, p.b, s, cfg) : align(p.a, p.b, s, cfg);
+    best = rep == 0 ? r.ms : std::min(best, r.ms);
   }
+  const Report conf = configuration(vm, ctx.get(), p, s, r);
+  std::cout << conf.str() << "\n";
+  const Report t = traceback(vm, p, r), kv = result(p, r, best, cfg.traceback);
+  nlohmann::json j = conf.json();
+  j.update(t.json());
+  j.update(kv.json());
+  outs.json("json", j);
   outs.commit();
   std::cout << kv.str() << "\n";
   return 0;

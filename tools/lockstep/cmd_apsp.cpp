@@ -4,14 +4,15 @@
 //   n= reachable_pairs= sum_dist= max_dist= min_dist= ms= gupdates_per_s= ms_KERNEL=...
 // (n^3 updates / kernel time, in 10^9 per second; the diagonal counts as reachable; ms_KERNEL:
 // the device time of each kernel of ApspResult::kernel_ms, e.g. ms_rest for the bulk). --out
-// writes the distances as a Matrix Market `array` (inf for unreachable); --json the same keys.
+// writes the distances as a Matrix Market `array` (inf for unreachable); --json the keys of both
+// lines (and cpu=true|false).
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "graph_options.hpp"
 #include "lockstep/apsp.hpp"
 #include "output.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -42,6 +43,40 @@ void write_array(std::ostream& out, const ApspResult<T>& r) {
 }
 
 template <typename T>
+void print_path(const ApspResult<T>& r, const std::string& spec) {
+  auto [u, v] = parse_pair(spec, r.n);
+  std::string hops;
+  for (int32_t x : r.path(u, v)) hops += (hops.empty() ? "" : ",") + std::to_string(x + 1);
+  Report p;
+  p.add("from", u + 1).add("to", v + 1);
+  if (r.reachable(u, v))
+    p.add("distance", double(r.distance(u, v))).add("path", hops);
+  else
+    p.add("distance", "inf").add("path", "none");
+  std::cout << p.str() << "\n";
+}
+
+// The last line: the distances' summary and the rates.
+template <typename T>
+Report distances(const ApspResult<T>& r, double best, const std::map<std::string, double>& kernels) {
+  long long reachable = 0;
+  double sum = 0, mx = -HUGE_VAL, mn = HUGE_VAL;
+  for (size_t i = 0; i < r.dist.size(); ++i)
+    if (r.dist[i] != apsp_infinity<T>()) {
+      const double d = r.dist[i];
+      ++reachable, sum += d, mx = std::max(mx, d), mn = std::min(mn, d);
+    }
+  const double updates = double(r.n) * r.n * r.n;
+  Report kv;  // distances are sums of weights: every digit
+  kv.add("n", r.n).add("reachable_pairs", reachable).exact("sum_dist", sum);
+  kv.exact("max_dist", reachable ? mx : 0.0).exact("min_dist", reachable ? mn : 0.0);
+  kv.add("ms", best);
+  kv.add("gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0);
+  for (auto& [kernel, ms] : kernels) kv.add("ms_" + kernel, ms);
+  return kv;
+}
+
+template <typename T>
 int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& outs) {
   const bool cpu = vm.count("cpu");
   std::unique_ptr<Context> ctx;
@@ -51,7 +86,7 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
     return &ctx->info();
   });
   ApspConfig cfg;
-  cfg.variant = parse_apsp_variant(vm["variant"].as<std::string>());
+  cfg.variant = parse_option(vm, "algorithm", parse_apsp_variant);
   cfg.tile = vm["tile"].as<int>();
   cfg.K = vm["K"].as<int>();
   cfg.thread_tile = vm["thread-tile"].as<int>();
@@ -63,84 +98,46 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
     r = cpu ? apsp_cpu<T>(g, unsigned(vm["threads"].as<int>()), cfg.paths) : apsp<T>(*ctx, g, cfg);
     if (rep == 0 || r.ms < best) best = r.ms, best_kernels = r.kernel_ms;
   }
-  KeyValues conf;
+  Report conf;
   conf.add("device", cpu ? std::string("cpu") : ctx->info().name)
       .add("variant", to_string(r.config.variant))
       .add("tile", r.config.tile)
       .add("K", r.config.K)
       .add("thread_tile", r.config.thread_tile)
       .add("type", std::is_integral_v<T> ? "i32" : "f32")
-      .add("edges", g.src.size());
+      .add("edges", g.src.size())
+      .json_only("cpu", cpu);
   std::cout << conf.str() << "\n";
-  if (vm.count("path")) {
-    auto [u, v] = parse_pair(vm["path"].as<std::string>(), g.n);
-    std::string hops;
-    for (int32_t x : r.path(u, v)) hops += (hops.empty() ? "" : ",") + std::to_string(x + 1);
-    KeyValues p;
-    p.add("from", u + 1).add("to", v + 1);
-    if (r.reachable(u, v))
-      p.add("distance", double(r.distance(u, v))).add("path", hops);
-    else
-      p.add("distance", "inf").add("path", "none");
-    std::cout << p.str() << "\n";
-  }
+  if (vm.count("path")) print_path(r, vm["path"].as<std::string>());
   if (outs.has("out")) write_array(outs["out"], r);
 
-  long long reachable = 0;
-  double sum = 0, mx = -HUGE_VAL, mn = HUGE_VAL;
-  for (size_t i = 0; i < r.dist.size(); ++i)
-    if (r.dist[i] != apsp_infinity<T>()) {
-      const double d = r.dist[i];
-      ++reachable, sum += d, mx = std::max(mx, d), mn = std::min(mn, d);
-    }
-  const double updates = double(g.n) * g.n * g.n;
-  auto exact = [](double v) {  // distances are sums of weights: print every digit
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return std::string(buf);
-  };
-  KeyValues kv;
-  kv.add("n", g.n).add("reachable_pairs", reachable).add("sum_dist", exact(sum));
-  kv.add("max_dist", exact(reachable ? mx : 0.0)).add("min_dist", exact(reachable ? mn : 0.0));
-  kv.add("ms", best);
-  kv.add("gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0);
-  for (auto& [kernel, ms] : best_kernels) kv.add("ms_" + kernel, ms);
-  if (vm.count("json")) {
-    nlohmann::json j = {{"n", g.n},
-                        {"reachable_pairs", reachable},
-                        {"sum_dist", sum},
-                        {"max_dist", reachable ? mx : 0.0},
-                        {"min_dist", reachable ? mn : 0.0},
-                        {"ms", best},
-                        {"gupdates_per_s", best > 0 ? updates / (best * 1e6) : 0.0},
-                        {"variant", to_string(r.config.variant)},
-                        {"tile", r.config.tile},
-                        {"K", r.config.K},
-                        {"thread_tile", r.config.thread_tile},
-                        {"type", std::is_integral_v<T> ? "i32" : "f32"},
-                        {"cpu", cpu}};
-    for (auto& [kernel, ms] : best_kernels) j["ms_" + kernel] = ms;
-    outs.json("json", j);
-  }
+  const Report kv = distances(r, best, best_kernels);
+  nlohmann::json j = conf.json();
+  j.update(kv.json());
+  outs.json("json", j);
   outs.commit();
   std::cout << kv.str() << "\n";
   return 0;
 }
 
+const std::vector<std::string> kAlgorithms =
+    names_of({ApspVariant::naive, ApspVariant::blocked, ApspVariant::generalized});
+
 int run_apsp(const Args& args) {
   const std::string usage =
-      "lockstep apsp (GRAPH.mtx | --random N[,density[,seed]]) [--variant naive|blocked|"
-      "generalized] [--tile R] [--K K] [--type f32|i32] [--paths] [--path U,V] [--out FILE] "
+      "lockstep apsp (GRAPH.mtx | --random N[,density[,seed]]) [--algorithm " + join(kAlgorithms) +
+      "] [--tile R] [--K K] [--type f32|i32] [--paths] [--path U,V] [--out FILE] "
       "[--json OUT] [--cpu [--threads T]] [--repeat R]";
   po::options_description opts("options");
+  Deprecated old;
   opts.add_options()("graph", po::value<std::string>(),
                      "Matrix Market graph: (i, j, w) = edge i -> j")(
       "random", po::value<std::string>(),
       "generated graph instead of a file: N vertices, edge density (default 0.05), seed (default "
-      "1); integer weights 1..100")("variant",
-                                    po::value<std::string>()->default_value("generalized"),
-                                    "naive|blocked|generalized")(
-      "tile", number<int>(0, 64)->default_value(0),
+      "1); integer weights 1..100");
+  add_algorithm_option(opts, kAlgorithms, "generalized", "(Floyd-Warshall variant)");
+  old.alias("variant", "algorithm");
+  opts.add_options()("tile", number<int>(0, 64)->default_value(0),
       "tile side r: 16, 32 or 64 (0 = automatic: the tuning database, else the rule)")(
       "K", number<int>(0, 64)->default_value(0),
       "tiles fused per multi-tile, generalized (0 = automatic)")(
@@ -157,17 +154,13 @@ int run_apsp(const Args& args) {
   po::positional_options_description pos;
   pos.add("graph", 1);
   po::variables_map vm;
-  if (!parse(usage, args, opts, pos, vm)) return 0;
+  if (!parse(usage, args, opts, pos, vm, old)) return 0;
   const int tile = vm["tile"].as<int>(), tt = vm["thread-tile"].as<int>();
   if (tile != 0 && tile != 16 && tile != 32 && tile != 64)
     throw usage_error("--tile must be 16, 32 or 64, got " + std::to_string(tile));
   if (tt != 0 && tt != 4 && tt != 8)
     throw usage_error("--thread-tile must be 4 or 8, got " + std::to_string(tt));
-  try {
-    (void)parse_apsp_variant(vm["variant"].as<std::string>());
-  } catch (const input_error& e) {
-    throw usage_error(e.what());
-  }
+  (void)parse_option(vm, "algorithm", parse_apsp_variant);
   Outputs outs(vm, {"out", "json"}, {{"graph", "GRAPH"}});
   return f32_type(vm) ? run_typed<float>(vm, usage, outs) : run_typed<int32_t>(vm, usage, outs);
 }

@@ -1,14 +1,15 @@
 // `lockstep bench barrier`: microseconds per global barrier and read-after-barrier errors for each
 // (strategy, groups), one key=value line each. `--groups max` means the discovered co-residency of
 // the bench kernel; asking for more groups than co-resident is refused (a line with refused=...,
-// exit 1 at the end), never launched. `--strategy ring` measures instead the flag-ring hop
+// exit 1 at the end), never launched. `--barrier ring` measures instead the flag-ring hop
 // latency (one release -> acquire between groups, what each tree / lock-free level costs).
+// --json writes every line's fields as one array.
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "lockstep/barrier.hpp"
 #include "output.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -49,14 +50,14 @@ std::vector<std::string> group_list(const po::variables_map& vm) {
   return list;
 }
 
-// --strategy ring: one line per (order, stride, groups); rounds * groups hops each.
+// --barrier ring: one line per (order, stride, groups); rounds * groups hops each.
 int run_ring(Context& ctx, const std::vector<BarrierOrder>& orders, const std::vector<int>& strides,
-             const std::vector<int>& groups_list, int local, int rounds) {
+             const std::vector<int>& groups_list, int local, int rounds, nlohmann::json& rows) {
   int refused = 0;
   for (BarrierOrder order : orders)
     for (int stride : strides)
       for (int groups : groups_list) {
-        KeyValues kv;
+        Report kv;
         kv.add("kind", "flag_ring").add("groups", groups).add("local", local);
         try {
           FlagRingResult r =
@@ -68,16 +69,90 @@ int run_ring(Context& ctx, const std::vector<BarrierOrder>& orders, const std::v
           kv.add("refused", std::string(e.what()));
         }
         std::cout << kv.str() << std::endl;
+        rows.push_back(kv.json());
       }
   return refused ? 1 : 0;
 }
 
+struct Sweep {
+  std::vector<BarrierStrategy> strategies;  // empty: ring
+  std::vector<std::string> groups;
+  std::vector<BarrierOrder> orders;
+  std::vector<int> strides;
+  int local = 0, rounds = 0, branch = 0;
+  bool data = true;
+};
+
+Sweep parse_sweep(const po::variables_map& vm) {
+  Sweep w;
+  const std::string b = vm["barrier"].as<std::string>();
+  if (b == "all") w.strategies = all_barrier_strategies();
+  else if (b != "ring") w.strategies.push_back(parse_option(vm, "barrier", parse_barrier_strategy));
+  w.groups = group_list(vm);
+  for (const std::string& o : split(vm, "order")) {
+    try {
+      w.orders.push_back(parse_barrier_order(o));
+    } catch (const input_error& e) {
+      throw usage_error(std::string("--order: ") + e.what());
+    }
+  }
+  for (const std::string& t : split(vm, "stride")) {
+    if (t != "0" && t != "1" && t != "32")
+      throw usage_error("--stride expects 0, 1 or 32, got '" + t + "'");
+    w.strides.push_back(std::stoi(t));
+  }
+  w.local = vm["local-size"].as<int>(), w.rounds = vm["rounds"].as<int>();
+  w.branch = vm["branch"].as<int>(), w.data = !vm.count("no-data");
+  return w;
+}
+
+// One (strategy, order, stride, groups) row; `refused`/`failed` count what did not run.
+Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant variant,
+                 const std::string& g, int& refused, int& failed) {
+  const bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
+  int groups = 0;
+  try {
+    groups = g == "max" ? bench_kernel_coresident(ctx, s, w.local, variant) : std::stoi(g);
+  } catch (const std::logic_error&) {  // invalid_argument, out_of_range (group_list checked)
+    throw usage_error("--groups expects positive counts or max, got '" + g + "'");
+  }
+  Report kv;
+  kv.add("strategy", to_string(s)).add("groups", groups).add("local", w.local);
+  try {
+    BarrierBenchResult r =
+        bench_barrier(ctx, s, groups, w.local, w.rounds, w.branch, variant, w.data);
+    kv.add("order", r.ordering).add("data", w.data || s == BarrierStrategy::relaunch);
+    if (flags) kv.add("stride", r.flag_stride);
+    kv.add("us_per_barrier", r.us_per_barrier).add("errors", r.errors).add("rounds", w.rounds);
+    if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
+  } catch (const input_error& e) {
+    ++refused;
+    kv.add("refused", std::string(e.what()));
+    std::cerr << "lockstep bench barrier: " << e.what() << "\n";
+  } catch (const opencl_error& e) {  // e.g. a PTX variant the driver refuses: go on
+    ++failed;
+    const std::string what = e.what();
+    kv.add("failed", what.substr(0, what.find('\n')));
+    if (what.find('\n') != std::string::npos) kv.json_only("failed_log", what);
+    std::cerr << "lockstep bench barrier: " << what << "\n";
+  }
+  return kv;
+}
+
 int run_bench_barrier(const Args& args) {
   po::options_description opts("options");
-  opts.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                     "all|relaunch|lock|grouped-lock|lock-free|tree|ring (hop latency)")(
-      "groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
-      "local-size", number<int>(1, 65536)->default_value(256), "work-items per group")(
+  Deprecated old;
+  add_barrier_option(opts, "the barriers timed (ring: the flag-ring hop latency)",
+                     [] {
+                       std::vector<std::string> n = barrier_names(false);
+                       n.insert(n.begin(), "all");
+                       n.push_back("ring");
+                       return n;
+                     }(),
+                     "all");
+  old.alias("strategy", "barrier");
+  add_local_size_option(opts, number<int>(1, 65536)->default_value(256), "work-items per group");
+  opts.add_options()("groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
       "branch", number<int>(0, 65536)->default_value(0),
       "tree branching factor (0: about sqrt(G))")(
@@ -88,102 +163,31 @@ int run_bench_barrier(const Args& args) {
       "no-data", "time the barriers alone (no data written or checked; as grid.sync()'s anchor)")(
       "json", po::value<std::string>(), "also write the results to this JSON file");
   po::variables_map vm;
-  if (!parse("lockstep bench barrier [options]", args, opts, {}, vm)) return 0;
-  int local = vm["local-size"].as<int>(), rounds = vm["rounds"].as<int>();
-  std::vector<BarrierStrategy> strategies;
-  const bool ring = vm["strategy"].as<std::string>() == "ring";
-  const bool data = !vm.count("no-data");
-  if (vm["strategy"].as<std::string>() == "all")
-    strategies = all_barrier_strategies();
-  else if (!ring)
-    try {
-      strategies.push_back(parse_barrier_strategy(vm["strategy"].as<std::string>()));
-    } catch (const input_error& e) {
-      throw usage_error(std::string("--strategy: ") + e.what());
-    }
-  const std::vector<std::string> group_specs = group_list(vm);
-  std::vector<BarrierOrder> orders;
-  for (const std::string& o : split(vm, "order")) {
-    try {
-      orders.push_back(parse_barrier_order(o));
-    } catch (const input_error& e) {
-      throw usage_error(e.what());
-    }
-  }
-  std::vector<int> strides;
-  for (const std::string& t : split(vm, "stride")) {
-    if (t != "0" && t != "1" && t != "32")
-      throw usage_error("--stride expects 0, 1 or 32, got '" + t + "'");
-    strides.push_back(std::stoi(t));
-  }
+  if (!parse("lockstep bench barrier [options]", args, opts, {}, vm, old)) return 0;
+  const Sweep w = parse_sweep(vm);
   Outputs outs(vm, {"json"});
   Context ctx(device_spec(vm));
-  nlohmann::json results = nlohmann::json::array();
-  if (ring) {
-    std::vector<int> counts;
-    for (const std::string& g : group_specs)
-      counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, local)
-                                  : std::stoi(g));
-    return run_ring(ctx, orders, strides, counts, local, rounds);
-  }
+  nlohmann::json rows = nlohmann::json::array();
   int refused = 0, failed = 0;
-  for (auto s : strategies) {
-    bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
+  if (w.strategies.empty()) {
+    std::vector<int> counts;
+    for (const std::string& g : w.groups)
+      counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, w.local)
+                                  : std::stoi(g));
+    refused = run_ring(ctx, w.orders, w.strides, counts, w.local, w.rounds, rows);
+  }
+  for (auto s : w.strategies) {
+    const bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
     // relaunch has no ordering: run it once
-    for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{orders.front()} : orders)
-      for (int stride : flags ? strides : std::vector<int>{0})
-        for (const std::string& g : group_specs) {
-          BarrierVariant variant{order, stride};
-          int groups = 0;
-          KeyValues kv;
-          kv.add("strategy", to_string(s));
-          try {
-            if (g == "max") {
-              groups = bench_kernel_coresident(ctx, s, local, variant);
-            } else {
-              size_t pos = 0;
-              groups = std::stoi(g, &pos);
-              if (pos != g.size() || groups < 1) throw std::invalid_argument(g);
-            }
-          } catch (const std::logic_error&) {  // invalid_argument, out_of_range
-            throw usage_error("--groups expects positive counts or max, got '" + g + "'");
-          }
-          kv.add("groups", groups).add("local", local);
-          nlohmann::json row{{"strategy", to_string(s)}, {"groups", groups}, {"local", local}};
-          try {
-            BarrierBenchResult r =
-                bench_barrier(ctx, s, groups, local, rounds, vm["branch"].as<int>(), variant, data);
-            kv.add("order", r.ordering);
-            if (!data && s != BarrierStrategy::relaunch)
-              kv.add("data", 0);  // relaunch: always data
-            if (flags) kv.add("stride", r.flag_stride);
-            kv.add("us_per_barrier", r.us_per_barrier)
-                .add("errors", r.errors)
-                .add("rounds", rounds);
-            if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
-            row["order"] = r.ordering;
-            row["data"] = data;
-            if (flags) row["stride"] = r.flag_stride;
-            row["us_per_barrier"] = r.us_per_barrier;
-            row["errors"] = r.errors;
-            row["rounds"] = rounds;
-          } catch (const input_error& e) {
-            ++refused;
-            kv.add("refused", std::string(e.what()));
-            row["refused"] = e.what();
-            std::cerr << "lockstep bench barrier: " << e.what() << "\n";
-          } catch (const opencl_error& e) {  // e.g. a PTX variant the driver refuses: go on
-            ++failed;
-            std::string what = e.what();
-            kv.add("failed", what.substr(0, what.find('\n')));
-            row["failed"] = what;
-            std::cerr << "lockstep bench barrier: " << what << "\n";
-          }
-          std::cout << kv.str() << std::endl;
-          results.push_back(row);
+    for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{w.orders.front()} : w.orders)
+      for (int stride : flags ? w.strides : std::vector<int>{0})
+        for (const std::string& g : w.groups) {
+          const Report row = bench_row(ctx, w, s, BarrierVariant{order, stride}, g, refused, failed);
+          std::cout << row.str() << std::endl;
+          rows.push_back(row.json());
         }
   }
-  outs.json("json", results, 1);  // refused or failed rows included: the sweep's whole report
+  outs.json("json", rows, 1);  // refused or failed rows included: the sweep's whole report
   outs.commit();
   return failed ? 3 : refused ? 1 : 0;  // 3: OpenCL error (printed per row, the sweep went on)
 }

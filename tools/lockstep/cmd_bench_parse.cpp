@@ -34,7 +34,7 @@ int run_bench_parse(const Args& args) {
     nnz = a.nnz();
   }
   auto bytes = fs::file_size(file);
-  KeyValues kv;
+  Report kv;
   kv.add("file", file).add("bytes", bytes).add("nnz", nnz).add("ms", best).add("mb_per_s", bytes / best / 1e3);
   std::cout << kv.str() << "\n";
   return 0;

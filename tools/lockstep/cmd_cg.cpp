@@ -57,6 +57,20 @@ void check_matrix(const std::string& file, const Csr<double>& A) {
                       "to solve");
 }
 
+// Why a run failed, on stderr: a breakdown, no convergence, or a solution far from all ones.
+void explain(const std::string& file, const CgResult& res, bool ok, double tol, int maxit,
+             double err_exact) {
+  if (!res.breakdown.empty())
+    std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
+  else if (!res.converged)
+    std::cerr << "lockstep cg: " << file << ": no convergence: residual " << res.residuals.back()
+              << " after " << res.iterations << " iterations (--tol " << tol << ", --maxit "
+              << maxit << ")\n";
+  else if (!ok)
+    std::cerr << "lockstep cg: " << file << ": converged, but the solution is " << err_exact
+              << " (rms) from the exact all-ones solution: ill-conditioned for this precision?\n";
+}
+
 template <typename T>
 int solve(const po::variables_map& vm) {
   std::string file = vm["file"].as<std::string>();
@@ -99,7 +113,7 @@ int solve(const po::variables_map& vm) {
   err_exact = std::sqrt(err_exact / std::max(1.0, norm));
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
   bool ok = res.converged && err_exact <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.rows));
-  KeyValues kv;
+  Report kv;
   kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float").add("rows", A.rows);
   kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
   kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
@@ -109,15 +123,7 @@ int solve(const po::variables_map& vm) {
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
   kv.add("verified", int(ok));
   std::cout << kv.str() << "\n";
-  if (!res.breakdown.empty())
-    std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
-  else if (!res.converged)
-    std::cerr << "lockstep cg: " << file << ": no convergence: residual " << res.residuals.back()
-              << " after " << res.iterations << " iterations (--tol " << tol << ", --maxit "
-              << maxit << ")\n";
-  else if (!ok)
-    std::cerr << "lockstep cg: " << file << ": converged, but the solution is " << err_exact
-              << " (rms) from the exact all-ones solution: ill-conditioned for this precision?\n";
+  explain(file, res, ok, tol, maxit, err_exact);
   return ok ? 0 : 1;
 }
 

@@ -17,7 +17,7 @@ int run_devices(const Args& args) {
   }
   for (auto& d : all) {
     DeviceInfo i = describe(d);
-    KeyValues kv;
+    Report kv;
     kv.add("index", i.index).add("platform", i.platform).add("device", i.name).add("type", i.type);
     kv.add("compute_units", i.compute_units).add("max_wg", i.max_work_group_size);
     kv.add("local_kib", i.local_mem_bytes / 1024).add("global_mib", i.global_mem_bytes >> 20);

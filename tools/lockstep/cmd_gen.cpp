@@ -80,7 +80,7 @@ int run_gen(const Args& args) {
     throw usage_error(e.what());
   }
   write_matrix_market(vm["output"].as<std::string>(), m);
-  KeyValues kv;
+  Report kv;
   kv.add("file", vm["output"].as<std::string>()).add("rows", m.rows).add("cols", m.cols).add("nnz", m.nnz());
   std::cout << kv.str() << "\n";
   return 0;

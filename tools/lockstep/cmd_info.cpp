@@ -1,7 +1,6 @@
 // `lockstep info FILE [--json]`: shape, nnz (after symmetry expansion and duplicate summing)
 // and row-length statistics of a Matrix Market file.
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "lockstep/matrix_market.hpp"
@@ -20,17 +19,11 @@ int run_info(const Args& args) {
 
   auto a = read_matrix_market<double>(vm["file"].as<std::string>());
   RowStats s = row_stats(a);
-  if (vm.count("json")) {
-    nlohmann::json j = {{"file", vm["file"].as<std::string>()}, {"rows", a.rows}, {"cols", a.cols},
-                        {"nnz", a.nnz()}, {"row_min", s.min}, {"row_max", s.max},
-                        {"row_mean", s.mean}, {"row_std", s.std}};
-    std::cout << j.dump() << "\n";
-  } else {
-    KeyValues kv;
-    kv.add("rows", a.rows).add("cols", a.cols).add("nnz", a.nnz()).add("row_min", s.min);
-    kv.add("row_max", s.max).add("row_mean", s.mean).add("row_std", s.std);
-    std::cout << kv.str() << "\n";
-  }
+  Report kv;
+  kv.json_only("file", vm["file"].as<std::string>());
+  kv.add("rows", a.rows).add("cols", a.cols).add("nnz", a.nnz()).add("row_min", s.min);
+  kv.add("row_max", s.max).add("row_mean", s.mean).add("row_std", s.std);
+  std::cout << (vm.count("json") ? kv.json().dump() : kv.str()) << "\n";
   return 0;
 }
 

@@ -1,6 +1,5 @@
 // `lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64] [--pairs]
-// [--descending] [--algorithm auto|bitonic|radix] [--strategy auto|relaunch|lock|grouped-lock|
-// lock-free|tree] [--verify] [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or
+// [--descending] [--algorithm A] [--barrier B] [--verify] [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or
 // the keys of a file on the device, R times from the same input, and reports the fastest run.
 // The last line: n= type= pairs= descending= algorithm= strategy= groups= tile= phases= ms=
 // gkeys_per_s= ms_KERNEL= (device time per kernel, radix) and with --verify verified=1|0 (keys equal, bit for bit, to std::stable_sort's on
@@ -9,12 +8,12 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <random>
 
 #include "command.hpp"
 #include "lockstep/sort.hpp"
 #include "output.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -81,39 +80,23 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
     r = sort(ctx, key_type_of<K>(), kb, n, opts, pairs ? &vb : nullptr);
     if (rep == 0 || r.ms < best.ms) best = r;
   }
-  KeyValues kv;
-  kv.add("n", n).add("type", to_string(key_type_of<K>())).add("pairs", pairs ? 1 : 0);
-  kv.add("descending", opts.descending ? 1 : 0).add("algorithm", to_string(best.algorithm));
+  Report kv;
+  kv.add("n", n).add("type", to_string(key_type_of<K>())).add("pairs", pairs);
+  kv.add("descending", opts.descending).add("algorithm", to_string(best.algorithm));
   kv.add("strategy", best.strategy).add("groups", best.groups).add("tile", best.tile);
   kv.add("phases", best.phases).add("ms", best.ms);
-  const double gkeys = best.ms > 0 ? double(n) / (best.ms * 1e6) : 0.0;
-  kv.add("gkeys_per_s", gkeys);
+  kv.add("gkeys_per_s", best.ms > 0 ? double(n) / (best.ms * 1e6) : 0.0);
   for (auto& [kernel, ms] : best.kernel_ms) kv.add("ms_" + kernel, ms);
   bool ok = true;
   if (want_verify) {
     std::vector<K> got = download<K>(q, kb, n);
     std::vector<uint32_t> vals = download<uint32_t>(q, vb, pairs ? n : 0);
     ok = verify(in, in, got, pairs ? &vals : nullptr, opts.descending);
-    kv.add("verified", ok ? 1 : 0);
+    kv.add("verified", ok);
   }
+  kv.json_only("device", ctx.info().name);
   std::cout << "device=\"" << ctx.info().name << "\"\n" << kv.str() << "\n";
-  if (vm.count("json")) {
-    nlohmann::json j = {{"n", n},
-                        {"type", to_string(key_type_of<K>())},
-                        {"pairs", pairs},
-                        {"descending", opts.descending},
-                        {"algorithm", to_string(best.algorithm)},
-                        {"strategy", best.strategy},
-                        {"groups", best.groups},
-                        {"tile", best.tile},
-                        {"phases", best.phases},
-                        {"ms", best.ms},
-                        {"gkeys_per_s", gkeys},
-                        {"device", ctx.info().name}};
-    for (auto& [kernel, ms] : best.kernel_ms) j["ms_" + kernel] = ms;
-    if (want_verify) j["verified"] = ok;
-    outs.json("json", j);  // also when verification failed: the report says so
-  }
+  outs.json("json", kv.json());  // also when verification failed: the report says so
   outs.commit();
   if (!ok) std::cerr << "lockstep sort: verification FAILED\n";
   return ok ? 0 : 1;
@@ -130,23 +113,28 @@ int run_keys(const po::variables_map& vm, const SortOptions& opts, Outputs& outs
   return run_typed<K>(vm, std::move(keys), opts, outs);
 }
 
-int run_sort(const Args& args) {
+const std::vector<std::string> kAlgorithms =
+    names_of({SortAlgorithm::automatic, SortAlgorithm::bitonic, SortAlgorithm::radix});
+
+// The options and their checks (usage errors name the option); SortOptions from them.
+SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
   const std::string usage =
       "lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64] [--pairs] "
-      "[--descending] [--algorithm auto|bitonic|radix] [--strategy auto|relaunch|lock|"
-      "grouped-lock|lock-free|tree] [--verify] [--repeat R] [--json OUT]";
+      "[--descending] [--algorithm " + join(kAlgorithms) + "] [--barrier " + join(barrier_names()) +
+      "] [--verify] [--repeat R] [--json OUT]";
   po::options_description opts("options");
+  Deprecated old;
   opts.add_options()("n", number<long long>(0, (1ll << 30) - 1), "random keys (fixed --seed)")(
       "input", po::value<std::string>(), "keys from a file: one number a line (or --binary)")(
       "binary", "--input is raw little-endian keys of --type")(
       "type", po::value<std::string>()->default_value("u32"), "u32|i32|f32|u64")(
       "pairs", "sort u32 values (the input positions) along with the keys")(
-      "descending", "largest first (f32 NaNs still last)")(
-      "algorithm", po::value<std::string>()->default_value("auto"), "auto|bitonic|radix")(
-      "strategy", po::value<std::string>()->default_value("auto"),
-      "bitonic: auto|relaunch|lock|grouped-lock|lock-free|tree")(
-      "tile", number<int>(0, 1 << 16)->default_value(0), "bitonic tile (0 = rule)")(
-      "local-size", number<int>(0, 1024)->default_value(0), "bitonic work-group size (0 = rule)")(
+      "descending", "largest first (f32 NaNs still last)");
+  add_algorithm_option(opts, kAlgorithms, "auto");
+  add_barrier_option(opts, "bitonic's global barrier");
+  old.alias("strategy", "barrier");
+  add_local_size_option(opts, number<int>(0, 1024)->default_value(0), "bitonic work-group size (0 = rule)");
+  opts.add_options()("tile", number<int>(0, 1 << 16)->default_value(0), "bitonic tile (0 = rule)")(
       "fuse", number<int>(0, 3)->default_value(0), "bitonic strides fused per pass (0 = rule)")(
       "groups", number<int>(0, 1 << 20)->default_value(0),
       "bitonic persistent work-groups (0 = automatic)")(
@@ -155,28 +143,18 @@ int run_sort(const Args& args) {
       "random seed")("verify", "compare with std::stable_sort on the host")(
       "repeat", number<int>(1, 100000)->default_value(1), "run R times, report the fastest")(
       "json", po::value<std::string>(), "write the summary as JSON");
-  po::positional_options_description pos;
-  po::variables_map vm;
-  if (!parse(usage, args, opts, pos, vm)) return 0;
+  SortOptions o;
+  help = !parse(usage, args, opts, {}, vm, old);
+  if (help) return o;
   if (vm.count("n") == vm.count("input"))
     throw usage_error("give exactly one of --n N and --input FILE\nusage: " + usage);
   if (vm.count("binary") && !vm.count("input")) throw usage_error("--binary needs --input");
-  SortOptions o;
-  KeyType type;
-  const char* option = "--type";
-  try {
-    type = parse_key_type(vm["type"].as<std::string>());
-    option = "--algorithm";
-    o.algorithm = parse_sort_algorithm(vm["algorithm"].as<std::string>());
-    option = "--strategy";
-    o.strategy = parse_strategy_choice(vm["strategy"].as<std::string>());
-  } catch (const input_error& e) {
-    throw usage_error(std::string(option) + ": " + e.what());
-  }
+  o.algorithm = parse_option(vm, "algorithm", parse_sort_algorithm);
+  o.strategy = parse_option(vm, "barrier", parse_strategy_choice);
   if (o.algorithm == SortAlgorithm::radix && o.strategy)
-    throw usage_error("--strategy " + vm["strategy"].as<std::string>() +
+    throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
                       " applies to --algorithm bitonic only; --algorithm radix (onesweep) has no "
-                      "barrier strategy");
+                      "global barrier");
   const int tile = vm["tile"].as<int>(), local = vm["local-size"].as<int>();
   if (local & (local - 1))
     throw usage_error("--local-size must be 0 (the rule) or a power of two up to 1024, got " +
@@ -185,11 +163,20 @@ int run_sort(const Args& args) {
     throw usage_error("--tile must be 0 (the rule) or a power of two >= 2 and >= --local-size, got " +
                       std::to_string(tile));
   o.descending = vm.count("descending");
-  o.tile = vm["tile"].as<int>();
-  o.local_size = vm["local-size"].as<int>();
+  o.tile = tile;
+  o.local_size = local;
   o.fuse = vm["fuse"].as<int>();
   o.groups = vm["groups"].as<int>();
   o.items = vm["items"].as<int>();
+  return o;
+}
+
+int run_sort(const Args& args) {
+  po::variables_map vm;
+  bool help = false;
+  const SortOptions o = parse_sort(args, vm, help);
+  if (help) return 0;
+  const KeyType type = parse_option(vm, "type", parse_key_type);
   Outputs outs(vm, {"json"}, {{"input", "--input"}});
   switch (type) {
     case KeyType::u32:

@@ -1,5 +1,5 @@
-// `lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|merge|auto]
-// [--wg-bits B] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one SpMV
+// `lockstep spmv FILE [--precision float|double] [--algorithm auto|scalar|vector|adaptive|merge]
+// [--local-size N] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one SpMV
 // configuration; the last line holds key=value pairs (median_ms, gflops, gbs, and with --verify
 // max_rel_err and verified). Exit 1 when verification fails. With --distributed (under mpirun)
 // the matrix is split over the ranks (tools/lockstep/mpi/spmv.cpp).
@@ -9,6 +9,7 @@
 #include "distributed.hpp"
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/spmv_measure.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -20,7 +21,7 @@ int run(const po::variables_map& vm) {
   SpmvBench<T> bench(ctx.queue(), host);
   const DeviceCsr<T>& a = bench.matrix();
   SpmvConfig c;
-  SpmvKernel k = parse_spmv_kernel(vm["kernel"].as<std::string>());
+  SpmvKernel k = parse_option(vm, "algorithm", parse_spmv_kernel);
   if (k == SpmvKernel::automatic) {
     c = a.automatic_config();
   } else {
@@ -28,14 +29,15 @@ int run(const po::variables_map& vm) {
     c.kernel = k;
     if (k != SpmvKernel::vector) c.shuffle = 0;
   }
-  if (vm.count("wg-bits")) c.wg_bits = vm["wg-bits"].as<int>();
+  if (vm.count("local-size"))
+    for (c.wg_bits = 0; (1 << c.wg_bits) < vm["local-size"].as<int>();) ++c.wg_bits;
   if (vm.count("rows-bits")) c.rows_bits = vm["rows-bits"].as<int>();
   if (vm.count("shuffle")) c.shuffle = vm["shuffle"].as<int>();
   if (c.kernel == SpmvKernel::vector && c.rows_bits > c.wg_bits) c.rows_bits = c.wg_bits;
   bool verify = vm.count("verify") > 0;
   auto m = bench.measure(c, vm["repeat"].as<int>(), verify);
 
-  KeyValues kv;
+  Report kv;
   kv.add("matrix", vm["file"].as<std::string>()).add("device", ctx.info().name);
   kv.add("precision", sizeof(T) == 8 ? "double" : "float").add("kernel", to_string(m.config.kernel));
   kv.add("wg_bits", m.config.wg_bits);
@@ -47,13 +49,21 @@ int run(const po::variables_map& vm) {
   return verify && !m.verified ? 1 : 0;
 }
 
+const std::vector<std::string> kAlgorithms =
+    names_of({SpmvKernel::automatic, SpmvKernel::scalar, SpmvKernel::vector, SpmvKernel::adaptive,
+              SpmvKernel::merge});
+
 int run_spmv(const Args& args) {
   po::options_description opts("options");
+  Deprecated old;
   opts.add_options()("file", po::value<std::string>()->required(), "Matrix Market file")(
-      "precision", po::value<std::string>()->default_value("double"), "float or double")(
-      "kernel", po::value<std::string>()->default_value("auto"), "scalar, vector, adaptive, merge or auto")(
-      "wg-bits", number<int>(0, 12), "work-group size 2^B")(
-      "rows-bits", number<int>(0, 12), "vector: 2^R rows per work-group")(
+      "precision", po::value<std::string>()->default_value("double"), "float or double");
+  add_algorithm_option(opts, kAlgorithms, "auto", "(the kernel)");
+  old.alias("kernel", "algorithm");
+  add_local_size_option(opts, number<int>(1, 4096), "work-group size, a power of two (default: the rule)");
+  old.alias("wg-bits", "local-size", number<int>(0, 12),
+            [](const boost::any& bits) { return boost::any(1 << boost::any_cast<int>(bits)); });
+  opts.add_options()("rows-bits", number<int>(0, 12), "vector: 2^R rows per work-group")(
       "shuffle", number<int>(0, 1), "vector on NVIDIA: warp shuffles in the reduction (0/1)")(
       "verify", "check y against a CPU reference computed in double")(
       "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)")(
@@ -62,15 +72,14 @@ int run_spmv(const Args& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse("lockstep spmv FILE [--precision float|double] [--kernel scalar|vector|adaptive|merge|auto] "
-             "[--wg-bits B] [--rows-bits R] [--verify] [--repeat N]",
-             args, opts, pos, vm))
+  if (!parse("lockstep spmv FILE [--precision float|double] [--algorithm " + join(kAlgorithms) +
+                 "] [--local-size N] [--rows-bits R] [--verify] [--repeat N]",
+             args, opts, pos, vm, old))
     return 0;
-  try {
-    (void)parse_spmv_kernel(vm["kernel"].as<std::string>());
-  } catch (const input_error& e) {
-    throw usage_error(std::string("--kernel: ") + e.what());
-  }
+  (void)parse_option(vm, "algorithm", parse_spmv_kernel);
+  if (vm.count("local-size") && (vm["local-size"].as<int>() & (vm["local-size"].as<int>() - 1)))
+    throw usage_error("--local-size must be a power of two, got " +
+                      std::to_string(vm["local-size"].as<int>()));
   if (vm.count("distributed")) return distributed_spmv(vm);
   if (vm.count("transpose")) throw usage_error("--transpose needs --distributed");
   return with_precision(vm, [&](auto t) { return run<decltype(t)>(vm); });

@@ -28,7 +28,7 @@ int run_spmv_model(const Args& args) {
   DeviceInfo d = describe(select_device(device_spec(vm)));
   SpmvConfig c = predict_spmv_config(d, s, a.rows, p == "double" ? 8 : 4, contiguity);
 
-  KeyValues kv;
+  Report kv;
   kv.add("model", vm["file"].as<std::string>()).add("device", d.name).add("precision", p);
   kv.add("rows", a.rows).add("nnz", a.nnz()).add("row_mean", s.mean).add("row_std", s.std);
   kv.add("row_max", s.max).add("contiguity", contiguity).add("wave_width", d.wave_width);

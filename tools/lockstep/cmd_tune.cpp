@@ -3,7 +3,8 @@
 // FILE.mtx` tunes SpMV). Every family prints in one format: a line per candidate timed
 //   family=F key=K PARAM=V ... ms=T verified=0|1 error=E METRIC=V ...
 // then, per problem, `best family=F key=K PARAM=V ... ms=T candidates=C search_space=S stored=0|1`
-// followed by the family's columns. --json writes the device and every candidate.
+// followed by the family's columns. --json writes the device and, per problem, the best line's
+// fields ("best") and every candidate line's ("candidates").
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -14,28 +15,12 @@
 namespace lockstep::cli {
 namespace {
 
-void add_params(KeyValues& kv, const nlohmann::json& j) {
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it->is_string()) kv.add(it.key(), it->get<std::string>());
-    else if (it->is_number_integer()) kv.add(it.key(), it->get<long long>());
-    else if (it->is_number()) kv.add(it.key(), it->get<double>());
-    else kv.add(it.key(), it->dump());
-  }
-}
-
-nlohmann::json to_json(const tuning::Measured& m) {
-  nlohmann::json j = m.params;
-  j.update(m.metrics);
-  j["ms"] = m.ms, j["verified"] = m.verified, j["error"] = m.error;
-  return j;
-}
-
 int show(const po::variables_map& vm) {
   Context ctx(device_spec(vm));
   auto db = tuning::database(ctx.info());
   std::cout << "# " << db->path() << "\n";
   for (auto& e : db->entries()) {
-    KeyValues kv;
+    Report kv;
     kv.add("routine", e.routine).add("key", e.key).add("params", e.params.dump()).add("metrics", e.metrics.dump()).add("date", e.date);
     std::cout << kv.str() << "\n";
   }
@@ -87,25 +72,22 @@ int run_tune(const Args& all) {
     job.options.progress = progress;
     const tuning::Outcome r = tuning::tune(ctx, *f, job.options);
     std::fprintf(stderr, "\n");
-    nlohmann::json problem = {{"key", r.key}, {"features", f->features()}, {"search_space", r.search_space},
-                              {"best", to_json(r.best)}, {"candidates", nlohmann::json::array()}};
+    nlohmann::json problem = {{"key", r.key}, {"features", f->features()},
+                              {"search_space", r.search_space}, {"candidates", nlohmann::json::array()}};
     for (const tuning::Measured& m : r.candidates) {
-      KeyValues kv;
-      kv.add("family", r.family).add("key", r.key);
-      add_params(kv, m.params);
-      kv.add("ms", m.ms).add("verified", int(m.verified)).add("error", m.error);
-      add_params(kv, m.metrics);
+      Report kv;
+      kv.add("family", r.family).add("key", r.key).add_all(m.params);
+      kv.add("ms", m.ms).add("verified", m.verified).add("error", m.error).add_all(m.metrics);
       std::cout << kv.str() << "\n";
-      problem["candidates"].push_back(to_json(m));
+      problem["candidates"].push_back(kv.json());
     }
-    KeyValues best;
-    best.add("family", r.family).add("key", r.key);
-    add_params(best, r.best.params);
+    Report best;
+    best.add("family", r.family).add("key", r.key).add_all(r.best.params);
     best.add("ms", r.best.ms).add("candidates", r.candidates.size());
-    best.add("search_space", r.search_space).add("stored", int(r.stored));
-    add_params(best, r.best.metrics);
+    best.add("search_space", r.search_space).add("stored", r.stored).add_all(r.best.metrics);
     if (job.summary) job.summary(r, best);
     std::cout << "best " << best.str() << std::endl;
+    problem["best"] = best.json();
     out["problems"].push_back(problem);
   }
   outs.json("json", out, 1);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "exit_codes.hpp"
+#include "report.hpp"
 
 namespace lockstep::cli {
 
@@ -74,10 +75,16 @@ struct Register {
 #define LOCKSTEP_COMMAND(name, summary, fn) \
   static ::lockstep::cli::Register lockstep_register_##fn{{name, summary, fn}}
 
-/// Parses args against `opts` (plus --device and --help) with the given positionals.
+class Deprecated;  // vocabulary.hpp
+
+/// Parses args against `opts` (plus --device and --help) with the given positionals, and the
+/// deprecated spellings `old` (hidden from --help; each use warned on stderr).
 /// Returns false when --help was printed (the command then returns 0).
 bool parse(const std::string& usage, const Args& args, po::options_description opts,
            const po::positional_options_description& positional, po::variables_map& vm);
+bool parse(const std::string& usage, const Args& args, po::options_description opts,
+           const po::positional_options_description& positional, po::variables_map& vm,
+           const Deprecated& old);
 
 /// The device spec: --device when given, else "" (LOCKSTEP_DEVICE or the default).
 std::string device_spec(const po::variables_map& vm);
@@ -91,24 +98,5 @@ auto with_precision(const po::variables_map& vm, F&& run) -> decltype(run(double
   if (p == "float") return run(float{});
   throw usage_error("--precision must be float or double, not '" + p + "'");
 }
-
-/// One output line of key=value pairs, in insertion order.
-class KeyValues {
- public:
-  template <typename T>
-  KeyValues& add(const std::string& key, const T& value) {
-    std::ostringstream s;
-    s.precision(6);
-    s << value;
-    std::string v = s.str();
-    if (v.find(' ') != std::string::npos) v = "\"" + v + "\"";
-    line_ += (line_.empty() ? "" : " ") + key + "=" + v;
-    return *this;
-  }
-  const std::string& str() const { return line_; }
-
- private:
-  std::string line_;
-};
 
 }  // namespace lockstep::cli

@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "exit_codes.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 
@@ -17,21 +18,36 @@ std::vector<Command>& commands() {
   return all;
 }
 
+// Refuses any value of `opts` outside its number<T>(lo, hi) range.
+static void range_check(const po::options_description& opts, const po::variables_map& vm) {
+  for (const auto& o : opts.options())
+    if (auto* r = dynamic_cast<const RangeCheck*>(o->semantic().get()); r && vm.count(o->long_name()))
+      r->check(o->long_name(), vm[o->long_name()].value());
+}
+
 bool parse(const std::string& usage, const Args& args, po::options_description opts,
            const po::positional_options_description& positional, po::variables_map& vm) {
+  return parse(usage, args, std::move(opts), positional, vm, Deprecated());
+}
+
+bool parse(const std::string& usage, const Args& args, po::options_description opts,
+           const po::positional_options_description& positional, po::variables_map& vm,
+           const Deprecated& old) {
   opts.add_options()("device", po::value<std::string>(),
                      "OpenCL device: index from `lockstep devices` or a substring of platform or "
                      "device name (default: LOCKSTEP_DEVICE, else the first GPU)")(
       "help,h", "show this help");
+  po::options_description all;  // what the parser accepts; --help shows `opts` only
+  all.add(opts).add(old.options());
   try {
-    po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
     if (vm.count("help")) {
       std::cout << "usage: " << usage << "\n" << opts << "\n";
       return false;
     }
-    for (const auto& o : opts.options())
-      if (auto* r = dynamic_cast<const RangeCheck*>(o->semantic().get()); r && vm.count(o->long_name()))
-        r->check(o->long_name(), vm[o->long_name()].value());
+    range_check(old.options(), vm);  // an old value first, in its own terms
+    old.resolve(vm, std::cerr);
+    range_check(opts, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw usage_error(std::string(e.what()) + "\nusage: " + usage);

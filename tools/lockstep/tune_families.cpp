@@ -10,6 +10,7 @@
 #include "lockstep/sort.hpp"
 #include "lockstep/spmv_tuner.hpp"
 #include "tune_families.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -23,7 +24,7 @@ std::vector<TuneJob> spmv_jobs(const po::variables_map& vm) {
   job.make = [host, repeat](Context& ctx) { return spmv_family<T>(ctx, *host, repeat); };
   job.options.exhaustive = vm.count("exhaustive") > 0;
   job.options.budget_s = vm["budget"].as<double>();
-  job.summary = [file](const tuning::Outcome& r, KeyValues& kv) {
+  job.summary = [file](const tuning::Outcome& r, Report& kv) {
     SpmvConfig scalar;
     scalar.kernel = SpmvKernel::scalar;
     const tuning::Measured* s = r.find(spmv_params(scalar));
@@ -61,12 +62,7 @@ const TuneFamilyCli sort_cli{
     },
     [](const po::variables_map& vm) {
       if (vm["kmin"].as<int>() > vm["kmax"].as<int>()) throw usage_error("--kmin must be <= --kmax");
-      KeyType type;
-      try {
-        type = parse_key_type(vm["type"].as<std::string>());
-      } catch (const input_error& e) {
-        throw usage_error(e.what());
-      }
+      const KeyType type = parse_option(vm, "type", parse_key_type);
       const bool pairs = vm.count("pairs") > 0;
       const int repeat = vm["repeat"].as<int>();
       std::vector<TuneJob> jobs;
@@ -117,8 +113,8 @@ tuning::Params parse_shape(const std::string& item) {
 const TuneFamilyCli align_cli{
     "align [--algorithm pipeline|barrier] [--n N] [--m M] [--shapes T:R:W,...] [--repeat R]",
     [](po::options_description& o, po::positional_options_description&) {
-      o.add_options()("algorithm", po::value<std::string>()->default_value("pipeline"),
-                      "pipeline|barrier")(
+      add_algorithm_option(o, names_of({AlignAlgorithm::pipeline, AlignAlgorithm::barrier}), "pipeline");
+      o.add_options()(
           "n", number<long long>(1, 1 << 30)->default_value(200000), "length of A")(
           "m", number<long long>(1, 1 << 30)->default_value(180000), "length of B")(
           "shapes", po::value<std::string>(),
@@ -126,12 +122,7 @@ const TuneFamilyCli align_cli{
           "repeat", number<int>(1, 1000)->default_value(2), "runs per candidate (fastest counts)");
     },
     [](const po::variables_map& vm) {
-      AlignAlgorithm alg;
-      try {
-        alg = parse_align_algorithm(vm["algorithm"].as<std::string>());
-      } catch (const input_error& e) {
-        throw usage_error(e.what());
-      }
+      const AlignAlgorithm alg = parse_option(vm, "algorithm", parse_align_algorithm);
       if (alg != AlignAlgorithm::pipeline && alg != AlignAlgorithm::barrier)
         throw usage_error("--algorithm must be pipeline or barrier");
       TuneJob job;

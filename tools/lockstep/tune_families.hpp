@@ -15,7 +15,7 @@ struct TuneJob {
   std::function<std::unique_ptr<tuning::Family>(Context&)> make;
   tuning::Options options;
   /// Family columns for the best line (e.g. matrix, speedups), after the common ones.
-  std::function<void(const tuning::Outcome&, KeyValues&)> summary;
+  std::function<void(const tuning::Outcome&, Report&)> summary;
 };
 
 struct TuneFamilyCli {

@@ -89,7 +89,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   bool hidden = true;
   for (int r = 0; r < ranks; ++r) {
     const double* v = &tl[9 * size_t(r)];
-    KeyValues t;
+    Report t;
     t.add("timeline rank", r).add("pack_end", v[0]).add("download_end", v[1]).add("mpi_ms", v[8]);
     t.add("upload_start", v[2])
         .add("upload_end", v[3])
@@ -100,7 +100,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
     exchange = std::max(exchange, v[3]), interior = std::max(interior, v[5] - v[4]);
     boundary = std::max(boundary, v[7] - v[6]), hidden = hidden && v[3] <= v[5];
   }
-  KeyValues kv;
+  Report kv;
   kv.add("matrix", file)
       .add("precision", sizeof(T) == 8 ? "double" : "float")
       .add("rows", A.global_rows());

@@ -80,7 +80,7 @@ int run(const po::variables_map& vm, MPI_Comm comm) {
   MPI_Bcast(&verified, 1, MPI_INT, 0, comm);
   if (me != 0) return verify && !verified ? 1 : 0;
   const double bytes = spmv_min_bytes(A.global_rows(), A.global_cols(), global.nnz(), sizeof(T));
-  KeyValues kv;
+  Report kv;
   kv.add("matrix", file)
       .add("device", ctx->info().name)
       .add("precision", sizeof(T) == 8 ? "double" : "float");
@@ -100,11 +100,11 @@ int run(const po::variables_map& vm, MPI_Comm comm) {
 }  // namespace
 
 int distributed_spmv(const po::variables_map& vm) {
-  for (const char* o : {"wg-bits", "rows-bits", "shuffle"})
+  for (const char* o : {"local-size", "rows-bits", "shuffle"})
     if (vm.count(o))
       throw usage_error(std::string("--") + o + " is not available with --distributed");
-  if (vm["kernel"].as<std::string>() != "auto")
-    throw usage_error("--kernel is not available with --distributed");
+  if (vm["algorithm"].as<std::string>() != "auto")
+    throw usage_error("--algorithm is not available with --distributed");
   return run_distributed("spmv", [&](MPI_Comm comm) {
     return with_precision(vm, [&](auto t) { return run<decltype(t)>(vm, comm); });
   });

@@ -1,0 +1,95 @@
+// `lockstep bfs`: the runs of one strategy and their summary (see bfs_runs.hpp). GTEPS is
+// Graph500's summary of the per-run rates: the harmonic mean (its reported figure), median,
+// min and max.
+#include "bfs_runs.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+namespace lockstep::cli {
+namespace {
+
+const BfsStrategy kAll[] = {BfsStrategy::cpu,      BfsStrategy::single, BfsStrategy::multi,
+                            BfsStrategy::queue,    BfsStrategy::wave,   BfsStrategy::lb,
+                            BfsStrategy::bottom_up};
+
+std::string key(BfsStrategy s) {
+  std::string k = std::string(to_string(s)) + "_levels";
+  for (char& c : k) c = c == '-' ? '_' : c;
+  return k;
+}
+
+void add_teps(Report& kv, std::vector<double> g) {
+  std::sort(g.begin(), g.end());
+  double inv = 0;
+  for (double x : g) inv += x > 0 ? 1 / x : 0;
+  const size_t m = g.size();
+  const double median = m == 0 ? 0 : m % 2 ? g[m / 2] : (g[m / 2 - 1] + g[m / 2]) / 2;
+  kv.add("gteps", inv > 0 ? double(m) / inv : 0).add("gteps_median", median);
+  kv.add("gteps_min", m ? g.front() : 0).add("gteps_max", m ? g.back() : 0);
+}
+
+// One run's line: strategy= source= reached= max_level= ms= gteps= [multi_*] X_levels=.
+Report run_line(BfsStrategy strategy, int32_t source, const BfsResult& r, bool device) {
+  Report line;
+  line.add("strategy", to_string(strategy)).add("source", source).add("reached", r.reached);
+  line.add("max_level", r.max_level).add("ms", r.ms).add("gteps", r.gteps());
+  if (device && strategy != BfsStrategy::cpu)
+    line.add("multi_groups", r.multi_groups)
+        .add("multi_barrier", r.multi_in_kernel ? "in-kernel" : "relaunch");
+  for (BfsStrategy s : kAll)
+    if (int k = r.levels_run(s)) line.add(key(s), k);
+  return line;
+}
+
+void write_steps(std::ostream& out, BfsStrategy strategy, int32_t source, const BfsResult& r) {
+  for (const BfsStep& s : r.steps)
+    out << "run=" << to_string(strategy) << " source=" << source << " level=" << s.level
+        << " strategy=" << to_string(s.strategy) << " frontier=" << s.frontier
+        << " edges=" << s.edges << " ms=" << s.ms << "\n";
+}
+
+}  // namespace
+
+BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan) {
+  std::unique_ptr<Bfs> engine;  // the graph uploaded once per strategy
+  if (ctx) engine = std::make_unique<Bfs>(*ctx, g, o);
+  auto search = [&](int32_t source) {
+    return engine ? engine->run(source) : bfs_cpu(g, source, o.cpu_threads);
+  };
+  for (int w = 0; w < plan.warmup; ++w) search(plan.sources[0]);
+  BfsRuns out;
+  double sum_ms = 0;
+  std::vector<double> teps;
+  std::map<BfsStrategy, int> counts;
+  for (size_t i = 0; i < plan.sources.size(); ++i)
+    for (int rep = 0; rep < plan.repeat; ++rep) {
+      const int32_t source = plan.sources[i];
+      BfsResult r = search(source);
+      const std::string why = plan.validate ? validate_bfs(g, source, r.levels, r.parents) : "";
+      if (!why.empty())
+        throw std::runtime_error(std::string(to_string(o.strategy)) + ": validation failed (source " +
+                                 std::to_string(source) + "): " + why);
+      std::cout << run_line(o.strategy, source, r, ctx != nullptr).str() << "\n";
+      for (BfsStrategy s : kAll) counts[s] += r.levels_run(s);
+      if (plan.steps && i == 0 && rep == plan.repeat - 1) write_steps(*plan.steps, o.strategy, source, r);
+      sum_ms += r.ms;
+      teps.push_back(r.gteps());
+      if (i == 0 && rep == 0) out.first = std::move(r);
+    }
+  const BfsResult& f = out.first;
+  Report& kv = out.summary;
+  kv.json_only("n", g.n).json_only("edges", g.edges());
+  kv.add("reached", f.reached).add("max_level", f.max_level).add("sum_levels", f.sum_levels);
+  kv.add("ms", sum_ms / double(teps.size()));
+  add_teps(kv, teps);
+  kv.line_only("sources", plan.sources.size()).json_only("sources", plan.sources);
+  kv.add("runs", teps.size()).add("strategy", to_string(o.strategy));
+  for (BfsStrategy s : kAll) kv.add(key(s), counts[s]);
+  if (plan.validate) kv.add("valid", 1);
+  return out;
+}
+
+}  // namespace lockstep::cli
