@@ -56,7 +56,8 @@ template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
 /// Floyd-Warshall as a tuning family (tuning.hpp) on g: parameters tile (16/32/64), K (tiles per
-/// multi-tile, K*tile <= 256; 1 = blocked) and thread_tile (4/8), fastest of `repeat` runs each;
+/// multi-tile, K*tile <= 256; 1 = blocked) and thread_tile (4/8), and around tile 32, K 4-8 the
+/// bulk micro-tile rows, k-loop unroll and overlap; fastest of `repeat` runs each;
 /// every candidate is checked against the reference distances (f32 within tolerance).
 template <typename T>
 std::unique_ptr<tuning::Family> apsp_family(Context& ctx, const Graph& g, bool paths,
