@@ -81,15 +81,22 @@ void check(const Graph& g, const ApspResult<T>& r, const std::string& what) {
     }
 }
 
+// The bulk micro-tiles 4 x 4 (fully unrolled), 16 x 4 and 8 x 8 (k loop not unrolled), with and
+// without the next multi-tile's phases on a second queue (overlap, the last field); K = 3 at
+// tile 16 leaves band edges inside 256-row tiles.
 const std::vector<ApspConfig> kSmallConfigs = {
-    {ApspVariant::naive, 16, 1, false, 4},       {ApspVariant::blocked, 16, 1, false, 4},
-    {ApspVariant::generalized, 16, 2, true, 4},  {ApspVariant::generalized, 16, 3, false, 4},
-    {ApspVariant::generalized, 64, 2, false, 8},
+    {ApspVariant::naive, 16, 1, false, 4},
+    {ApspVariant::blocked, 16, 1, false, 4, 4, 0, 0},
+    {ApspVariant::generalized, 16, 2, true, 4, 4, 0, 1},
+    {ApspVariant::generalized, 16, 3, false, 4, 16, 1, 1},
+    {ApspVariant::generalized, 64, 2, false, 8, 8, 0, 0},
 };
 
 std::string describe(int32_t n, const ApspConfig& c) {
   return "n=" + std::to_string(n) + " " + to_string(c.variant) + " tile=" + std::to_string(c.tile) +
-         " K=" + std::to_string(c.K) + " paths=" + std::to_string(c.paths);
+         " K=" + std::to_string(c.K) + " paths=" + std::to_string(c.paths) + " micro=" +
+         std::to_string(c.thread_rows) + "x" + std::to_string(c.thread_tile) + " unroll=" +
+         std::to_string(c.unroll) + " overlap=" + std::to_string(c.overlap);
 }
 
 template <typename T>
@@ -115,11 +122,11 @@ TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, i32, negative edges, n
   small_sizes<int32_t>(23);
 }
 
-TEST_CASE("apsp: n = 517, blocked tile 32 and generalized K = 4 (thread tile 8) with paths") {
+TEST_CASE("apsp: n = 517, blocked tile 32 (4 x 8, overlap) and generalized K = 4 (8 x 8) with paths") {
   auto& ctx = test::context();
   Graph g = with_potentials(random_graph(517, 0.01, 517, 1, 100), 5);
 
-  auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 32, 1, false, 4});
+  auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 32, 1, false, 8, 4, 2, 1});
   auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 32, 4, true, 8});
 
   check(g, blocked, "blocked 517 f32");

@@ -41,7 +41,10 @@ struct ApspConfig {
   int tile = 0;  // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
   int K = 0;     // tiles per multi-tile (generalized); 0 = apsp_rule
   bool paths = false;
-  int thread_tile = 0;  // phase-3 work-group tile is 16*thread_tile square (4 or 8); 0 = rule
+  int thread_tile = 0;  // bulk micro-tile columns per work-item (4 or 8); 0 = rule
+  int thread_rows = 0;  // bulk micro-tile rows (4, 8 or 16; rows x columns <= 64); 0 = thread_tile
+  int unroll = 0;       // bulk k-loop unroll inside a staged chunk (1, 2, 4, 8); 0 = rule
+  int overlap = -1;     // 1: multi-tile k+1's phases on a second queue beside k's bulk; -1 = rule
 };
 /// The rule for tile, K and thread_tile (tile 32, K*tile = 128, thread tile 4: the fastest of the
 /// H100 sweep of tools/bench/apsp.sh at n = 8192, 2026-11-23): fills the zero fields of `requested`.
@@ -53,7 +56,8 @@ template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
 /// Floyd-Warshall as a tuning family (tuning.hpp) on g: parameters tile (16/32/64), K (tiles per
-/// multi-tile, K*tile <= 256; 1 = blocked) and thread_tile (4/8), fastest of `repeat` runs each;
+/// multi-tile, K*tile <= 256; 1 = blocked) and thread_tile (4/8), and around tile 32, K 4-8 the
+/// bulk micro-tile rows, k-loop unroll and overlap; fastest of `repeat` runs each;
 /// every candidate is checked against the reference distances (f32 within tolerance).
 template <typename T>
 std::unique_ptr<tuning::Family> apsp_family(Context& ctx, const Graph& g, bool paths,

@@ -1,5 +1,7 @@
 // The Floyd-Warshall tuning family (see tuning.hpp): parameters tile, K (tiles per multi-tile;
-// 1 = the blocked variant) and thread_tile; key "<type>/<paths|dist>/n<size class>". Every
+// 1 = the blocked variant), thread_tile and, in a second product around the rule's tile and K, the
+// bulk micro-tile's rows (thread_rows), its k-loop unroll and overlap (the next multi-tile's
+// phases on a second queue); a missing parameter takes the rule's value. Key "<type>/<paths|dist>/n<size class>". Every
 // candidate's distances are checked against the reference: the CPU Floyd-Warshall up to n =
 // 1024, above that the untuned rule's configuration on the device; i32 exactly, f32 within
 // tolerance<float>(n) of the largest edge weight's scale. apsp_choose reads the stored entry.
@@ -24,7 +26,8 @@ std::string db_key(int32_t n, bool paths) {
 ApspConfig config_of(const tuning::Params& p, bool paths) {
   const int K = p.at("K").get<int>();
   return {K == 1 ? ApspVariant::blocked : ApspVariant::generalized, p.at("tile").get<int>(), K,
-          paths, p.at("thread_tile").get<int>()};
+          paths, p.at("thread_tile").get<int>(), p.value("thread_rows", 0), p.value("unroll", 0),
+          p.value("overlap", -1)};
 }
 
 template <typename T>
@@ -39,11 +42,14 @@ class ApspFamily : public tuning::Family {
 
   std::string name() const override { return "apsp"; }
   std::vector<tuning::Space> spaces() const override {
-    return {{{"tile", {16, 32, 64}}, {"K", {1, 2, 4, 8, 16}}, {"thread_tile", {4, 8}}}};
+    return {{{"tile", {16, 32, 64}}, {"K", {1, 2, 4, 8, 16}}, {"thread_tile", {4, 8}}},
+            {{"tile", {32}}, {"K", {4, 8}}, {"thread_tile", {4, 8}}, {"thread_rows", {4, 8, 16}},
+             {"unroll", {0, 1, 2}}, {"overlap", {0, 1}}}};
   }
   bool valid(const tuning::Params& p) const override {
     const int tile = p.at("tile").get<int>(), K = p.at("K").get<int>();
-    return K * tile <= 256 && !(paths_ && tile == 64);
+    const int rows = p.value("thread_rows", 0), cols = p.at("thread_tile").get<int>();
+    return K * tile <= 256 && !(paths_ && tile == 64) && (rows ? rows : cols) * cols <= 64;
   }
   std::string key() const override { return db_key<T>(g_.n, paths_); }
   nlohmann::json features() const override { return {{"n", g_.n}, {"edges", g_.src.size()}}; }
@@ -72,8 +78,11 @@ class ApspFamily : public tuning::Family {
     }
   }
   Defines defines(const tuning::Params& p) const override {
-    Defines d;  // as apsp() sets them; K is the host's multi-tile width (no macro of its own)
-    return d.set("TILE", p.at("tile").get<int>()).set("THREAD_TILE", p.at("thread_tile").get<int>());
+    // As apsp() sets them (after the rule); K and overlap are the host's (no macro of their own).
+    const ApspConfig c = apsp_rule(ctx_.info(), g_.n, config_of(p, paths_));
+    Defines d;
+    return d.set("TILE", c.tile).set("TM", c.thread_rows).set("TN", c.thread_tile)
+        .set("KU", c.unroll);
   }
   nlohmann::json metrics(const tuning::Params&, double ms) const override {
     return {{"gupdates_per_s", ms > 0 ? double(g_.n) * g_.n * g_.n / (ms * 1e6) : 0.0}};
@@ -98,6 +107,9 @@ ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {
         c.tile = p->at("tile").template get<int>();
         c.K = p->at("K").template get<int>();
         c.thread_tile = p->at("thread_tile").template get<int>();
+        if (c.thread_rows == 0) c.thread_rows = p->value("thread_rows", 0);
+        if (c.unroll == 0) c.unroll = p->value("unroll", 0);
+        if (c.overlap < 0) c.overlap = p->value("overlap", -1);
       } catch (const nlohmann::json::exception&) {
         c.tile = c.K = c.thread_tile = 0;  // a malformed entry: fall back to the rule
       }

@@ -90,6 +90,9 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
   cfg.tile = vm["tile"].as<int>();
   cfg.K = vm["K"].as<int>();
   cfg.thread_tile = vm["thread-tile"].as<int>();
+  cfg.thread_rows = vm["thread-rows"].as<int>();
+  cfg.unroll = vm["unroll"].as<int>();
+  cfg.overlap = vm["overlap"].as<int>();
   cfg.paths = vm.count("paths") || vm.count("path");
   ApspResult<T> r;
   double best = 0;
@@ -104,6 +107,9 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
       .add("tile", r.config.tile)
       .add("K", r.config.K)
       .add("thread_tile", r.config.thread_tile)
+      .add("thread_rows", r.config.thread_rows)
+      .add("unroll", r.config.unroll)
+      .add("overlap", r.config.overlap)
       .add("type", std::is_integral_v<T> ? "i32" : "f32")
       .add("edges", g.src.size())
       .json_only("cpu", cpu);
@@ -127,7 +133,8 @@ int run_apsp(const Args& args) {
   const std::string usage =
       "lockstep apsp (GRAPH.mtx | --random N[,density[,seed]]) [--algorithm " + join(kAlgorithms) +
       "] [--tile R] [--K K] [--type f32|i32] [--paths] [--path U,V] [--out FILE] "
-      "[--json OUT] [--cpu [--threads T]] [--repeat R]";
+      "[--json OUT] [--cpu [--threads T]] [--repeat R] [--thread-tile C] [--thread-rows R] "
+      "[--unroll U] [--overlap 0|1]";
   po::options_description opts("options");
   Deprecated old;
   opts.add_options()("graph", po::value<std::string>(),
@@ -142,7 +149,13 @@ int run_apsp(const Args& args) {
       "K", number<int>(0, 64)->default_value(0),
       "tiles fused per multi-tile, generalized (0 = automatic)")(
       "thread-tile", number<int>(0, 8)->default_value(0),
-      "phase-3 elements per work-item side, 4|8 (0 = automatic)")(
+      "bulk micro-tile columns per work-item, 4|8 (0 = automatic)")(
+      "thread-rows", number<int>(0, 16)->default_value(0),
+      "bulk micro-tile rows per work-item, 4|8|16, rows x columns <= 64 (0 = the columns)")(
+      "unroll", number<int>(0, 16)->default_value(0),
+      "bulk k-loop unroll inside a staged chunk, dividing it (0 = automatic)")(
+      "overlap", number<int>(-1, 1)->default_value(-1),
+      "1: the next multi-tile's phases on a second queue beside the bulk, 0: not (-1 = automatic)")(
       "type", po::value<std::string>()->default_value("f32"), "weights: f32|i32")(
       "paths", "also compute the next-hop matrix")(
       "path", po::value<std::string>(), "print a shortest path U,V (1-based; implies --paths)")(
