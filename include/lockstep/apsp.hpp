@@ -48,7 +48,8 @@ struct ApspConfig {
 };
 /// The rule for tile, K and thread_tile (tile 32, K*tile = 128, thread tile 4: the fastest of the
 /// H100 sweep of tools/bench/apsp.sh at n = 8192, 2026-11-23): fills the zero fields of `requested`.
-ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
+ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested,
+                      bool integer = false);
 
 /// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,
 /// paths flag and size class (next power of two of n), else apsp_rule.

@@ -52,14 +52,23 @@ std::pair<int32_t, int32_t> outer(int32_t s, int32_t e, int32_t b) { return {s /
 
 }  // namespace
 
-ApspConfig apsp_rule(const DeviceInfo&, int32_t, ApspConfig c) {
+ApspConfig apsp_rule(const DeviceInfo& device, int32_t, ApspConfig c, bool integer) {
   // H100, n = 8192 f32, 2026-11-23 sweep (BENCHMARKS.md): tile 32 keeps phases 1-2 short (one
   // group per tile, TILE barriers each); K*tile = 128..256 was fastest (64.8 ms at K = 4, 64.1 at
-  // K = 8, 66.9 at K = 16); thread tile 4 beat 8 (64.8 vs 67.3 ms at K = 4: the 8 x 8 register
-  // tile needs 132 registers, one group per SM). On PoCL K*tile = 128..256 was fastest too.
+  // K = 8, 66.9 at K = 16). 2026-11-24 micro-tile sweep (tools/bench/apsp.sh SET=micro): an
+  // 8 x 8 micro-tile unrolled twice with the next multi-tile's phases on a second queue took
+  // 55.5 ms against 64.8 for 4 x 4 (bulk 44.2 vs 53.8 ms); i32 8 x 8 was slower (81 ms) and the
+  // next-hop kernels need more registers, so those keep 4 x 4, as do CPU devices (PoCL: K*tile =
+  // 128..256 fastest too).
   if (c.tile == 0) c.tile = 32;
   if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
-  if (c.thread_tile == 0) c.thread_tile = 4;
+  const bool wide = device.is_gpu() && !integer && !c.paths && c.variant == ApspVariant::generalized;
+  if (c.thread_tile == 0) {
+    c.thread_tile = wide ? 8 : 4;
+    if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
+    if (wide && c.unroll == 0) c.unroll = 2;
+    if (wide && c.overlap < 0) c.overlap = 1;
+  }
   if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
   // Full unroll for micro-tiles below 32 elements; above, one k per iteration keeps the compiler
   // from hoisting the next k's operands (clang + ptxas sm_90: 8 x 8 in 126 registers unrolled
