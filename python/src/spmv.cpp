@@ -72,11 +72,13 @@ class DeviceMatrix {
 
   py::array_t<T> spmv_py(const Array<T>& x, std::optional<Array<T>> y, double alpha, double beta,
                          const std::string& algorithm, int local_size) {
-    if (x.ndim() != 1 || x.size() != cols())
-      throw input_error("spmv: x must have " + std::to_string(cols()) + " values (A.shape[1])");
-    if (y && (y->ndim() != 1 || y->size() != rows()))
-      throw input_error("spmv: y must have " + std::to_string(rows()) + " values (A.shape[0])");
-    if (!y && beta != 0) throw input_error("spmv: beta != 0 needs y");
+    auto shape = [](const char* name, int want, py::ssize_t have) {
+      return "lockstep.spmv: " + std::string(name) + " must have shape (" + std::to_string(want) +
+             ",), not (" + std::to_string(have) + ",)";
+    };
+    if (x.ndim() != 1 || x.size() != cols()) throw input_error(shape("x", cols(), x.size()));
+    if (y && (y->ndim() != 1 || y->size() != rows())) throw input_error(shape("y", rows(), y->size()));
+    if (!y && beta != 0) throw input_error("lockstep.spmv: beta != 0 needs y");
     SpmvConfig config = spmv_config(algorithm, local_size);
     py::array_t<T> out = y ? py::array_t<T>(*y) : py::array_t<T>(rows());
     const T* px = x.data();
