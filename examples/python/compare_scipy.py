@@ -51,7 +51,7 @@ def laplace2d(n):
 
 
 def spmv_section(ctx, args):
-    header("SpMV y = A x (float64; lockstep: Matrix @ x, x and y through PCIe)", "scipy")
+    header("SpMV y = A x (float64; lockstep: Matrix @ x, x and y copied to and from the device)", "scipy")
     cases = [("laplace2d_64.mtx", lockstep.read_matrix_market(f"{ROOT}/matrices/laplace2d_64.mtx"))]
     cases.append((f"laplace2d {args.grid}", laplace2d(args.grid)))
     cases += [(os.path.basename(p), lockstep.read_matrix_market(p)) for p in args.matrix]
@@ -63,7 +63,7 @@ def spmv_section(ctx, args):
 
 
 def sort_section(ctx, args):
-    header("sort (lockstep: new array, through PCIe)", "numpy")
+    header("sort (lockstep: a new array, keys copied to and from the device)", "numpy")
     rng = np.random.default_rng(2)
     for n in args.sort_sizes:
         for dtype in (np.uint32, np.float32):
