@@ -82,7 +82,11 @@ PYBIND11_MODULE(_lockstep, m) {
     return out;
   });
 
-  py::class_<SharedContext, ContextPtr>(m, "Context")
+  py::class_<SharedContext, ContextPtr>(m, "Context",
+                                        "An OpenCL device with its context and in-order queue; "
+                                        "every lockstep call takes one as ctx= (default: "
+                                        "lockstep.default_context()). Calls on one context run one "
+                                        "at a time, without the GIL.")
       .def(py::init([](const py::object& device) {
              std::string spec = device_spec(device);
              py::gil_scoped_release nogil;
