@@ -110,6 +110,10 @@ def overhead_section(ctx):
         core_t.append(c["core_s"])
         pub_t.append(c["public_s"])
     py, core, pub = min(py_t), min(core_t), min(pub_t)
+    # Everything but the device work: the same call on a 0 x 4096 matrix (checks, pybind11, the
+    # result array, GIL release, the context's lock); the C++ side of it does nothing.
+    Z = lockstep.Matrix(A[:0], ctx)
+    bind = min(best_time(lambda: Z @ x, 1, reps) for _ in range(15))
     print("\nCall overhead, SpMV laplace2d 64 (4096 rows, 20224 nnz, float64), min of 15 rounds "
           f"of {reps} calls:")
     print(f"  Python  M @ x                                    {py * 1e6:9.1f} us/call")
@@ -117,6 +121,8 @@ def overhead_section(ctx):
     print(f"  C++     lockstep::spmv(ctx, A, std::vector...)   {pub * 1e6:9.1f} us/call")
     print(f"  Python overhead over the C++ path: {(py - core) * 1e6:.1f} us "
           f"(over the public std::vector call: {(py - pub) * 1e6:.1f} us)")
+    print(f"  the binding alone (Z @ x, Z a 0 x 4096 Matrix: all but the device work): "
+          f"{bind * 1e6:.1f} us/call")
 
 
 def main():
