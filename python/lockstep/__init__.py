@@ -1,0 +1,31 @@
+"""lockstep from Python: the OpenCL library's SpMV (with its autotuner), conjugate gradients,
+sorting, BFS, all-pairs shortest paths and Smith-Waterman alignment on NumPy arrays and SciPy
+sparse matrices.
+
+    import lockstep, scipy.sparse as sp, numpy as np
+    A = lockstep.read_matrix_market("matrices/laplace2d_64.mtx")   # scipy.sparse.csr_array
+    y = lockstep.spmv(A, np.ones(A.shape[1]))                     # on LOCKSTEP_DEVICE / first GPU
+
+Every call takes ``ctx=None`` (the default context: ``LOCKSTEP_DEVICE``, else the first GPU,
+else the first device) or a ``lockstep.Context(device=...)``. The names of the options are the
+CLI's: ``algorithm=``, ``barrier=``, ``local_size=``. Errors: ``TypeError`` for a wrong type or
+dtype (the message lists the accepted dtypes), ``lockstep.InputError`` (a ValueError) for bad
+input, ``lockstep.OpenCLError`` (a RuntimeError with ``call``, ``status_name`` and
+``build_log``) when the device fails. Device work runs without the GIL.
+"""
+from ._errors import Error, InputError, OpenCLError  # first: the C++ module imports them
+from . import _lockstep
+from ._checks import ConversionWarning
+from ._context import Context, default_context, devices
+from ._sparse import Matrix, cg, read_matrix_market, spmv, tune
+from ._sort import argsort, sort, sort_pairs
+from ._graph import apsp, bfs, read_graph
+from ._align import Alignment, Sequence, align, read_fasta
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Alignment", "Context", "ConversionWarning", "Error", "InputError", "Matrix", "OpenCLError",
+    "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
+    "read_fasta", "read_graph", "read_matrix_market", "sort", "sort_pairs", "spmv", "tune",
+]

@@ -1,0 +1,74 @@
+// Shared pieces of the Python module `lockstep._lockstep`: the context object every binding takes,
+// the rule for device work (GIL released, one call at a time per context), and zero-copy moves of
+// result vectors into NumPy arrays. Argument checking with user-facing messages (dtypes, shapes,
+// SciPy formats) lives in the pure-Python layer (python/lockstep/_checks.py); this layer still
+// refuses what would be unsafe (an index outside the matrix) with lockstep::input_error.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lockstep/lockstep.hpp"
+
+namespace lockstep::python {
+namespace py = pybind11;
+
+/// lockstep.Context: a lockstep::Context plus the mutex that serialises device work on it (the
+/// GIL is released during that work, so two Python threads may share one context).
+struct SharedContext {
+  explicit SharedContext(const std::string& spec) : ctx(spec) {}
+  Context ctx;
+  std::mutex mu;
+};
+using ContextPtr = std::shared_ptr<SharedContext>;
+
+/// Runs f(ctx) without the GIL, holding the context's lock. f must not touch Python objects.
+template <typename F>
+auto device_call(SharedContext& c, F&& f) {
+  py::gil_scoped_release nogil;
+  std::lock_guard<std::mutex> lock(c.mu);
+  return f(c.ctx);
+}
+
+/// A C-contiguous array of T (what the Python layer hands over; anything else is copied once).
+template <typename T>
+using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+/// Moves a vector into a NumPy array that owns it (no copy).
+template <typename T>
+py::array_t<T> to_numpy(std::vector<T>&& v) {
+  auto* heap = new std::vector<T>(std::move(v));
+  py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({py::ssize_t(heap->size())}, {py::ssize_t(sizeof(T))}, heap->data(), owner);
+}
+/// The same for a rows x cols row-major matrix.
+template <typename T>
+py::array_t<T> to_numpy(std::vector<T>&& v, py::ssize_t rows, py::ssize_t cols) {
+  auto* heap = new std::vector<T>(std::move(v));
+  py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({rows, cols}, {py::ssize_t(sizeof(T)) * cols, py::ssize_t(sizeof(T))},
+                         heap->data(), owner);
+}
+template <typename T>
+std::vector<T> to_vector(const Array<T>& a) {
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+/// Checks CSR arrays (row pointers monotone from 0 to nnz, column indices in [0, cols)) before
+/// they reach a library that trusts them; `what` names the caller in the message.
+void check_csr(const char* what, int64_t rows, int64_t cols, const Array<int32_t>& indptr,
+               const Array<int32_t>& indices);
+
+/// One registration function per capability (module.cpp calls them).
+void bind_spmv(py::module_& m);
+void bind_sort(py::module_& m);
+void bind_graph(py::module_& m);
+void bind_align(py::module_& m);
+
+}  // namespace lockstep::python

@@ -1,0 +1,220 @@
+// Sparse matrices: a CSR matrix resident on the device (SpMV and CG on it), the tuner and the
+// Matrix Market reader. x, y and b go straight between NumPy memory and device buffers kept with
+// the matrix: no host copy besides the one the library's DeviceCsr upload makes.
+#include <chrono>
+
+#include "common.hpp"
+
+namespace lockstep::python {
+namespace {
+
+SpmvConfig spmv_config(const std::string& algorithm, int local_size) {
+  SpmvConfig c;
+  c.kernel = parse_spmv_kernel(algorithm);
+  if (local_size != 0) {
+    if (c.kernel == SpmvKernel::automatic)
+      throw input_error("spmv: local_size needs an explicit algorithm (scalar, vector, adaptive or merge)");
+    if (local_size < 1 || (local_size & (local_size - 1)))
+      throw input_error("spmv: local_size must be a power of two, not " + std::to_string(local_size));
+    c.wg_bits = 0;
+    while ((1 << c.wg_bits) < local_size) ++c.wg_bits;
+  }
+  return c;
+}
+
+Csr<double> csr_of(int64_t rows, int64_t cols, const Array<int32_t>& indptr,
+                   const Array<int32_t>& indices) {
+  if (rows < 0 || cols < 0 || rows > INT32_MAX - 1 || cols > INT32_MAX - 1)
+    throw input_error("matrix shape does not fit 32-bit indices");
+  check_csr("matrix", rows, cols, indptr, indices);
+  Csr<double> a;
+  a.rows = int32_t(rows), a.cols = int32_t(cols);
+  a.row_ptr = to_vector(indptr), a.col_idx = to_vector(indices);
+  return a;
+}
+
+template <typename T>
+class DeviceMatrix {
+ public:
+  DeviceMatrix(ContextPtr c, int64_t rows, int64_t cols, const Array<int32_t>& indptr,
+               const Array<int32_t>& indices, const Array<T>& data)
+      : c_(std::move(c)) {
+    Csr<T> host;
+    {
+      Csr<double> pattern = csr_of(rows, cols, indptr, indices);
+      host.rows = pattern.rows, host.cols = pattern.cols;
+      host.row_ptr = std::move(pattern.row_ptr), host.col_idx = std::move(pattern.col_idx);
+    }
+    if (data.size() != py::ssize_t(host.col_idx.size()))
+      throw input_error("matrix: data and indices differ in length");
+    host.values = to_vector(data);
+    device_call(*c_, [&](Context& ctx) {
+      dev_.emplace(ctx, host);
+      bx_ = make_buffer(ctx.context(), CL_MEM_READ_ONLY, std::max<size_t>(1, host.cols) * sizeof(T));
+      by_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, host.rows) * sizeof(T));
+      return 0;
+    });
+  }
+  int rows() const { return dev_->rows(); }
+  int cols() const { return dev_->cols(); }
+
+  /// y = alpha A x + beta y into `out` (rows values); the binding and the C++ timing share it.
+  void run(Context& ctx, const T* x, const T* y, T* out, T alpha, T beta, const SpmvConfig& c) {
+    cl::CommandQueue& q = ctx.queue();
+    if (rows() == 0) return;
+    if (cols() > 0)
+      check(q.enqueueWriteBuffer(bx_, CL_TRUE, 0, size_t(cols()) * sizeof(T), x), "clEnqueueWriteBuffer");
+    if (beta != T(0))
+      check(q.enqueueWriteBuffer(by_, CL_TRUE, 0, size_t(rows()) * sizeof(T), y), "clEnqueueWriteBuffer");
+    spmv<T>(q, *dev_, bx_, by_, alpha, beta, c);
+    check(q.enqueueReadBuffer(by_, CL_TRUE, 0, size_t(rows()) * sizeof(T), out), "clEnqueueReadBuffer");
+  }
+
+  py::array_t<T> spmv_py(const Array<T>& x, std::optional<Array<T>> y, double alpha, double beta,
+                         const std::string& algorithm, int local_size) {
+    auto shape = [](const char* name, int want, py::ssize_t have) {
+      return "lockstep.spmv: " + std::string(name) + " must have shape (" + std::to_string(want) +
+             ",), not (" + std::to_string(have) + ",)";
+    };
+    if (x.ndim() != 1 || x.size() != cols()) throw input_error(shape("x", cols(), x.size()));
+    if (y && (y->ndim() != 1 || y->size() != rows())) throw input_error(shape("y", rows(), y->size()));
+    if (!y && beta != 0) throw input_error("lockstep.spmv: beta != 0 needs y");
+    SpmvConfig config = spmv_config(algorithm, local_size);
+    py::array_t<T> out = y ? py::array_t<T>(*y) : py::array_t<T>(rows());
+    const T* px = x.data();
+    const T* py_ = y ? y->data() : nullptr;
+    T* po = out.mutable_data();
+    device_call(*c_, [&](Context& ctx) {
+      run(ctx, px, py_, po, T(alpha), T(beta), config);
+      return 0;
+    });
+    return out;
+  }
+
+  py::tuple cg_py(const Array<T>& b, double tol, int maxiter, const std::string& algorithm,
+                  const std::string& preconditioner) {
+    if (rows() != cols())
+      throw input_error("cg: conjugate gradients needs a square matrix (A is " +
+                        std::to_string(rows()) + " x " + std::to_string(cols()) + ")");
+    if (b.ndim() != 1 || b.size() != rows())
+      throw input_error("cg: b must have " + std::to_string(rows()) + " values (A.shape[0])");
+    if (!(tol > 0)) throw input_error("cg: tol must be positive");
+    CgOptions o;
+    o.tol = tol, o.maxit = std::max(0, maxiter);
+    o.algorithm = parse_cg_algorithm(algorithm);
+    o.preconditioner = parse_preconditioner(preconditioner);
+    py::array_t<T> x(rows());
+    const T* pb = b.data();
+    T* px = x.mutable_data();
+    CgResult r;
+    if (rows() > 0)
+      r = device_call(*c_, [&](Context& ctx) {
+        cl::CommandQueue& q = ctx.queue();
+        const size_t bytes = size_t(rows()) * sizeof(T);
+        cl::Buffer db = make_buffer(ctx.context(), CL_MEM_READ_ONLY, bytes);
+        cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
+        check(q.enqueueWriteBuffer(db, CL_TRUE, 0, bytes, pb), "clEnqueueWriteBuffer");
+        CgResult res = cg<T>(q, *dev_, db, dx, o);
+        check(q.enqueueReadBuffer(dx, CL_TRUE, 0, bytes, px), "clEnqueueReadBuffer");
+        return res;
+      });
+    else
+      r.converged = true;
+    double last = r.residuals.empty() ? 0.0 : r.residuals.back();
+    return py::make_tuple(x, r.iterations, r.converged, r.breakdown, last);
+  }
+
+  /// Seconds per call of the C++ path under spmv_py (no Python) and of the public
+  /// std::vector overload lockstep::spmv(ctx, A, x, y): the overhead measurement's baseline.
+  py::dict time_cpp(const Array<T>& x, int repeats) {
+    if (x.size() != cols()) throw input_error("time: x must have A.shape[1] values");
+    const size_t m = static_cast<size_t>(rows());
+    std::vector<T> xv = to_vector(x), yv(m), out(m);
+    using Clock = std::chrono::steady_clock;
+    double core = 0, pub = 0;
+    device_call(*c_, [&](Context& ctx) {
+      SpmvConfig c;
+      run(ctx, xv.data(), yv.data(), out.data(), T(1), T(0), c);  // warm-up: builds the kernel
+      auto t0 = Clock::now();
+      for (int i = 0; i < repeats; ++i) run(ctx, xv.data(), yv.data(), out.data(), T(1), T(0), c);
+      auto t1 = Clock::now();
+      for (int i = 0; i < repeats; ++i) spmv<T>(ctx, *dev_, xv, yv, T(1), T(0), c);
+      auto t2 = Clock::now();
+      core = std::chrono::duration<double>(t1 - t0).count() / repeats;
+      pub = std::chrono::duration<double>(t2 - t1).count() / repeats;
+      return 0;
+    });
+    py::dict d;
+    d["core_s"] = core;
+    d["public_s"] = pub;
+    return d;
+  }
+
+  std::string automatic() {
+    return device_call(*c_, [&](Context&) { return dev_->automatic_config().str(); });
+  }
+
+ private:
+  ContextPtr c_;
+  std::optional<DeviceCsr<T>> dev_;
+  cl::Buffer bx_, by_;
+};
+
+template <typename T>
+py::dict tune_py(const ContextPtr& c, int64_t rows, int64_t cols, const Array<int32_t>& indptr,
+                 const Array<int32_t>& indices, const Array<T>& data, double budget, bool exhaustive) {
+  Csr<T> host = csr_of(rows, cols, indptr, indices).cast<T>();
+  if (data.size() != py::ssize_t(host.col_idx.size()))
+    throw input_error("tune: data and indices differ in length");
+  host.values = to_vector(data);
+  if (host.rows == 0 || host.nnz() == 0) throw input_error("tune: the matrix has no entries");
+  SpmvTuneOptions o;
+  o.budget_s = budget, o.exhaustive = exhaustive;
+  SpmvTuneResult r = device_call(*c, [&](Context& ctx) { return tune_spmv<T>(ctx, host, o); });
+  auto one = [](const SpmvMeasurement& m) {
+    py::dict d;
+    d["config"] = m.config.str();
+    d["algorithm"] = to_string(m.config.kernel);
+    d["ms"] = m.median_ms, d["gflops"] = m.gflops, d["gbs"] = m.gbs, d["verified"] = m.verified;
+    return d;
+  };
+  py::dict d;
+  d["best"] = one(r.best), d["scalar"] = one(r.scalar), d["seed_default"] = one(r.seed_default);
+  d["timed"] = r.candidates.size(), d["search_space"] = r.search_space, d["copy_gbs"] = r.copy_gbs;
+  return d;
+}
+
+template <typename T>
+void bind_matrix(py::module_& m, const char* name) {
+  py::class_<DeviceMatrix<T>>(m, name)
+      .def(py::init<ContextPtr, int64_t, int64_t, const Array<int32_t>&, const Array<int32_t>&,
+                    const Array<T>&>())
+      .def_property_readonly("rows", &DeviceMatrix<T>::rows)
+      .def_property_readonly("cols", &DeviceMatrix<T>::cols)
+      .def("spmv", &DeviceMatrix<T>::spmv_py)
+      .def("cg", &DeviceMatrix<T>::cg_py)
+      .def("time_cpp", &DeviceMatrix<T>::time_cpp)
+      .def("automatic", &DeviceMatrix<T>::automatic);
+  m.def(std::string("tune_").append(name + 7).c_str(), &tune_py<T>);  // "_Matrix64" -> "tune_64"
+}
+
+}  // namespace
+
+void bind_spmv(py::module_& m) {
+  bind_matrix<float>(m, "_Matrix32");
+  bind_matrix<double>(m, "_Matrix64");
+  m.def("read_matrix_market", [](const std::string& path, bool single) -> py::tuple {
+    Triplets t = [&] {
+      py::gil_scoped_release nogil;
+      return read_triplets(path);
+    }();
+    auto pack = [&](auto csr) {
+      return py::make_tuple(csr.rows, csr.cols, to_numpy(std::move(csr.row_ptr)),
+                            to_numpy(std::move(csr.col_idx)), to_numpy(std::move(csr.values)));
+    };
+    if (single) return pack(to_csr<float>(t));
+    return pack(to_csr<double>(t));
+  });
+}
+
+}  // namespace lockstep::python
