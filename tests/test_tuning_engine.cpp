@@ -103,7 +103,7 @@ TEST_CASE("tuning engine: f32 APSP candidates agree within tolerance with the re
   CHECK(!r.stored);
 }
 
-TEST_CASE("tuning engine: choose() reads the database once per process; its own writes refresh it") {
+TEST_CASE("tuning engine: choose() reads the database once per process, its own writes refresh it") {
   test::TempDir dir;
   const std::string path = (dir.path / "db.json").string();
   test::ScopedEnv db("LOCKSTEP_TUNING_DB", path);
