@@ -10,7 +10,7 @@
 //                   publishes its digit counts as soon as the waves have counted (before the
 //                   offset scan), moves its keys to their tile order in local memory, finds its
 //                   global offset per digit by decoupled look-back (chained=1; LOOKBACK flags
-//                   per round trip) and scatters keys, then values, so global writes coalesce.
+//                   per round trip) and writes keys and values from local memory, coalesced.
 //  radix_count, radix_tile_scan  chained=0 (CPU devices): the tile offsets come from a count
 //                   kernel and a scan kernel instead, so no work-group ever spins on another
 //                   (groups that share an OS thread would starve each other).
@@ -131,7 +131,9 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
 // LOOKBACK predecessors' flags at once (independent relaxed loads: a flag word carries its own
 // count, nothing else is read through it, so no acquire is needed and the loads overlap), sums
 // aggregates nearest first until an inclusive prefix; at an empty flag it reloads from there.
+#ifndef LOOKBACK
 #define LOOKBACK 16
+#endif
 uint look_back(__global volatile int* fl, uint tile, uint d) {
   uint excl = 0;
   for (int t = (int)tile - 1; t >= 0;) {
@@ -170,7 +172,10 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
                          __global uint* tmpv, uint n, int pass, __global volatile int* state,
                          __global volatile int* flags, int chained) {
   PASS_SETUP();
-  __local key_t lk[TILE];
+  __local key_t lk[TILE];  // the tile in digit order: keys, values beside them
+#if PAIRS
+  __local uint lv[TILE];
+#endif
   __local rank_shared s;
   __local int gbase[RADIX];
   __local uint tile_l;
@@ -201,7 +206,9 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
 #if PAIRS
   uint v[ITEMS];
 #endif
+#if ITEMS <= 32
   #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = tile_pos(i);
     k[i] = KEY_MAX;  // padding: digit 255 in every pass, ranked after every real key
@@ -222,8 +229,15 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       flag_store_release(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
     }
   rank_offsets(k, shift, r, &s);
+#if ITEMS <= 32
   #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    lk[r[i]] = k[i];
+#if PAIRS
+    lv[r[i]] = v[i];
+#endif
+  }
   // Per owned digit: where it starts in the sorted tile, its count, its global offset.
   for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
     const uint start = s.cnt[d], end = d + 1 < RADIX ? s.cnt[d + 1] : TILE;
@@ -239,10 +253,9 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
     gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-#if PAIRS
-  uint at[ITEMS];
-#endif
+#if ITEMS <= 32
   #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = l + (uint)i * LOCAL_SIZE;
     if (j < cnt) {
@@ -250,23 +263,10 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       const uint a = (uint)gbase[digit_of(x, shift)] + j;
       dst[a] = (plan & PLAN_OUT) ? key_out(x) : x;
 #if PAIRS
-      at[i] = a;
+      vdst[a] = lv[j];
 #endif
     }
   }
-#if PAIRS
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __local uint* lv = (__local uint*)lk;
-  #pragma unroll
-  for (int i = 0; i < ITEMS; ++i)
-    if (r[i] < cnt) lv[r[i]] = v[i];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const uint j = l + (uint)i * LOCAL_SIZE;
-    if (j < cnt) vdst[at[i]] = lv[j];
-  }
-#endif
 }
 
 // chained=0, before radix_pass: each tile's digit counts into flags[tile][digit].

@@ -23,6 +23,9 @@
 #ifndef RADIX_MATCH
 #error "RADIX_MATCH undefined!"
 #endif
+// Loops over ITEMS carry `#pragma unroll` for ITEMS <= 32 (GPUs): fully unrolled, k[] and r[]
+// stay in registers (clang-16 nvptx otherwise keeps them on the stack); the CPUs' long runs
+// (ITEMS 128, 512) stay loops (unrolling them took PoCL minutes to compile).
 #define RADIX 256
 #define DIGITS (KEY_BITS / 8)
 #define TILE (LOCAL_SIZE * ITEMS)
@@ -149,11 +152,15 @@ void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* wc = s->cnt + w * RADIX;
 #if RADIX_MATCH == 0
+#if ITEMS <= 32
   #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) r[i] = wc[digit_of(k[i], shift)]++;
 #else
   const uint lane = l % RW;
+#if ITEMS <= 32
   #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint d = digit_of(k[i], shift);
     const lanes_t peers = wave_match(d, s);  // always holds this lane
@@ -195,7 +202,9 @@ void rank_offsets(const key_t* k, int shift, uint* r, __local rank_shared* s) {
     for (uint v = 0; v < WAVES; ++v) s->cnt[v * RADIX + d] += base;
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* wc = s->cnt + w * RADIX;
+#if ITEMS <= 32
   #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) r[i] += wc[digit_of(k[i], shift)];
 }
 

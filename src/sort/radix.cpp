@@ -16,10 +16,11 @@ bool is_nvidia(const DeviceInfo& d) {
          (d.vendor + d.platform).find("NVIDIA") != std::string::npos;
 }
 
-// Local memory of the pass kernel (lk, rank_shared, gbase, small words) and of radix_small.
-size_t pass_local_bytes(const RadixParams& p, size_t kb) {
+// Local memory of the pass kernel (lk, lv, rank_shared, gbase, small words) and of radix_small.
+size_t pass_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
   const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return size_t(p.local_size) * p.items * kb + waves * 256 * 4 + size_t(p.local_size) * 4 + 1100;
+  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
+         size_t(p.local_size) * 4 + 1100;
 }
 size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
   const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
@@ -35,7 +36,9 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   if (is_nvidia(device)) {
     p.match = 1;
     p.wave = 32;
-    p.items = kb == 8 ? (pairs ? 12 : 14) : (pairs ? 15 : 18);
+    // ptxas (sm_90, clang-16 PTX) gives radix_pass 80 registers at these ITEMS, so 3 groups of
+    // 256 fit an SM's 64K registers (one more key per work-item: 96 registers, 2 groups).
+    p.items = kb == 8 ? (pairs ? 10 : 12) : (pairs ? 13 : 16);
     p.small_items = 32;
     p.min_tiles = std::max(1, int(device.compute_units));  // small n: every SM gets a tile
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
@@ -51,8 +54,8 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   }
   if (items) p.items = items, p.min_tiles = 0;
   const size_t local_mem = device.local_mem_bytes;
-  while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
-  while (p.items > 1 && pass_local_bytes(p, kb) > local_mem) --p.items;
+  while (p.local_size > 16 && pass_local_bytes(p, kb, pairs) > local_mem) p.local_size /= 2;
+  while (p.items > 1 && pass_local_bytes(p, kb, pairs) > local_mem) --p.items;
   while (p.small_items > 0 && small_local_bytes(p, kb, pairs) > local_mem) --p.small_items;
   return p;
 }
@@ -76,7 +79,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
                                                         (local * p.min_tiles * 4) * 4)));
   const size_t tile = local * size_t(items);
   const size_t hist_bytes = (p.private_counts ? size_t(p.local_size) + 1 : 1) * kb * 1024;
-  if (std::max(pass_local_bytes(p, kb), hist_bytes) > ctx.info().local_mem_bytes)
+  if (std::max(pass_local_bytes(p, kb, pairs), hist_bytes) > ctx.info().local_mem_bytes)
     throw input_error("radix sort: a tile of " + std::to_string(tile) +
                       " keys does not fit in local memory");
   const bool small = n <= local * size_t(p.small_items);
