@@ -7,8 +7,10 @@
 //  radix_pass       once per digit (the host launches them all; a skipped pass returns at once).
 //                   A tile takes its id from an atomic counter (never get_group_id: a tile only
 //                   waits on tiles that started before it), ranks its keys (cl/radix_rank.cl),
-//                   finds its global offset per digit by decoupled look-back (chained=1) and
-//                   scatters keys, then values, through local memory so global writes coalesce.
+//                   publishes its digit counts as soon as the waves have counted (before the
+//                   offset scan), moves its keys to their tile order in local memory, finds its
+//                   global offset per digit by decoupled look-back (chained=1; LOOKBACK flags
+//                   per round trip) and writes keys and values from local memory, coalesced.
 //  radix_count, radix_tile_scan  chained=0 (CPU devices): the tile offsets come from a count
 //                   kernel and a scan kernel instead, so no work-group ever spins on another
 //                   (groups that share an OS thread would starve each other).
@@ -30,7 +32,8 @@
 #define FLAG_AGG 0x40000000u
 #define FLAG_PREFIX 0x80000000u
 #define FLAG_COUNT 0x3FFFFFFFu
-// The state buffer (ints; the host zeroes ST_SIZE of them before radix_histogram).
+// The state buffer (ints; the host zeroes ST_SIZE of them before radix_histogram, unless it runs
+// one work-group, which zeroes them itself).
 #define ST_TILE (DIGITS * RADIX)    // per pass: the next tile id
 #define ST_DONE (ST_TILE + DIGITS)  // histogram groups finished
 #define ST_PLAN (ST_DONE + 1)       // per pass: PLAN_* bits or -1 (skip); then the passes run
@@ -47,6 +50,10 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   __local uint sc[LOCAL_SIZE];
   __local int last, skip[DIGITS];
   const uint l = get_local_id(0);
+  if (get_num_groups(0) == 1) {  // small n: the group zeroes the state itself (no fill launch)
+    for (uint i = l; i < ST_SIZE; i += LOCAL_SIZE) state[i] = 0;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
   for (uint i = get_global_id(0); i < flag_words; i += get_global_size(0)) flags[i] = 0;
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE) lh[i] = 0;
   if (l < DIGITS) skip[l] = 0;
@@ -120,6 +127,37 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   state[ST_PLAN + DIGITS] = hops;
 }
 
+// Decoupled look-back: the exclusive prefix of digit d over the tiles before `tile`. Loads
+// LOOKBACK predecessors' flags at once (independent relaxed loads: a flag word carries its own
+// count, nothing else is read through it, so no acquire is needed and the loads overlap), sums
+// aggregates nearest first until an inclusive prefix; at an empty flag it reloads from there.
+#ifndef LOOKBACK
+#define LOOKBACK 16
+#endif
+uint look_back(__global volatile int* fl, uint tile, uint d) {
+  uint excl = 0;
+  for (int t = (int)tile - 1; t >= 0;) {
+    uint f[LOOKBACK];
+    #pragma unroll
+    for (int j = 0; j < LOOKBACK; ++j)  // before tile 0: an inclusive prefix of 0
+      f[j] = t - j >= 0 ? (uint)flag_load_relaxed(fl + (t - j) * RADIX + d) : FLAG_PREFIX;
+    int step = LOOKBACK, done = 0;
+    #pragma unroll
+    for (int j = 0; j < LOOKBACK; ++j)
+      if (step == LOOKBACK && !done) {
+        if (!(f[j] & (FLAG_AGG | FLAG_PREFIX))) {
+          step = j;  // not published yet: spin on it
+        } else {
+          excl += f[j] & FLAG_COUNT;
+          done = (f[j] & FLAG_PREFIX) != 0;
+        }
+      }
+    if (done) break;
+    t -= step;
+  }
+  return excl;
+}
+
 #define PASS_SETUP()                                                                  \
   const int plan = state[ST_PLAN + pass];                                             \
   if (plan < 0) return;                                                               \
@@ -134,7 +172,10 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
                          __global uint* tmpv, uint n, int pass, __global volatile int* state,
                          __global volatile int* flags, int chained) {
   PASS_SETUP();
-  __local key_t lk[TILE];
+  __local key_t lk[TILE];  // the tile in digit order: keys, values beside them
+#if PAIRS
+  __local uint lv[TILE];
+#endif
   __local rank_shared s;
   __local int gbase[RADIX];
   __local uint tile_l;
@@ -165,6 +206,9 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
 #if PAIRS
   uint v[ITEMS];
 #endif
+#if ITEMS <= 32
+  #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = tile_pos(i);
     k[i] = KEY_MAX;  // padding: digit 255 in every pass, ranked after every real key
@@ -176,7 +220,24 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
 #endif
     }
   }
-  rank_tile(k, shift, r, &s);
+  // Rank; as soon as the tile's digit counts are known, publish them (CUB's early counts), so
+  // that later tiles' look-backs need not wait for this tile's scan and local scatter.
+  rank_waves(k, shift, r, &s);
+  if (chained)
+    for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
+      const uint c = rank_digit_count(d, &s) - (d == RADIX - 1 ? TILE - cnt : 0);
+      flag_store_release(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
+    }
+  rank_offsets(k, shift, r, &s);
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    lk[r[i]] = k[i];
+#if PAIRS
+    lv[r[i]] = v[i];
+#endif
+  }
   // Per owned digit: where it starts in the sorted tile, its count, its global offset.
   for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
     const uint start = s.cnt[d], end = d + 1 < RADIX ? s.cnt[d + 1] : TILE;
@@ -185,25 +246,15 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
     uint excl = 0;
     if (!chained) {
       excl = (uint)*my;  // radix_tile_scan's exclusive prefix
-    } else if (tile == 0) {
-      flag_store_release(my, (int)(FLAG_PREFIX | c));
-    } else {
-      flag_store_release(my, (int)(FLAG_AGG | c));
-      for (int t = (int)tile - 1; t >= 0;) {
-        const uint f = (uint)flag_load_acquire(fl + t * RADIX + d);
-        if (!(f & (FLAG_AGG | FLAG_PREFIX))) continue;  // not published yet: spin
-        excl += f & FLAG_COUNT;
-        if (f & FLAG_PREFIX) break;
-        --t;
-      }
+    } else if (tile > 0) {
+      excl = look_back(fl, tile, d);
       flag_store_release(my, (int)(FLAG_PREFIX | (excl + c)));
     }
     gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }
-  for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
   barrier(CLK_LOCAL_MEM_FENCE);
-#if PAIRS
-  uint at[ITEMS];
+#if ITEMS <= 32
+  #pragma unroll
 #endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = l + (uint)i * LOCAL_SIZE;
@@ -212,21 +263,10 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       const uint a = (uint)gbase[digit_of(x, shift)] + j;
       dst[a] = (plan & PLAN_OUT) ? key_out(x) : x;
 #if PAIRS
-      at[i] = a;
+      vdst[a] = lv[j];
 #endif
     }
   }
-#if PAIRS
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __local uint* lv = (__local uint*)lk;
-  for (int i = 0; i < ITEMS; ++i)
-    if (r[i] < cnt) lv[r[i]] = v[i];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int i = 0; i < ITEMS; ++i) {
-    const uint j = l + (uint)i * LOCAL_SIZE;
-    if (j < cnt) vdst[at[i]] = lv[j];
-  }
-#endif
 }
 
 // chained=0, before radix_pass: each tile's digit counts into flags[tile][digit].

@@ -23,6 +23,9 @@
 #ifndef RADIX_MATCH
 #error "RADIX_MATCH undefined!"
 #endif
+// Loops over ITEMS carry `#pragma unroll` for ITEMS <= 32 (GPUs): fully unrolled, k[] and r[]
+// stay in registers (clang-16 nvptx otherwise keeps them on the stack); the CPUs' long runs
+// (ITEMS 128, 512) stay loops (unrolling them took PoCL minutes to compile).
 #define RADIX 256
 #define DIGITS (KEY_BITS / 8)
 #define TILE (LOCAL_SIZE * ITEMS)
@@ -62,9 +65,31 @@ uint tile_pos(int i) {
   return (l / RW) * (RW * ITEMS) + (uint)i * RW + l % RW;
 }
 
-// Exclusive prefix sum of v over the work-group (Hillis-Steele); *total: the sum of all v.
+// Exclusive prefix sum of v over the work-group; *total: the sum of all v. RADIX_MATCH=1 (NVIDIA):
+// shfl.sync.up scans inside each warp, one barrier, every work-item adds the warp totals before
+// its own (2 barriers). Elsewhere Hillis-Steele in local memory (2 log2(LOCAL_SIZE) barriers).
 uint block_excl_scan(uint v, __local uint* s, uint* total) {
   const uint l = get_local_id(0);
+#if RADIX_MATCH == 1
+  const uint lane = l % 32, w = l / 32;
+  uint x = v;
+  for (uint off = 1; off < 32; off <<= 1) {
+    uint y;
+    asm volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(y) : "r"(x), "r"(off));
+    if (lane >= off) x += y;
+  }
+  if (lane == 31) s[w] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint before = 0, all = 0;
+  for (uint j = 0; j < LOCAL_SIZE / 32; ++j) {
+    const uint t = s[j];
+    before += j < w ? t : 0;
+    all += t;
+  }
+  *total = all;
+  barrier(CLK_LOCAL_MEM_FENCE);  // s is reused by the next call
+  return before + x - v;
+#else
   s[l] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint off = 1; off < LOCAL_SIZE; off <<= 1) {
@@ -77,6 +102,7 @@ uint block_excl_scan(uint v, __local uint* s, uint* total) {
   *total = s[LOCAL_SIZE - 1];
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
+#endif
 }
 
 #if RADIX_MATCH == 1
@@ -112,18 +138,29 @@ uint wave_shfl(uint v, uint src, __local rank_shared* s) {
 void wave_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 #endif
 
-// Ranks the ITEMS keys k[] of this work-item (positions tile_pos(i)) by the digit at `shift`:
-// r[i] = the key's position in the tile sorted stably by that digit. All work-items call it.
-// Afterwards s->cnt[d] (wave 0's row) is where digit d starts in the sorted tile.
-void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
+// Ranking in three steps, so that a caller can publish the tile's digit counts as soon as they
+// are known (radix_pass's look-back), before the offsets are scanned:
+//   rank_waves(k, shift, r, s)   r[i] = the key's rank among its wave's keys of its digit;
+//                                s->cnt[wave][digit] = the wave's counts. All work-items call it.
+//   rank_digit_count(d, s)       after rank_waves: how many keys of the tile have digit d (read by
+//                                the work-item that owns d: l * DPT <= d < l * DPT + DPT).
+//   rank_offsets(k, shift, r, s) r[i] = the key's position in the tile sorted stably by the digit;
+//                                afterwards s->cnt[d] (wave 0's row) is where digit d starts.
+void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   const uint l = get_local_id(0), w = l / RW;
   for (uint j = l; j < WAVES * RADIX; j += LOCAL_SIZE) s->cnt[j] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* wc = s->cnt + w * RADIX;
 #if RADIX_MATCH == 0
+#if ITEMS <= 32
+  #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) r[i] = wc[digit_of(k[i], shift)]++;
 #else
   const uint lane = l % RW;
+#if ITEMS <= 32
+  #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint d = digit_of(k[i], shift);
     const lanes_t peers = wave_match(d, s);  // always holds this lane
@@ -139,6 +176,16 @@ void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   }
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+uint rank_digit_count(uint d, __local rank_shared* s) {
+  uint t = 0;
+  for (uint v = 0; v < WAVES; ++v) t += s->cnt[v * RADIX + d];
+  return t;
+}
+
+void rank_offsets(const key_t* k, int shift, uint* r, __local rank_shared* s) {
+  const uint l = get_local_id(0), w = l / RW;
   // Exclusive offsets in (digit, wave) order: work-item l walks its digits' columns serially,
   // then one block scan over the per-work-item sums.
   const uint d0 = l * DPT;
@@ -154,5 +201,14 @@ void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   for (uint d = d0; d < d0 + DPT && d < RADIX; ++d)
     for (uint v = 0; v < WAVES; ++v) s->cnt[v * RADIX + d] += base;
   barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* wc = s->cnt + w * RADIX;
+#if ITEMS <= 32
+  #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) r[i] += wc[digit_of(k[i], shift)];
+}
+
+void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
+  rank_waves(k, shift, r, s);
+  rank_offsets(k, shift, r, s);
 }

@@ -16,6 +16,9 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
 #endif
   key_t k[ITEMS];
   uint r[ITEMS];
+#if ITEMS <= 32
+  #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = tile_pos(i);
     k[i] = KEY_MAX;  // padding: ranked after every real key in every pass
@@ -28,6 +31,9 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
   }
   for (int p = 0; p < DIGITS; ++p) {
     rank_tile(k, 8 * p, r, &s);
+#if ITEMS <= 32
+    #pragma unroll
+#endif
     for (int i = 0; i < ITEMS; ++i) {
       lk[r[i]] = k[i];
 #if PAIRS
@@ -35,6 +41,9 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
 #endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if ITEMS <= 32
+    #pragma unroll
+#endif
     for (int i = 0; i < ITEMS; ++i) {
       k[i] = lk[tile_pos(i)];
 #if PAIRS
@@ -43,6 +52,9 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
     }
     // the next rank_tile's first barrier orders these reads before the next pass's writes
   }
+#if ITEMS <= 32
+  #pragma unroll
+#endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = tile_pos(i);
     if (j < n) {

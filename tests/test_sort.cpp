@@ -160,6 +160,20 @@ TEST_CASE("sort: radix one-group sort and large n with the device's own paramete
   const size_t one = size_t(p.local_size) * size_t(p.small_items);
   for (size_t n : {size_t(1), size_t(3), one - 1, one, one + 1, size_t(1000003)})
     check_sort(random_keys<uint32_t>(n, n + 3, n % 2 ? 0 : 1000), o, true, "radix, own params");
+  detail::RadixParams shorter = p;  // min_tiles: fewer keys per work-item (NVIDIA's small-n rule)
+  shorter.min_tiles = 64;
+  shorter.small_items = 0;
+  {
+    std::vector<uint32_t> in = random_keys<uint32_t>(100003, 5);
+    SortResult r;
+    cl::Buffer kb = upload(ctx.queue(), in);
+    r = detail::radix_sort(ctx, KeyType::u32, kb, in.size(), false, shorter, nullptr);
+    std::vector<uint32_t> got = download<uint32_t>(ctx.queue(), kb, in.size()), want = in;
+    sort_cpu(want, nullptr, false);
+    CHECK(got == want);
+    CHECK(r.tile < shorter.local_size * shorter.items);
+    CHECK(r.groups >= 60);  // items rounded up to a multiple of 4: 63 tiles, not 49
+  }
   std::vector<float> f(one / 2, std::nanf("1"));  // every pass skipped; NaNs still canonical
   f[0] = -std::nanf("2");
   check_sort(f, o, true, "radix, one group, all NaN");

@@ -16,10 +16,11 @@ bool is_nvidia(const DeviceInfo& d) {
          (d.vendor + d.platform).find("NVIDIA") != std::string::npos;
 }
 
-// Local memory of the pass kernel (lk, rank_shared, gbase, small words) and of radix_small.
-size_t pass_local_bytes(const RadixParams& p, size_t kb) {
+// Local memory of the pass kernel (lk, lv, rank_shared, gbase, small words) and of radix_small.
+size_t pass_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
   const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return size_t(p.local_size) * p.items * kb + waves * 256 * 4 + size_t(p.local_size) * 4 + 1100;
+  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
+         size_t(p.local_size) * 4 + 1100;
 }
 size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
   const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
@@ -35,8 +36,11 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   if (is_nvidia(device)) {
     p.match = 1;
     p.wave = 32;
-    p.items = kb == 8 ? (pairs ? 12 : 14) : (pairs ? 15 : 18);
+    // ptxas (sm_90, clang-16 PTX) gives radix_pass 80 registers at these ITEMS, so 3 groups of
+    // 256 fit an SM's 64K registers (one more key per work-item: 96 registers, 2 groups).
+    p.items = kb == 8 ? (pairs ? 10 : 12) : (pairs ? 13 : 16);
     p.small_items = 32;
+    p.min_tiles = std::max(1, int(device.compute_units));  // small n: every SM gets a tile
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
     p.local_size = 16;
     p.items = 128;
@@ -48,10 +52,10 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     p.items = 16;
     p.small_items = 16;
   }
-  if (items) p.items = items;
+  if (items) p.items = items, p.min_tiles = 0;
   const size_t local_mem = device.local_mem_bytes;
-  while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
-  while (p.items > 1 && pass_local_bytes(p, kb) > local_mem) --p.items;
+  while (p.local_size > 16 && pass_local_bytes(p, kb, pairs) > local_mem) p.local_size /= 2;
+  while (p.items > 1 && pass_local_bytes(p, kb, pairs) > local_mem) --p.items;
   while (p.small_items > 0 && small_local_bytes(p, kb, pairs) > local_mem) --p.small_items;
   return p;
 }
@@ -69,9 +73,13 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
                       ", items " + std::to_string(p.items) + ", wave " + std::to_string(rw) + ")");
   const bool pairs = values != nullptr;
   const size_t kb = key_bytes(type), local = size_t(p.local_size);
-  const size_t tile = local * size_t(p.items);
+  int items = p.items;  // below min_tiles tiles: shorter tiles (4, 8, ...), more work-groups
+  if (p.min_tiles > 0 && n > local * size_t(p.small_items))
+    items = std::min(items, int(std::max<size_t>(4, (n + local * p.min_tiles * 4 - 1) /
+                                                        (local * p.min_tiles * 4) * 4)));
+  const size_t tile = local * size_t(items);
   const size_t hist_bytes = (p.private_counts ? size_t(p.local_size) + 1 : 1) * kb * 1024;
-  if (std::max(pass_local_bytes(p, kb), hist_bytes) > ctx.info().local_mem_bytes)
+  if (std::max(pass_local_bytes(p, kb, pairs), hist_bytes) > ctx.info().local_mem_bytes)
     throw input_error("radix sort: a tile of " + std::to_string(tile) +
                       " keys does not fit in local memory");
   const bool small = n <= local * size_t(p.small_items);
@@ -94,8 +102,11 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     evs.push_back({"small", launch(q, k, local, local)});
     r.groups = 1;
   } else {
-    d.set("ITEMS", p.items).set("PRIVATE_COUNTS", p.private_counts ? 1 : 0);
-    add_flag_defines(ctx, d);  // BARRIER_C11 / BARRIER_NV_PTX: the look-back's acquire/release
+    d.set("ITEMS", items).set("PRIVATE_COUNTS", p.private_counts ? 1 : 0);
+    // BARRIER_C11 / BARRIER_NV_PTX. The look-back's flag words carry their own counts, so its
+    // loads are relaxed: on NVIDIA acqrel-rspin makes flag_load_relaxed ld.relaxed.gpu (the
+    // acquire order would serialise a round of LOOKBACK loads).
+    add_flag_defines(ctx, d, BarrierOrder::acqrel_rspin);
     cl::Kernel hist_k = ctx.kernel("radix.cl", "radix_histogram", d);
     cl::Kernel pass_k = ctx.kernel("radix.cl", "radix_pass", d);
     cl::Kernel count_k, scan_k;
@@ -111,14 +122,19 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     cl::Buffer tmpv = make_buffer(c, CL_MEM_READ_WRITE, pairs ? n * 4 : 4);
     cl::Buffer state = make_buffer(c, CL_MEM_READ_WRITE, state_words * 4);
     cl::Buffer flags = make_buffer(c, CL_MEM_READ_WRITE, (p.chained ? 2 : 1) * flag_words * 4);
-    const cl_int zero = 0;
-    cl::Event fill;
-    check(q.enqueueFillBuffer(state, zero, 0, state_words * 4, nullptr, &fill),
-          "clEnqueueFillBuffer");
-    evs.push_back({"fill", fill});
+    // One histogram group up to 2^17 keys: it zeroes the state itself, so no fill launch.
     const size_t cus = std::max<size_t>(1, ctx.info().compute_units);
-    const size_t hist_groups = std::min((n + local * 16 - 1) / (local * 16),
-                                        p.hist_groups ? size_t(p.hist_groups) : 4 * cus);
+    const size_t hist_groups = p.hist_groups ? size_t(p.hist_groups)
+                               : n <= (size_t(1) << 17)
+                                   ? 1
+                                   : std::min((n + local * 16 - 1) / (local * 16), 4 * cus);
+    if (hist_groups > 1) {
+      const cl_int zero = 0;
+      cl::Event fill;
+      check(q.enqueueFillBuffer(state, zero, 0, state_words * 4, nullptr, &fill),
+            "clEnqueueFillBuffer");
+      evs.push_back({"fill", fill});
+    }
     set_args(hist_k, keys, cl_uint(n), state, flags, cl_uint(flag_words));
     evs.push_back({"hist", launch(q, hist_k, hist_groups * local, local)});
     const cl::Buffer& tmpvals = pairs ? tmpv : dummy;

@@ -8,11 +8,13 @@
 # algorithm and strategy; and the anchors (Thrust/CUB from $ANCHORS/cuda_anchors, Boost.Compute
 # from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value lines, each run
 # preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
-# QUICK=1: only the radix/auto series, the items sweep, a short verify and the anchors.
-# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [REPEAT=10]
-#      [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003] [QUICK=0]
-#      [ITEMS_KS="20 24"] [ITEMS_SWEEP="8 12 15 16 18 21 24"]
-#      [RADIX_VERIFY_NS="1025 1048575 134217728"] tools/bench/sort.sh
+# QUICK=1 (~3 min): radix keys, pairs and u64 at KS (default 2^10,12,..,26,27), the items sweep
+# at 2^24 only, a short verify (pairs, every type and order; the radix paths below 2^27) and the
+# anchors at 2^16, 2^20, 2^24, 2^26; no tuning, no auto or bitonic series.
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [KS="..."]
+#      [REPEAT=10] [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003]
+#      [QUICK=0] [ITEMS_KS="20 24"] [ITEMS_SWEEP="8 12 15 16 18 21 24"]
+#      [RADIX_VERIFY_NS="1025 1048575 134217728"] [ANCHOR_KS="..."] tools/bench/sort.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 kmin=${K_MIN:-10}
@@ -31,6 +33,20 @@ run() {  # run SERIES ARGS...
   "$LOCKSTEP" sort "$@" 2>> "$OUT/sort.err" | tail -1 | tee -a "$txt"
 }
 start=$SECONDS
+quick=${QUICK:-0}
+ks=${KS:-$(seq -s ' ' "$kmin" "$kmax")}
+anchor_ks=${ANCHOR_KS:-$ks}
+items_ks=${ITEMS_KS:-20 24}
+items_sweep=${ITEMS_SWEEP:-8 12 15 16 18 21 24}
+radix_verify_ns=${RADIX_VERIFY_NS:-1025 1048575 134217728}
+if [[ "$quick" != 0 ]]; then
+  TUNE=0
+  ks=${KS:-10 12 14 16 18 20 22 24 26 27}
+  anchor_ks=${ANCHOR_KS:-16 20 24 26}
+  items_ks=${ITEMS_KS:-24}
+  items_sweep=${ITEMS_SWEEP:-8 10 12 13 16 18}
+  radix_verify_ns=${RADIX_VERIFY_NS:-1025 65537 131073 1048575}
+fi
 # auto from measurements: tune the size classes 2^10..2^TUNE_MAX (keys and pairs) into a
 # tuning database kept with the results; the auto-* series below follow it (TUNE=0: the rule).
 if [[ "${TUNE:-1}" != 0 ]]; then
@@ -42,16 +58,16 @@ if [[ "${TUNE:-1}" != 0 ]]; then
   done
   echo "# tune seconds=$((SECONDS - start))" >> "$txt"
 fi
-quick=${QUICK:-0}
-for k in $(seq "$kmin" "$kmax"); do
+for k in $ks; do
   n=$((1 << k))
   run radix-keys --n "$n" --algorithm radix --repeat "$repeat"
   run radix-pairs --n "$n" --algorithm radix --pairs --repeat "$repeat"
   run radix-u64 --n "$n" --type u64 --algorithm radix --repeat "$repeat"
+  [[ "$quick" != 0 ]] && continue
   run auto-keys --n "$n" --repeat "$repeat"
   run auto-pairs --n "$n" --pairs --repeat "$repeat"
   run auto-u64 --n "$n" --type u64 --repeat "$repeat"
-  if ((k <= bmax && quick == 0)); then
+  if ((k <= bmax)); then
     for s in relaunch lock grouped-lock lock-free tree; do
       run "bitonic-$s" --n "$n" --algorithm bitonic --barrier "$s" --repeat "$repeat"
     done
@@ -59,8 +75,8 @@ for k in $(seq "$kmin" "$kmax"); do
 done
 echo "# sweep seconds=$((SECONDS - start))" >> "$txt"
 # Radix tile size: keys per work-item (ITEMS), keys, pairs and u64 (the issue's tuning knob).
-for k in ${ITEMS_KS:-20 24}; do
-  for it in ${ITEMS_SWEEP:-8 12 15 16 18 21 24}; do
+for k in $items_ks; do
+  for it in $items_sweep; do
     run "items-$it-keys" --n $((1 << k)) --algorithm radix --items "$it" --repeat "$repeat"
     run "items-$it-pairs" --n $((1 << k)) --algorithm radix --items "$it" --pairs --repeat "$repeat"
     run "items-$it-u64" --n $((1 << k)) --type u64 --algorithm radix --items "$it" --repeat "$repeat"
@@ -80,6 +96,7 @@ done
 for t in u32 i32 f32 u64; do
   for d in "" --descending; do
     for p in "" --pairs; do
+      [[ "$quick" != 0 && -z "$p" ]] && continue
       run verify-radix --n "$vn" --type "$t" $d $p --algorithm radix --verify
       [[ "$quick" == 0 ]] &&
         run verify-bitonic --n $((vn / 3)) --type "$t" $d $p --algorithm bitonic --barrier lock --verify
@@ -91,13 +108,14 @@ if [[ "$quick" == 0 ]]; then
     run verify-bitonic --n $((vn + 1)) --algorithm bitonic --barrier "$s" --pairs --verify
   done
 fi
-# radix at every path: one group (2^10 + 1), tiles (2^20 - 1), 2^27 (u32 pairs, u64 keys)
-for n in ${RADIX_VERIFY_NS:-1025 1048575 134217728}; do
+# radix at every path: one group (2^10 + 1), one histogram group and short tiles (2^16 + 1,
+# 2^17 + 1), tiles (2^20 - 1), 2^27 (u32 pairs, u64 keys)
+for n in $radix_verify_ns; do
   run verify-radix --n "$n" --pairs --algorithm radix --verify
   run verify-radix --n "$n" --type u64 --algorithm radix --verify
 done
 echo "# total seconds=$((SECONDS - start))" >> "$txt"
-logs=$(seq -s ' ' "$kmin" "$kmax")
+logs=$anchor_ks
 if [[ -n "${ANCHORS:-}" && -x "$ANCHORS/cuda_anchors" ]]; then
   echo "# anchors cuda_anchors sort $logs" >> "$txt"
   "$ANCHORS/cuda_anchors" sort $logs 2>> "$OUT/sort.err" | tee -a "$txt"
