@@ -58,7 +58,7 @@ struct Inputs {
 
 }  // namespace
 
-TEST_CASE("OutputFile: the destination changes only at commit; without it nothing remains") {
+TEST_CASE("OutputFile: the destination changes only at commit, without it nothing remains") {
   test::TempDir d;
   const fs::path f = d.path / "out.txt";
   put(f, "old\n");

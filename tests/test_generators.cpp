@@ -43,7 +43,7 @@ TEST_CASE("generator shapes") {
     }
 }
 
-TEST_CASE("hubs: a few long rows among short ones; blocks3d: runs of b adjacent columns") {
+TEST_CASE("hubs: a few long rows among short ones, blocks3d: runs of b adjacent columns") {
   auto h = gen::hubs(1000, 3, 4, 700, 1);
   auto f = gen::blocks3d(3, 3, 1);
 

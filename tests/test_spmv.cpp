@@ -165,7 +165,7 @@ TEST_CASE("shared real matrices: automatic configuration matches the reference")
   }
 }
 
-TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2; spmv-model") {
+TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2, spmv-model") {
   std::string out;
   std::string m = (test::source_dir() / "matrices" / "laplace2d_64.mtx").string();
 
