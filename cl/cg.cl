@@ -41,7 +41,7 @@ void cg_scale(const int n, __global const T* d, __global const T* x, __global T*
 }
 
 // Work-item 0 of each group writes the group's three sums to partial[3 * group + k].
-inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
+static inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
   const int l = get_local_id(0);
   s[l] = a;
   s[LOCAL_SIZE + l] = b;
@@ -63,12 +63,19 @@ inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
   }
 }
 
-inline T diag_at(__global const T* dinv, int i) {
+static inline T diag_at(__global const T* dinv, int i) {
 #if JACOBI
   return dinv[i];
 #else
   return (T)1;
 #endif
+}
+
+// (r, M^-1 r), (w, M^-1 r), (r, r): one element's terms.
+static inline void accumulate3(T* a, T* b, T* c, T ri, T wi, T di) {
+  *a += ri * di * ri;
+  *b += wi * di * ri;
+  *c += ri * ri;
 }
 
 // The start of the iteration (and after a residual replacement): m = M^-1 w and the partial
@@ -83,9 +90,7 @@ void pcg_dots(const int n, __global const T* r, __global const T* w, __global co
 #if JACOBI
     m[i] = di * wi;
 #endif
-    a += ri * di * ri;
-    b += wi * di * ri;
-    c += ri * ri;
+    accumulate3(&a, &b, &c, ri, wi, di);
   }
   store_sums3(s, a, b, c, partial);
 }
@@ -118,9 +123,7 @@ void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, 
 #if JACOBI
     m[i] = di * wi;
 #endif
-    a += ri * di * ri;
-    b += wi * di * ri;
-    c += ri * ri;
+    accumulate3(&a, &b, &c, ri, wi, di);
   }
   store_sums3(sums, a, b, c, partial);
 }

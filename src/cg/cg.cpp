@@ -78,13 +78,8 @@ CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgO
     copy<T>(q, n, zr, p);  // p = z
   }
   CgResult res;
-  double bb = std::sqrt(s.dot(b, b));
-  if (!std::isfinite(bb)) {
-    res.breakdown = "the right-hand side is not finite";
-    res.residuals.push_back(bb);
-    return res;
-  }
-  if (bb == 0) bb = 1;
+  const double bb = rhs_norm(s, b, res);
+  if (!std::isfinite(bb)) return res;
   double rr = s.dot(r, r), rz = jacobi ? s.dot(r, z) : rr;
   res.residuals.push_back(std::sqrt(rr) / bb);
   for (int k = 0; k < o.maxit && res.residuals.back() > o.tol; ++k) {

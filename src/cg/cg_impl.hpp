@@ -41,6 +41,17 @@ void copy(cl::CommandQueue& q, int n, const cl::Buffer& src, cl::Buffer& dst) {
 template <typename T>
 void scale(cl::CommandQueue& q, int n, const cl::Buffer& d, const cl::Buffer& x, cl::Buffer& y);
 
+/// ||b|| (1 when b = 0, so residuals are absolute), or NaN after recording a breakdown in `res`
+/// when b is not finite.
+template <typename T>
+double rhs_norm(CgSpace<T>& s, const cl::Buffer& b, CgResult& res) {
+  const double bb = std::sqrt(s.dot(b, b));
+  if (std::isfinite(bb)) return bb == 0 ? 1.0 : bb;
+  res.breakdown = "the right-hand side is not finite";
+  res.residuals.push_back(bb);
+  return bb;
+}
+
 template <typename T>
 CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
 template <typename T>

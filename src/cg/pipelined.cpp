@@ -89,13 +89,8 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   const int n = st.n;
   cl::CommandQueue& q = st.q;
   CgResult res;
-  double bb = std::sqrt(s.dot(b, b));
-  if (!std::isfinite(bb)) {
-    res.breakdown = "the right-hand side is not finite";
-    res.residuals.push_back(bb);
-    return res;
-  }
-  if (bb == 0) bb = 1;
+  const double bb = rhs_norm(s, b, res);
+  if (!std::isfinite(bb)) return res;
   if (st.jacobi) s.inverse_diagonal(st.dinv);
   if (n) {
     for (cl::Buffer* v : {&x, &st.z, &st.sv, &st.p}) fill<T>(q, *v, n, T(0));
