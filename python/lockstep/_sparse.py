@@ -113,8 +113,8 @@ def tune(A: Any, budget: float = 60.0, exhaustive: bool = False,
     database, where ``algorithm="auto"`` finds it (for Matrix objects created afterwards).
 
     budget: seconds for the model-led search; exhaustive: time every valid configuration.
-    Returns a dict: ``best``, ``scalar`` and ``seed_default`` (each with config, algorithm, ms,
-    gflops, gbs, verified), ``timed``, ``search_space``, ``copy_gbs``.
+    Returns a dict: ``best`` and, when it was timed, ``scalar`` (each with config, algorithm, ms,
+    verified, gflops, gbs, pct_copy_bw), ``timed``, ``search_space`` and ``stored``.
     """
     A = as_csr("lockstep.tune", A, _VALUE_DTYPES)
     rows, cols, indptr, indices, data = csr_arrays(A)

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "common.hpp"
+#include "lockstep/tuning.hpp"
 
 namespace lockstep::python {
 namespace {
@@ -168,19 +169,25 @@ py::dict tune_py(const ContextPtr& c, int64_t rows, int64_t cols, const Array<in
     throw input_error("tune: data and indices differ in length");
   host.values = to_vector(data);
   if (host.rows == 0 || host.nnz() == 0) throw input_error("tune: the matrix has no entries");
-  SpmvTuneOptions o;
+  tuning::Options o;  // the one tuning engine, as `lockstep tune FILE`
   o.budget_s = budget, o.exhaustive = exhaustive;
-  SpmvTuneResult r = device_call(*c, [&](Context& ctx) { return tune_spmv<T>(ctx, host, o); });
-  auto one = [](const SpmvMeasurement& m) {
+  const tuning::Outcome r = device_call(*c, [&](Context& ctx) {
+    return tuning::tune(ctx, *spmv_family<T>(ctx, host), o);
+  });
+  auto one = [](const tuning::Measured& m) {
     py::dict d;
-    d["config"] = m.config.str();
-    d["algorithm"] = to_string(m.config.kernel);
-    d["ms"] = m.median_ms, d["gflops"] = m.gflops, d["gbs"] = m.gbs, d["verified"] = m.verified;
+    d["config"] = tuning::str(m.params);
+    d["algorithm"] = m.params.value("algorithm", std::string());
+    d["ms"] = m.ms, d["verified"] = m.verified;
+    for (const char* k : {"gflops", "gbs", "pct_copy_bw"})
+      if (m.metrics.contains(k)) d[k] = m.metrics[k].get<double>();
     return d;
   };
   py::dict d;
-  d["best"] = one(r.best), d["scalar"] = one(r.scalar), d["seed_default"] = one(r.seed_default);
-  d["timed"] = r.candidates.size(), d["search_space"] = r.search_space, d["copy_gbs"] = r.copy_gbs;
+  d["best"] = one(r.best);
+  if (const tuning::Measured* s = r.find(spmv_params(SpmvConfig{SpmvKernel::scalar})))
+    d["scalar"] = one(*s);
+  d["timed"] = r.candidates.size(), d["search_space"] = r.search_space, d["stored"] = r.stored;
   return d;
 }
 
