@@ -41,7 +41,7 @@ void cg_scale(const int n, __global const T* d, __global const T* x, __global T*
 }
 
 // Work-item 0 of each group writes the group's three sums to partial[3 * group + k].
-inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
+static inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
   const int l = get_local_id(0);
   s[l] = a;
   s[LOCAL_SIZE + l] = b;
@@ -63,7 +63,7 @@ inline void store_sums3(__local T* s, T a, T b, T c, __global T* partial) {
   }
 }
 
-inline T diag_at(__global const T* dinv, int i) {
+static inline T diag_at(__global const T* dinv, int i) {
 #if JACOBI
   return dinv[i];
 #else
