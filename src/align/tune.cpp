@@ -56,7 +56,8 @@ class AlignFamily : public tuning::Family {
     a_ = scoring_.encode(sa), b_ = scoring_.encode(sb);
     want_ = double(n) * double(m) <= 2e8
                 ? align_cpu(a_, b_, scoring_)
-                : align_one(detail::sw_rule(ctx.info(), AlignConfig{}, m, alg == AlignAlgorithm::barrier));
+                : align_one(detail::sw_rule(ctx.info(), AlignConfig{}, m,
+                                            alg == AlignAlgorithm::barrier));
   }
 
   std::string name() const override { return "align"; }

@@ -107,9 +107,9 @@ class ApspFamily : public tuning::Family {
 template <typename T>
 void add_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   for (bool paths : {false, true}) {
-    std::vector<ApspConfig> configs{apsp_rule(d, 0, ApspConfig{ApspVariant::generalized, 0, 0, paths})};
-    for (const tuning::Params& p :
-         tuning::enumerate(apsp_spaces(), [&](const tuning::Params& q) { return apsp_valid(q, paths); }))
+    std::vector<ApspConfig> configs{apsp_rule(d, 0, {ApspVariant::generalized, 0, 0, paths})};
+    const auto valid = [&](const tuning::Params& q) { return apsp_valid(q, paths); };
+    for (const tuning::Params& p : tuning::enumerate(apsp_spaces(), valid))
       configs.push_back(apsp_rule(d, 0, config_of(p, paths)));
     for (size_t i = 0; i < configs.size(); ++i) {
       try {

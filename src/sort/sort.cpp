@@ -80,11 +80,11 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64})
     for (bool pairs : {false, true}) {
       const RadixParams p = radix_params(d, t, pairs, 0);
-      for (bool desc : {false, true}) {
-        if (p.small_items > 0)
-          out.push_back({"sort/radix", "radix_small.cl", radix_defines(d, t, desc, pairs, p, true).options()});
-        out.push_back({"sort/radix", "radix.cl", radix_defines(d, t, desc, pairs, p, false).options()});
-      }
+      for (bool desc : {false, true})
+        for (bool small : {true, false})
+          if (!small || p.small_items > 0)
+            out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
+                           radix_defines(d, t, desc, pairs, p, small).options()});
       const size_t elem = key_bytes(t) + (pairs ? 4 : 0);
       const int big = bitonic_tile(d, elem, local, size_t(1) << 30);
       const int small = bitonic_tile(d, elem, local, size_t(2 * local));
