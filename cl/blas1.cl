@@ -26,7 +26,7 @@ void axpby(const int n, const T a, __global const T* x, const T b, __global T* y
 }
 
 // Reduces the work-group's values in `scratch`; work-item 0 gets the sum.
-inline T group_sum(__local T* scratch, T v) {
+static inline T group_sum(__local T* scratch, T v) {
   const int l = get_local_id(0);
   scratch[l] = v;
   barrier(CLK_LOCAL_MEM_FENCE);

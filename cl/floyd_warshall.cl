@@ -38,7 +38,7 @@ __kernel void fw_naive(const int N, const int k, __global T* D, __global int* P)
 }
 
 // Loads tile (bi, bj) into t (and its next hops into tn).
-inline void load_tile(const int N, const int bi, const int bj, __global const T* D,
+static inline void load_tile(const int N, const int bi, const int bj, __global const T* D,
                       __global const int* P, __local T* t, __local int* tn) {
   const int l = get_local_id(0), j = l % TILE;
   for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
@@ -48,7 +48,7 @@ inline void load_tile(const int N, const int bi, const int bj, __global const T*
 #endif
   }
 }
-inline void store_tile(const int N, const int bi, const int bj, __global T* D, __global int* P,
+static inline void store_tile(const int N, const int bi, const int bj, __global T* D, __global int* P,
                        __local const T* t, __local const int* tn) {
   const int l = get_local_id(0), j = l % TILE;
   for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {

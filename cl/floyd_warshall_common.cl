@@ -39,7 +39,7 @@ typedef float4 T4;
 #endif
 
 // Fills the first `words` of smem with garbage when POISON_LOCAL=1 (every item of the group).
-inline void poison(__local T* smem, const int words) {
+static inline void poison(__local T* smem, const int words) {
 #if POISON_LOCAL
   for (int x = get_local_id(0); x < words; x += get_local_size(0)) smem[x] = (T)(-12345);
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -36,7 +36,7 @@
 #define SW_BIG 0x7fffffff
 
 // (s, i, j) replaces (*bs, *bi, *bj) when better: higher score, then smaller i, then smaller j.
-inline void sw_better(int s, int i, int j, int* bs, int* bi, int* bj) {
+static inline void sw_better(int s, int i, int j, int* bs, int* bi, int* bj) {
   if (s > *bs || (s == *bs && s > 0 && (i < *bi || (i == *bi && j < *bj)))) {
     *bs = s;
     *bi = i;
@@ -46,7 +46,7 @@ inline void sw_better(int s, int i, int j, int* bs, int* bi, int* bj) {
 
 // One column j (residue code b) of this work-item's SW_R rows. In: hu/fu = H and F of the row
 // above, *diag = H of the row above at column j-1. Returns H of the bottom row, *fu its F.
-inline int sw_column(int j, int b, int hu, int* fu, int* diag, int* H, int* E, const int* arow,
+static inline int sw_column(int j, int b, int hu, int* fu, int* diag, int* H, int* E, const int* arow,
                      __local const int* sub, int open, int ext, int* rb, int* rj) {
   int hd = *diag, f = *fu;
   *diag = hu;
@@ -78,20 +78,20 @@ inline int sw_column(int j, int b, int hu, int* fu, int* diag, int* H, int* E, c
     fu = xf[((s) + 1) & 1][(t) - 1];                \
   }
 
-inline void sw_load_sub(__global const int* table, __local int* sub) {
+static inline void sw_load_sub(__global const int* table, __local int* sub) {
   for (int k = get_local_id(0); k < SW_ALPHA * SW_ALPHA; k += LOCAL_SIZE) sub[k] = table[k];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 // Merges each row's best into the work-item's best (rows >= n do not exist).
-inline void sw_merge_rows(int top, int n, const int* rb, const int* rj, int* bs, int* bi, int* bj) {
+static inline void sw_merge_rows(int top, int n, const int* rb, const int* rj, int* bs, int* bi, int* bj) {
   #pragma unroll
   for (int r = 0; r < SW_R; ++r)
     if (top + r < n) sw_better(rb[r], top + r, rj[r], bs, bi, bj);
 }
 
 // Reduces the work-items' bests into best[3*g..] (merged with the value already there).
-inline void sw_group_best(int bs, int bi, int bj, __local int* ls, __local int* li,
+static inline void sw_group_best(int bs, int bi, int bj, __local int* ls, __local int* li,
                           __local int* lj, __global int* best) {
   const int t = get_local_id(0), g = get_group_id(0);
   ls[t] = bs;

@@ -19,7 +19,7 @@
 #endif
 typedef VALUE_TYPE T;
 
-inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
+static inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
   return beta == (T)0 ? alpha * sum : alpha * sum + beta * y[row];
 }
 
@@ -45,13 +45,13 @@ void spmv_scalar(const int rows, __global const int* restrict row_ptr,
 #define TPR (LOCAL_SIZE >> ROWS_PER_WORKGROUP_BITS)  // items per row
 
 #if defined(USE_NV_SHUFFLE) && TPR > 1
-inline float shfl_down_f(float v, int delta) {
+static inline float shfl_down_f(float v, int delta) {
   float r;
   asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=f"(r) : "f"(v), "r"(delta));
   return r;
 }
 #ifdef LOCKSTEP_FP64
-inline double shfl_down_d(double v, int delta) {
+static inline double shfl_down_d(double v, int delta) {
   int lo, hi;
   asm volatile("mov.b64 {%0,%1}, %2;" : "=r"(lo), "=r"(hi) : "d"(v));
   asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(lo) : "r"(delta));

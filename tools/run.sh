@@ -10,7 +10,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd
           libboost-program-options-dev doctest-dev nlohmann-json3-dev zlib1g-dev libssw-dev
           libopenmpi-dev openmpi-bin
-          python3-dev python3-pybind11 python3-numpy python3-scipy python3-pytest)
+          python3-dev python3-pybind11 python3-numpy python3-scipy python3-pytest
+          # tools/portability/compile_kernels.sh (CI): AMD GPU and SPIR-V ahead-of-time compiles
+          clang-16 clang-19 rocm-device-libs clang-15 llvm-spirv-15 spirv-tools python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

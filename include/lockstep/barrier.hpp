@@ -32,10 +32,14 @@ struct BarrierVariant {
 };
 
 /// Adds what cl/barrier_order.cl's flag_load_acquire / flag_store_release / flag_add_acq_rel need
-/// on ctx's device: BARRIER_C11 (with -cl-std=CL3.0 where C11 atomics exist), BARRIER_NV_PTX and
-/// BARRIER_NV_ORDER on NVIDIA. LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path. Returns the
-/// path's name: "c11", "mem_fence" or the NVIDIA order ("fence", "acqrel", "acqrel-rspin").
+/// on ctx's device: BARRIER_C11 (with -cl-std=CL2.0 on OpenCL C 2.x devices such as ROCm's,
+/// CL3.0 on 3.0 devices, where C11 atomics exist), BARRIER_NV_PTX and BARRIER_NV_ORDER on
+/// NVIDIA. LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path. Returns the path's name: "c11",
+/// "mem_fence" or the NVIDIA order ("fence", "acqrel", "acqrel-rspin").
 std::string add_flag_defines(const Context& ctx, Defines& d,
+                             BarrierOrder order = BarrierOrder::automatic);
+/// The same for a device described by `info` alone (kernel_builds(): ahead-of-time compiles).
+std::string add_flag_defines(const DeviceInfo& info, Defines& d,
                              BarrierOrder order = BarrierOrder::automatic);
 
 /// "relaunch", "lock", "grouped-lock", "lock-free", "tree".
@@ -69,6 +73,10 @@ class GlobalBarrier {
   /// Throws input_error when the strategy cannot serve G groups of local_size items.
   GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size, int branch = 0,
                 BarrierVariant variant = {});
+  /// The configuration alone, for a device described by `info`: add_defines() and the shape
+  /// work, state() is empty (kernel_builds() lists builds with it; nothing is launched).
+  GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, int groups, int local_size,
+                int branch = 0, BarrierVariant variant = {});
 
   BarrierStrategy strategy() const { return strategy_; }
   int groups() const { return groups_; }

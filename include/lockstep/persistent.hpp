@@ -45,6 +45,10 @@ struct PersistentConfig {
   BarrierVariant variant;   // ordering and flag spacing (default: the device's best)
 };
 
+/// The build options PersistentKernel gives its program: `defines`, LOCAL_SIZE = local_size and
+/// the barrier's (kernel_builds() lists them with it).
+Defines persistent_defines(const Defines& defines, int local_size, const GlobalBarrier& barrier);
+
 class PersistentKernel {
  public:
   /// Builds and resolves; throws input_error when an explicit in-kernel strategy was asked for

@@ -50,6 +50,7 @@ class Defines {
   Defines& flag(const std::string& option);  // any other build option, e.g. "-cl-std=CL2.0"
   std::string options() const;
   const std::map<std::string, std::string>& values() const { return values_; }
+  const std::vector<std::string>& flags() const { return flags_; }
 
  private:
   std::map<std::string, std::string> values_;

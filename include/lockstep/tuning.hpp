@@ -97,6 +97,10 @@ struct Outcome {
 
 /// Every valid candidate of a family's declared space.
 std::vector<Params> enumerate(const Family& family);
+/// The same for spaces and a constraint alone (kernel_builds() lists a family's builds with it,
+/// without the problem a Family instance needs).
+std::vector<Params> enumerate(const std::vector<Space>& spaces,
+                              const std::function<bool(const Params&)>& valid);
 /// Searches, verifies each candidate, and stores the fastest verified one (options.store).
 /// Throws input_error when no candidate verified.
 Outcome tune(Context& ctx, Family& family, const Options& options = {});

@@ -19,8 +19,8 @@ struct SwShape {
 /// short chunks keep the fill short); barrier tiles are m/128 columns wide within [256, 2048] so
 /// a diagonal is long enough to hold work but the per-tile skew of T steps stays small.
 /// PoCL: small groups (its work-group barrier is a loop over work-items).
-inline AlignConfig sw_rule(const Context& ctx, AlignConfig c, size_t m, bool barrier) {
-  const bool gpu = ctx.info().is_gpu();
+inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t m, bool barrier) {
+  const bool gpu = info.is_gpu();
   if (!c.local_size) c.local_size = gpu ? 256 : 32;
   if (!c.cells) c.cells = gpu ? 8 : 4;
   if (!c.tile_cols)
@@ -28,15 +28,19 @@ inline AlignConfig sw_rule(const Context& ctx, AlignConfig c, size_t m, bool bar
   return c;
 }
 
-/// The shape that runs: the tuning database's shape when there is one, else the rule.
-inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier) {
-  c.algorithm = barrier ? AlignAlgorithm::barrier : AlignAlgorithm::pipeline;
-  c = sw_rule(ctx, align_tuned(ctx.info(), c, n, m), m, barrier);
+/// A resolved configuration's shape; throws input_error outside the kernels' limits.
+inline SwShape sw_shape(const AlignConfig& c) {
   const SwShape s{c.local_size, c.cells, c.tile_cols};
   if (s.T < 1 || s.T > 1024) throw input_error("align: work-group size must be in [1, 1024]");
   if (s.R < 1 || s.R > 64) throw input_error("align: cells per work-item must be in [1, 64]");
   if (s.W < 1 || s.W > (1 << 24)) throw input_error("align: tile columns must be in [1, 2^24]");
   return s;
+}
+
+/// The shape that runs: the tuning database's shape when there is one, else the rule.
+inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier) {
+  c.algorithm = barrier ? AlignAlgorithm::barrier : AlignAlgorithm::pipeline;
+  return sw_shape(sw_rule(ctx.info(), align_tuned(ctx.info(), c, n, m), m, barrier));
 }
 
 /// The kernels' -D options beside LOCAL_SIZE (= s.T, which PersistentKernel sets).

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "align/gpu_common.hpp"
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/tuning.hpp"
 
 namespace lockstep {
@@ -16,6 +17,20 @@ namespace {
 
 std::string db_key(AlignAlgorithm alg, double cells) {
   return to_string(alg) + "/e" + std::to_string(int(std::floor(std::log10(std::max(1.0, cells)))));
+}
+
+// The shapes one GPU algorithm is tuned over, and their limits.
+std::vector<tuning::Space> align_spaces(AlignAlgorithm alg) {
+  const bool pipe = alg == AlignAlgorithm::pipeline;
+  return {{{"local_size", {128, 256}},
+           {"cells", {4, 8, 16}},
+           {"tile_cols", pipe ? std::vector<nlohmann::json>{64, 128, 512}
+                              : std::vector<nlohmann::json>{512, 1024, 2048}}}};
+}
+bool align_valid(const tuning::Params& p) {
+  const int t = p.at("local_size").get<int>(), r = p.at("cells").get<int>(),
+            w = p.at("tile_cols").get<int>();
+  return t >= 1 && t <= 1024 && r >= 1 && r <= 64 && w >= 1 && w <= (1 << 24);
 }
 
 AlignConfig shape_of(const tuning::Params& p, AlignAlgorithm alg) {
@@ -41,22 +56,13 @@ class AlignFamily : public tuning::Family {
     a_ = scoring_.encode(sa), b_ = scoring_.encode(sb);
     want_ = double(n) * double(m) <= 2e8
                 ? align_cpu(a_, b_, scoring_)
-                : align_one(detail::sw_rule(ctx, AlignConfig{}, m, alg == AlignAlgorithm::barrier));
+                : align_one(detail::sw_rule(ctx.info(), AlignConfig{}, m,
+                                            alg == AlignAlgorithm::barrier));
   }
 
   std::string name() const override { return "align"; }
-  std::vector<tuning::Space> spaces() const override {
-    const bool pipe = alg_ == AlignAlgorithm::pipeline;
-    return {{{"local_size", {128, 256}},
-             {"cells", {4, 8, 16}},
-             {"tile_cols", pipe ? std::vector<nlohmann::json>{64, 128, 512}
-                                : std::vector<nlohmann::json>{512, 1024, 2048}}}};
-  }
-  bool valid(const tuning::Params& p) const override {
-    const int t = p.at("local_size").get<int>(), r = p.at("cells").get<int>(),
-              w = p.at("tile_cols").get<int>();
-    return t >= 1 && t <= 1024 && r >= 1 && r <= 64 && w >= 1 && w <= (1 << 24);
-  }
+  std::vector<tuning::Space> spaces() const override { return align_spaces(alg_); }
+  bool valid(const tuning::Params& p) const override { return align_valid(p); }
   std::string key() const override { return db_key(alg_, double(n_) * double(m_)); }
   nlohmann::json features() const override { return {{"n", n_}, {"m", m_}}; }
   double run(const tuning::Params& p) override {
@@ -96,6 +102,28 @@ class AlignFamily : public tuning::Family {
 };
 
 }  // namespace
+
+// The rule's shapes (barrier tiles of a short and a long B: the narrowest and widest tile) for
+// DNA and BLOSUM62 (sw_barrier under every barrier strategy, sw_pipeline under its lock); the
+// tuning space's shapes, DNA, under the lock barrier (the pipeline's, and the GPU default of
+// the barrier algorithm).
+void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  const Scoring alphabets[] = {dna_scoring(2, -3, 5, 2), blosum62(11, 1)};
+  for (AlignAlgorithm alg : {AlignAlgorithm::barrier, AlignAlgorithm::pipeline}) {
+    const bool barrier = alg == AlignAlgorithm::barrier;
+    for (size_t m : {size_t(1) << 10, size_t(1) << 30})
+      for (const Scoring& sc : alphabets) {
+        const SwShape s = sw_shape(sw_rule(d, AlignConfig{}, m, barrier));
+        persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, sc), s.T, out,
+                                 barrier);
+      }
+    for (const tuning::Params& p : tuning::enumerate(align_spaces(alg), align_valid)) {
+      const SwShape s = sw_shape(shape_of(p, alg));
+      persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, alphabets[0]), s.T,
+                               out, false);
+    }
+  }
+}
 
 AlignConfig align_tuned(const DeviceInfo& device, AlignConfig c, size_t n, size_t m) {
   if (c.local_size && c.cells && c.tile_cols) return c;

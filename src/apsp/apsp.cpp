@@ -22,7 +22,9 @@ bool poison_local() {
   return e && *e && std::string(e) != "0";
 }
 
-void validate(const ApspConfig& c) {
+}  // namespace
+
+void detail::apsp_validate(const ApspConfig& c) {
   if (c.tile != 16 && c.tile != 32 && c.tile != 64)
     throw input_error("--tile must be 16, 32 or 64, got " + std::to_string(c.tile));
   if (c.paths && c.tile == 64)
@@ -42,6 +44,29 @@ void validate(const ApspConfig& c) {
     throw input_error("unroll must divide the chunk of " + std::to_string(chunk) + ", got " +
                       std::to_string(c.unroll));
 }
+
+template <typename T>
+detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison) {
+  Defines defs;
+  defs.set("VALUE_TYPE", std::is_integral_v<T> ? "int" : "float")
+      .set("INTEGER", std::is_integral_v<T> ? 1 : 0)
+      .set("TILE", cfg.tile)
+      .set("PATHS", cfg.paths ? 1 : 0)
+      .set("POISON_LOCAL", poison ? 1 : 0);
+  ApspDefines a{defs, defs, defs};
+  a.tile.set("LOCAL_SIZE", std::min(256, cfg.tile * cfg.tile));  // the tile kernels' work-group
+  const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
+  a.rest.set("TM", cfg.thread_rows).set("TN", cfg.thread_tile).set("CHUNK", chunk)
+      .set("KU", cfg.unroll);
+  // The band pass (fw_rest modes 1 and 2) has 2 x depth x N elements: the 4 x 4 micro-tile gives
+  // it 4x the groups of 8 x 8, enough to fill the device.
+  a.band.set("TM", 4).set("TN", 4).set("CHUNK", band_chunk).set("KU", band_chunk);
+  return a;
+}
+template detail::ApspDefines detail::apsp_defines<float>(const ApspConfig&, bool);
+template detail::ApspDefines detail::apsp_defines<int32_t>(const ApspConfig&, bool);
+
+namespace {
 
 // Tile range [lo, hi) of tiles of side b: those inside [s, e) (inner) or touching it (outer).
 std::pair<int32_t, int32_t> inner(int32_t s, int32_t e, int32_t b) {
@@ -83,7 +108,7 @@ template <typename T>
 ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, int32_t>, "float or int32_t");
   cfg = apsp_choose<T>(ctx.info(), g.n, cfg);
-  validate(cfg);
+  detail::apsp_validate(cfg);
   ApspResult<T> result;
   result.config = cfg;
   if (g.n == 0) return result;
@@ -100,21 +125,10 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
 
   auto& q = ctx.queue();
   cl::Buffer D = upload(q, d), P = upload(q, cfg.paths ? next : std::vector<int32_t>(1, 0));
-  Defines defs;
-  defs.set("VALUE_TYPE", std::is_integral_v<T> ? "int" : "float")
-      .set("INTEGER", std::is_integral_v<T> ? 1 : 0)
-      .set("TILE", tile)
-      .set("PATHS", cfg.paths ? 1 : 0)
-      .set("POISON_LOCAL", poison_local() ? 1 : 0);
+  const detail::ApspDefines defs = detail::apsp_defines<T>(cfg, poison_local());
+  const Defines &tile_defs = defs.tile, &rest_defs = defs.rest, &band_defs = defs.band;
   const size_t threads = std::min(256, tile * tile);  // the tile kernels' work-group
-  Defines tile_defs = defs, rest_defs = defs, band_defs = defs;
-  tile_defs.set("LOCAL_SIZE", threads);
   const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
-  rest_defs.set("TM", cfg.thread_rows).set("TN", cfg.thread_tile).set("CHUNK", chunk)
-      .set("KU", cfg.unroll);
-  // The band pass (fw_rest modes 1 and 2) has 2 x depth x N elements: the 4 x 4 micro-tile gives
-  // it 4x the groups of 8 x 8, enough to fill the device.
-  band_defs.set("TM", 4).set("TN", 4).set("CHUNK", band_chunk).set("KU", band_chunk);
   // The one local buffer of each kernel, carved as in cl/floyd_warshall*.cl.
   const size_t tt = size_t(tile) * tile * sizeof(T), p = cfg.paths ? 1 : 0;
   const Local lead_mem{(1 + p) * tt}, tiles_mem{(2 + p) * tt},

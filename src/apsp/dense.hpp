@@ -9,6 +9,16 @@
 
 namespace lockstep::detail {
 
+/// Throws input_error for a configuration the kernels cannot run (after apsp_rule).
+void apsp_validate(const ApspConfig& c);
+/// The -D sets of a configuration: cl/floyd_warshall.cl (every tile kernel), and
+/// cl/floyd_warshall_rest.cl's bulk (the micro-tile) and band pass (4 x 4).
+struct ApspDefines {
+  Defines tile, rest, band;
+};
+template <typename T>
+ApspDefines apsp_defines(const ApspConfig& cfg, bool poison);
+
 template <typename T>
 constexpr T work_infinity() {
   if constexpr (std::is_integral_v<T>)

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "apsp/dense.hpp"
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/tolerance.hpp"
 #include "lockstep/tuning.hpp"
 
@@ -22,6 +23,18 @@ std::string db_key(int32_t n, bool paths) {
   while (cls < n) cls *= 2;
   return std::string(std::is_integral_v<T> ? "i32" : "f32") + (paths ? "/paths" : "/dist") + "/n" +
          std::to_string(cls);
+}
+
+// The tuning space: tile x K x thread tile, then the bulk micro-tile around tile 32, K 4-8.
+std::vector<tuning::Space> apsp_spaces() {
+  return {{{"tile", {16, 32, 64}}, {"K", {1, 2, 4, 8, 16}}, {"thread_tile", {4, 8}}},
+          {{"tile", {32}}, {"K", {4, 8}}, {"thread_tile", {4, 8}}, {"thread_rows", {4, 8, 16}},
+           {"unroll", {0, 1, 2}}, {"overlap", {0, 1}}}};
+}
+bool apsp_valid(const tuning::Params& p, bool paths) {
+  const int tile = p.at("tile").get<int>(), K = p.at("K").get<int>();
+  const int rows = p.value("thread_rows", 0), cols = p.at("thread_tile").get<int>();
+  return K * tile <= 256 && !(paths && tile == 64) && (rows ? rows : cols) * cols <= 64;
 }
 
 ApspConfig config_of(const tuning::Params& p, bool paths) {
@@ -42,16 +55,8 @@ class ApspFamily : public tuning::Family {
   }
 
   std::string name() const override { return "apsp"; }
-  std::vector<tuning::Space> spaces() const override {
-    return {{{"tile", {16, 32, 64}}, {"K", {1, 2, 4, 8, 16}}, {"thread_tile", {4, 8}}},
-            {{"tile", {32}}, {"K", {4, 8}}, {"thread_tile", {4, 8}}, {"thread_rows", {4, 8, 16}},
-             {"unroll", {0, 1, 2}}, {"overlap", {0, 1}}}};
-  }
-  bool valid(const tuning::Params& p) const override {
-    const int tile = p.at("tile").get<int>(), K = p.at("K").get<int>();
-    const int rows = p.value("thread_rows", 0), cols = p.at("thread_tile").get<int>();
-    return K * tile <= 256 && !(paths_ && tile == 64) && (rows ? rows : cols) * cols <= 64;
-  }
+  std::vector<tuning::Space> spaces() const override { return apsp_spaces(); }
+  bool valid(const tuning::Params& p) const override { return apsp_valid(p, paths_); }
   std::string key() const override { return db_key<T>(g_.n, paths_); }
   nlohmann::json features() const override { return {{"n", g_.n}, {"edges", g_.src.size()}}; }
   double run(const tuning::Params& p) override {
@@ -98,7 +103,38 @@ class ApspFamily : public tuning::Family {
   std::vector<T> want_, got_;
 };
 
+// Every configuration of the tuning space (after the rule, as apsp() runs it) and the rule's own,
+// with and without paths; LOCKSTEP_POISON=1 (tests) at the rule's configuration.
+template <typename T>
+void add_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  for (bool paths : {false, true}) {
+    std::vector<ApspConfig> configs{apsp_rule(d, 0, {ApspVariant::generalized, 0, 0, paths})};
+    const auto valid = [&](const tuning::Params& q) { return apsp_valid(q, paths); };
+    for (const tuning::Params& p : tuning::enumerate(apsp_spaces(), valid))
+      configs.push_back(apsp_rule(d, 0, config_of(p, paths)));
+    for (size_t i = 0; i < configs.size(); ++i) {
+      try {
+        detail::apsp_validate(configs[i]);
+      } catch (const input_error&) {
+        continue;
+      }
+      for (bool poison : {false, true}) {
+        if (poison && i) break;
+        const detail::ApspDefines a = detail::apsp_defines<T>(configs[i], poison);
+        out.push_back({"apsp", "floyd_warshall.cl", a.tile.options()});
+        out.push_back({"apsp", "floyd_warshall_rest.cl", a.rest.options()});
+        out.push_back({"apsp", "floyd_warshall_rest.cl", a.band.options()});
+      }
+    }
+  }
+}
+
 }  // namespace
+
+void detail::apsp_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  add_builds<float>(d, out);
+  add_builds<int32_t>(d, out);
+}
 
 template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {

@@ -77,14 +77,25 @@ BarrierOrder parse_barrier_order(const std::string& name) {
                     "' (expected auto, fence, acqrel or acqrel-rspin)");
 }
 
+// The C11 path's language version: ROCm reports OpenCL C 2.0 and refuses -cl-std=CL3.0; PoCL
+// 3.1 (OpenCL C 3.0) refuses CL2.0 (its 2.0 headers lack the __global atomic_*_explicit
+// overloads). Follow the device's own OpenCL C version.
+static std::string c11_std_option(const DeviceInfo& info) {
+  return info.opencl_c_version.find("OpenCL C 2.") != std::string::npos ? "-cl-std=CL2.0"
+                                                                         : "-cl-std=CL3.0";
+}
+
 std::string add_flag_defines(const Context& ctx, Defines& d, BarrierOrder order) {
-  const DeviceInfo& di = ctx.info();
+  return add_flag_defines(ctx.info(), d, order);
+}
+
+std::string add_flag_defines(const DeviceInfo& di, Defines& d, BarrierOrder order) {
   bool c11 = di.c20_atomics;
   // LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path (what NVIDIA runs) on any device.
   if (const char* v = std::getenv("LOCKSTEP_BARRIER_C11"); v && std::string(v) == "0") c11 = false;
   d.set("BARRIER_C11", c11 ? 1 : 0);
   if (c11) {
-    d.flag("-cl-std=CL3.0");
+    d.flag(c11_std_option(di));
     return "c11";
   }
   // On the H100, mem_fence(CLK_GLOBAL_MEM_FENCE) did not make other groups' stores visible to
@@ -150,17 +161,24 @@ int barrier_group_limit(BarrierStrategy s, int local_size) {
 
 GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
                              int branch, BarrierVariant variant)
+    : GlobalBarrier(ctx.info(), strategy, groups, local_size, branch, variant) {
+  state_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, state_ints_ * sizeof(int));
+  reset(ctx.queue());
+}
+
+GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, int groups,
+                             int local_size, int branch, BarrierVariant variant)
     : strategy_(strategy), groups_(groups), local_size_(local_size) {
-  ordering_ = add_flag_defines(ctx, ordering_defines_, variant.order);
+  ordering_ = add_flag_defines(info, ordering_defines_, variant.order);
   flag_stride_ = variant.flag_stride ? variant.flag_stride : kDefaultFlagStride;
   if (flag_stride_ != 1 && flag_stride_ != BARRIER_LINE)
     throw input_error("global barrier: flag stride must be 1 or " + std::to_string(BARRIER_LINE) +
                       ", got " + std::to_string(flag_stride_));
   if (groups < 1)
     throw input_error("global barrier: groups must be >= 1, got " + std::to_string(groups));
-  if (local_size < 1 || size_t(local_size) > ctx.info().max_work_group_size)
+  if (local_size < 1 || size_t(local_size) > info.max_work_group_size)
     throw input_error("global barrier: local size " + std::to_string(local_size) + " outside 1.." +
-                      std::to_string(ctx.info().max_work_group_size));
+                      std::to_string(info.max_work_group_size));
   int arrays = 0;
   switch (strategy) {
     case BarrierStrategy::relaunch:
@@ -188,8 +206,6 @@ GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups,
     }
   }
   state_ints_ = BARRIER_ARRAYS + arrays;
-  state_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, state_ints_ * sizeof(int));
-  reset(ctx.queue());
 }
 
 int GlobalBarrier::tree_levels() const {
@@ -202,7 +218,7 @@ int GlobalBarrier::tree_levels() const {
 Defines& GlobalBarrier::add_defines(Defines& d) const {
   d.set("BARRIER_STRATEGY", int(strategy_));
   for (const auto& [name, value] : ordering_defines_.values()) d.set(name, value);
-  if (ordering_ == "c11") d.flag("-cl-std=CL3.0");
+  for (const auto& f : ordering_defines_.flags()) d.flag(f);  // -cl-std of the C11 path
   if (strategy_ == BarrierStrategy::lock_free || strategy_ == BarrierStrategy::tree)
     d.set("BARRIER_FLAG_STRIDE", flag_stride_);
   if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);

@@ -109,9 +109,14 @@ void PersistentKernel::build(BarrierStrategy s, int groups) {
   set_arg(kernel_, 0, barrier_->state());
 }
 
+Defines persistent_defines(const Defines& defines, int local_size, const GlobalBarrier& barrier) {
+  Defines d = defines;
+  d.set("LOCAL_SIZE", local_size);
+  return barrier.add_defines(d);
+}
+
 Defines PersistentKernel::defines() const {
-  Defines d = defines_;
-  return barrier_->add_defines(d);
+  return persistent_defines(defines_, config_.local_size, *barrier_);
 }
 
 cl::Kernel PersistentKernel::sibling(const std::string& name) const {

@@ -46,7 +46,7 @@ struct Chooser {
 
 BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   BfsRule r = o.rule;
-  const int wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, device.wave_width));
+  const int wave = detail::bfs_wave_width(device, o.wave_width);
   if (r.cpu_max <= 0) r.cpu_max = o.local_size;
   if (r.multi_max <= 0) r.multi_max = int32_t(std::max(1u, device.compute_units)) * o.local_size;
   // A hub of d edges costs the multi kernel d / WAVE_WIDTH iterations of one wave;

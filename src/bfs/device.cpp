@@ -10,8 +10,32 @@
 
 #include "bfs/steps.hpp"
 #include "lockstep/error.hpp"
+#include "lockstep/kernel_builds.hpp"
 
 namespace lockstep::detail {
+
+Defines bfs_defines(int local, int wave) {
+  Defines d;
+  d.set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
+  return d;
+}
+
+// The default work-group size under every barrier strategy, and the largest (1024, where the
+// device allows it) under the lock barrier; the device rule's wave width (BfsOptions 0).
+void bfs_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  const int wave = bfs_wave_width(d, 0), def = BfsOptions{}.local_size;
+  for (int local : {def, int(std::min<size_t>(1024, d.max_work_group_size))}) {
+    if (local % wave || local % 32) continue;
+    const Defines base = bfs_defines(local, wave);
+    persistent_kernel_builds(d, "bfs", "bfs_persistent.cl", base, local, out, local == def);
+    Defines steps = base;
+    steps.set("LOCAL_SIZE", local);
+    out.push_back({"bfs", "bfs.cl", steps.options()});
+    const std::string wide = BfsWide::defines(steps, local).options();
+    out.push_back({"bfs", "bfs_lb.cl", wide});
+    out.push_back({"bfs", "bfs_bitmap.cl", wide});
+  }
+}
 
 struct BfsDevice::Impl {
   Context& ctx;
@@ -28,12 +52,11 @@ struct BfsDevice::Impl {
 
   Impl(Context& c, const CsrGraph& graph, const BfsOptions& o, bool bottom_up)
       : ctx(c), g(graph), local(o.local_size) {
-    wave = o.wave_width > 0 ? o.wave_width : int(std::max(32u, c.info().wave_width));
+    wave = bfs_wave_width(c.info(), o.wave_width);
     if (local % wave != 0)
       throw input_error("bfs: the work-group size " + std::to_string(local) +
                         " must be a multiple of the wave width " + std::to_string(wave));
-    Defines d;
-    d.set("LOCAL_QUEUE", 4 * local).set("WAVE_WIDTH", wave);
+    Defines d = bfs_defines(local, wave);
     PersistentConfig pc;
     pc.strategy = o.barrier;
     pc.local_size = local;

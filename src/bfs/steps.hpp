@@ -2,6 +2,7 @@
 // (OpenMP); BfsDevice holds the graph, levels, parents and the two frontier queues on the device
 // and runs one kernel step at a time, returning the next frontier's size and edges.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -9,6 +10,14 @@
 #include "lockstep/bfs.hpp"
 
 namespace lockstep::detail {
+
+/// WAVE_WIDTH of the BFS kernels: `requested` when > 0, else the device's (at least 32).
+inline int bfs_wave_width(const DeviceInfo& d, int requested) {
+  return requested > 0 ? requested : int(std::max(32u, d.wave_width));
+}
+/// LOCAL_QUEUE and WAVE_WIDTH, the -D set every BFS kernel shares (cl/bfs_persistent.cl gets
+/// LOCAL_SIZE and the barrier's from PersistentKernel; the others LOCAL_SIZE, see BfsDevice).
+Defines bfs_defines(int local, int wave);
 
 struct Frontier {
   int64_t count = 0, edges = 0;  // vertices, and the sum of their out-degrees
@@ -57,6 +66,8 @@ class BfsWide {
   /// The switch back: the current frontier bitmap -> queue `out` (ctr as in lb()).
   cl::Event to_queue(const BfsBuffers& b, const cl::Buffer& out);
   static int tile(int local);  // merge-path items per work-group of lb()
+  /// The -D set of cl/bfs_lb.cl and cl/bfs_bitmap.cl: `base` with LOCAL_SIZE and LB_ITEMS.
+  static Defines defines(const Defines& base, int local);
 
  private:
   Context& ctx_;

@@ -11,13 +11,18 @@ namespace lockstep::detail {
 
 int BfsWide::tile(int local) { return std::max(local, 1024); }
 
+Defines BfsWide::defines(const Defines& base, int local) {
+  Defines d = base;
+  d.set("LOCAL_SIZE", local).set("LB_ITEMS", tile(local) / local);
+  return d;
+}
+
 BfsWide::BfsWide(Context& ctx, int32_t n, size_t edges, int local, const Defines& defines)
     : ctx_(ctx), n_(n), local_(local) {
   if (local % 32 != 0)
     throw input_error("bfs: the work-group size " + std::to_string(local) +
                       " must be a multiple of 32 (bitmap words)");
-  Defines d = defines;
-  d.set("LOCAL_SIZE", local).set("LB_ITEMS", tile(local) / local);
+  const Defines d = BfsWide::defines(defines, local);
   scan_ = ctx.kernel("bfs_lb.cl", "bfs_lb_scan", d);
   sums_ = ctx.kernel("bfs_lb.cl", "bfs_lb_sums", d);
   path_ = ctx.kernel("bfs_lb.cl", "bfs_lb_path", d);

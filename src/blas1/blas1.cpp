@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/runtime.hpp"
 
 namespace lockstep {
@@ -35,6 +36,11 @@ cl::Buffer& scratch(const cl::Context& ctx) {
 }
 
 }  // namespace
+
+void detail::blas1_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  out.push_back({"blas1", "blas1.cl", defines<float>().options()});
+  if (d.fp64) out.push_back({"blas1", "blas1.cl", defines<double>().options()});
+}
 
 template <typename T>
 void fill(cl::CommandQueue& queue, cl::Buffer& x, int n, T value) {

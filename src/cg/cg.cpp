@@ -5,8 +5,17 @@
 
 #include "cg_impl.hpp"
 #include "lockstep/blas1.hpp"
+#include "lockstep/kernel_builds.hpp"
 
 namespace lockstep {
+
+// float and (fp64) double, without and with the Jacobi preconditioner.
+void detail::cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  for (bool jacobi : {false, true}) {
+    out.push_back({"cg", "cg.cl", cg_defines<float>(jacobi).options()});
+    if (d.fp64) out.push_back({"cg", "cg.cl", cg_defines<double>(jacobi).options()});
+  }
+}
 
 std::string to_string(CgAlgorithm a) { return a == CgAlgorithm::classic ? "classic" : "pipelined"; }
 std::string to_string(Preconditioner p) { return p == Preconditioner::none ? "none" : "jacobi"; }

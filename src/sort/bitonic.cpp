@@ -46,6 +46,19 @@ std::vector<Phase> bitonic_phases(size_t n, size_t npad, int tile, int fuse) {
 
 }  // namespace
 
+int bitonic_tile(const DeviceInfo& info, size_t elem, int local, size_t n) {
+  int tile = (elem == 4) ? 4096 : 2048;
+  while (tile > 2 * local && size_t(tile) * elem > info.local_mem_bytes / 2) tile /= 2;
+  while (tile > 2 * local && size_t(tile) / 2 >= n) tile /= 2;  // small n: no wasted stages
+  return tile;
+}
+
+Defines bitonic_defines(KeyType type, bool descending, bool pairs, int tile, int fuse) {
+  Defines d = sort_key_defines(type, descending, pairs);
+  d.set("TILE", tile).set("FUSE", fuse);
+  return d;
+}
+
 SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                         const SortOptions& opts, const cl::Buffer* values) {
   SortResult r;
@@ -58,12 +71,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   if (local < 1 || (local & (local - 1)))
     throw input_error("bitonic sort: work-group size must be a power of two");
   const size_t elem = key_bytes(type) + (pairs ? 4 : 0);
-  int tile = opts.tile;
-  if (!tile) {
-    tile = (elem == 4) ? 4096 : 2048;
-    while (tile > 2 * local && size_t(tile) * elem > info.local_mem_bytes / 2) tile /= 2;
-    while (tile > 2 * local && size_t(tile) / 2 >= n) tile /= 2;  // small n: no wasted stages
-  }
+  const int tile = opts.tile ? opts.tile : bitonic_tile(info, elem, local, n);
   if (tile < 2 || (tile & (tile - 1)) || tile < local)
     throw input_error("bitonic sort: tile must be a power of two >= the work-group size");
   if (size_t(tile) * elem > info.local_mem_bytes)
@@ -77,8 +85,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   const size_t npad = std::max(next_pow2(n), size_t(tile));
   const std::vector<Phase> phases = bitonic_phases(n, npad, tile, fuse);
   r.phases = int(phases.size());
-  Defines d = sort_key_defines(type, opts.descending, pairs);
-  d.set("TILE", tile).set("FUSE", fuse);
+  const Defines d = bitonic_defines(type, opts.descending, pairs, tile, fuse);
 
   const size_t tiles = (n + size_t(tile) - 1) / size_t(tile);
   PersistentConfig cfg;

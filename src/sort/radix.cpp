@@ -60,6 +60,23 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   return p;
 }
 
+Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,
+                      const RadixParams& p, bool small, int items) {
+  Defines d = sort_key_defines(type, descending, pairs);
+  d.set("LOCAL_SIZE", p.local_size).set("RADIX_MATCH", p.match);
+  if (p.match) d.set("WAVE_WIDTH", p.wave);
+  if (small) {
+    d.set("ITEMS", p.small_items);
+  } else {
+    d.set("ITEMS", items > 0 ? items : p.items).set("PRIVATE_COUNTS", p.private_counts ? 1 : 0);
+    // BARRIER_C11 / BARRIER_NV_PTX. The look-back's flag words carry their own counts, so its
+    // loads are relaxed: on NVIDIA acqrel-rspin makes flag_load_relaxed ld.relaxed.gpu (the
+    // acquire order would serialise a round of LOOKBACK loads).
+    add_flag_defines(device, d, BarrierOrder::acqrel_rspin);
+  }
+  return d;
+}
+
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                       bool descending, const RadixParams& p, const cl::Buffer* values) {
   SortResult r;
@@ -87,26 +104,18 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   r.strategy = small ? "one-group" : p.chained ? "onesweep" : "count-scan";
   if (n == 0) return r;
 
-  Defines d = sort_key_defines(type, descending, pairs);
-  d.set("LOCAL_SIZE", p.local_size).set("RADIX_MATCH", p.match);
-  if (p.match) d.set("WAVE_WIDTH", p.wave);
+  const Defines d = radix_defines(ctx.info(), type, descending, pairs, p, small, items);
   const cl::Context& c = ctx.context();
   cl::CommandQueue& q = ctx.queue();
   cl::Buffer dummy = make_buffer(c, CL_MEM_READ_WRITE, 4);
   const cl::Buffer& vals = pairs ? *values : dummy;
   std::vector<std::pair<std::string, cl::Event>> evs;
   if (small) {
-    d.set("ITEMS", p.small_items);
     cl::Kernel k = ctx.kernel("radix_small.cl", "radix_small", d);
     set_args(k, keys, vals, cl_uint(n));
     evs.push_back({"small", launch(q, k, local, local)});
     r.groups = 1;
   } else {
-    d.set("ITEMS", items).set("PRIVATE_COUNTS", p.private_counts ? 1 : 0);
-    // BARRIER_C11 / BARRIER_NV_PTX. The look-back's flag words carry their own counts, so its
-    // loads are relaxed: on NVIDIA acqrel-rspin makes flag_load_relaxed ld.relaxed.gpu (the
-    // acquire order would serialise a round of LOOKBACK loads).
-    add_flag_defines(ctx, d, BarrierOrder::acqrel_rspin);
     cl::Kernel hist_k = ctx.kernel("radix.cl", "radix_histogram", d);
     cl::Kernel pass_k = ctx.kernel("radix.cl", "radix_pass", d);
     cl::Kernel count_k, scan_k;

@@ -1,7 +1,9 @@
 // lockstep::sort: names and parsing, the `automatic` rule, the shared key -D set, dispatch to
 // bitonic or radix, and the host-vector overloads (upload, sort in place, download).
 #include <numeric>
+#include <tuple>
 
+#include "lockstep/kernel_builds.hpp"
 #include "sort_impl.hpp"
 
 namespace lockstep {
@@ -66,6 +68,38 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
   d.set("KEY_TYPE", static_cast<long long>(type)).set("DESCENDING", descending ? 1 : 0);
   d.set("PAIRS", pairs ? 1 : 0);
   return d;
+}
+
+// Every key type, keys and pairs, both orders. Radix: the rule's parameters (radix_params),
+// its one-group kernel and the tiled one. Bitonic (the default work-group size): the automatic
+// tile of a large input under every barrier strategy (PersistentKernel's builds), and under the
+// lock barrier (the GPU default) descending order, the small-input tile and the other fusion
+// depths.
+void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  const int local = int(std::min<size_t>(256, d.max_work_group_size));
+  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64})
+    for (bool pairs : {false, true}) {
+      const RadixParams p = radix_params(d, t, pairs, 0);
+      for (bool desc : {false, true})
+        for (bool small : {true, false}) {
+          if (small && p.small_items == 0) continue;
+          // min_tiles (small n) shortens tiles to 4, 8, ... keys per work-item
+          std::vector<int> items{p.items};
+          for (int i = 4; !small && p.min_tiles > 0 && i < p.items; i += 4) items.push_back(i);
+          for (int i : items)
+            out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
+                           radix_defines(d, t, desc, pairs, p, small, i).options()});
+        }
+      const size_t elem = key_bytes(t) + (pairs ? 4 : 0);
+      const int big = bitonic_tile(d, elem, local, size_t(1) << 30);
+      const int small = bitonic_tile(d, elem, local, size_t(2 * local));
+      persistent_kernel_builds(d, "sort/bitonic", "bitonic.cl",
+                               bitonic_defines(t, false, pairs, big, 3), local, out);
+      for (auto [desc, tile, fuse] : {std::tuple{true, big, 3}, {false, small, 3}, {false, big, 1},
+                                      {false, big, 2}})
+        persistent_kernel_builds(d, "sort/bitonic", "bitonic.cl",
+                                 bitonic_defines(t, desc, pairs, tile, fuse), local, out, false);
+    }
 }
 }  // namespace detail
 

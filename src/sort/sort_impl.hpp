@@ -13,6 +13,10 @@ std::string sort_db_key(KeyType type, bool pairs, size_t n);
 SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool pairs,
                         SortOptions o);
 
+/// Bitonic: the automatic tile for n keys of `elem` bytes in groups of `local`, and the program's
+/// -D set (PersistentKernel adds LOCAL_SIZE and the barrier's).
+int bitonic_tile(const DeviceInfo& info, size_t elem, int local, size_t n);
+Defines bitonic_defines(KeyType type, bool descending, bool pairs, int tile, int fuse);
 SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                         const SortOptions& opts, const cl::Buffer* values);
 
@@ -32,6 +36,10 @@ struct RadixParams {
 /// The rule: PTX match ranking on NVIDIA, counters per work-item elsewhere; no look-back on CPUs
 /// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
+/// The -D set of cl/radix_small.cl (small) or cl/radix.cl for parameters p (items: the tile's
+/// keys per work-item when min_tiles shortened it, 0: p.items).
+Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,
+                      const RadixParams& p, bool small, int items = 0);
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                       bool descending, const RadixParams& p, const cl::Buffer* values);
 

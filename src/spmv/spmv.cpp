@@ -1,5 +1,6 @@
 // SpMV launches: build options from the configuration, grid sizes per kernel, and the
 // resolution of `automatic` (tuning database entry for this matrix, else the model).
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/spmv.hpp"
 #include "lockstep/spmv_tuner.hpp"
 
@@ -16,6 +17,15 @@ Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
   if (c.kernel == SpmvKernel::adaptive) def.set("BLOCK_NNZ", 2 << c.wg_bits);
   if (c.kernel == SpmvKernel::merge) def.set("MERGE_ITEMS", c.items);
   return def;
+}
+
+// The tuner's space (every valid configuration), float and, where the device has fp64, double.
+void detail::spmv_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  for (const SpmvConfig& c : spmv_search_space(d, sizeof(float)))
+    out.push_back({"spmv", "spmv.cl", spmv_defines<float>(c, d).options()});
+  if (d.fp64)
+    for (const SpmvConfig& c : spmv_search_space(d, sizeof(double)))
+      out.push_back({"spmv", "spmv.cl", spmv_defines<double>(c, d).options()});
 }
 
 template <typename T>

@@ -9,9 +9,16 @@
 // set stays in cache can exceed the ceiling (%copy above 100).
 #include <algorithm>
 
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/spmv_tuner.hpp"
 
 namespace lockstep {
+
+static Defines copy_defines() { return Defines().set("LOCAL_SIZE", 256); }
+
+void detail::copy_kernel_builds(const DeviceInfo&, std::vector<KernelBuild>& out) {
+  out.push_back({"copy", "copy.cl", copy_defines().options()});
+}
 
 double copy_bandwidth_gbs(Context& ctx) {
   const DeviceInfo& info = ctx.info();
@@ -25,9 +32,7 @@ double copy_bandwidth_gbs(Context& ctx) {
   cl::Buffer src = make_buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
   cl::Buffer dst = make_buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
   check(ctx.queue().enqueueFillBuffer(src, 1.0f, 0, bytes), "clEnqueueFillBuffer");
-  Defines d;
-  d.set("LOCAL_SIZE", 256);
-  cl::Kernel k = ctx.kernel("copy.cl", "copy4", d);
+  cl::Kernel k = ctx.kernel("copy.cl", "copy4", copy_defines());
   set_args(k, n4, src, dst);
   // GPUs: a grid-stride loop over a few groups per compute unit. CPUs (PoCL runs a group's items
   // as a loop): one float4 per item, so each group copies one contiguous 4 KiB run; a grid

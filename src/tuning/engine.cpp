@@ -64,14 +64,19 @@ const Measured* Outcome::find(const Params& p) const {
 }
 
 std::vector<Params> enumerate(const Family& family) {
+  return enumerate(family.spaces(), [&](const Params& p) { return family.valid(p); });
+}
+
+std::vector<Params> enumerate(const std::vector<Space>& spaces,
+                              const std::function<bool(const Params&)>& valid) {
   std::vector<Params> all, out;
-  for (const Space& s : family.spaces()) {
+  for (const Space& s : spaces) {
     Params p = Params::object();
     product(s, 0, p, all);
   }
   std::set<std::string> seen;
   for (Params& p : all)
-    if (family.valid(p) && seen.insert(p.dump()).second) out.push_back(std::move(p));
+    if (valid(p) && seen.insert(p.dump()).second) out.push_back(std::move(p));
   return out;
 }
 

@@ -61,7 +61,9 @@ std::string device_spec(const po::variables_map& vm) {
 
 static void print_usage(std::ostream& out) {
   out << "usage: lockstep COMMAND [ARGS...] [--device D]\n\ncommands:\n";
-  for (auto& c : commands()) out << "  " << c.name << std::string(c.name.size() < 16 ? 16 - c.name.size() : 1, ' ') << c.summary << "\n";
+  for (auto& c : commands())
+    if (!c.summary.empty())  // hidden commands (e.g. `kernels`) have none
+      out << "  " << c.name << std::string(c.name.size() < 16 ? 16 - c.name.size() : 1, ' ') << c.summary << "\n";
   out << "\n`lockstep COMMAND --help` describes a command.\n";
 }
 

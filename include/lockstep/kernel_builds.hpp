@@ -1,0 +1,53 @@
+// Every program build the library can ask for, listed without a device: for ahead-of-time
+// compiles of every kernel variant (tools/portability/compile_kernels.sh compiles them for AMD
+// GPUs and SPIR-V in CI). Each family lists its builds from the same functions and tables its
+// launches use (the -D functions, the tuning families' spaces, the barrier strategies), so a
+// renamed macro or a new parameter value shows up here without a second list. Where the library
+// picks a value at run time (local size, co-resident groups, alphabet), the list holds the values
+// it can pick on a device like `target`; pure constants (a barrier's group count) get
+// representative values.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "lockstep/runtime.hpp"
+
+namespace lockstep {
+
+struct KernelBuild {
+  std::string family;   // e.g. "spmv", "sort/bitonic"
+  std::string file;     // kernel file in cl/
+  std::string options;  // the full option string clBuildProgram would get
+};
+
+/// A DeviceInfo for a device known only by vendor ("amd", "intel", "nvidia", "cpu"), wave
+/// width (0: the library's vendor rule) and OpenCL C version ("1.2", "2.0", "3.0"), with
+/// generous limits (1024 work-items, 64 KiB local memory, fp64, 100 compute units).
+DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
+                          const std::string& opencl_c);
+
+/// Every distinct (file, options) build on `target`; with C11 atomics, the barrier family also
+/// under the OpenCL C 1.2 ordering path that LOCKSTEP_BARRIER_C11=0 selects.
+std::vector<KernelBuild> kernel_builds(const DeviceInfo& target);
+
+namespace detail {
+// One per family, next to the code that builds its kernels.
+void barrier_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void spmv_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void blas1_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void bfs_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void apsp_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void copy_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+/// A persistent kernel's builds: `defines` as PersistentKernel builds them (LOCAL_SIZE =
+/// local_size and each barrier strategy's options), at its one-group probe and a representative
+/// group count; with every_strategy false, only the lock barrier's (the probe, the GPU default,
+/// and what a kernel with an explicit lock barrier gets).
+void persistent_kernel_builds(const DeviceInfo& d, const std::string& family,
+                              const std::string& file, const Defines& defines, int local_size,
+                              std::vector<KernelBuild>& out, bool every_strategy = true);
+}  // namespace detail
+
+}  // namespace lockstep

@@ -1,0 +1,74 @@
+// kernel_builds(): the list behind tools/portability/compile_kernels.sh holds every family, no
+// duplicate, the -cl-std each device kind gets on the C11 barrier path (CL2.0 on ROCm's OpenCL
+// C 2.0, CL3.0 on 3.0 devices), no NVIDIA path off NVIDIA; and this device's list builds here.
+#include <set>
+
+#include "lockstep/kernel_builds.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, no PTX off NVIDIA") {
+  const auto amd = kernel_builds(device_profile("amd", 0, "2.0"));
+  std::set<std::string> families, files;
+  std::set<std::pair<std::string, std::string>> unique;
+  for (const auto& b : amd) {
+    families.insert(b.family), files.insert(b.file);
+    CHECK(unique.insert({b.file, b.options}).second);
+    CHECK(b.options.find("BARRIER_NV_PTX") == std::string::npos);
+    CHECK(b.options.find("USE_NV_SHUFFLE") == std::string::npos);
+    CHECK(b.options.find("-cl-std=CL3.0") == std::string::npos);
+    if (b.options.find("WAVE_WIDTH=") != std::string::npos)
+      CHECK((b.options.find("WAVE_WIDTH=64") != std::string::npos));
+  }
+  for (const char* f : {"barrier", "spmv", "blas1", "cg", "sort/bitonic", "sort/radix", "bfs",
+                        "align", "apsp", "copy", "mpi/halo"})
+    CHECK_MESSAGE(families.count(f), f);
+  // Every kernel file but the included ones (barrier.cl, barrier_order.cl, bfs_common.cl,
+  // common.cl, floyd_warshall_common.cl, radix_rank.cl, sort_keys.cl).
+  for (const char* f : {"barrier_bench.cl", "persistent_check.cl", "spmv.cl", "blas1.cl", "cg.cl",
+                        "bitonic.cl", "radix.cl", "radix_small.cl", "bfs.cl", "bfs_persistent.cl",
+                        "bfs_lb.cl", "bfs_bitmap.cl", "smith_waterman.cl", "floyd_warshall.cl",
+                        "floyd_warshall_rest.cl", "copy.cl", "halo.cl"})
+    CHECK_MESSAGE(files.count(f), f);
+  // The persistent kernels get LOCAL_SIZE from PersistentKernel (persistent_defines).
+  for (const auto& b : amd)
+    if (b.file == "bitonic.cl" || b.file == "bfs_persistent.cl" || b.file == "smith_waterman.cl" ||
+        b.file == "persistent_check.cl")
+      CHECK_MESSAGE(b.options.find("-D LOCAL_SIZE=") != std::string::npos, b.file, " ", b.options);
+  // The APSP tuning space's micro-tiles reach fw_rest: 16 x 4 and unroll 1, 2.
+  bool micro = false;
+  for (const auto& b : amd)
+    micro |= b.file == "floyd_warshall_rest.cl" && b.options.find("-D TM=16") != std::string::npos &&
+             b.options.find("-D KU=2") != std::string::npos;
+  CHECK(micro);
+  bool cl20 = false, plain12 = false;
+  for (const auto& b : amd) {
+    cl20 |= b.options.find("BARRIER_C11=1") != std::string::npos &&
+            b.options.find("-cl-std=CL2.0") != std::string::npos;
+    plain12 |= b.options.find("BARRIER_C11=0") != std::string::npos;
+  }
+  CHECK(cl20);
+  CHECK(plain12);  // LOCKSTEP_BARRIER_C11=0's path, in the barrier family
+  for (const auto& b : kernel_builds(device_profile("intel", 0, "3.0")))
+    if (b.options.find("BARRIER_C11=1") != std::string::npos)
+      CHECK(b.options.find("-cl-std=CL3.0") != std::string::npos);
+  bool ptx = false;
+  for (const auto& b : kernel_builds(device_profile("nvidia", 0, "1.2")))
+    ptx |= b.options.find("BARRIER_NV_PTX=1") != std::string::npos;
+  CHECK(ptx);
+}
+
+// PoCL 3.1 refuses -cl-std=CL2.0 here (no atomic_*_explicit overload for a __global atomic_int
+// pointer in its 2.0 headers): the option must follow the device's own OpenCL C version, as
+// add_flag_defines does. The list for this very device builds on it.
+TEST_CASE("kernel builds: this device's barrier builds, from its own DeviceInfo, build [device]") {
+  Context& ctx = test::context();
+  int built = 0;
+  for (const auto& b : kernel_builds(ctx.info()))
+    if (b.family == "barrier" && b.options.find("BARRIER_C11=1") != std::string::npos) {
+      CHECK_NOTHROW(program(ctx.context(), ctx.device(), b.file, Defines().flag(b.options)));
+      ++built;
+    }
+  CHECK(built >= (ctx.info().c20_atomics ? 5 : 0));
+}
