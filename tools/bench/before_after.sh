@@ -7,7 +7,8 @@
 # thread tile 4). Old option spellings are used: NEW accepts them (deprecated). Writes
 # $OUT/before_after.txt: every run's last line, then `ratio case= old_ms= new_ms= new_over_old=`
 # (medians of the three).
-# Use: OLD=path/to/old/lockstep NEW=build/lockstep OUT=/tmp/out [GENOMES=dir] tools/bench/before_after.sh
+# Use: OLD=path/to/old/lockstep NEW=build/lockstep OUT=/tmp/out [GENOMES=dir] [ONLY=regex]
+#      tools/bench/before_after.sh        (ONLY: run the cases whose name matches)
 set -uo pipefail
 : "${OLD:?set OLD}" "${NEW:?set NEW}" "${OUT:?set OUT}"
 mkdir -p "$OUT"
@@ -27,6 +28,7 @@ declare -A times
 run() {  # run CASE KEY ARGS...: three alternating pairs
   local c=$1 k=$2
   shift 2
+  [[ -n "${ONLY:-}" && ! "$c" =~ $ONLY ]] && return 0
   for i in 1 2 3; do
     for side in old new; do
       local bin=$OLD
