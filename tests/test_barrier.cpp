@@ -17,16 +17,15 @@
 namespace lockstep {
 namespace {
 
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-};
+using test::ScopedEnv;
 
 void stress(BarrierStrategy s, int rounds, BarrierVariant v = {}) {
   Context& ctx = test::context();
   int groups = std::min(ctx.info().is_gpu() ? 64 : 4, bench_kernel_coresident(ctx, s, 64, v));
-  REQUIRE(groups >= 1);
+  if (groups < 2) {  // one group proves nothing about ordering between groups
+    MESSAGE("skipped: " << to_string(s) << " has " << groups << " co-resident group of 64 here");
+    return;
+  }
 
   BarrierBenchResult r = bench_barrier(ctx, s, groups, 64, rounds, 0, v);
 

@@ -30,13 +30,7 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const std::string& n, const std::string& v) : name(n) {
-    setenv(n.c_str(), v.c_str(), 1);
-  }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-};
+using test::ScopedEnv;
 
 }  // namespace
 
