@@ -15,8 +15,10 @@
 //                   kernel and a scan kernel instead, so no work-group ever spins on another
 //                   (groups that share an OS thread would starve each other).
 // Look-back: per tile and digit one 32-bit flag, FLAG_AGG | count, then FLAG_PREFIX | inclusive
-// prefix (30 bits: n < 2^30), written with flag_store_release and read with flag_load_acquire
-// (cl/barrier_order.cl). Two flag arrays alternate between passes; each pass zeroes the other.
+// prefix (30 bits: n < 2^30), written with flag_store_relaxed and read with flag_load_relaxed: a
+// flag word carries its count, nothing else is read through it, so no release/acquire order is
+// needed (cl/barrier_order.cl; on the H100 release stores cost 3 % of a pass). Two flag arrays
+// alternate between passes; each pass zeroes the other.
 // The plan keeps the result in the caller's buffer: with an odd number of passes to run, the first
 // skipped pass runs as a plain copy; with none to run, f32 keys are canonicalised in place.
 // Stable. Macros: cl/radix_rank.cl's, PAIRS (0/1), PRIVATE_COUNTS (1: the histogram and count
@@ -70,10 +72,16 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
     for (uint w = 0; w < LOCAL_SIZE; ++w) lh[i] += own[w * DIGITS * RADIX + i];
-#else
-  for (uint e = get_global_id(0); e < n; e += get_global_size(0)) {
-    const key_t k = key_in(keys[e]);
-    for (int d = 0; d < DIGITS; ++d) atomic_inc(&lh[d * RADIX + digit_of(k, 8 * d)]);
+#else  // 8 loads in flight per work-item before the counting (one at a time was latency-bound)
+  const uint gs = get_global_size(0);
+  for (uint e0 = get_global_id(0); e0 < n; e0 += 8 * gs) {
+    key_t k[8];
+    #pragma unroll
+    for (int j = 0; j < 8; ++j) k[j] = e0 + j * gs < n ? key_in(keys[e0 + j * gs]) : 0;
+    #pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (e0 + j * gs < n)
+        for (int d = 0; d < DIGITS; ++d) atomic_inc(&lh[d * RADIX + digit_of(k[j], 8 * d)]);
   }
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -226,7 +234,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
   if (chained)
     for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
       const uint c = rank_digit_count(d, &s) - (d == RADIX - 1 ? TILE - cnt : 0);
-      flag_store_release(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
+      flag_store_relaxed(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
     }
   rank_offsets(k, shift, r, &s);
 #if ITEMS <= 32
@@ -248,7 +256,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       excl = (uint)*my;  // radix_tile_scan's exclusive prefix
     } else if (tile > 0) {
       excl = look_back(fl, tile, d);
-      flag_store_release(my, (int)(FLAG_PREFIX | (excl + c)));
+      flag_store_relaxed(my, (int)(FLAG_PREFIX | (excl + c)));
     }
     gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }
