@@ -42,7 +42,8 @@ static inline int ld_col(__global const int* p) {
 #define ld_val(p) (*(p))
 #define ld_col(p) (*(p))
 #endif
-// val[k] * x[col[k]] through those loads.
+// val[k] * x[col[k]] through those loads, in the adaptive and merge kernels (the gather-bound
+// ones; scalar and vector moved by +-1 %, so they keep plain loads).
 #define PRODUCT(k) (ld_val(val + (k)) * ld_x(x + ld_col(col + (k))))
 
 static inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
@@ -57,7 +58,7 @@ void spmv_scalar(const int rows, __global const int* restrict row_ptr,
   if (row >= rows) return;
   T sum = 0;
   const int end = row_ptr[row + 1];
-  for (int k = row_ptr[row]; k < end; ++k) sum += PRODUCT(k);
+  for (int k = row_ptr[row]; k < end; ++k) sum += val[k] * x[col[k]];
   y[row] = finish(sum, alpha, beta, y, row);
 }
 
@@ -102,7 +103,7 @@ void spmv_vector(const int rows, __global const int* restrict row_ptr,
   T sum = 0;
   if (row < rows) {
     const int end = row_ptr[row + 1];
-    for (int k = row_ptr[row] + lane; k < end; k += TPR) sum += PRODUCT(k);
+    for (int k = row_ptr[row] + lane; k < end; k += TPR) sum += val[k] * x[col[k]];
   }
 #if TPR > 1
 #if defined(USE_NV_SHUFFLE)

@@ -189,3 +189,16 @@ TEST_CASE("disk cache: LOCKSTEP_DISK_CACHE=0 stores no program") {
   CHECK(program_cache_stats().compiles == before.compiles + 1);
   CHECK(!fs::exists(dir.path / "programs"));
 }
+
+TEST_CASE("scratch buffers: kept per slot, grown on demand, released") {
+  Context ctx(test::context().device());
+  const cl::Buffer a = ctx.scratch(1, 1000);
+  CHECK(a.getInfo<CL_MEM_SIZE>() >= 1000);
+  CHECK(ctx.scratch(1, 10)() == a());  // smaller request: the same buffer
+  CHECK(ctx.scratch(0, 10)() != a());  // another slot: another buffer
+  const cl::Buffer b = ctx.scratch(1, 5000);
+  CHECK(b.getInfo<CL_MEM_SIZE>() >= 5000);
+  CHECK(b() != a());
+  ctx.release_scratch();
+  CHECK(ctx.scratch(1, 4).getInfo<CL_MEM_SIZE>() >= 4);
+}

@@ -35,9 +35,11 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   if (device.is_nvidia() && device.wave_width == 32) {
     p.match = 1;
     p.wave = 32;
-    // ptxas (sm_90, clang-16 PTX) gives radix_pass 80 registers at these ITEMS, so 3 groups of
-    // 256 fit an SM's 64K registers (one more key per work-item: 96 registers, 2 groups).
-    p.items = kb == 8 ? (pairs ? 10 : 12) : (pairs ? 13 : 16);
+    // The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per pass): u32 keys
+    // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; pairs 10/12/13/14/16 0.86/0.77/0.75/
+    // 0.74/0.98 (16: the tile no longer fits at 256); u64 8/10/12/14/16 0.72/0.66/0.61/0.58/0.78.
+    // u64 pairs: the most that fit local memory at 256 work-items.
+    p.items = kb == 8 ? (pairs ? 10 : 14) : (pairs ? 14 : 20);
     p.small_items = 32;
     p.min_tiles = std::max(1, int(device.compute_units));  // small n: every SM gets a tile
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
@@ -126,14 +128,15 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     const size_t tiles = (n + tile - 1) / tile;
     const size_t flag_words = tiles * 256;
     const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;  // ST_SIZE
-    cl::Buffer tmp = make_buffer(c, CL_MEM_READ_WRITE, n * kb);
-    cl::Buffer tmpv = make_buffer(c, CL_MEM_READ_WRITE, pairs ? n * 4 : 4);
-    cl::Buffer state = make_buffer(c, CL_MEM_READ_WRITE, state_words * 4);
-    cl::Buffer flags = make_buffer(c, CL_MEM_READ_WRITE, (p.chained ? 2 : 1) * flag_words * 4);
-    // One histogram group up to 2^17 keys: it zeroes the state itself, so no fill launch.
+    // The context's scratch buffers (slots 0-3), reused by the next sort.
+    const cl::Buffer tmp = ctx.scratch(0, n * kb), tmpv = ctx.scratch(1, pairs ? n * 4 : 4);
+    const cl::Buffer state = ctx.scratch(2, state_words * 4);
+    const cl::Buffer flags = ctx.scratch(3, (p.chained ? 2 : 1) * flag_words * 4);
+    // One histogram group up to 2^14 keys: it zeroes the state itself, so no fill launch (H100:
+    // one group took 30 us of the 76 for 2^16 keys).
     const size_t cus = std::max<size_t>(1, ctx.info().compute_units);
     const size_t hist_groups = p.hist_groups ? size_t(p.hist_groups)
-                               : n <= (size_t(1) << 17)
+                               : n <= (size_t(1) << 14)
                                    ? 1
                                    : std::min((n + local * 16 - 1) / (local * 16), 4 * cus);
     if (hist_groups > 1) {
