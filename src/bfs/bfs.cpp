@@ -142,7 +142,10 @@ BfsResult Bfs::run(int32_t source) {
     }
   }
   r.ms = since(t0);
-  if (!mirror) dev.get_state(r.levels, r.parents);
+  if (!mirror)
+    dev.get_state(r.levels, r.parents);
+  else
+    dev.finish();  // CPU steps only since start(): its writes complete before the next start()
   detail::summarize(g, r);
   return r;
 }
