@@ -50,6 +50,7 @@ struct BfsDevice::Impl {
   std::array<int32_t, 9> host_ctr{};
   std::array<int32_t, 2> source_level{};  // start()'s level 0 and source (async writes)
   std::vector<int32_t> host_hist;         // hist as read after a launch (see levels_run)
+  size_t hist_early = 0;                  // hist entries read before the counters
   int32_t max_levels;
 
   Impl(Context& c, const CsrGraph& graph, const BfsOptions& o, bool bottom_up)
@@ -89,7 +90,8 @@ struct BfsDevice::Impl {
     ctr = make_buffer(c.context(), CL_MEM_READ_WRITE, zero.size() * 4);
     max_levels = int32_t(std::min<size_t>(n + 1, 1 << 22));
     hist = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(max_levels) * 8);
-    host_hist.resize(2 * std::min<size_t>(size_t(max_levels), 256));
+    hist_early = 2 * std::min<size_t>(size_t(max_levels), 256);
+    host_hist.resize(hist_early);
   }
 
   BfsBuffers buffers() const { return {off, adj, in_off, in_adj, levels, parents, ctr}; }
@@ -116,7 +118,7 @@ struct BfsDevice::Impl {
   // One round trip where the launch ran at most 256 levels: hist's first 256 levels are read
   // without waiting, then the counters (blocking; the in-order queue has finished both).
   Run levels_run(const cl::Event& e, bool from_counters) {
-    const size_t early = host_hist.size();
+    const size_t early = hist_early;
     check(ctx.queue().enqueueReadBuffer(hist, CL_FALSE, 0, early * 4, host_hist.data()),
           "clEnqueueReadBuffer");
     read_ctr();
