@@ -48,14 +48,40 @@ void for_each_edge(int64_t m, const DrawEdges& draw, Each each) {
   }
 }
 
-// fn(v) for every row, in the balanced chunks of row_chunks.
+// fn(v, scratch) for every row, in the balanced chunks of row_chunks; scratch: one a thread.
 template <typename Fn>
 void for_each_row(const std::vector<int32_t>& offsets, Fn fn) {
   const std::vector<int32_t> chunks = row_chunks(offsets);
   const int64_t count = int64_t(chunks.size()) - 1;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int64_t c = 0; c < count; ++c)
-    for (int32_t v = chunks[size_t(c)]; v < chunks[size_t(c) + 1]; ++v) fn(v);
+#pragma omp parallel
+  {
+    std::vector<int32_t> scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < count; ++c)
+      for (int32_t v = chunks[size_t(c)]; v < chunks[size_t(c) + 1]; ++v) fn(v, scratch);
+  }
+}
+
+// Sorts [b, e) of values in [0, n): std::sort for short rows, else an LSD radix sort of 8 bits
+// a pass over the bits of n - 1 (R-MAT 22: three passes; 73 % of its entries lie in rows
+// longer than 256, where std::sort took ~3x as long).
+void sort_row(int32_t* b, int32_t* e, int32_t n, std::vector<int32_t>& scratch) {
+  const size_t len = size_t(e - b);
+  if (len <= 256) {
+    std::sort(b, e);
+    return;
+  }
+  if (scratch.size() < len) scratch.resize(len);
+  int32_t *src = b, *dst = scratch.data();
+  for (int shift = 0; shift < 31 && (uint32_t(std::max(n - 1, 1)) >> shift) != 0; shift += 8) {
+    size_t at[257] = {};
+    for (const int32_t* p = src; p != src + len; ++p) ++at[((uint32_t(*p) >> shift) & 255) + 1];
+    if (std::find(at + 1, at + 257, len) != at + 257) continue;  // one digit for all: in order
+    std::partial_sum(at, at + 257, at);
+    for (const int32_t* p = src; p != src + len; ++p) dst[at[(uint32_t(*p) >> shift) & 255]++] = *p;
+    std::swap(src, dst);
+  }
+  if (src != b) std::copy(src, src + len, b);
 }
 
 }  // namespace
@@ -82,8 +108,9 @@ std::vector<int32_t> row_chunks(const std::vector<int32_t>& offsets, int64_t per
 
 void sort_rows(const std::vector<int32_t>& offsets, std::vector<int32_t>& adj) {
   int32_t* a = adj.data();
-  for_each_row(offsets,
-               [&](int32_t v) { std::sort(a + offsets[size_t(v)], a + offsets[size_t(v) + 1]); });
+  for_each_row(offsets, [&](int32_t v, std::vector<int32_t>&) {  // values unchecked: std::sort
+    std::sort(a + offsets[size_t(v)], a + offsets[size_t(v) + 1]);
+  });
 }
 
 void build_rows(int32_t n, int64_t m, bool both, bool unique, const DrawEdges& draw,
@@ -112,9 +139,9 @@ void build_rows(int32_t n, int64_t m, bool both, bool unique, const DrawEdges& d
   at[0] = 0;
 
   std::vector<int32_t> kept(size_t(n) + 1, 0);  // the row lengths after dropping repeats
-  for_each_row(at, [&](int32_t v) {
+  for_each_row(at, [&](int32_t v, std::vector<int32_t>& scratch) {
     int32_t *b = r + at[size_t(v)], *e = r + at[size_t(v) + 1];
-    std::sort(b, e);
+    sort_row(b, e, n, scratch);
     int32_t k = int32_t(e - b);
     if (unique && b != e) {
       k = 1;
@@ -128,7 +155,7 @@ void build_rows(int32_t n, int64_t m, bool both, bool unique, const DrawEdges& d
   if (counts) *counts = std::vector<int32_t>(total);
   int32_t* out_adj = adj.data();
   int32_t* out_counts = counts ? counts->data() : nullptr;
-  for_each_row(at, [&](int32_t v) {
+  for_each_row(at, [&](int32_t v, std::vector<int32_t>&) {
     const int32_t *b = r + at[size_t(v)], *e = r + at[size_t(v) + 1];
     int32_t* out = out_adj + kept[size_t(v)];
     int32_t* c = out_counts ? out_counts + kept[size_t(v)] : nullptr;

@@ -11,7 +11,7 @@ namespace lockstep::detail {
 
 /// Writes edges begin .. end-1 as from[i] -> to[i], i < end - begin. Called from OpenMP threads,
 /// twice per block (counting, then placing): it must give the same edges both times and must
-/// not throw (check the edges before).
+/// not throw; every vertex must lie in [0, n) (check the edges before).
 using DrawEdges = std::function<void(int64_t begin, int64_t end, int32_t* from, int32_t* to)>;
 
 /// The rows over n vertices of the m edges `draw` yields, each edge also as to -> from with
