@@ -1,6 +1,7 @@
 // BFS: every strategy (single, multi under a lock barrier and under relaunch, queue, wave, lb,
 // bottom-up on bitmaps, auto with small thresholds so that one search mixes CPU and GPU levels
-// and switches direction both ways; one auto variant at work-group size 128 and wave width 64)
+// and switches direction both ways; one auto variant at work-group size 128 and wave width 64;
+// auto with the whole-graph rule always on: multi for every level)
 // gives the CPU BFS's levels exactly and a valid parent tree, on hand-made graphs (path, stars,
 // isolated vertices, directed cycle, a hub spanning several lb tiles among sinks), a deep grid
 // (the multi kernel runs many levels in one launch: each group reads the next frontier's size and
@@ -45,6 +46,9 @@ std::vector<Variant> variants() {
   BfsOptions mixed = with(BfsStrategy::automatic);
   mixed.rule.cpu_max = 4, mixed.rule.multi_max = 40;
   mixed.rule.lb_degree = 6, mixed.rule.lb_edges = 300;
+  mixed.rule.multi_work = -1;  // the per-level rule on every graph and device
+  BfsOptions whole = with(BfsStrategy::automatic);  // the whole-graph rule on every graph
+  whole.rule.multi_work = 1e12;
   BfsOptions remote = mixed;  // no host copy of the levels: small frontiers go to `single`
   remote.rule.mirror_max = 0;
   BfsOptions wide = mixed;  // the other sizes (one more build of each kernel file)
@@ -58,6 +62,7 @@ std::vector<Variant> variants() {
           {"lb", with(BfsStrategy::lb)},
           {"bottom-up", with(BfsStrategy::bottom_up)},
           {"auto", with(BfsStrategy::automatic)},
+          {"auto/whole", whole},
           {"auto/mixed", mixed},
           {"auto/mixed-remote", remote},
           {"auto/mixed-128x64", wide}};
@@ -77,6 +82,8 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
     const std::string why = validate_bfs(g, source, r.levels, r.parents);
     CHECK_MESSAGE(why.empty(), what, " ", std::string(v.name), ": ", why);
     CHECK(int(r.steps.size()) == r.max_level + 1);
+    if (v.options.rule.multi_work > 1e9 && r.multi_in_kernel)  // one launch, every level
+      CHECK_MESSAGE(r.levels_run(BfsStrategy::multi) == r.max_level + 1, what, ": auto/whole");
     if (v.options.strategy == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
       CHECK_MESSAGE(r.multi_groups > 1, what, ": the multi kernel ran in one group");
   }
@@ -132,7 +139,7 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
     total += r.levels_run(s);
   CHECK(total == r.max_level + 1);
   CHECK(r.levels_run(BfsStrategy::bottom_up) > 0);  // the R-MAT middle levels are huge
-  CHECK(r.levels_run(BfsStrategy::lb) > 0);         // the source's 270 edges > lb_edges
+  CHECK(r.levels_run(BfsStrategy::lb) > 0);         // the source's 299 edges > lb_edges
 
   for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::lb, BfsStrategy::bottom_up}) {
     o.strategy = s;

@@ -1,6 +1,8 @@
 // Generators: shapes, row lengths (hubs, blocks3d too), symmetry of the Laplacians, distinct columns, determinism
-// per seed, and `lockstep gen` exit codes.
+// per seed, R-MAT's parallel build against a serial one and across thread counts, and `lockstep
+// gen` exit codes.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "lockstep/generators.hpp"
@@ -66,6 +68,48 @@ TEST_CASE("generators are deterministic per seed") {
   CHECK(gen::uniform(200, 5, 7).col_idx == gen::uniform(200, 5, 7).col_idx);
   CHECK(gen::uniform(200, 5, 7).col_idx != gen::uniform(200, 5, 8).col_idx);
   CHECK(gen::powerlaw(500, 2.0, 3).values == gen::powerlaw(500, 2.0, 3).values);
+}
+
+TEST_CASE("rmat: the parallel build equals a serial one, any block of edges draws alone") {
+  const int32_t scale = 9, ef = 6;
+  const int64_t m = int64_t(ef) << scale;
+  const size_t count = size_t(m);
+  std::vector<int32_t> from(count), to(count), f2(count), t2(count);
+  gen::rmat_edges(scale, 5, 0, m, from.data(), to.data());
+  gen::rmat_edges(scale, 5, 1000, m, f2.data() + 1000, t2.data() + 1000);  // two blocks
+  gen::rmat_edges(scale, 5, 0, 1000, f2.data(), t2.data());
+  std::map<std::pair<int32_t, int32_t>, int> serial;  // both directions, multiplicities
+  for (size_t k = 0; k < from.size(); ++k) ++serial[{from[k], to[k]}], ++serial[{to[k], from[k]}];
+  const Csr<double> a = gen::rmat(scale, ef, 5);
+  std::map<std::pair<int32_t, int32_t>, int> built;
+  for (int32_t r = 0; r < a.rows; ++r)
+    for (int32_t k = a.row_ptr[size_t(r)]; k < a.row_ptr[size_t(r) + 1]; ++k)
+      built[{r, a.col_idx[size_t(k)]}] = int(a.values[size_t(k)]);
+
+  CHECK(f2 == from);
+  CHECK(t2 == to);
+  CHECK(*std::max_element(from.begin(), from.end()) < (1 << scale));
+  check_csr(a);
+  CHECK(built == serial);
+  CHECK(row_stats(a).max > 8 * row_stats(a).mean);  // R-MAT's hubs
+  CHECK(gen::rmat(scale, ef, 6).col_idx != a.col_idx);
+}
+
+TEST_CASE("rmat: the same graph for any thread count (lockstep gen, OMP_NUM_THREADS 1 and 3)") {
+  test::TempDir d;
+  const std::string one = (d.path / "1.mtx").string(), three = (d.path / "3.mtx").string();
+  std::string out;
+  {
+    test::ScopedEnv threads("OMP_NUM_THREADS", "1");
+    REQUIRE(test::run_cli("gen rmat 12 8 --seed 3 -o " + one, out) == 0);
+  }
+  test::ScopedEnv threads("OMP_NUM_THREADS", "3");
+  REQUIRE(test::run_cli("gen rmat 12 8 --seed 3 -o " + three, out) == 0);
+  const Csr<double> a = read_matrix_market<double>(one), b = read_matrix_market<double>(three);
+
+  CHECK(a.row_ptr == b.row_ptr);
+  CHECK(a.col_idx == b.col_idx);
+  CHECK(a.values == b.values);
 }
 
 TEST_CASE("lockstep gen writes a file and rejects bad arguments with exit 2") {

@@ -1,12 +1,14 @@
 // Graph input: the three formats (Matrix Market, SNAP, DIMACS .gr), plain and gzip, --undirected,
 // format from the name, malformed files named by file and line; CsrGraph construction (sorted
-// rows, symmetry detection, reverse adjacency, degree statistics); the shared real graphs when
+// rows, symmetry detection, reverse adjacency, degree statistics, R-MAT's symmetric pattern and
+// the general path on the same edges); the shared real graphs when
 // ../shared/graphs is present.
 #include <zlib.h>
 
 #include <fstream>
 
 #include "lockstep/error.hpp"
+#include "lockstep/generators.hpp"
 #include "lockstep/graph.hpp"
 #include "support.hpp"
 
@@ -89,6 +91,28 @@ TEST_CASE("graph readers: --undirected adds reverses, format from the name, isol
   CHECK_THROWS_AS(parse_graph_format("csv"), input_error);
   CHECK(grid_graph(3).n == 9);
   CHECK(grid_graph(3).symmetric);
+}
+
+TEST_CASE("graph construction: R-MAT is gen::rmat's pattern, symmetric; a large edge list") {
+  const CsrGraph r = rmat_graph(10, 8, 4);
+  const Csr<double> a = gen::rmat(10, 8, 4);
+  // the general path on the same edges (a Graph with every entry of the matrix)
+  Graph g;
+  g.n = a.rows;
+  for (int32_t v = a.rows - 1; v >= 0; --v)  // rows in reverse: the placement order must not matter
+    for (int32_t k = a.row_ptr[size_t(v)]; k < a.row_ptr[size_t(v) + 1]; ++k)
+      g.add_edge(v, a.col_idx[size_t(k)], 1);
+  const CsrGraph c(g);
+
+  CHECK(r.symmetric);
+  CHECK(r.rev_adj.empty());
+  CHECK(r.offsets == a.row_ptr);
+  CHECK(r.adj == a.col_idx);
+  CHECK(c.symmetric);  // found by the transpose
+  CHECK(c.offsets == r.offsets);
+  CHECK(c.adj == r.adj);
+  CHECK_THROWS_AS(rmat_graph(27, 1, 1), input_error);
+  CHECK_THROWS_AS(rmat_graph(25, 32, 1), input_error);  // 2^31 entries: past 32-bit offsets
 }
 
 TEST_CASE("graph readers: malformed files name the file and the line") {

@@ -32,8 +32,14 @@ BfsStrategy parse_bfs_strategy(
     const std::string& name);  // auto|cpu|single|multi|queue|wave|lb|bottom-up
 const char* to_string(BfsStrategy s);
 
-/// The per-level rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
-/// With nf frontier vertices, mf their out-edges and mu the edges of unvisited vertices:
+/// The rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
+/// First, for the whole search: a small graph runs `multi` for every level, one persistent
+/// launch (no CPU, lb or bottom-up step, no host decision between levels), when multi's barrier
+/// is in the kernel and its work over the whole search, in steps of one wave,
+/// (n * WAVE_WIDTH + m) / multi_max + max_degree / WAVE_WIDTH (each vertex of n a wave for
+/// ceil(degree / WAVE_WIDTH) steps, multi_max / WAVE_WIDTH waves at a time; plus one wave's walk
+/// over the largest row), is at most multi_work. Otherwise, per level,
+/// with nf frontier vertices, mf their out-edges and mu the edges of unvisited vertices:
 ///   bottom-up  when the graph has in-edges, nf > multi_max (or mf > lb_edges) and mf > mu / alpha
 ///              (Beamer's edge test); it stays bottom-up while nf >= n / beta (his switch back);
 ///   lb         when mf > lb_edges (a few hubs: a small frontier of many edges);
@@ -49,6 +55,10 @@ struct BfsRule {
   double lb_degree = 0;   // mean frontier degree from which lb beats queue: WAVE_WIDTH / 4
   double alpha = 14, beta = 24;
   int32_t mirror_max = 1 << 16;
+  /// The whole-graph `multi` rule's bound in wave steps: 256 on GPUs (the per-level switches it
+  /// replaces cost 0.1-0.2 ms on the H100 on small graphs, 2026-11-24), never (-1) on other
+  /// devices; < 0: never.
+  double multi_work = 0;
 };
 
 struct BfsOptions {
@@ -61,6 +71,10 @@ struct BfsOptions {
 };
 /// bfs_rule with its zero fields filled for this device and these options.
 BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& options);
+/// The whole-graph rule's estimate for g on this device, (n * WAVE_WIDTH + edges) / multi_max +
+/// largest degree / WAVE_WIDTH (bfs_rule's multi_max; the kernels' wave width), to compare with
+/// multi_work.
+double bfs_multi_work(const CsrGraph& g, const DeviceInfo& device, const BfsOptions& options);
 
 /// One step of the host loop: a level, or several levels run by one single/multi launch.
 struct BfsStep {
@@ -108,6 +122,7 @@ class Bfs {
   const CsrGraph& g_;
   BfsOptions options_;
   std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu
+  bool whole_multi_ = false;                  // automatic, and the graph is small: multi only
 };
 /// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);

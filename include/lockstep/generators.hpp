@@ -1,5 +1,6 @@
-// Deterministic test and benchmark matrices (same seed, same matrix, on every platform: the
-// random numbers come from std::mt19937_64 with lockstep's own distributions).
+// Deterministic test and benchmark matrices (same seed, same matrix, on every platform and for
+// any thread count: the random numbers come from std::mt19937_64 with lockstep's own
+// distributions, R-MAT's from splitmix64 counters, one stream per edge).
 #pragma once
 #include <cstdint>
 
@@ -20,7 +21,16 @@ Csr<double> hubs(int32_t n, int32_t k, int32_t hubs, int32_t hub_len, uint64_t s
 /// (n^3 b rows of up to 7b entries in runs of b adjacent columns).
 Csr<double> blocks3d(int32_t n, int32_t b, uint64_t seed);
 /// Graph500 R-MAT (A=0.57, B=0.19, C=0.19): 2^scale vertices, edgefactor*2^scale edges, each
-/// stored in both directions; duplicate edges merged (values summed), self-loops kept.
+/// stored in both directions; duplicate edges merged (values: the multiplicity), self-loops kept
+/// (value 2 for one self-loop: both directions). Built in parallel (OpenMP).
 Csr<double> rmat(int32_t scale, int32_t edgefactor, uint64_t seed);
+/// R-MAT edges begin .. end-1 (from[i] -> to[i], i < end - begin), unpermuted (vertex 0 is the
+/// largest hub): edge k is a pure function of (scale, seed, k), drawn from outputs 16k+1 ..
+/// 16k+13 of the splitmix64 stream seeded with `seed` (two 32-bit uniforms an output, one per
+/// level against the thresholds A, A+B, A+B+C), so any block of edges can be drawn alone, in any
+/// order. (Until 2026-11-24 one std::mt19937_64 stream drew all edges in turn: a given seed
+/// now gives another graph of the same law.)
+void rmat_edges(int32_t scale, uint64_t seed, int64_t begin, int64_t end, int32_t* from,
+                int32_t* to);
 
 }  // namespace lockstep::gen

@@ -53,7 +53,24 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   // lb costs four short launches (unmeasured guess: check the --steps-out plot on the GPU).
   if (r.lb_edges <= 0) r.lb_edges = 2 * int64_t(r.multi_max);
   if (r.lb_degree <= 0) r.lb_degree = wave / 4.0;
+  // Whole-graph multi on GPUs up to 256 wave steps: what auto's per-level switches cost on the
+  // small graphs (0.1-0.2 ms on the H100, 2026-11-24) at about half a microsecond a step (a
+  // chain of dependent global loads). The four shared graphs score 39-184 there (forced multi
+  // beat auto on each by 1.4-1.8x); RMAT 22 ~13000 and the 2048 grid ~4600 keep the per-level
+  // rule. Not on CPU devices: there the host steps are as cheap as the kernel's, whose global
+  // barrier spins on the same cores (wiki-Vote, PoCL on 2 busy cores: 28.8 ms a search in
+  // multi, 1.5 ms by the per-level rule).
+  if (r.multi_work == 0) r.multi_work = device.is_gpu() ? 256 : -1;
   return r;
+}
+
+double bfs_multi_work(const CsrGraph& g, const DeviceInfo& device, const BfsOptions& o) {
+  // Every reached vertex takes one wave for ceil(degree / wave) steps: at most n + m / wave wave
+  // steps, done multi_max / wave at a time; and one wave walks the largest row alone.
+  const BfsRule r = bfs_rule(device, o);
+  const double wave = detail::bfs_wave_width(device, o.wave_width);
+  return (double(g.n) * wave + double(g.edges())) / std::max(1, r.multi_max) +
+         double(g.stats().max) / wave;
 }
 
 BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions& o) {
@@ -73,6 +90,10 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
                       " edges must stay below 2^31 (32-bit indices on the device)");
   if (o.strategy != BfsStrategy::cpu)
     dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
+  if (o.strategy == BfsStrategy::automatic && dev_->multi_in_kernel()) {
+    const double bound = bfs_rule(ctx.info(), o).multi_work;
+    whole_multi_ = bound >= 0 && bfs_multi_work(g, ctx.info(), o) <= bound;
+  }
 }
 Bfs::~Bfs() = default;
 
@@ -84,6 +105,8 @@ BfsResult Bfs::run(int32_t source) {
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
   detail::BfsDevice& dev = *dev_;
+  // the strategy of every level, or automatic (per level); a small graph's auto is forced multi
+  const BfsStrategy fixed = whole_multi_ ? BfsStrategy::multi : o.strategy;
   Chooser choose{g, bfs_rule(ctx_.info(), o)};
   BfsResult r;
   r.levels.assign(size_t(g.n), -1);
@@ -98,7 +121,7 @@ BfsResult Bfs::run(int32_t source) {
   bool mirror = true, frontier_on_host = true;
   int64_t mu = int64_t(g.edges()) - f.edges;
   for (int32_t level = 0; f.count > 0;) {
-    const BfsStrategy s = o.strategy == BfsStrategy::automatic ? choose(f, mu, mirror) : o.strategy;
+    const BfsStrategy s = fixed == BfsStrategy::automatic ? choose(f, mu, mirror) : fixed;
     const auto s0 = clock_type::now();
     if (s == BfsStrategy::cpu) {
       if (!mirror) dev.get_state(r.levels, r.parents), mirror = true;
@@ -119,7 +142,7 @@ BfsResult Bfs::run(int32_t source) {
     }
     const BfsRule& rule = choose.rule;
     detail::Run run;
-    const bool forced = o.strategy == s;
+    const bool forced = fixed == s;
     if (s == BfsStrategy::single)
       run = forced ? dev.single(f.count, level, INT32_MAX, INT32_MAX)
                    : dev.single(f.count, level, rule.cpu_max - 1, tiny_edges(rule) - 1);
@@ -142,7 +165,10 @@ BfsResult Bfs::run(int32_t source) {
     }
   }
   r.ms = since(t0);
-  if (!mirror) dev.get_state(r.levels, r.parents);
+  if (!mirror)
+    dev.get_state(r.levels, r.parents);
+  else
+    dev.finish();  // CPU steps only since start(): its writes complete before the next start()
   detail::summarize(g, r);
   return r;
 }

@@ -48,6 +48,9 @@ struct BfsDevice::Impl {
   bool in_bitmap = false;         // the frontier is BfsWide's bitmap, not queue a
   std::array<int32_t, 9> zero{};  // the counters' reset value (kept alive for the async write)
   std::array<int32_t, 9> host_ctr{};
+  std::array<int32_t, 2> source_level{};  // start()'s level 0 and source (async writes)
+  std::vector<int32_t> host_hist;         // hist as read after a launch (see levels_run)
+  size_t hist_early = 0;                  // hist entries read before the counters
   int32_t max_levels;
 
   Impl(Context& c, const CsrGraph& graph, const BfsOptions& o, bool bottom_up)
@@ -87,6 +90,8 @@ struct BfsDevice::Impl {
     ctr = make_buffer(c.context(), CL_MEM_READ_WRITE, zero.size() * 4);
     max_levels = int32_t(std::min<size_t>(n + 1, 1 << 22));
     hist = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(max_levels) * 8);
+    hist_early = 2 * std::min<size_t>(size_t(max_levels), 256);
+    host_hist.resize(hist_early);
   }
 
   BfsBuffers buffers() const { return {off, adj, in_off, in_adj, levels, parents, ctr}; }
@@ -110,10 +115,21 @@ struct BfsDevice::Impl {
     return size_t((std::max<int64_t>(items, 1) + local - 1) / local) * size_t(local);
   }
   // The frontiers after each level of a multi-level launch (hist), queues swapped to end in qa.
+  // One round trip where the launch ran at most 256 levels: hist's first 256 levels are read
+  // without waiting, then the counters (blocking; the in-order queue has finished both).
   Run levels_run(const cl::Event& e, bool from_counters) {
+    const size_t early = hist_early;
+    check(ctx.queue().enqueueReadBuffer(hist, CL_FALSE, 0, early * 4, host_hist.data()),
+          "clEnqueueReadBuffer");
     read_ctr();
     const int done = host_ctr[8];
-    std::vector<int32_t> h = download<int32_t>(ctx.queue(), hist, size_t(2 * done));
+    if (size_t(2 * done) > early) {
+      host_hist.resize(size_t(2 * done));
+      check(ctx.queue().enqueueReadBuffer(hist, CL_TRUE, early * 4, (host_hist.size() - early) * 4,
+                                          host_hist.data() + early),
+            "clEnqueueReadBuffer");
+    }
+    const std::vector<int32_t>& h = host_hist;
     Run r;
     for (int i = 0; i < done; ++i) r.next.push_back({h[size_t(2 * i)], h[size_t(2 * i + 1)]});
     if (from_counters && done > 0)  // the counters after the launch (under relaunch, hist was
@@ -138,16 +154,19 @@ int BfsDevice::multi_groups() const { return p_->multi->groups(); }
 
 void BfsDevice::start(int32_t source) {
   auto& q = p_->ctx.queue();
-  const int32_t minus = -1, zero = 0;
+  const int32_t minus = -1;  // a fill's pattern is copied when the fill is enqueued
   const size_t bytes = size_t(p_->g.n) * 4;
   check(q.enqueueFillBuffer(p_->levels, minus, 0, bytes), "clEnqueueFillBuffer");
   check(q.enqueueFillBuffer(p_->parents, minus, 0, bytes), "clEnqueueFillBuffer");
-  const int32_t src = source;  // the last write blocks: the values above outlive the writes
-  check(q.enqueueWriteBuffer(p_->levels, CL_FALSE, size_t(source) * 4, 4, &zero),
+  // No round trip: the writes read source_level, which lives as long as the device, and every
+  // step after them ends with a blocking read on the same in-order queue.
+  p_->source_level = {0, source};
+  const int32_t* v = p_->source_level.data();
+  check(q.enqueueWriteBuffer(p_->levels, CL_FALSE, size_t(source) * 4, 4, v),
         "clEnqueueWriteBuffer");
-  check(q.enqueueWriteBuffer(p_->parents, CL_FALSE, size_t(source) * 4, 4, &src),
+  check(q.enqueueWriteBuffer(p_->parents, CL_FALSE, size_t(source) * 4, 4, v + 1),
         "clEnqueueWriteBuffer");
-  check(q.enqueueWriteBuffer(p_->qa, CL_TRUE, 0, 4, &src), "clEnqueueWriteBuffer");
+  check(q.enqueueWriteBuffer(p_->qa, CL_FALSE, 0, 4, v + 1), "clEnqueueWriteBuffer");
   p_->in_bitmap = false;
 }
 

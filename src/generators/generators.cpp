@@ -1,5 +1,7 @@
 // Matrix generators. Values are uniform in [-1, 1) except the Laplacians (4/-1 and 6/-1), so
-// laplace2d/3d are symmetric positive definite (the CG solver's test matrices).
+// laplace2d/3d are symmetric positive definite (the CG solver's test matrices). R-MAT draws each
+// edge from its own counter-based stream, so its edges are drawn and placed in parallel
+// (graph/rows.hpp, OpenMP) and the matrix does not depend on the thread count.
 #include "lockstep/generators.hpp"
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "graph/rows.hpp"
 #include "lockstep/error.hpp"
 
 namespace lockstep::gen {
@@ -19,6 +22,13 @@ struct Rng {
   int64_t below(int64_t n) { return int64_t(unit() * double(n)); }
   double value() { return 2.0 * unit() - 1.0; }
 };
+
+// splitmix64's output function (Steele, Lea, Flood 2014): a counter in, 64 mixed bits out.
+uint64_t splitmix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 void need(bool ok, const std::string& what) {
   if (!ok) throw input_error("generator: " + what);
@@ -164,38 +174,37 @@ Csr<double> blocks3d(int32_t n, int32_t b, uint64_t seed) {
   return a;
 }
 
+void rmat_edges(int32_t scale, uint64_t seed, int64_t begin, int64_t end, int32_t* from,
+                int32_t* to) {
+  // Quadrant thresholds on 32-bit uniforms: A = 0.57, A+B = 0.76, A+B+C = 0.95.
+  constexpr uint64_t kA = uint64_t(0.57 * 4294967296.0), kAB = uint64_t(0.76 * 4294967296.0),
+                     kABC = uint64_t(0.95 * 4294967296.0);
+  constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ull;
+  for (int64_t k = begin; k < end; ++k) {
+    uint64_t counter = seed + uint64_t(k) * 16 * kGamma;  // edge k: outputs 16k+1 .. 16k+13
+    uint32_t i = 0, j = 0;
+    uint64_t bits = 0;
+    for (int32_t b = 0; b < scale; ++b) {
+      if (b % 2 == 0) bits = splitmix64(counter += kGamma);
+      const uint64_t u = b % 2 == 0 ? bits & 0xffffffffu : bits >> 32;
+      const uint32_t qi = u >= kAB, qj = (u >= kA && u < kAB) || u >= kABC;  // A | B | C | D
+      i |= qi << b, j |= qj << b;
+    }
+    from[k - begin] = int32_t(i), to[k - begin] = int32_t(j);
+  }
+}
+
 Csr<double> rmat(int32_t scale, int32_t edgefactor, uint64_t seed) {
   need(scale >= 0 && scale <= 26 && edgefactor >= 1 && (int64_t(edgefactor) << (scale + 1)) < (1ll << 31),
        "rmat needs 0 <= scale <= 26, edgefactor >= 1 and 2*edgefactor*2^scale < 2^31");
-  Rng rng(seed);
-  int32_t n = int32_t(1) << scale;
-  int64_t m = int64_t(edgefactor) << scale;
-  std::vector<std::pair<int32_t, int32_t>> e;
-  e.reserve(size_t(2 * m));
-  for (int64_t k = 0; k < m; ++k) {
-    int32_t i = 0, j = 0;
-    for (int32_t b = 0; b < scale; ++b) {
-      double u = rng.unit();
-      int qi = u < 0.57 ? 0 : u < 0.76 ? 0 : 1;  // A | B | C | D quadrants
-      int qj = u < 0.57 ? 0 : u < 0.76 ? 1 : u < 0.95 ? 0 : 1;
-      i |= qi << b, j |= qj << b;
-    }
-    e.push_back({i, j});
-    e.push_back({j, i});
-  }
-  std::sort(e.begin(), e.end());
-  Csr<double> a = empty(n, n, e.size());
-  size_t p = 0;
-  for (int32_t r = 0; r < n; ++r) {
-    while (p < e.size() && e[p].first == r) {
-      if (a.col_idx.size() > size_t(a.row_ptr.back()) && a.col_idx.back() == e[p].second)
-        a.values.back() += 1.0;
-      else
-        a.col_idx.push_back(e[p].second), a.values.push_back(1.0);
-      ++p;
-    }
-    a.row_ptr.push_back(int32_t(a.col_idx.size()));
-  }
+  Csr<double> a;
+  a.rows = a.cols = int32_t(1) << scale;
+  std::vector<int32_t> counts;
+  detail::build_rows(
+      a.rows, int64_t(edgefactor) << scale, true, true,
+      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) { rmat_edges(scale, seed, b, e, from, to); },
+      a.row_ptr, a.col_idx, &counts);
+  a.values.assign(counts.begin(), counts.end());
   return a;
 }
 

@@ -1,31 +1,18 @@
-// CsrGraph: counting-sort construction from an edge list, sorted rows, symmetry detection (then
-// the in-neighbours are the out-neighbours and no reverse copy is kept), the reverse adjacency of
-// directed graphs, degree statistics, and the generated graphs of the BFS tests and benchmarks
-// (grid and R-MAT patterns from lockstep/generators.hpp: one home for generators).
+// CsrGraph: counting-sort construction from an edge list (in parallel, graph/rows.hpp), sorted
+// rows, symmetry detection (then the in-neighbours are the out-neighbours and no reverse copy is
+// kept), the reverse adjacency of directed graphs, degree statistics, and the generated graphs of
+// the BFS tests and benchmarks (grid and R-MAT patterns from lockstep/generators.hpp: one home
+// for generators; both symmetric by construction, so no transpose is built to find out).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "graph/rows.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/generators.hpp"
 #include "lockstep/graph.hpp"
 
 namespace lockstep {
-namespace {
-
-// Rows of (from[e] -> to[e]) in CSR, each row sorted.
-void build_rows(int32_t n, const std::vector<int32_t>& from, const std::vector<int32_t>& to,
-                std::vector<int32_t>& offsets, std::vector<int32_t>& adj) {
-  offsets.assign(size_t(n) + 1, 0);
-  for (int32_t u : from) ++offsets[size_t(u) + 1];
-  for (size_t v = 0; v < size_t(n); ++v) offsets[v + 1] += offsets[v];
-  adj.resize(from.size());
-  std::vector<int32_t> at(offsets.begin(), offsets.end() - 1);
-  for (size_t e = 0; e < from.size(); ++e) adj[size_t(at[size_t(from[e])]++)] = to[e];
-  for (size_t v = 0; v < size_t(n); ++v)
-    std::sort(adj.begin() + offsets[v], adj.begin() + offsets[v + 1]);
-}
-
-}  // namespace
 
 CsrGraph::CsrGraph(const Graph& g, bool reverse) : n(g.n) {
   if (g.src.size() >= size_t(std::numeric_limits<int32_t>::max()))
@@ -35,7 +22,13 @@ CsrGraph::CsrGraph(const Graph& g, bool reverse) : n(g.n) {
     if (g.src[e] < 0 || g.src[e] >= n || g.dst[e] < 0 || g.dst[e] >= n)
       throw input_error("edge " + std::to_string(e) + " (" + std::to_string(g.src[e]) + " -> " +
                         std::to_string(g.dst[e]) + ") leaves [0, " + std::to_string(n) + ")");
-  build_rows(n, g.src, g.dst, offsets, adj);
+  detail::build_rows(
+      n, int64_t(g.src.size()), false, false,
+      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) {
+        std::copy(g.src.begin() + b, g.src.begin() + e, from);
+        std::copy(g.dst.begin() + b, g.dst.begin() + e, to);
+      },
+      offsets, adj);
   finish(reverse);
 }
 
@@ -44,16 +37,27 @@ CsrGraph::CsrGraph(int32_t n_, std::vector<int32_t> offsets_, std::vector<int32_
     : n(n_), offsets(std::move(offsets_)), adj(std::move(adj_)) {
   if (offsets.size() != size_t(n) + 1 || offsets.back() != int32_t(adj.size()))
     throw input_error("CsrGraph: offsets must have n+1 entries ending at the edge count");
-  for (size_t v = 0; v < size_t(n); ++v)
-    std::sort(adj.begin() + offsets[v], adj.begin() + offsets[v + 1]);
+  detail::sort_rows(offsets, adj);
   finish(reverse);
 }
 
+CsrGraph::CsrGraph(int32_t n_, std::vector<int32_t> offsets_, std::vector<int32_t> adj_, Symmetric)
+    : n(n_), offsets(std::move(offsets_)), adj(std::move(adj_)), symmetric(true) {}
+
 void CsrGraph::finish(bool reverse) {
-  std::vector<int32_t> from(adj.size());
-  for (size_t v = 0; v < size_t(n); ++v)
-    std::fill(from.begin() + offsets[v], from.begin() + offsets[v + 1], int32_t(v));
-  build_rows(n, adj, from, rev_offsets, rev_adj);  // the transpose
+  // The transpose: entry e of row v drawn as adj[e] -> v (the row of a block's first entry by
+  // binary search, then walked).
+  detail::build_rows(
+      n, int64_t(adj.size()), false, false,
+      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) {
+        const auto first = std::upper_bound(offsets.begin(), offsets.end(), int32_t(b));
+        size_t v = size_t(first - offsets.begin()) - 1;
+        for (int64_t k = b; k < e; ++k) {
+          while (offsets[v + 1] <= k) ++v;
+          from[k - b] = adj[size_t(k)], to[k - b] = int32_t(v);
+        }
+      },
+      rev_offsets, rev_adj);
   symmetric = rev_offsets == offsets && rev_adj == adj;
   if (symmetric || !reverse) {
     rev_offsets.clear(), rev_offsets.shrink_to_fit();
@@ -82,14 +86,26 @@ DegreeStats CsrGraph::stats() const {
   return s;
 }
 
-CsrGraph grid_graph(int32_t n) {
+CsrGraph grid_graph(int32_t n) {  // the stencil's rows are sorted and symmetric
   Csr<double> a = gen::laplace2d(n);
-  return CsrGraph(a.rows, std::move(a.row_ptr), std::move(a.col_idx));
+  return CsrGraph(a.rows, std::move(a.row_ptr), std::move(a.col_idx), CsrGraph::Symmetric{});
 }
 
 CsrGraph rmat_graph(int32_t scale, int32_t edgefactor, uint64_t seed) {
-  Csr<double> a = gen::rmat(scale, edgefactor, seed);
-  return CsrGraph(a.rows, std::move(a.row_ptr), std::move(a.col_idx));
+  if (scale < 0 || scale > 26 || edgefactor < 1 ||
+      (int64_t(edgefactor) << (scale + 1)) >= (int64_t(1) << 31))
+    throw input_error(
+        "rmat needs 0 <= scale <= 26, edgefactor >= 1 and 2*edgefactor*2^scale < 2^31");
+  // gen::rmat's pattern without its values: both directions of every edge, repeats once
+  std::vector<int32_t> offsets, adj;
+  const int32_t n = int32_t(1) << scale;
+  detail::build_rows(
+      n, int64_t(edgefactor) << scale, true, true,
+      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) {
+        gen::rmat_edges(scale, seed, b, e, from, to);
+      },
+      offsets, adj);
+  return CsrGraph(n, std::move(offsets), std::move(adj), CsrGraph::Symmetric{});
 }
 
 }  // namespace lockstep

@@ -5,7 +5,9 @@
 #     (Graph500's search keys); GTEPS = harmonic mean (Graph500's figure) with median/min/max per
 #     source, each undirected edge of the traversed component once; every run validated. Scale
 #     22 runs every strategy forced for all levels beside auto and the 16-core CPU BFS
-#     (`--algorithm cpu`); larger scales run auto, lb, bottom-up and the CPU.
+#     (`--algorithm cpu`) with 16 sources; larger scales run auto, lb, bottom-up and the CPU with
+#     8 sources (4 from scale 25). ALGS (a --algorithm list) and SOURCES replace both for every
+#     scale: SCALES="24 25" ALGS=cpu,auto SOURCES=4 GRAPHS=none GRID=0 is RMAT 24 and 25 alone.
 # (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
 #     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
 #     mdual): 16 sources, auto beside cpu and the forced strategies.
@@ -14,10 +16,11 @@
 # Per-level steps (--steps-out) go to $OUT/bfs_steps_*.txt; the plot (time per level against
 # frontier size by strategy) to $OUT/bfs.png; the table to $OUT/bfs.txt.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GRAPHS=../shared/graphs] [SCALES="22 23 24 25"]
-#      [GRID=2048] tools/bench/bfs.sh     (GRAPHS=none, SCALES="" or GRID=0 leave a part out)
-# Most of the wall time is the host: gen::rmat is serial (scale 25: 2^30 edge pairs drawn and
-# sorted on one core), then CsrGraph's transpose, Graph500 validation and the CPU runs; each
-# command's wall time is logged after it in bfs.txt.
+#      [ALGS=cpu,auto] [SOURCES=4] [GRID=2048] tools/bench/bfs.sh
+#      (GRAPHS=none, SCALES="" or GRID=0 leave a part out)
+# Most of the wall time is the host: the R-MAT graph is drawn and built in parallel (OpenMP; its
+# time is graph_s= on each command's first line), then Graph500 validation of every run and the
+# CPU runs; each command's wall time is logged after it in bfs.txt.
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +45,7 @@ all=cpu,auto,lb,bottom-up,queue,wave,multi
 for s in $scales; do
   if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=cpu,auto,lb,bottom-up k=8; fi
   [[ $s -ge 25 ]] && k=4
+  strategies=${ALGS:-$strategies} k=${SOURCES:-$k}
   run bfs --rmat "$s" --edge-factor 16 --sources "$k" --validate --algorithm "$strategies" \
       --steps-out "$OUT/bfs_steps_rmat$s.txt"
 done

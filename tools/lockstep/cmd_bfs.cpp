@@ -7,6 +7,8 @@
 // `<strategy>_levels=` counts. A comma list of --algorithm strategies runs each on the same graph (one summary
 // line each, the last one last). GTEPS counts each undirected edge of the traversed component once
 // (out-edges of reached vertices, halved when symmetric).
+#include <chrono>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -27,9 +29,15 @@ CsrGraph load(const po::variables_map& vm, const std::string& usage) {
   const int given = int(vm.count("graph") + vm.count("rmat") + vm.count("grid"));
   if (given != 1)
     throw usage_error("give exactly one of GRAPH, --rmat SCALE or --grid N\nusage: " + usage);
-  if (vm.count("rmat"))
-    return rmat_graph(vm["rmat"].as<int>(), vm["edge-factor"].as<int>(),
-                      uint64_t(vm["seed"].as<long long>()));
+  if (vm.count("rmat")) {
+    const int scale = vm["rmat"].as<int>(), ef = vm["edge-factor"].as<int>();
+    // the rows and their scratch (4 bytes an entry each, two entries an edge), and per vertex
+    // the row pointers, cursors, levels, parents and frontiers (24 bytes, as for a file)
+    const double n = std::ldexp(1.0, scale);
+    check_host_memory("--rmat " + std::to_string(scale), "its graph and a BFS",
+                      24.0 * n + 16.0 * ef * n);
+    return rmat_graph(scale, ef, uint64_t(vm["seed"].as<long long>()));
+  }
   if (vm.count("grid")) return grid_graph(vm["grid"].as<int>());
   GraphFormat f;
   try {
@@ -109,6 +117,9 @@ void declare(po::options_description& opts, Deprecated& old) {
       "auto: lb (else queue) from this mean frontier degree (0: wave width / 4)")(
       "lb-edges", number<long long>(0, INT32_MAX)->default_value(0),
       "auto: lb from this many frontier edges (0: 2 x multi-max)")(
+      "multi-work", number<double>(-1, 1e9)->default_value(0),
+      "auto: multi for every level when (n x wave width + edges) / multi-max + max degree / "
+      "wave width <= this (0: 256 on GPUs, else never; -1: never)")(
       "alpha", number<double>(1e-3, 1e9)->default_value(14),
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
@@ -143,16 +154,19 @@ BfsOptions options(const po::variables_map& vm, std::vector<BfsStrategy>& list) 
   o.rule.multi_max = vm["multi-max"].as<int>();
   o.rule.lb_degree = vm["lb-degree"].as<double>();
   o.rule.lb_edges = vm["lb-edges"].as<long long>();
+  o.rule.multi_work = vm["multi-work"].as<double>();
   o.rule.alpha = vm["alpha"].as<double>();
   o.rule.beta = vm["beta"].as<double>();
   return o;
 }
 
-// The first line: the device, the graph, and the automatic rule's thresholds on this device.
-void print_head(const Context* ctx, const CsrGraph& g, const BfsOptions& o) {
+// The first line: the device, the graph (graph_s: read or generated, and its CSR built), and the
+// automatic rule's thresholds on this device.
+void print_head(const Context* ctx, const CsrGraph& g, const BfsOptions& o, double graph_s) {
   const DegreeStats st = g.stats();
   Report head;
   head.add("device", ctx ? ctx->info().name : std::string("cpu")).add("n", g.n).add("edges", g.edges());
+  head.add("graph_s", graph_s);
   head.add("symmetric", int(g.symmetric)).add("degree_mean", st.mean).add("degree_max", st.max);
   if (ctx) {
     const BfsRule rule = bfs_rule(ctx->info(), o);
@@ -160,6 +174,8 @@ void print_head(const Context* ctx, const CsrGraph& g, const BfsOptions& o) {
     head.add("subgroups", int(ext.find("cl_khr_subgroups") != std::string::npos));
     head.add("cpu_max", rule.cpu_max).add("multi_max", rule.multi_max);
     head.add("lb_edges", rule.lb_edges).add("lb_degree", rule.lb_degree);
+    head.add("multi_work", rule.multi_work)
+        .add("graph_multi_work", bfs_multi_work(g, ctx->info(), o));
   }
   std::cout << head.str() << "\n";
 }
@@ -181,12 +197,15 @@ int run_bfs(const Args& args) {
   BfsOptions o = options(vm, list);
   Outputs outs(vm, {"levels-out", "steps-out", "json"}, {{"graph", "GRAPH"}});
 
+  const auto t0 = std::chrono::steady_clock::now();
   const CsrGraph g = load(vm, usage);
+  const double graph_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::unique_ptr<Context> ctx;
   for (BfsStrategy s : list)
     if (s != BfsStrategy::cpu && !ctx) ctx = std::make_unique<Context>(device_spec(vm));
   if (ctx) check_sizes(vm, int(ctx->info().wave_width));
-  print_head(ctx.get(), g, o);
+  print_head(ctx.get(), g, o, graph_s);
   BfsPlan plan;
   plan.sources = pick_sources(g, vm);
   plan.repeat = vm["repeat"].as<int>();

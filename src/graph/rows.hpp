@@ -1,0 +1,34 @@
+// Internal: CSR rows built in parallel (OpenMP) from an edge list that is drawn block by block
+// rather than stored (a generator's stream, a Graph's arrays, a transpose): degrees counted with
+// atomic increments, one scan, the entries placed with atomic cursors, each row sorted. Rows are
+// sorted, so the result does not depend on the thread count or the order of placement.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace lockstep::detail {
+
+/// Writes edges begin .. end-1 as from[i] -> to[i], i < end - begin. Called from OpenMP threads,
+/// twice per block (counting, then placing): it must give the same edges both times and must
+/// not throw; every vertex must lie in [0, n) (check the edges before).
+using DrawEdges = std::function<void(int64_t begin, int64_t end, int32_t* from, int32_t* to)>;
+
+/// The rows over n vertices of the m edges `draw` yields, each edge also as to -> from with
+/// `both`; every row sorted. With `unique`, an entry repeated in a row is kept once, and
+/// `counts` (when given) receives how many times each kept entry occurred. Memory: one 4-byte
+/// scratch entry per drawn entry besides the result; nothing of 64 bits per edge. Throws
+/// input_error when the entries would not fit 32-bit offsets ((both ? 2 : 1) * m < 2^31).
+void build_rows(int32_t n, int64_t m, bool both, bool unique, const DrawEdges& draw,
+                std::vector<int32_t>& offsets, std::vector<int32_t>& adj,
+                std::vector<int32_t>* counts = nullptr);
+
+/// Sorts every row of (offsets, adj) in parallel.
+void sort_rows(const std::vector<int32_t>& offsets, std::vector<int32_t>& adj);
+
+/// Rows split into ranges [b[i], b[i+1]) of about `per` rows plus entries each (whole rows), so
+/// that a dynamic loop over them is balanced even where a few rows hold most entries (R-MAT's
+/// hubs sit at the lowest ids). per <= 0: a size from the thread count.
+std::vector<int32_t> row_chunks(const std::vector<int32_t>& offsets, int64_t per = 0);
+
+}  // namespace lockstep::detail
