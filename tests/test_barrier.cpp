@@ -14,6 +14,9 @@
 #include "lockstep/barrier.hpp"
 #include "support.hpp"
 
+// Every case here is in the portability pass of .ci/run (ctest -L portable).
+TEST_SUITE_BEGIN("portable");
+
 namespace lockstep {
 namespace {
 
@@ -261,3 +264,5 @@ TEST_CASE("barrier: a poisoned occupancy cache entry is not trusted") {
 }
 
 }  // namespace lockstep
+
+TEST_SUITE_END();

@@ -62,7 +62,8 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
 // PoCL 3.1 refuses -cl-std=CL2.0 here (no atomic_*_explicit overload for a __global atomic_int
 // pointer in its 2.0 headers): the option must follow the device's own OpenCL C version, as
 // add_flag_defines does. The list for this very device builds on it.
-TEST_CASE("kernel builds: this device's barrier builds, from its own DeviceInfo, build [device]") {
+TEST_CASE("kernel builds: this device's barrier builds, from its own DeviceInfo, build" *
+          doctest::test_suite("device")) {
   Context& ctx = test::context();
   int built = 0;
   for (const auto& b : kernel_builds(ctx.info()))
