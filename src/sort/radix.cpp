@@ -126,7 +126,8 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     const int digits = int(kb);  // 8-bit digits: one per byte
     const size_t tiles = (n + tile - 1) / tile;
     const size_t flag_words = tiles * 256;
-    const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;  // ST_SIZE
+    // ST_SIZE of cl/radix_state.cl
+    const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;
     cl::Buffer tmp = make_buffer(c, CL_MEM_READ_WRITE, n * kb);
     cl::Buffer tmpv = make_buffer(c, CL_MEM_READ_WRITE, pairs ? n * 4 : 4);
     cl::Buffer state = make_buffer(c, CL_MEM_READ_WRITE, state_words * 4);
