@@ -15,13 +15,10 @@
 //                   kernel and a scan kernel instead, so no work-group ever spins on another
 //                   (groups that share an OS thread would starve each other).
 // The state words, the pass plan and the look-back flags these kernels share: cl/radix_state.cl.
-// Stable. Macros: cl/radix_rank.cl's, PAIRS (0/1), PRIVATE_COUNTS (1: the histogram and count
+// Stable. Macros: cl/radix_rank.cl's (PAIRS among them), PRIVATE_COUNTS (1: the histogram and count
 // kernels count per work-item in local memory, no atomics; CPUs) and cl/barrier_order.cl's.
 #include "barrier_order.cl"
 #include "radix_rank.cl"
-#ifndef PAIRS
-#error "PAIRS undefined!"
-#endif
 #ifndef PRIVATE_COUNTS
 #error "PRIVATE_COUNTS undefined!"
 #endif
@@ -171,15 +168,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       flag_store_release(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
     }
   rank_offsets(k, shift, r, &s);
-#if ITEMS <= 32
-  #pragma unroll
-#endif
-  for (int i = 0; i < ITEMS; ++i) {
-    lk[r[i]] = k[i];
-#if PAIRS
-    lv[r[i]] = v[i];
-#endif
-  }
+  rank_scatter(k, r, lk WITH_VALUES(, v, lv));
   // Per owned digit: where it starts in the sorted tile, its count, its global offset.
   for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
     const uint start = s.cnt[d], end = d + 1 < RADIX ? s.cnt[d + 1] : TILE;

@@ -12,7 +12,9 @@
 //      bar.warp.sync and shfl.sync (the leader's old count to its peers). Needs sm_70.
 //   2  RW = WAVE_WIDTH lanes emulated through local memory and work-group barriers: the same
 //      leader/peer logic as 1, so PoCL verifies it (slow; tests only).
-// Macros: LOCAL_SIZE, ITEMS, RADIX_MATCH, WAVE_WIDTH (RADIX_MATCH > 0), and cl/sort_keys.cl's.
+// Then rank_scatter moves the keys (and values) to their ranks in local memory.
+// Macros: LOCAL_SIZE, ITEMS, RADIX_MATCH, WAVE_WIDTH (RADIX_MATCH > 0), PAIRS (0/1), and
+// cl/sort_keys.cl's.
 #include "sort_keys.cl"
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
@@ -22,6 +24,9 @@
 #endif
 #ifndef RADIX_MATCH
 #error "RADIX_MATCH undefined!"
+#endif
+#ifndef PAIRS
+#error "PAIRS undefined!"
 #endif
 // Loops over ITEMS carry `#pragma unroll` for ITEMS <= 32 (GPUs): fully unrolled, k[] and r[]
 // stay in registers (clang-16 nvptx otherwise keeps them on the stack); the CPUs' long runs
@@ -211,4 +216,26 @@ void rank_offsets(const key_t* k, int shift, uint* r, __local rank_shared* s) {
 void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   rank_waves(k, shift, r, s);
   rank_offsets(k, shift, r, s);
+}
+
+// WITH_VALUES(...): its arguments in the pair sorts (PAIRS=1), nothing for keys alone.
+#if PAIRS
+#define WITH_VALUES(...) __VA_ARGS__
+#else
+#define WITH_VALUES(...)
+#endif
+
+// The tile in rank order in local memory: lk[r[i]] = k[i], with PAIRS also lv[r[i]] = v[i]
+// (radix_pass, radix_small; the caller's barrier orders these stores before other reads).
+void rank_scatter(const key_t* k, const uint* r,
+                  __local key_t* lk WITH_VALUES(, const uint* v, __local uint* lv)) {
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    lk[r[i]] = k[i];
+#if PAIRS
+    lv[r[i]] = v[i];
+#endif
+  }
 }
