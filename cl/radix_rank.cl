@@ -28,6 +28,7 @@
 #ifndef PAIRS
 #error "PAIRS undefined!"
 #endif
+#include "scan.cl"
 // Loops over ITEMS carry `#pragma unroll` for ITEMS <= 32 (GPUs): fully unrolled, k[] and r[]
 // stay in registers (clang-16 nvptx otherwise keeps them on the stack); the CPUs' long runs
 // (ITEMS 128, 512) stay loops (unrolling them took PoCL minutes to compile).
@@ -72,11 +73,10 @@ uint tile_pos(int i) {
 
 // Exclusive prefix sum of v over the work-group; *total: the sum of all v. RADIX_MATCH=1 (NVIDIA):
 // shfl.sync.up scans inside each warp, one barrier, every work-item adds the warp totals before
-// its own (2 barriers). Elsewhere Hillis-Steele in local memory (2 log2(LOCAL_SIZE) barriers).
+// its own (2 barriers). Elsewhere cl/scan.cl's Hillis-Steele in local memory.
 uint block_excl_scan(uint v, __local uint* s, uint* total) {
-  const uint l = get_local_id(0);
 #if RADIX_MATCH == 1
-  const uint lane = l % 32, w = l / 32;
+  const uint l = get_local_id(0), lane = l % 32, w = l / 32;
   uint x = v;
   for (uint off = 1; off < 32; off <<= 1) {
     uint y;
@@ -95,17 +95,9 @@ uint block_excl_scan(uint v, __local uint* s, uint* total) {
   barrier(CLK_LOCAL_MEM_FENCE);  // s is reused by the next call
   return before + x - v;
 #else
-  s[l] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint off = 1; off < LOCAL_SIZE; off <<= 1) {
-    const uint x = l >= off ? s[l - off] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    s[l] += x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const uint r = s[l] - v;
+  const uint r = wg_scan_incl(v, s) - v;
   *total = s[LOCAL_SIZE - 1];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);  // s is reused by the next call
   return r;
 #endif
 }
