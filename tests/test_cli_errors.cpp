@@ -178,6 +178,12 @@ TEST_CASE(
     CHECK(cache_directory() == fresh);
     CHECK(std::filesystem::is_directory(fresh));
   }
+  {  // each root is checked once per process, and answered by its own check after that
+    ScopedEnv env("LOCKSTEP_CACHE_DIR", file);
+    CHECK(cache_directory().empty());
+    ScopedEnv again("LOCKSTEP_CACHE_DIR", fresh);
+    CHECK(cache_directory() == fresh);
+  }
   if (geteuid() != 0) {
     const std::string ro = (d.path / "ro").string();
     std::filesystem::create_directory(ro);
