@@ -11,13 +11,9 @@
 // Required macros: VALUE_TYPE; LOCAL_SIZE (a power of two); ROWS_PER_WORKGROUP_BITS (vector);
 // WAVE_WIDTH (vector); BLOCK_NNZ (adaptive: local memory values per block).
 #include "common.cl"
-#ifndef VALUE_TYPE
-#error "VALUE_TYPE undefined!"
-#endif
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
 #endif
-typedef VALUE_TYPE T;
 
 static inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
   return beta == (T)0 ? alpha * sum : alpha * sum + beta * y[row];
