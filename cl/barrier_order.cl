@@ -14,6 +14,8 @@
 //   void flag_store_release(p, v)    earlier stores of this work-item are visible to an acquirer
 //   int  flag_add_acq_rel(p, v)      atomic add, returns the old value; acquire and release
 //   int  flag_load_relaxed(p)        for spinning; follow the spin with one flag_load_acquire(p)
+//   void flag_store_relaxed(p, v)    a word that carries its own data (a look-back flag with its
+//                                    count): no order for other data, so no release fence
 // Work-group data: put a work_group barrier (barrier(CLK_GLOBAL_MEM_FENCE)) between the other
 // work-items' stores and the one work-item that releases, and after the acquiring work-item.
 #include "contract.h"
@@ -34,6 +36,9 @@ int flag_load_relaxed(__global volatile int* p) {
 }
 void flag_store_release(__global volatile int* p, int v) {
   atomic_store_explicit(B_ATOM(p), v, memory_order_release, memory_scope_device);
+}
+void flag_store_relaxed(__global volatile int* p, int v) {
+  atomic_store_explicit(B_ATOM(p), v, memory_order_relaxed, memory_scope_device);
 }
 int flag_add_acq_rel(__global volatile int* p, int v) {
   return atomic_fetch_add_explicit(B_ATOM(p), v, memory_order_acq_rel, memory_scope_device);
@@ -63,6 +68,9 @@ int flag_load_relaxed(__global volatile int* p) {
 void flag_store_release(__global volatile int* p, int v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"((ulong)p), "r"(v) : "memory");
 }
+void flag_store_relaxed(__global volatile int* p, int v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"((ulong)p), "r"(v) : "memory");
+}
 int flag_add_acq_rel(__global volatile int* p, int v) {
   int old;
   asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;"
@@ -88,6 +96,7 @@ int flag_load_acquire(__global volatile int* p) {
   return v;
 }
 int flag_load_relaxed(__global volatile int* p) { return *p; }
+void flag_store_relaxed(__global volatile int* p, int v) { *p = v; }
 void flag_store_release(__global volatile int* p, int v) {
   B_FULL_FENCE();
   *p = v;

@@ -50,10 +50,16 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
     for (uint w = 0; w < LOCAL_SIZE; ++w) lh[i] += own[w * DIGITS * RADIX + i];
-#else
-  for (uint e = get_global_id(0); e < n; e += get_global_size(0)) {
-    const key_t k = key_in(keys[e]);
-    for (int d = 0; d < DIGITS; ++d) atomic_inc(&lh[d * RADIX + digit_of(k, 8 * d)]);
+#else  // 8 loads in flight per work-item before the counting (one at a time was latency-bound)
+  const uint gs = get_global_size(0);
+  for (uint e0 = get_global_id(0); e0 < n; e0 += 8 * gs) {
+    key_t k[8];
+    #pragma unroll
+    for (int j = 0; j < 8; ++j) k[j] = e0 + j * gs < n ? key_in(keys[e0 + j * gs]) : 0;
+    #pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (e0 + j * gs < n)
+        for (int d = 0; d < DIGITS; ++d) atomic_inc(&lh[d * RADIX + digit_of(k[j], 8 * d)]);
   }
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -165,7 +171,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
   if (chained)
     for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
       const uint c = rank_digit_count(d, &s) - (d == RADIX - 1 ? TILE - cnt : 0);
-      flag_store_release(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
+      flag_store_relaxed(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
     }
   rank_offsets(k, shift, r, &s);
   rank_scatter(k, r, lk WITH_VALUES(, v, lv));
@@ -179,7 +185,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       excl = (uint)*my;  // radix_tile_scan's exclusive prefix
     } else if (tile > 0) {
       excl = look_back(fl, tile, d);
-      flag_store_release(my, (int)(FLAG_PREFIX | (excl + c)));
+      flag_store_relaxed(my, (int)(FLAG_PREFIX | (excl + c)));
     }
     gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }

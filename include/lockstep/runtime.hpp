@@ -31,6 +31,10 @@ struct DeviceInfo {
   bool subgroups = false;        // cl_khr_subgroups or OpenCL C 3.0 __opencl_c_subgroups
   unsigned wave_width = 1;       // lanes that run in lockstep: 32 NVIDIA, 64 AMD, 1 unknown/CPU
   bool is_gpu() const { return type == "GPU"; }
+  // An NVIDIA GPU (its OpenCL compiler takes inline PTX: fences, shuffles, cache hints).
+  bool is_nvidia() const {
+    return is_gpu() && (vendor + " " + platform).find("NVIDIA") != std::string::npos;
+  }
 };
 
 /// All devices of all platforms, in the order `lockstep devices` lists them.

@@ -100,7 +100,7 @@ std::string add_flag_defines(const DeviceInfo& di, Defines& d, BarrierOrder orde
   }
   // On the H100, mem_fence(CLK_GLOBAL_MEM_FENCE) did not make other groups' stores visible to
   // ordinary loads (every read after the barrier was stale): use GPU-scope PTX orderings.
-  bool nv = di.wave_width == 32 && (di.vendor + di.platform).find("NVIDIA") != std::string::npos;
+  bool nv = di.wave_width == 32 && di.is_nvidia();
   if (!nv) return "mem_fence";
   if (order == BarrierOrder::automatic) {
     const char* v = std::getenv("LOCKSTEP_BARRIER_ORDER");

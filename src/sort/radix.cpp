@@ -11,20 +11,19 @@
 namespace lockstep::detail {
 namespace {
 
-bool is_nvidia(const DeviceInfo& d) {
-  return d.is_gpu() && d.wave_width == 32 &&
-         (d.vendor + d.platform).find("NVIDIA") != std::string::npos;
-}
 
 // Local memory of the pass kernel (lk, lv, rank_shared, gbase, small words) and of radix_small.
-size_t pass_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
+// rank_shared: per wave 256 counters, and 256 match words under RADIX_MATCH=1.
+size_t rank_bytes(const RadixParams& p) {
   const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
+  return waves * 256 * 4 * (p.match == 1 ? 2 : 1);
+}
+size_t pass_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
+  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + rank_bytes(p) +
          size_t(p.local_size) * 4 + 1100;
 }
 size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
-  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
+  return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + rank_bytes(p) +
          size_t(p.local_size) * 4 + 64;
 }
 
@@ -33,7 +32,7 @@ size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items) {
   RadixParams p;
   const size_t kb = key_bytes(type);
-  if (is_nvidia(device)) {
+  if (device.is_nvidia() && device.wave_width == 32) {
     p.match = 1;
     p.wave = 32;
     // ptxas (sm_90, clang-16 PTX) gives radix_pass 80 registers at these ITEMS, so 3 groups of

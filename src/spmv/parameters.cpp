@@ -44,10 +44,6 @@ const std::vector<SpmvKernelSpec>& spmv_parameters() {
   return specs;
 }
 
-static bool nvidia(const DeviceInfo& d) {
-  std::string v = d.vendor + " " + d.platform;
-  return d.is_gpu() && (v.find("NVIDIA") != std::string::npos || v.find("nvidia") != std::string::npos);
-}
 
 bool spmv_valid(const SpmvConfig& c, const DeviceInfo& d, size_t value) {
   size_t wg = size_t(1) << c.wg_bits;
@@ -56,7 +52,7 @@ bool spmv_valid(const SpmvConfig& c, const DeviceInfo& d, size_t value) {
     case SpmvKernel::scalar: return true;
     case SpmvKernel::vector:
       if (c.rows_bits < 0 || c.rows_bits > c.wg_bits) return false;
-      if (c.shuffle && (!nvidia(d) || d.wave_width != 32 || c.rows_bits == c.wg_bits)) return false;
+      if (c.shuffle && (!d.is_nvidia() || d.wave_width != 32 || c.rows_bits == c.wg_bits)) return false;
       return wg * value <= d.local_mem_bytes;
     case SpmvKernel::adaptive: return 2 * wg * value <= d.local_mem_bytes;
     case SpmvKernel::merge:  // products and row ends of a tile, the carry-out scan

@@ -10,6 +10,7 @@ template <typename T>
 Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
   Defines def;
   set_value_type<T>(def).set("LOCAL_SIZE", 1 << c.wg_bits);  // wg_bits: the parameter space's form
+  if (d.is_nvidia()) def.set("SPMV_NV_LOADS", 1);
   if (c.kernel == SpmvKernel::vector) {
     def.set("ROWS_PER_WORKGROUP_BITS", c.rows_bits).set("WAVE_WIDTH", std::max(1u, d.wave_width));
     if (c.shuffle) def.set("USE_NV_SHUFFLE", 1);
