@@ -4,7 +4,6 @@
 // all meet again before the next round overwrites the data (barrier_loop: the barriers alone).
 // With BARRIER_STRATEGY=0 (relaunch)
 // barrier_bench_phase does one phase per launch and the host's launches are the barriers.
-#include "common.cl"
 #include "barrier.cl"
 
 uint bench_value(uint round, uint index) { return round * 1000003u + index * 7u + 1u; }

@@ -15,51 +15,38 @@
 //                  sub-group-aggregated (or local-memory) staging queue; one global atomic a group.
 // Kernels run back to back on one queue: no cross-group protocol inside a launch.
 #include "bfs_common.cl"
+#include "scan.cl"
 
 #ifndef LB_ITEMS
 #error "LB_ITEMS undefined"
 #endif
 #define TILE (LB_ITEMS * LOCAL_SIZE)
 
-// Inclusive scan of s[0 .. LOCAL_SIZE) in place (Hillis-Steele); all work-items call it.
-int lb_scan_local(__local int* s, int x) {
-  const int lid = get_local_id(0);
-  s[lid] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int d = 1; d < LOCAL_SIZE; d <<= 1) {
-    const int y = lid >= d ? s[lid - d] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    s[lid] += y;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return s[lid];
-}
-
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_lb_scan(
     __global const int* off, __global const int* in, int count, __global int* ends,
     __global int* sums) {
-  __local int s[LOCAL_SIZE];
+  __local uint s[LOCAL_SIZE];
   const int i = get_global_id(0);
   int d = 0;
   if (i < count) {
     const int u = in[i];
     d = off[u + 1] - off[u];
   }
-  const int incl = lb_scan_local(s, d);
+  const int incl = (int)wg_scan_incl((uint)d, s);
   if (i < count) ends[i] = incl;
   if (get_local_id(0) == LOCAL_SIZE - 1) sums[get_group_id(0)] = incl;
 }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_lb_sums(
     __global int* sums, int groups) {
-  __local int s[LOCAL_SIZE];
+  __local uint s[LOCAL_SIZE];
   int carry = 0;
   for (int base = 0; base < groups; base += LOCAL_SIZE) {  // group-uniform loop
     const int i = base + get_local_id(0);
     const int x = i < groups ? sums[i] : 0;
-    const int incl = lb_scan_local(s, x);
+    const int incl = (int)wg_scan_incl((uint)x, s);
     if (i < groups) sums[i] = carry + incl - x;
-    carry += s[LOCAL_SIZE - 1];
+    carry += (int)s[LOCAL_SIZE - 1];
     barrier(CLK_LOCAL_MEM_FENCE);  // s is read above before the next round writes it
   }
 }

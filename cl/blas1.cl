@@ -3,13 +3,9 @@
 // One work-item per element in fill/axpby; dot uses a grid-stride loop.
 // Required macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two).
 #include "common.cl"
-#ifndef VALUE_TYPE
-#error "VALUE_TYPE undefined!"
-#endif
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
 #endif
-typedef VALUE_TYPE T;
 
 // x[i] = value
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))

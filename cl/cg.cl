@@ -5,16 +5,12 @@
 // into partial[3 * group + k]: the host reads that one small buffer once per iteration.
 // Macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two), JACOBI (0|1).
 #include "common.cl"
-#ifndef VALUE_TYPE
-#error "VALUE_TYPE undefined!"
-#endif
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
 #endif
 #ifndef JACOBI
 #error "JACOBI undefined!"
 #endif
-typedef VALUE_TYPE T;
 
 // dinv[offset + r] = 1 / a(r, offset + r) for the rows of one CSR part whose local row r has
 // the column offset + r as its diagonal. A diagonal that is not positive (or not finite) sets

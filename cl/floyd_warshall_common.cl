@@ -15,9 +15,6 @@
 // -12345 (and a barrier) first, so a kernel that read local memory it had not written would give
 // visibly wrong (too short) distances on any device.
 #include "common.cl"
-#ifndef VALUE_TYPE
-#error "VALUE_TYPE undefined!"
-#endif
 #ifndef INTEGER
 #error "INTEGER undefined!"
 #endif
@@ -27,7 +24,6 @@
 #ifndef POISON_LOCAL
 #error "POISON_LOCAL undefined!"
 #endif
-typedef VALUE_TYPE T;
 #if INTEGER
 typedef int4 T4;
 #define PLUS(a, b) max((a) + (b), -(1 << 30))

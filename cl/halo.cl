@@ -2,10 +2,6 @@
 // one contiguous send buffer (out[i] = x[index[i]]), which the host then downloads in one copy.
 // Required macros: VALUE_TYPE (float|double).
 #include "common.cl"
-#ifndef VALUE_TYPE
-#error "VALUE_TYPE undefined!"
-#endif
-typedef VALUE_TYPE T;
 
 __kernel void halo_pack(const int n, __global const int* index, __global const T* x,
                         __global T* out) {

@@ -14,7 +14,9 @@
 //      old count to its peers). Needs sm_70.
 //   2  RW = WAVE_WIDTH lanes emulated through local memory and work-group barriers: the same
 //      leader/peer logic as 1, so PoCL verifies it (slow; tests only).
-// Macros: LOCAL_SIZE, ITEMS, RADIX_MATCH, WAVE_WIDTH (RADIX_MATCH > 0), and cl/sort_keys.cl's.
+// Then rank_scatter moves the keys (and values) to their ranks in local memory.
+// Macros: LOCAL_SIZE, ITEMS, RADIX_MATCH, WAVE_WIDTH (RADIX_MATCH > 0), PAIRS (0/1), and
+// cl/sort_keys.cl's.
 #include "sort_keys.cl"
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
@@ -25,6 +27,10 @@
 #ifndef RADIX_MATCH
 #error "RADIX_MATCH undefined!"
 #endif
+#ifndef PAIRS
+#error "PAIRS undefined!"
+#endif
+#include "scan.cl"
 // Loops over ITEMS carry `#pragma unroll` for ITEMS <= 32 (GPUs): fully unrolled, k[] and r[]
 // stay in registers (clang-16 nvptx otherwise keeps them on the stack); the CPUs' long runs
 // (ITEMS 128, 512) stay loops (unrolling them took PoCL minutes to compile).
@@ -72,11 +78,10 @@ uint tile_pos(int i) {
 
 // Exclusive prefix sum of v over the work-group; *total: the sum of all v. RADIX_MATCH=1 (NVIDIA):
 // shfl.sync.up scans inside each warp, one barrier, every work-item adds the warp totals before
-// its own (2 barriers). Elsewhere Hillis-Steele in local memory (2 log2(LOCAL_SIZE) barriers).
+// its own (2 barriers). Elsewhere cl/scan.cl's Hillis-Steele in local memory.
 uint block_excl_scan(uint v, __local uint* s, uint* total) {
-  const uint l = get_local_id(0);
 #if RADIX_MATCH == 1
-  const uint lane = l % 32, w = l / 32;
+  const uint l = get_local_id(0), lane = l % 32, w = l / 32;
   uint x = v;
   for (uint off = 1; off < 32; off <<= 1) {
     uint y;
@@ -95,17 +100,9 @@ uint block_excl_scan(uint v, __local uint* s, uint* total) {
   barrier(CLK_LOCAL_MEM_FENCE);  // s is reused by the next call
   return before + x - v;
 #else
-  s[l] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint off = 1; off < LOCAL_SIZE; off <<= 1) {
-    const uint x = l >= off ? s[l - off] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    s[l] += x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const uint r = s[l] - v;
+  const uint r = wg_scan_incl(v, s) - v;
   *total = s[LOCAL_SIZE - 1];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);  // s is reused by the next call
   return r;
 #endif
 }
@@ -223,4 +220,26 @@ void rank_offsets(const key_t* k, int shift, uint* r, __local rank_shared* s) {
 void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   rank_waves(k, shift, r, s);
   rank_offsets(k, shift, r, s);
+}
+
+// WITH_VALUES(...): its arguments in the pair sorts (PAIRS=1), nothing for keys alone.
+#if PAIRS
+#define WITH_VALUES(...) __VA_ARGS__
+#else
+#define WITH_VALUES(...)
+#endif
+
+// The tile in rank order in local memory: lk[r[i]] = k[i], with PAIRS also lv[r[i]] = v[i]
+// (radix_pass, radix_small; the caller's barrier orders these stores before other reads).
+void rank_scatter(const key_t* k, const uint* r,
+                  __local key_t* lk WITH_VALUES(, const uint* v, __local uint* lv)) {
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    lk[r[i]] = k[i];
+#if PAIRS
+    lv[r[i]] = v[i];
+#endif
+  }
 }

@@ -1,11 +1,8 @@
 // The whole radix sort in one launch of one work-group, for n <= TILE (LOCAL_SIZE * ITEMS): the
 // keys stay in registers, and every 8-bit pass ranks them (cl/radix_rank.cl) and moves them
 // through local memory to their new tile positions. Stable, like cl/radix.cl; no global memory
-// traffic besides one load and one store per key. Macros: cl/radix_rank.cl's and PAIRS (0/1).
+// traffic besides one load and one store per key. Macros: cl/radix_rank.cl's (PAIRS among them).
 #include "radix_rank.cl"
-#ifndef PAIRS
-#error "PAIRS undefined!"
-#endif
 
 __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
   __local key_t lk[TILE];
@@ -31,15 +28,7 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
   }
   for (int p = 0; p < DIGITS; ++p) {
     rank_tile(k, 8 * p, r, &s);
-#if ITEMS <= 32
-    #pragma unroll
-#endif
-    for (int i = 0; i < ITEMS; ++i) {
-      lk[r[i]] = k[i];
-#if PAIRS
-      lv[r[i]] = v[i];
-#endif
-    }
+    rank_scatter(k, r, lk WITH_VALUES(, v, lv));
     barrier(CLK_LOCAL_MEM_FENCE);
 #if ITEMS <= 32
     #pragma unroll

@@ -107,18 +107,25 @@ static inline void sw_group_best(int bs, int bi, int bj, __local int* ls, __loca
   }
 }
 
+// The start both kernels share: the occupancy-discovery exit, the substitution table (sub), the
+// row exchange between neighbouring work-items (xh, xf) and the group reduction's scratch
+// (ls, li, lj) in local memory, the ids, and the work-item's best (bs, bi, bj).
+#define SW_START                                                                  \
+  if (barrier_discovery(state)) return;                                           \
+  __local int sub[SW_ALPHA * SW_ALPHA];                                           \
+  __local int xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];                               \
+  __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];                     \
+  sw_load_sub(table, sub);                                                        \
+  const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0); \
+  int bs = 0, bi = SW_BIG, bj = SW_BIG
+
 __kernel void sw_barrier(__global volatile int* state, __global const uchar* A,
                          __global const uchar* B, int n, int m, __global const int* table,
                          int open, int ext, __global int* rowH, __global int* rowF,
                          __global int* colH, __global int* colE, int n_pad, __global int* best,
                          int tiles_r, int tiles_c, int phase_begin, int phase_end) {
-  if (barrier_discovery(state)) return;
-  __local int sub[SW_ALPHA * SW_ALPHA];
-  __local int xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];
-  __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
-  sw_load_sub(table, sub);
-  const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-  int bs = 0, bi = SW_BIG, bj = SW_BIG, round = 0;
+  SW_START;
+  int round = 0;
   for (int d = phase_begin; d < phase_end; ++d) {
     const int lo = max(0, d - (tiles_c - 1)), hi = min(d, tiles_r - 1);
     for (int tr = lo + g; tr <= hi; tr += groups) {
@@ -169,13 +176,7 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
                           __global const uchar* B, int n, int m, __global const int* table,
                           int open, int ext, __global int* rowH, __global int* rowF,
                           __global volatile int* flags, __global int* best, int stripes) {
-  if (barrier_discovery(state)) return;
-  __local int sub[SW_ALPHA * SW_ALPHA];
-  __local int xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];
-  __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
-  sw_load_sub(table, sub);
-  const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
-  int bs = 0, bi = SW_BIG, bj = SW_BIG;
+  SW_START;
   for (int st = g; st < stripes; st += groups) {
     const int top = st * LOCAL_SIZE * SW_R + t * SW_R;
     int H[SW_R], E[SW_R], arow[SW_R], rb[SW_R], rj[SW_R];

@@ -11,13 +11,9 @@
 // Required macros: VALUE_TYPE; LOCAL_SIZE (a power of two); ROWS_PER_WORKGROUP_BITS (vector);
 // WAVE_WIDTH (vector); BLOCK_NNZ (adaptive: local memory values per block).
 #include "common.cl"
-#ifndef VALUE_TYPE
-#error "VALUE_TYPE undefined!"
-#endif
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
 #endif
-typedef VALUE_TYPE T;
 
 // SPMV_NV_LOADS=1 (NVIDIA, set by the host): x through the read-only path (ld.global.nc: nothing
 // writes x during a launch) and the matrix's values and column indices streamed evict-first

@@ -106,7 +106,6 @@ inline std::map<std::string, std::string> last_line(const std::string& out) {
 }
 
 /// A fresh temporary directory, removed by the destructor.
-/// Sets an environment variable for a scope (unset again however the scope ends).
 struct TempDir {
   std::filesystem::path path;
   TempDir() {

@@ -228,10 +228,7 @@ TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKST
   // cover fw_lead, fw_panel, fw_rest (blocked) and fw_cross with next hops (generalized).
   auto& ctx = test::context();
   Graph g = with_potentials(random_graph(70, 0.1, 1307, 1, 100), 13);
-  ::setenv("LOCKSTEP_POISON", "1", 1);
-  struct Unset {
-    ~Unset() { ::unsetenv("LOCKSTEP_POISON"); }
-  } unset;
+  test::ScopedEnv poison("LOCKSTEP_POISON", "1");
 
   auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 16, 1, false, 4});
   auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 16, 2, true, 4});

@@ -99,7 +99,8 @@ CsrGraph from_edges(int32_t n, std::vector<std::pair<int32_t, int32_t>> e, bool 
 
 }  // namespace
 
-TEST_CASE("bfs: hand-made graphs, every strategy equals the reference") {
+TEST_CASE("bfs: hand-made graphs, every strategy equals the reference" *
+          doctest::test_suite("portable")) {
   std::vector<std::pair<int32_t, int32_t>> path, star;
   for (int32_t i = 0; i + 1 < 300; ++i) path.push_back({i, i + 1});
   for (int32_t i = 1; i < 500; ++i) star.push_back({0, i}), star.push_back({i, (i * 7) % 500});
@@ -119,7 +120,8 @@ TEST_CASE("bfs: hand-made graphs, every strategy equals the reference") {
   check_all(from_edges(6000, hubs, true), 4000, "hubs and sinks, undirected");
 }
 
-TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up") {
+TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   const CsrGraph grid = grid_graph(48), rmat = rmat_graph(11, 8, 3);
 

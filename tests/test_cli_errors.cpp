@@ -3,8 +3,8 @@
 // that reads a file); a pipe, FIFO, stdin or .gz as the input (read as a stream); numeric
 // options out of range (exit 2 naming the option); --tile/--K 0 meaning automatic; a
 // LOCKSTEP_CACHE_DIR that is a regular file (one warning, uncached run); and the exception to
-// exit code mapping itself (4 for anything unexpected, never an abort). Cases whose name ends
-// in [device] open an OpenCL device; the others are host-only and run in the sanitizer build.
+// exit code mapping itself (4 for anything unexpected, never an abort). Cases in the test suite
+// "device" open an OpenCL device; the others are host-only and run in the sanitizer build.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -147,7 +147,8 @@ TEST_CASE("numeric options out of range are usage errors (exit 2) that name the 
   CHECK(help.find("--repeat arg (=20) in [1, 1000000]") != std::string::npos);
 }
 
-TEST_CASE("apsp --tile 0, --K 0 and --thread-tile 0 mean automatic, as --help says [device]") {
+TEST_CASE("apsp --tile 0, --K 0 and --thread-tile 0 mean automatic, as --help says" *
+          doctest::test_suite("device")) {
   std::string out;
   REQUIRE(test::run_cli("apsp --help", out) == 0);
   CHECK(out.find("0 = automatic") != std::string::npos);
@@ -177,6 +178,12 @@ TEST_CASE(
     CHECK(cache_directory() == fresh);
     CHECK(std::filesystem::is_directory(fresh));
   }
+  {  // each root is checked once per process, and answered by its own check after that
+    ScopedEnv env("LOCKSTEP_CACHE_DIR", file);
+    CHECK(cache_directory().empty());
+    ScopedEnv again("LOCKSTEP_CACHE_DIR", fresh);
+    CHECK(cache_directory() == fresh);
+  }
   if (geteuid() != 0) {
     const std::string ro = (d.path / "ro").string();
     std::filesystem::create_directory(ro);
@@ -186,8 +193,8 @@ TEST_CASE(
   }
 }
 
-TEST_CASE(
-    "LOCKSTEP_CACHE_DIR naming a regular file: one warning line, then an uncached run [device]") {
+TEST_CASE("LOCKSTEP_CACHE_DIR naming a regular file: one warning line, then an uncached run" *
+          doctest::test_suite("device")) {
   test::TempDir d;
   const std::string file = (d.path / "not-a-dir").string();
   std::ofstream(file) << "x";

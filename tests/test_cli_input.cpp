@@ -23,13 +23,6 @@ std::string write(const test::TempDir& d, const std::string& name, const std::st
   return path;
 }
 
-// A memory budget for the CLI runs of one case (LOCKSTEP_HOST_MEMORY_MIB), so that a size
-// refused here is refused on any machine.
-struct HostMemory {
-  explicit HostMemory(const char* mib) { setenv("LOCKSTEP_HOST_MEMORY_MIB", mib, 1); }
-  ~HostMemory() { unsetenv("LOCKSTEP_HOST_MEMORY_MIB"); }
-};
-
 const char* kBanner = "%%MatrixMarket matrix coordinate real general\n";
 
 }  // namespace
@@ -127,8 +120,8 @@ TEST_CASE("sizes are checked before allocation, naming the file and line or the 
   const std::string gr = write(d, "huge.gr", "c\np sp 2000000000 1\na 1 2 1\n");
   const std::string snap = write(d, "huge.txt", "0 1\n0 2000000000\n");
   std::string out;
-  {
-    HostMemory budget("1024");
+  {  // a memory budget for the CLI runs, so that a size refused here is refused on any machine
+    test::ScopedEnv budget("LOCKSTEP_HOST_MEMORY_MIB", "1024");
     CHECK(test::run_cli("bfs " + mtx + " --algorithm cpu", out) == 1);  // was: out of host memory
     CHECK(has(out, mtx + ":2: a matrix of 2147483647 x 2147483647 needs 24576 MiB of host memory"));
     CHECK(test::run_cli("bfs " + gr + " --algorithm cpu", out) == 1);
@@ -139,7 +132,7 @@ TEST_CASE("sizes are checked before allocation, naming the file and line or the 
     CHECK(has(out, "--random 70000: all-pairs shortest paths of 70000 vertices (f32"));
   }
   {  // past the reader's lower bound (12 bytes a vertex), BFS's own need (24) is checked
-    HostMemory budget("35000");
+    test::ScopedEnv budget("LOCKSTEP_HOST_MEMORY_MIB", "35000");
     CHECK(test::run_cli("bfs " + gr + " --strategy cpu", out) == 1);  // was: killed, 23 GB RSS
     CHECK(has(out, gr + ": a BFS of 2000000000 vertices and 1 edges needs 45776 MiB"));
   }

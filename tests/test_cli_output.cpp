@@ -3,8 +3,8 @@
 // A write error (/dev/full, a file-size limit, a path under a regular file) exits 1 naming the
 // file and the reason; a failed run leaves every output as it was (no partial file, no truncated
 // old one, no temporary file); an output that is the same file as an input, or as another
-// output, is refused (exit 2, both options named) and the input stays. Cases whose name ends in
-// [device] open an OpenCL device; the others are host-only and run in the sanitizer build.
+// output, is refused (exit 2, both options named) and the input stays. Cases in the test suite
+// "device" open an OpenCL device; the others are host-only and run in the sanitizer build.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,7 +145,8 @@ TEST_CASE("a write error on any CLI output exits 1 naming the file and the reaso
   CHECK_MESSAGE(has(out, "standard output: cannot write: No space left on device"), out);
 }
 
-TEST_CASE("a write error exits 1 for sort, bench barrier and tune --json [device]") {
+TEST_CASE("a write error exits 1 for sort, bench barrier and tune --json" *
+          doctest::test_suite("device")) {
   test::TempDir cache;
   const std::string cmds[] = {
       "sort --n 10 --json /dev/full",
@@ -225,7 +226,8 @@ TEST_CASE("a failed run leaves every output file as it was") {
   CHECK_MESSAGE(out.find("\"reached\": 9") < out.rfind("reached=9"), out);
 }
 
-TEST_CASE("a run that fails after its outputs were opened leaves them as they were [device]") {
+TEST_CASE("a run that fails after its outputs were opened leaves them as they were" *
+          doctest::test_suite("device")) {
   Inputs in;
   const std::string st = (in.d.path / "st.txt").string();
   put(st, "keep\n");

@@ -25,7 +25,7 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
                         "align", "apsp", "copy", "mpi/halo"})
     CHECK_MESSAGE(families.count(f), f);
   // Every kernel file but the included ones (barrier.cl, barrier_order.cl, bfs_common.cl,
-  // common.cl, floyd_warshall_common.cl, radix_rank.cl, sort_keys.cl).
+  // common.cl, floyd_warshall_common.cl, radix_rank.cl, radix_state.cl, scan.cl, sort_keys.cl).
   for (const char* f : {"barrier_bench.cl", "persistent_check.cl", "spmv.cl", "blas1.cl", "cg.cl",
                         "bitonic.cl", "radix.cl", "radix_small.cl", "bfs.cl", "bfs_persistent.cl",
                         "bfs_lb.cl", "bfs_bitmap.cl", "smith_waterman.cl", "floyd_warshall.cl",
@@ -62,7 +62,8 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
 // PoCL 3.1 refuses -cl-std=CL2.0 here (no atomic_*_explicit overload for a __global atomic_int
 // pointer in its 2.0 headers): the option must follow the device's own OpenCL C version, as
 // add_flag_defines does. The list for this very device builds on it.
-TEST_CASE("kernel builds: this device's barrier builds, from its own DeviceInfo, build [device]") {
+TEST_CASE("kernel builds: this device's barrier builds, from its own DeviceInfo, build" *
+          doctest::test_suite("device")) {
   Context& ctx = test::context();
   int built = 0;
   for (const auto& b : kernel_builds(ctx.info()))

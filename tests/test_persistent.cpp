@@ -8,6 +8,9 @@
 #include "lockstep/persistent.hpp"
 #include "support.hpp"
 
+// Every case here is in the portability pass of .ci/run (ctest -L portable).
+TEST_SUITE_BEGIN("portable");
+
 using namespace lockstep;
 
 namespace {
@@ -114,3 +117,5 @@ TEST_CASE("persistent kernel: the group policy (useful maximum, lock-free limit)
   CHECK(got[0] == 64);
   CHECK(got[1] == int(few.strategy()));
 }
+
+TEST_SUITE_END();

@@ -24,12 +24,6 @@ std::vector<float> run_fill(Context& ctx, int n, float value) {
   launch(ctx.queue(), k, (n + 63) / 64 * 64, 64);
   return download<float>(ctx.queue(), x, n);
 }
-
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const std::string& n, const std::string& v) : name(n) { setenv(n.c_str(), v.c_str(), 1); }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-};
 }  // namespace
 
 TEST_CASE("status names") {
@@ -91,7 +85,7 @@ TEST_CASE("a kernel runs and a missing macro fails with the build log") {
 
 TEST_CASE("disk cache: written once, loaded twice, corrupt entry rebuilt") {
   test::TempDir dir;
-  ScopedEnv env("LOCKSTEP_CACHE_DIR", dir.path.string());
+  test::ScopedEnv env("LOCKSTEP_CACHE_DIR", dir.path.string());
   cl::Device dev = test::context().device();
   Defines d = fill_defines(32);  // options no other test uses
 
@@ -137,7 +131,7 @@ TEST_CASE("LOCKSTEP_KERNEL_DIR overrides the embedded kernels") {
     std::ofstream f(dir.path / "cl" / "blas1.cl", std::ios::app);
     f << "\n__kernel void only_on_disk(__global int* x) { x[0] = 42; }\n";
   }
-  ScopedEnv env("LOCKSTEP_KERNEL_DIR", (dir.path / "cl").string());
+  test::ScopedEnv env("LOCKSTEP_KERNEL_DIR", (dir.path / "cl").string());
   Context& ctx = test::context();
   cl::Kernel k = ctx.kernel("blas1.cl", "only_on_disk", fill_defines());
   cl::Buffer b = make_buffer(ctx.context(), CL_MEM_READ_WRITE, sizeof(int));

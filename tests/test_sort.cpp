@@ -234,10 +234,7 @@ TEST_CASE("sort: argsort, automatic choice, errors") {
 }
 
 TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and look-back") {
-  struct ScopedEnv {
-    ScopedEnv() { setenv("LOCKSTEP_BARRIER_C11", "0", 1); }
-    ~ScopedEnv() { unsetenv("LOCKSTEP_BARRIER_C11"); }
-  } c12;
+  test::ScopedEnv c12("LOCKSTEP_BARRIER_C11", "0");
   // The GPU path of radix: look-back, histogram by local atomics, ranking by waves of 32 and 64
   // lanes (emulated: the leader/peer logic of the PTX path), one-group sort by waves too.
   SortOptions r;

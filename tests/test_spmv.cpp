@@ -81,7 +81,9 @@ void check_spmv(const Csr<double>& a64, const SpmvConfig& c, double alpha, doubl
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape", T, float, double) {
+TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape" *
+                       doctest::test_suite("portable"),
+                   T, float, double) {
   if (std::is_same_v<T, double> && !test::context().info().fp64) return;
   for (int n : {0, 1, 7, 93, 4099}) {
     Csr<double> a = random_matrix(n, uint32_t(n) + 11);

@@ -83,6 +83,9 @@ class CgSpace {
 /// positive.
 template <typename T>
 int inverse_diagonal(cl::CommandQueue& q, const DeviceCsr<T>& a, int offset, cl::Buffer& dinv);
+/// What every CgSpace::inverse_diagonal throws for a (global) row whose diagonal is not
+/// positive: one wording for the device and the distributed spaces.
+input_error jacobi_diagonal_error(long long row);
 
 /// One device, the whole matrix.
 template <typename T>

@@ -67,7 +67,8 @@ Defines& set_value_type(Defines& d);
 
 /// lockstep's cache root: $LOCKSTEP_CACHE_DIR, else $XDG_CACHE_HOME/lockstep, else
 /// ~/.cache/lockstep (empty when none is set, or when the root is not a writable directory:
-/// then one warning line on stderr). Programs, tuning and occupancy live below it.
+/// then one warning line on stderr). Each root is checked (and created) once per process.
+/// Programs, tuning and occupancy live below it.
 std::string cache_directory();
 
 /// Source of a kernel file with its `#include "x.cl"` lines resolved (embedded copy, or the

@@ -24,27 +24,18 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
   pc.clamp = true;
   PersistentKernel pk(ctx, "smith_waterman.cl", "sw_barrier", defs, pc);
 
-  auto& q = ctx.queue();
-  cl::Buffer A = upload(q, detail::pad(a, size_t(n_pad))), B = upload(q, b);
-  cl::Buffer table = upload(q, sc.table);
-  cl::Buffer rowH = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
-  cl::Buffer rowF = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
+  const detail::SwBuffers buf(ctx, a, size_t(n_pad), b, sc);
   cl::Buffer colH = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(n_pad) * 12);
   cl::Buffer colE = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(n_pad) * 4);
-  cl::Buffer best = upload(q, detail::initial_best(pk.groups()));
+  cl::Buffer best = upload(ctx.queue(), detail::initial_best(pk.groups()));
 
   const auto ev = pk.run_phases(tiles_r + tiles_c - 1, [&](int begin, int end) {
-    pk.set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, colH, colE, n_pad, best,
-                 tiles_r, tiles_c, begin, end);
+    pk.set_args(buf.A, buf.B, n, m, buf.table, sc.gap_open, sc.gap_extend, buf.rowH, buf.rowF, colH,
+                colE, n_pad, best, tiles_r, tiles_c, begin, end);
   });
-  AlignResult r;
-  detail::reduce_best(download<int>(q, best, size_t(pk.groups()) * 3), r);
-  r.ms = event_ms(ev.first, ev.second);
-  r.config = c;
-  r.config.local_size = s.T, r.config.cells = s.R, r.config.tile_cols = s.W;
+  AlignResult r = detail::sw_result(ctx, best, pk.groups(), event_ms(ev.first, ev.second), c, s);
   r.config.strategy = pk.strategy();
   r.strategy = to_string(pk.strategy());
-  r.groups = pk.groups();
   return r;
 }
 

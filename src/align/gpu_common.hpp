@@ -1,6 +1,7 @@
 // What the two GPU kernels of cl/smith_waterman.cl share on the host: the resolved shape (work-
-// items per group, rows per work-item, columns per tile or chunk), its -D options, the padded
-// upload of A and B, and the reduction of the per-group bests with the tie rule.
+// items per group, rows per work-item, columns per tile or chunk), its -D options, the buffers
+// both read and write (A padded, B, the table, the row borders), and the result: the reduction
+// of the per-group bests with the tie rule and the configuration that ran.
 #pragma once
 #include <algorithm>
 #include <climits>
@@ -73,6 +74,33 @@ inline std::vector<int> initial_best(int groups) {
   std::vector<int> b(size_t(groups) * 3);
   for (size_t k = 0; k < b.size(); k += 3) b[k] = 0, b[k + 1] = b[k + 2] = INT_MAX;
   return b;
+}
+
+/// What both kernels take first: A padded with code 0 to n_pad rows (the padding rows are
+/// computed but never reported), B, the substitution table, and H and F of the bottom row of
+/// the last block computed above each column (m values each).
+struct SwBuffers {
+  cl::Buffer A, B, table, rowH, rowF;
+  SwBuffers(Context& ctx, const std::vector<uint8_t>& a, size_t n_pad,
+            const std::vector<uint8_t>& b, const Scoring& sc)
+      : A(upload(ctx.queue(), pad(a, n_pad))),
+        B(upload(ctx.queue(), b)),
+        table(upload(ctx.queue(), sc.table)),
+        rowH(make_buffer(ctx.context(), CL_MEM_READ_WRITE, b.size() * 4)),
+        rowF(make_buffer(ctx.context(), CL_MEM_READ_WRITE, b.size() * 4)) {}
+};
+
+/// The result of a run: the best of the groups' (score, i, j) triples in `best`, the time, and
+/// the configuration that ran (`c` with the resolved shape).
+inline AlignResult sw_result(Context& ctx, const cl::Buffer& best, int groups, double ms,
+                             const AlignConfig& c, const SwShape& s) {
+  AlignResult r;
+  reduce_best(download<int>(ctx.queue(), best, size_t(groups) * 3), r);
+  r.ms = ms;
+  r.config = c;
+  r.config.local_size = s.T, r.config.cells = s.R, r.config.tile_cols = s.W;
+  r.groups = groups;
+  return r;
 }
 
 inline void check_scores(const Scoring& s, size_t n, size_t m) {

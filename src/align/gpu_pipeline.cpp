@@ -24,23 +24,15 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
   pc.clamp = true;  // never more groups than co-resident
   PersistentKernel pk(ctx, "smith_waterman.cl", "sw_pipeline", defs, pc);
 
-  auto& q = ctx.queue();
-  cl::Buffer A = upload(q, detail::pad(a, size_t(n_pad))), B = upload(q, b);
-  cl::Buffer table = upload(q, sc.table);
-  cl::Buffer rowH = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
-  cl::Buffer rowF = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(m) * 4);
-  cl::Buffer flags = upload(q, std::vector<int>(size_t(stripes), 0));
-  cl::Buffer best = upload(q, detail::initial_best(pk.groups()));
+  const detail::SwBuffers buf(ctx, a, size_t(n_pad), b, sc);
+  cl::Buffer flags = upload(ctx.queue(), std::vector<int>(size_t(stripes), 0));
+  cl::Buffer best = upload(ctx.queue(), detail::initial_best(pk.groups()));
 
-  pk.set_args(A, B, n, m, table, sc.gap_open, sc.gap_extend, rowH, rowF, flags, best, stripes);
+  pk.set_args(buf.A, buf.B, n, m, buf.table, sc.gap_open, sc.gap_extend, buf.rowH, buf.rowF, flags,
+              best, stripes);
   const cl::Event ev = pk.launch();
-  AlignResult r;
-  detail::reduce_best(download<int>(q, best, size_t(pk.groups()) * 3), r);
-  r.ms = event_ms(ev);
-  r.config = c;
-  r.config.local_size = s.T, r.config.cells = s.R, r.config.tile_cols = s.W;
+  AlignResult r = detail::sw_result(ctx, best, pk.groups(), event_ms(ev), c, s);
   r.strategy = "flags";
-  r.groups = pk.groups();
   return r;
 }
 

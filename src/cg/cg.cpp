@@ -30,6 +30,11 @@ Preconditioner parse_preconditioner(const std::string& name) {
   throw input_error("cg: unknown preconditioner '" + name + "' (none, jacobi)");
 }
 
+input_error jacobi_diagonal_error(long long row) {
+  return input_error("cg --preconditioner jacobi: the diagonal of row " + std::to_string(row) +
+                     " is not positive (Jacobi needs a positive diagonal)");
+}
+
 template <typename T>
 int inverse_diagonal(cl::CommandQueue& q, const DeviceCsr<T>& a, int offset, cl::Buffer& dinv) {
   if (a.rows() == 0) return -1;
@@ -56,9 +61,7 @@ double DeviceSpace<T>::dot(const cl::Buffer& x, const cl::Buffer& y) {
 template <typename T>
 void DeviceSpace<T>::inverse_diagonal(cl::Buffer& dinv) {
   const int bad = lockstep::inverse_diagonal<T>(q_, a_, 0, dinv);
-  if (bad >= 0)
-    throw input_error("cg --preconditioner jacobi: the diagonal of row " + std::to_string(bad) +
-                      " is not positive (Jacobi needs a positive diagonal)");
+  if (bad >= 0) throw jacobi_diagonal_error(bad);
 }
 
 namespace detail {

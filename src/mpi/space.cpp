@@ -12,10 +12,7 @@ void DistributedSpace<T>::inverse_diagonal(cl::Buffer& dinv) {
       const int offset = part ? a_.interior_rows() : 0;
       const int bad = lockstep::inverse_diagonal<T>(a_.queue(), part ? a_.boundary() : a_.interior(),
                                                     offset, dinv);
-      if (bad >= 0)
-        throw input_error("cg --preconditioner jacobi: the diagonal of row " +
-                          std::to_string(a_.global_rows_of_local()[size_t(bad)]) +
-                          " is not positive (Jacobi needs a positive diagonal)");
+      if (bad >= 0) throw jacobi_diagonal_error(a_.global_rows_of_local()[size_t(bad)]);
     }
   });
 }

@@ -12,8 +12,8 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
-#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -30,8 +30,14 @@ std::string cache_directory() {
     root = (fs::path(h) / ".cache" / "lockstep").string(), from = "HOME";
   }
   if (root.empty()) return {};
-  // The root must be (or become) a writable directory; otherwise one warning per process and
-  // per root, and every cache runs without its disk level.
+  // The root must be (or become) a writable directory; otherwise one warning, and every cache
+  // runs without its disk level. Checked once per process and root (create_directories, stat
+  // and access are system calls, and automatic calls reach here through tuning::choose); the
+  // key is the root itself, so a changed LOCKSTEP_CACHE_DIR (or HOME...) is checked afresh.
+  static std::mutex mutex;
+  static std::map<std::string, bool> usable;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = usable.find(root); it != usable.end()) return it->second ? root : std::string();
   std::error_code ec;
   fs::create_directories(root, ec);
   std::string why;
@@ -41,13 +47,10 @@ std::string cache_directory() {
     why = "not a directory";
   else if (access(root.c_str(), W_OK | X_OK) != 0)
     why = std::strerror(errno);
+  usable[root] = why.empty();
   if (why.empty()) return root;
-  static std::mutex warned_mutex;
-  static std::set<std::string> warned;
-  std::lock_guard<std::mutex> lock(warned_mutex);
-  if (warned.insert(root).second)
-    std::cerr << "lockstep: warning: cache directory " << root << " (from " << from
-              << ") is unusable (" << why << "); running without the disk caches\n";
+  std::cerr << "lockstep: warning: cache directory " << root << " (from " << from
+            << ") is unusable (" << why << "); running without the disk caches\n";
   return {};
 }
 

@@ -1,0 +1,31 @@
+# Read by ctest (TEST_INCLUDE_FILES, after doctest's list of cases): every case gets the name of
+# its doctest test suite (a case has one) as its CTest label, so that `ctest -L portable` runs the suite "portable"
+# (.ci/run's portability pass) whatever the cases are called. doctest's own ADD_LABELS cannot do
+# it here: it asks for each case by its unescaped name, which the commas in our names split.
+# `exe`: the test binary, set by the generated file that includes this one.
+if(NOT EXISTS "${exe}")
+  return()
+endif()
+function(doctest_list out)
+  execute_process(COMMAND "${exe}" --no-version ${ARGN} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(WARNING "${exe} ${ARGN} failed (${rc}): no suite labels")
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  string(REPLACE "\n" ";" lines "${text}")
+  set(names "")
+  foreach(line IN LISTS lines)
+    if(NOT line STREQUAL "" AND NOT line MATCHES "^(\\[doctest\\] |====)")
+      list(APPEND names "${line}")
+    endif()
+  endforeach()
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+doctest_list(suites --list-test-suites)
+foreach(suite IN LISTS suites)
+  doctest_list(cases "--test-suite=${suite}" --list-test-cases)
+  foreach(name IN LISTS cases)
+    set_tests_properties("${name}" PROPERTIES LABELS "${suite}")
+  endforeach()
+endforeach()
