@@ -127,7 +127,8 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     const int digits = int(kb);  // 8-bit digits: one per byte
     const size_t tiles = (n + tile - 1) / tile;
     const size_t flag_words = tiles * 256;
-    const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;  // ST_SIZE of cl/radix_state.cl
+    // ST_SIZE of cl/radix_state.cl
+    const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;
     // The context's scratch buffers (slots 0-3), reused by the next sort.
     const cl::Buffer tmp = ctx.scratch(0, n * kb), tmpv = ctx.scratch(1, pairs ? n * 4 : 4);
     const cl::Buffer state = ctx.scratch(2, state_words * 4);
