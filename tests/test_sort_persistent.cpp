@@ -5,7 +5,8 @@
 // (fewer co-resident groups than tiles, or relaunch: each tile ranked again and written to the
 // scratch buffer, an odd number of moving passes copied back); pass skipping (no pass, one, two,
 // pass 0 skipped after its ranking), f32 NaNs canonicalised when nothing moves; the GPU's wave
-// ranking (lanes emulated in local memory) on the OpenCL C 1.2 ordering path NVIDIA runs.
+// ranking (lanes emulated in local memory) on the OpenCL C 1.2 ordering path NVIDIA runs; the
+// automatic rule and the tuning database's choice.
 // Cross-group data (every tile's counts, every group's AND/OR words, the keys other groups
 // stored) is read with ordinary loads after global_barrier() only, whose plain-load guarantee
 // test_barrier.cpp (barrier_bench's neighbour checks, every strategy and ordering path) and
@@ -124,4 +125,35 @@ TEST_CASE("sort: radix-persistent with wave ranking on the OpenCL C 1.2 path (wh
   p.items = 2;
   for (size_t n : {size_t(200), size_t(4099)})  // 2 tiles (held on 2 cores); many (reload)
     check_mode(check_sort(random_keys<uint32_t>(n, n + 1, 40), o, true, "waves", &p), n);
+}
+
+TEST_CASE("sort: the automatic rule and the tuning database pick radix-persistent by size") {
+  const DeviceInfo nv = device_profile("nvidia", 0, "1.2"), cpu = device_profile("cpu", 0, "3.0");
+  CHECK(sort_rule(nv, KeyType::u32, 65536, false) == SortAlgorithm::radix_persistent);
+  CHECK(sort_rule(nv, KeyType::u64, 8193, true) == SortAlgorithm::radix_persistent);
+  CHECK(sort_rule(nv, KeyType::u32, 1024, false) == SortAlgorithm::radix);
+  CHECK(sort_rule(nv, KeyType::u32, size_t(1) << 20, false) == SortAlgorithm::radix);
+  CHECK(sort_rule(cpu, KeyType::u32, 65536, false) == SortAlgorithm::radix);
+  CHECK(parse_sort_algorithm("radix-persistent") == SortAlgorithm::radix_persistent);
+  CHECK(std::string(to_string(SortAlgorithm::radix_persistent)) == "radix-persistent");
+
+  Context& ctx = test::context();
+  for (size_t n : {size_t(1000), size_t(1) << 21}) {  // candidates only where tiles fit the CUs
+    size_t persistent_candidates = 0;
+    for (const auto& p : tuning::enumerate(*sort_family(ctx, KeyType::u32, false, n)))
+      persistent_candidates += p.at("algorithm") == "radix-persistent";
+    CHECK((persistent_candidates > 0) == (n == 1000));
+  }
+
+  test::TempDir dir;
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", (dir.path / "tuning.json").string());
+  const int items = ctx.info().is_gpu() ? 2 : 128;
+  TuningEntry e;
+  e.routine = "sort";
+  e.key = "u32/keys/n8192";
+  e.params = {{"algorithm", "radix-persistent"}, {"items", items}};
+  tuning::store(ctx.info(), e);
+  const SortResult r = check_sort(random_keys<uint32_t>(5000, 8), {}, false, "automatic");
+  CHECK(r.algorithm == SortAlgorithm::radix_persistent);
+  CHECK(r.tile == detail::radix_params(ctx.info(), KeyType::u32, false, 0).local_size * items);
 }

@@ -54,16 +54,20 @@ const char* to_string(SortAlgorithm a) {
 
 size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 
-// The rule until measurements on the target device set it (tools/bench/sort.sh): radix. Its
-// one-group sort covers small n in one launch, its passes are O(n), and it is stable. CPU devices
-// run it without look-back (no spinning), where the persistent bitonic sort's global barrier
-// spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix) against
-// 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.
+// The rule until measurements on the target device set it (tools/bench/sort.sh): radix, and on
+// GPUs radix-persistent from kPersistentMin keys to radix_persistent_max (a tile of at most 4
+// keys per work-item per compute unit; 2^17 at most), where the Onesweep passes cost five
+// launches (H100: 114 us at 2^16, ~6 us between launches) and the one-group sort ranks its whole
+// tile in one work-group (2^13: 45 us). Both bounds are estimates, not yet measured against the
+// others on a GPU; `lockstep tune sort` measures them. Radix is stable, O(n) per pass; CPU
+// devices run it without look-back (no spinning), where the persistent bitonic sort's global
+// barrier spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix)
+// against 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.
+constexpr size_t kPersistentMin = 2048;
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
-  (void)device;
-  (void)type;
-  (void)n;
-  (void)pairs;
+  if (device.is_gpu() && n > kPersistentMin && n <= (size_t(1) << 17) &&
+      n <= detail::radix_persistent_max(device, detail::radix_params(device, type, pairs, 0)))
+    return SortAlgorithm::radix_persistent;
   return SortAlgorithm::radix;
 }
 
@@ -165,8 +169,11 @@ std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys, const So
   std::vector<K> k = keys;
   std::vector<uint32_t> perm(keys.size());
   std::iota(perm.begin(), perm.end(), 0u);
-  SortOptions o = opts;  // stable whatever automatic would pick: radix
-  if (o.algorithm == SortAlgorithm::automatic) o.algorithm = SortAlgorithm::radix;
+  SortOptions o = opts;  // stable whatever automatic would pick: a radix sort
+  if (o.algorithm == SortAlgorithm::automatic) {
+    o = detail::sort_choose(ctx.info(), key_type_of<K>(), keys.size(), true, o);
+    if (o.algorithm == SortAlgorithm::bitonic) o.algorithm = SortAlgorithm::radix;
+  }
   SortResult r = sort(ctx, k, perm, o);
   if (result) *result = r;
   return perm;
