@@ -21,20 +21,20 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
     if (b.options.find("WAVE_WIDTH=") != std::string::npos)
       CHECK((b.options.find("WAVE_WIDTH=64") != std::string::npos));
   }
-  for (const char* f : {"barrier", "spmv", "blas1", "cg", "sort/bitonic", "sort/radix", "bfs",
-                        "align", "apsp", "copy", "mpi/halo"})
+  for (const char* f : {"barrier", "spmv", "blas1", "cg", "sort/bitonic", "sort/radix",
+                        "sort/radix-persistent", "bfs", "align", "apsp", "copy", "mpi/halo"})
     CHECK_MESSAGE(families.count(f), f);
   // Every kernel file but the included ones (barrier.cl, barrier_order.cl, bfs_common.cl,
   // common.cl, floyd_warshall_common.cl, radix_rank.cl, radix_state.cl, scan.cl, sort_keys.cl).
   for (const char* f : {"barrier_bench.cl", "persistent_check.cl", "spmv.cl", "blas1.cl", "cg.cl",
-                        "bitonic.cl", "radix.cl", "radix_small.cl", "bfs.cl", "bfs_persistent.cl",
-                        "bfs_lb.cl", "bfs_bitmap.cl", "smith_waterman.cl", "floyd_warshall.cl",
-                        "floyd_warshall_rest.cl", "copy.cl", "halo.cl"})
+                        "bitonic.cl", "radix.cl", "radix_small.cl", "radix_persistent.cl", "bfs.cl",
+                        "bfs_persistent.cl", "bfs_lb.cl", "bfs_bitmap.cl", "smith_waterman.cl",
+                        "floyd_warshall.cl", "floyd_warshall_rest.cl", "copy.cl", "halo.cl"})
     CHECK_MESSAGE(files.count(f), f);
   // The persistent kernels get LOCAL_SIZE from PersistentKernel (persistent_defines).
   for (const auto& b : amd)
     if (b.file == "bitonic.cl" || b.file == "bfs_persistent.cl" || b.file == "smith_waterman.cl" ||
-        b.file == "persistent_check.cl")
+        b.file == "persistent_check.cl" || b.file == "radix_persistent.cl")
       CHECK_MESSAGE(b.options.find("-D LOCAL_SIZE=") != std::string::npos, b.file, " ", b.options);
   // The APSP tuning space's micro-tiles reach fw_rest: 16 x 4 and unroll 1, 2.
   bool micro = false;

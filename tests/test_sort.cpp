@@ -9,89 +9,19 @@
 // bitonic: sorted keys, and the multiset of pairs kept).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <random>
 
 #include "lockstep/sort.hpp"
 #include "lockstep/tuning.hpp"
 #include "lockstep/tuning_db.hpp"
 #include "sort/sort_impl.hpp"
-#include "support.hpp"
+#include "sort_support.hpp"
 
 using namespace lockstep;
 
 namespace {
 
-template <typename K>
-std::vector<K> random_keys(size_t n, uint64_t seed, uint64_t range = 0) {
-  std::mt19937_64 rng(seed);
-  std::vector<K> v(n);
-  for (auto& x : v) {
-    uint64_t r = range ? rng() % range : rng();
-    if constexpr (std::is_same_v<K, float>)
-      x = float(int64_t(r % 2000001) - 1000000) / 64.0f;
-    else
-      x = K(r);
-  }
-  return v;
-}
-
-template <typename K>
-std::vector<uint64_t> bits(const std::vector<K>& v) {
-  std::vector<uint64_t> b(v.size(), 0);
-  for (size_t i = 0; i < v.size(); ++i) std::memcpy(&b[i], &v[i], sizeof(K));
-  return b;
-}
-
-// Sorts keys (and values 0..n-1) on the device (with `radix`: detail::radix_sort with those
-// parameters, else lockstep::sort) and checks against the reference.
-template <typename K>
-void check_sort(const std::vector<K>& in, const SortOptions& opts, bool pairs, const char* what,
-                const detail::RadixParams* radix = nullptr) {
-  Context& ctx = test::context();
-  std::vector<K> keys = in, want = in;
-  std::vector<uint32_t> vals(in.size()), want_vals(in.size());
-  for (size_t i = 0; i < in.size(); ++i) vals[i] = want_vals[i] = uint32_t(i);
-  sort_cpu(want, pairs ? &want_vals : nullptr, opts.descending);
-
-  SortResult r;
-  if (radix) {
-    cl::Buffer kb = upload(ctx.queue(), keys), vb = upload(ctx.queue(), vals);
-    r = detail::radix_sort(ctx, key_type_of<K>(), kb, in.size(), opts.descending, *radix,
-                           pairs ? &vb : nullptr);
-    keys = download<K>(ctx.queue(), kb, in.size());
-    vals = download<uint32_t>(ctx.queue(), vb, in.size());
-  } else {
-    r = pairs ? sort(ctx, keys, vals, opts) : sort(ctx, keys, opts);
-  }
-
-  INFO(what, " n=", in.size(), " type=", to_string(key_type_of<K>()), " desc=", opts.descending,
-       " pairs=", pairs, " algorithm=", to_string(r.algorithm), " strategy=", r.strategy,
-       " groups=", r.groups);
-  const auto got = bits(keys), exp = bits(want);
-  size_t bad = 0;
-  for (size_t i = 0; i < got.size(); ++i) bad += got[i] != exp[i];
-  CHECK_MESSAGE(bad == 0, bad, " keys out of place");
-  if (!pairs) return;
-  if (r.algorithm == SortAlgorithm::radix) {
-    CHECK_MESSAGE(vals == want_vals, "radix is stable: values must match std::stable_sort");
-  } else {  // not stable: every value still sits beside its own key
-    size_t lost = 0;
-    std::vector<char> seen(in.size(), 0);
-    for (size_t i = 0; i < vals.size(); ++i) {
-      const uint32_t v = vals[i];
-      if (v >= in.size() || seen[v]) {
-        ++lost;
-        continue;
-      }
-      seen[v] = 1;
-      std::vector<K> one{in[v]};
-      sort_cpu(one, nullptr, false);  // canonical NaN, as the device returns it
-      lost += bits(one)[0] != got[i];
-    }
-    CHECK_MESSAGE(lost == 0, lost, " pairs separated from their keys");
-  }
-}
+using sort_test::check_sort;
+using sort_test::random_keys;
 
 const std::vector<size_t> kSizes = {0, 1, 2, 3, 7, 93, 127, 129, 255, 257, 1023, 1025, 4099};
 
@@ -213,11 +143,11 @@ TEST_CASE("sort: argsort, automatic choice, errors") {
   o.descending = true;
   CHECK(argsort(ctx, keys, o) == std::vector<uint32_t>{0, 2, 5, 3, 4, 1});
 
-  SortResult r;  // automatic argsort is stable (it picks radix): equal keys keep their order
+  SortResult r;  // automatic argsort is stable (a radix sort): equal keys keep their order
   std::vector<uint32_t> big = random_keys<uint32_t>(100000, 3);
   for (uint32_t& x : big) x %= 1000;  // ~100 copies of each key
   std::vector<uint32_t> perm = argsort(ctx, big, {}, &r);
-  CHECK(r.algorithm == SortAlgorithm::radix);
+  CHECK((r.algorithm == SortAlgorithm::radix || r.algorithm == SortAlgorithm::radix_persistent));
   for (size_t i = 1; i < perm.size(); ++i) {
     REQUIRE(big[perm[i - 1]] <= big[perm[i]]);
     if (big[perm[i - 1]] == big[perm[i]]) REQUIRE(perm[i - 1] < perm[i]);

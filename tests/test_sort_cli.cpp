@@ -1,5 +1,5 @@
 // `lockstep sort` end to end: random keys and files (text with NaN, -0, inf and blank lines;
-// raw binary u64) through both algorithms with --verify, --pairs, --descending and --json; bad
+// raw binary u64) through every algorithm with --verify, --pairs, --descending and --json; bad
 // input (a non-number line, a type mismatch, a binary size that is not whole keys) exits 1 with
 // PATH:LINE, usage mistakes (N out of range, --n with --input, unknown names) exit 2.
 // The -D variants are those of test_sort.cpp, so the program cache serves them.
@@ -19,7 +19,7 @@ void write(const std::filesystem::path& p, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("sort cli: random keys, both algorithms, --verify") {
+TEST_CASE("sort cli: random keys, every algorithm, --verify") {
   std::string out;
   int rc = test::run_cli("sort --n 5000 --algorithm radix --items 2 --verify", out);
   REQUIRE_MESSAGE(rc == 0, out);
@@ -38,6 +38,15 @@ TEST_CASE("sort cli: random keys, both algorithms, --verify") {
   CHECK(kv["strategy"] == "lock");
   CHECK(kv["verified"] == "1");
   CHECK(std::stod(kv["ms"]) > 0);
+
+  // The variant of test_sort_persistent.cpp on CPUs (the rule's 128 keys per work-item).
+  rc = test::run_cli("sort --n 5000 --algorithm radix-persistent --barrier lock --verify", out);
+  REQUIRE_MESSAGE(rc == 0, out);
+  kv = last_line(out);
+  CHECK(kv["algorithm"] == "radix-persistent");
+  CHECK(kv["strategy"].rfind("lock", 0) == 0);
+  CHECK(kv["verified"] == "1");
+  CHECK(test::run_cli("sort --n 10 --algorithm radix --barrier lock", out) == 2);
 }
 
 TEST_CASE("sort cli: text and binary files, pairs, descending, json") {

@@ -1,11 +1,15 @@
 // Sorting on an OpenCL device: keys (u32, i32, f32, u64), optionally with u32 values or as an
-// index permutation (argsort), ascending or descending, any n >= 0. Two algorithms:
+// index permutation (argsort), ascending or descending, any n >= 0. Three algorithms:
 //  - bitonic (the seed paper's persistent application): tiles sorted in local memory, then the
 //    global stages either one launch per pass (relaunch) or all in ONE persistent kernel with a
 //    global barrier (lock, grouped-lock, lock-free, tree) through PersistentKernel. Not stable.
 //  - radix: LSD radix sort in the style of Onesweep (8-bit digits, one histogram pass, one pass
 //    per digit with decoupled look-back, passes whose digit is the same for every key skipped;
 //    small n in one launch of one work-group; CPU devices without look-back). Stable. n < 2^30.
+//  - radix-persistent: the same LSD sort in ONE persistent launch (PersistentKernel: a global
+//    barrier between a pass's counting and its scatter; a tile per co-resident work-group, kept
+//    in registers and sorted in place), for the mid range (GPUs: past one group's tile up to
+//    about a tile of 4 keys per work-item per compute unit). Stable. n < 2^30.
 // f32 order: -inf < ... < -0 < +0 < ... < +inf, NaNs last (in both orders; returned as the
 // canonical quiet NaN 0x7FC00000). Descending is the exact reverse order (NaNs still last).
 //
@@ -32,9 +36,10 @@ class Family;
 }
 
 enum class KeyType { u32, i32, f32, u64 };
-enum class SortAlgorithm { automatic, bitonic, radix };
+enum class SortAlgorithm { automatic, bitonic, radix, radix_persistent };
 KeyType parse_key_type(const std::string& name);              // u32|i32|f32|u64; input_error
-SortAlgorithm parse_sort_algorithm(const std::string& name);  // auto|bitonic|radix; input_error
+// auto|bitonic|radix|radix-persistent; input_error
+SortAlgorithm parse_sort_algorithm(const std::string& name);
 const char* to_string(KeyType t);
 const char* to_string(SortAlgorithm a);
 size_t key_bytes(KeyType t);
@@ -56,19 +61,22 @@ constexpr KeyType key_type_of() {
 struct SortOptions {
   SortAlgorithm algorithm = SortAlgorithm::automatic;
   bool descending = false;
-  StrategyChoice strategy;  // bitonic: auto (empty) or a barrier strategy, relaunch included
+  StrategyChoice strategy;  // bitonic, radix-persistent: auto (empty) or a barrier strategy,
+                            // relaunch included
   int tile = 0;             // bitonic: elements per local tile (power of two); 0 = rule
   int local_size = 0;       // bitonic work-group size; 0 = rule (radix always uses 256)
   int fuse = 0;             // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
-  int groups = 0;           // bitonic persistent: work-groups; 0 = min(tiles, co-resident)
-  int items = 0;            // radix: keys per work-item per tile; 0 = rule
+  int groups = 0;           // bitonic, radix-persistent: work-groups; 0 = min(tiles, co-resident)
+  int items = 0;            // radix, radix-persistent: keys per work-item per tile; 0 = rule
 };
 
 /// What ran, and how long the device took (first kernel start to last kernel end).
 struct SortResult {
   SortAlgorithm algorithm = SortAlgorithm::bitonic;
   std::string strategy = "none";  // bitonic: the barrier strategy; radix: "onesweep" (look-back),
-                                  // "count-scan" (CPU devices) or "one-group" (small n)
+                                  // "count-scan" (CPU devices) or "one-group" (small n);
+                                  // radix-persistent: the barrier strategy, "+reload" when
+                                  // groups < tiles or relaunch (tiles ranked twice, not held)
   int groups = 0, tile = 0, phases = 0;
   double ms = 0;
   // Device time per kernel (summed over its launches): radix "hist", "pass0".., "count", "scan",
@@ -76,11 +84,13 @@ struct SortResult {
   std::map<std::string, double> kernel_ms;
 };
 
-/// The algorithm `automatic` picks without a tuning entry (a rule; see README "Sorting"): radix.
+/// The algorithm `automatic` picks without a tuning entry (a rule; see README "Sorting"): on GPUs
+/// radix-persistent for the mid range, else radix.
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs);
 
-/// The sort as a tuning family (tuning.hpp) for random keys of n: parameters algorithm (radix,
-/// or bitonic with each barrier strategy: "barrier"), fastest of `repeat` runs each, checked
+/// The sort as a tuning family (tuning.hpp) for random keys of n: parameters algorithm (radix;
+/// radix-persistent with "items" where its tiles fit the compute units; or bitonic with each
+/// barrier strategy: "barrier"), fastest of `repeat` runs each, checked
 /// against sort_cpu. Key "<type>/<keys|pairs>/n<n rounded up to 2^k>"; `automatic` reads the
 /// stored entry of the size class before falling back to sort_rule.
 std::unique_ptr<tuning::Family> sort_family(Context& ctx, KeyType type, bool pairs, size_t n,
@@ -96,7 +106,7 @@ template <typename K>
 SortResult sort(Context& ctx, std::vector<K>& keys, std::vector<uint32_t>& values,
                 const SortOptions& opts = {});
 /// The permutation that sorts `keys`: keys[perm[0]] <= keys[perm[1]] <= ...; stable (automatic
-/// means radix here), unless opts names bitonic.
+/// means a radix sort here), unless opts names bitonic.
 template <typename K>
 std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys,
                               const SortOptions& opts = {}, SortResult* result = nullptr);

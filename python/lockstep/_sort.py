@@ -3,9 +3,10 @@
 Keys: uint32, int32, float32 or uint64, 1-D (non-contiguous arrays are copied once). float32
 order: -inf < ... < -0.0 < +0.0 < ... < +inf, NaNs last in both orders (as numpy.sort puts them
 ascending; each NaN comes back as the quiet NaN 0x7FC00000). descending is the exact reverse order
-(NaNs still last). algorithm: "auto" (bitonic in one persistent launch for small n, radix above,
-or the tuning database's choice), "bitonic" (not stable) or "radix" (stable). barrier: the
-bitonic sort's global barrier ("auto", "relaunch", "lock", ...); local_size its work-group size.
+(NaNs still last). algorithm: "auto" (the tuning database's choice, else radix, and on GPUs
+radix-persistent for the mid range), "bitonic" (not stable), "radix" or "radix-persistent" (the
+radix sort in one persistent launch; both stable). barrier: the global barrier of bitonic and
+radix-persistent ("auto", "relaunch", "lock", ...); local_size bitonic's work-group size.
 """
 from __future__ import annotations
 

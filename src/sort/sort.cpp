@@ -1,5 +1,6 @@
 // lockstep::sort: names and parsing, the `automatic` rule, the shared key -D set, dispatch to
-// bitonic or radix, and the host-vector overloads (upload, sort in place, download).
+// bitonic, radix or radix-persistent, and the host-vector overloads (upload, sort in place,
+// download).
 #include <numeric>
 #include <tuple>
 
@@ -20,7 +21,9 @@ SortAlgorithm parse_sort_algorithm(const std::string& name) {
   if (name == "auto") return SortAlgorithm::automatic;
   if (name == "bitonic") return SortAlgorithm::bitonic;
   if (name == "radix") return SortAlgorithm::radix;
-  throw input_error("unknown sort algorithm '" + name + "' (expected auto, bitonic or radix)");
+  if (name == "radix-persistent") return SortAlgorithm::radix_persistent;
+  throw input_error("unknown sort algorithm '" + name +
+                    "' (expected auto, bitonic, radix or radix-persistent)");
 }
 
 const char* to_string(KeyType t) {
@@ -42,6 +45,8 @@ const char* to_string(SortAlgorithm a) {
       return "auto";
     case SortAlgorithm::bitonic:
       return "bitonic";
+    case SortAlgorithm::radix_persistent:
+      return "radix-persistent";
     default:
       return "radix";
   }
@@ -49,16 +54,20 @@ const char* to_string(SortAlgorithm a) {
 
 size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 
-// The rule until measurements on the target device set it (tools/bench/sort.sh): radix. Its
-// one-group sort covers small n in one launch, its passes are O(n), and it is stable. CPU devices
-// run it without look-back (no spinning), where the persistent bitonic sort's global barrier
-// spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix) against
-// 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.
+// The rule until measurements on the target device set it (tools/bench/sort.sh): radix, and on
+// GPUs radix-persistent from kPersistentMin keys to radix_persistent_max (a tile of at most 4
+// keys per work-item per compute unit; 2^17 at most), where the Onesweep passes cost five
+// launches (H100: 114 us at 2^16, ~6 us between launches) and the one-group sort ranks its whole
+// tile in one work-group (2^13: 45 us). Both bounds are estimates, not yet measured against the
+// others on a GPU; `lockstep tune sort` measures them. Radix is stable, O(n) per pass; CPU
+// devices run it without look-back (no spinning), where the persistent bitonic sort's global
+// barrier spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix)
+// against 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.
+constexpr size_t kPersistentMin = 2048;
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
-  (void)device;
-  (void)type;
-  (void)n;
-  (void)pairs;
+  if (device.is_gpu() && n > kPersistentMin && n <= (size_t(1) << 17) &&
+      n <= detail::radix_persistent_max(device, detail::radix_params(device, type, pairs, 0)))
+    return SortAlgorithm::radix_persistent;
   return SortAlgorithm::radix;
 }
 
@@ -71,10 +80,12 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
 }
 
 // Every key type, keys and pairs, both orders. Radix: the rule's parameters (radix_params),
-// its one-group kernel and the tiled one. Bitonic (the default work-group size): the automatic
-// tile of a large input under every barrier strategy (PersistentKernel's builds), and under the
-// lock barrier (the GPU default) descending order, the small-input tile and the other fusion
-// depths.
+// its one-group kernel and the tiled one. Radix-persistent: every ITEMS its rule and the tuner
+// give (1, 2, 4, .. up to the rule's), HELD 1 and 0, under the lock barrier (every strategy for
+// u32 keys at ITEMS=1; HELD=1 never under relaunch). Bitonic (the default work-group size): the
+// automatic tile of a large input under every barrier strategy (PersistentKernel's builds), and
+// under the lock barrier (the GPU default) descending order, the small-input tile and the other
+// fusion depths.
 void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   const int local = int(std::min<size_t>(256, d.max_work_group_size));
   for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64})
@@ -89,6 +100,20 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
           for (int i : items)
             out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
                            radix_defines(d, t, desc, pairs, p, small, i).options()});
+        }
+      for (bool desc : {false, true})
+        for (int i = 1;; i = std::min(2 * i, p.items)) {
+          const bool every = t == KeyType::u32 && !pairs && !desc && i == 1;
+          for (bool held : {true, false}) {
+            std::vector<KernelBuild> b;
+            persistent_kernel_builds(d, "sort/radix-persistent", "radix_persistent.cl",
+                                     radix_persistent_defines(t, desc, pairs, p, i, held),
+                                     p.local_size, b, every);
+            for (KernelBuild& k : b)  // HELD=1 needs an in-kernel barrier
+              if (!held || k.options.find("-D BARRIER_STRATEGY=0") == std::string::npos)
+                out.push_back(std::move(k));
+          }
+          if (i >= p.items) break;
         }
       const size_t elem = key_bytes(t) + (pairs ? 4 : 0);
       const int big = bitonic_tile(d, elem, local, size_t(1) << 30);
@@ -106,13 +131,15 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
 SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                 const SortOptions& opts, const cl::Buffer* values) {
   // radix has no global barrier: opts.strategy does not apply to it (reported as "onesweep")
-  const SortOptions o = detail::sort_choose(ctx.info(), type, n, values != nullptr, opts);
-  return o.algorithm == SortAlgorithm::bitonic ? detail::bitonic_sort(ctx, type, keys, n, o, values)
-                                               : detail::radix_sort(
-                                                     ctx, type, keys, n, o.descending,
-                                                     detail::radix_params(ctx.info(), type,
-                                                                          values != nullptr, o.items),
-                                                     values);
+  const bool pairs = values != nullptr;
+  const SortOptions o = detail::sort_choose(ctx.info(), type, n, pairs, opts);
+  if (o.algorithm == SortAlgorithm::bitonic)
+    return detail::bitonic_sort(ctx, type, keys, n, o, values);
+  if (o.algorithm == SortAlgorithm::radix_persistent)
+    return detail::radix_persistent_sort(ctx, type, keys, n, o,
+                                         detail::radix_params(ctx.info(), type, pairs, 0), values);
+  return detail::radix_sort(ctx, type, keys, n, o.descending,
+                            detail::radix_params(ctx.info(), type, pairs, o.items), values);
 }
 
 template <typename K>
@@ -142,8 +169,11 @@ std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys, const So
   std::vector<K> k = keys;
   std::vector<uint32_t> perm(keys.size());
   std::iota(perm.begin(), perm.end(), 0u);
-  SortOptions o = opts;  // stable whatever automatic would pick: radix
-  if (o.algorithm == SortAlgorithm::automatic) o.algorithm = SortAlgorithm::radix;
+  SortOptions o = opts;  // stable whatever automatic would pick: a radix sort
+  if (o.algorithm == SortAlgorithm::automatic) {
+    o = detail::sort_choose(ctx.info(), key_type_of<K>(), keys.size(), true, o);
+    if (o.algorithm == SortAlgorithm::bitonic) o.algorithm = SortAlgorithm::radix;
+  }
   SortResult r = sort(ctx, k, perm, o);
   if (result) *result = r;
   return perm;

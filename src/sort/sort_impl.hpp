@@ -1,4 +1,4 @@
-// Internal to src/sort: the two algorithms behind lockstep::sort, and the -D set they share.
+// Internal to src/sort: the algorithms behind lockstep::sort, and the -D set they share.
 #pragma once
 #include "lockstep/sort.hpp"
 
@@ -42,5 +42,19 @@ Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, b
                       const RadixParams& p, bool small, int items = 0);
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                       bool descending, const RadixParams& p, const cl::Buffer* values);
+
+/// The persistent radix sort (cl/radix_persistent.cl) with p's local size and ranking: keys per
+/// work-item, the rule: the fewest (1, 2, 4, .. up to p.items) whose tiles number at most the
+/// compute units (a group each); the largest n the automatic rule gives it (tiles of at most 4
+/// keys per work-item); its -D set (held: HELD=1, a group per tile; PersistentKernel adds
+/// LOCAL_SIZE and the barrier's). The sort takes opts.items (0: the rule), opts.strategy,
+/// opts.groups and opts.descending.
+int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, size_t n);
+size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p);
+Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, const RadixParams& p,
+                                 int items, bool held);
+SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
+                                 const SortOptions& opts, const RadixParams& p,
+                                 const cl::Buffer* values);
 
 }  // namespace lockstep::detail

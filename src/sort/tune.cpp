@@ -1,6 +1,8 @@
-// The sort tuning family (see tuning.hpp): parameters algorithm (radix, or bitonic with each
-// barrier strategy), key "<type>/<keys|pairs>/n<n rounded up to 2^k>", checked against the host
-// reference sort_cpu; sort_choose resolves `automatic` from the stored entry, else the rule.
+// The sort tuning family (see tuning.hpp): parameters algorithm (radix; radix-persistent with
+// items, its keys per work-item, which set its tile count; or bitonic with each barrier
+// strategy), key "<type>/<keys|pairs>/n<n rounded up to 2^k>", checked against the host
+// reference sort_cpu; sort_choose resolves `automatic` from the stored entry, else the rule. The
+// stored algorithm per size class is where the crossovers (one group, persistent, Onesweep) lie.
 #include <algorithm>
 #include <random>
 
@@ -24,6 +26,7 @@ SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool p
       // "strategy": entries written before the one engine
       const std::string s = p->value("barrier", p->value("strategy", std::string("auto")));
       if (a == SortAlgorithm::bitonic && !o.strategy) o.strategy = parse_strategy_choice(s);
+      if (a == SortAlgorithm::radix_persistent && !o.items) o.items = tuning::get_int(*p, "items");
       o.algorithm = a;
     } catch (const std::exception&) {
       o.algorithm = SortAlgorithm::automatic;  // a malformed entry: the rule
@@ -62,7 +65,19 @@ class SortFamily : public tuning::Family {
   std::vector<tuning::Space> spaces() const override {
     tuning::Parameter barrier{"barrier", {}};
     for (BarrierStrategy s : all_barrier_strategies()) barrier.values.push_back(to_string(s));
-    return {{{"algorithm", {"radix"}}}, {{"algorithm", {"bitonic"}}, barrier}};
+    return {{{"algorithm", {"radix"}}},
+            {{"algorithm", {"radix-persistent"}}, {"items", {1, 2, 4, 8, 16}}},
+            {{"algorithm", {"bitonic"}}, barrier}};
+  }
+  // radix-persistent: at most the rule's keys per work-item (what fits local memory and
+  // registers), and tiles that two groups per compute unit could hold.
+  bool valid(const tuning::Params& p) const override {
+    if (p.at("algorithm") != "radix-persistent") return true;
+    const RadixParams rp = radix_params(ctx_.info(), type_, pairs_, 0);
+    const int items = tuning::get_int(p, "items");
+    const size_t tile = size_t(rp.local_size) * size_t(items);
+    return items <= rp.items &&
+           (n_ + tile - 1) / tile <= 2 * size_t(std::max(1u, ctx_.info().compute_units));
   }
   std::string key() const override { return sort_db_key(type_, pairs_, n_); }
   nlohmann::json features() const override {
@@ -72,6 +87,7 @@ class SortFamily : public tuning::Family {
     SortOptions o;
     o.algorithm = parse_sort_algorithm(p.at("algorithm").get<std::string>());
     if (p.contains("barrier")) o.strategy = parse_strategy_choice(p.at("barrier").get<std::string>());
+    o.items = tuning::get_int(p, "items");
     cl::CommandQueue& q = ctx_.queue();
     double ms = 0;
     for (int r = 0; r < repeat_; ++r) {

@@ -114,7 +114,8 @@ int run_keys(const po::variables_map& vm, const SortOptions& opts, Outputs& outs
 }
 
 const std::vector<std::string> kAlgorithms =
-    names_of({SortAlgorithm::automatic, SortAlgorithm::bitonic, SortAlgorithm::radix});
+    names_of({SortAlgorithm::automatic, SortAlgorithm::bitonic, SortAlgorithm::radix,
+              SortAlgorithm::radix_persistent});
 
 // The options and their checks (usage errors name the option); SortOptions from them.
 SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
@@ -131,14 +132,15 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
       "pairs", "sort u32 values (the input positions) along with the keys")(
       "descending", "largest first (f32 NaNs still last)");
   add_algorithm_option(opts, kAlgorithms, "auto");
-  add_barrier_option(opts, "bitonic's global barrier");
+  add_barrier_option(opts, "the global barrier of bitonic and radix-persistent");
   old.alias("strategy", "barrier");
   add_local_size_option(opts, number<int>(0, 1024)->default_value(0), "bitonic work-group size (0 = rule)");
   opts.add_options()("tile", number<int>(0, 1 << 16)->default_value(0), "bitonic tile (0 = rule)")(
       "fuse", number<int>(0, 3)->default_value(0), "bitonic strides fused per pass (0 = rule)")(
       "groups", number<int>(0, 1 << 20)->default_value(0),
-      "bitonic persistent work-groups (0 = automatic)")(
-      "items", number<int>(0, 32)->default_value(0), "radix keys per work-item (0 = rule)")(
+      "persistent work-groups of bitonic, radix-persistent (0 = automatic)")(
+      "items", number<int>(0, 512)->default_value(0),
+      "radix, radix-persistent keys per work-item (0 = rule)")(
       "seed", number<long long>(0, std::numeric_limits<long long>::max())->default_value(1),
       "random seed")("verify", "compare with std::stable_sort on the host")(
       "repeat", number<int>(1, 100000)->default_value(1), "run R times, report the fastest")(
@@ -153,8 +155,8 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
   o.strategy = parse_option(vm, "barrier", parse_strategy_choice);
   if (o.algorithm == SortAlgorithm::radix && o.strategy)
     throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
-                      " applies to --algorithm bitonic only; --algorithm radix (onesweep) has no "
-                      "global barrier");
+                      " applies to --algorithm bitonic and radix-persistent; --algorithm radix "
+                      "(onesweep) has no global barrier");
   const int tile = vm["tile"].as<int>(), local = vm["local-size"].as<int>();
   if (local & (local - 1))
     throw usage_error("--local-size must be 0 (the rule) or a power of two up to 1024, got " +

@@ -1,0 +1,104 @@
+// The persistent radix sort (cl/radix_persistent.cl): the whole LSD sort in one launch through
+// PersistentKernel, which owns the group count (never more than co-resident) and the barrier.
+// Here: the tile rule (the fewest keys per work-item whose tiles number at most the compute
+// units, so that each tile gets its own group), the -D set, the scratch buffers and the launch.
+// With a group per tile the kernel (HELD=1) sorts in place; otherwise (HELD=0: fewer co-resident
+// groups than tiles, or relaunch) it ranks each tile again in its scatter phase and ping-pongs
+// through a scratch buffer. HELD=1 is built first (unless relaunch or a group count was asked
+// for); when PersistentKernel then grants fewer groups than tiles, HELD=0 is built instead.
+#include <algorithm>
+#include <optional>
+
+#include "sort_impl.hpp"
+
+namespace lockstep::detail {
+namespace {
+
+// Local memory of radix_persistent: lk, lv, rank_shared, colb, colt, gbase and the andor words.
+size_t persistent_local_bytes(const RadixParams& p, int items, size_t kb, bool pairs) {
+  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
+  return size_t(p.local_size) * size_t(items) * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
+         size_t(p.local_size) * 4 + 3 * 256 * 4 + 16;
+}
+
+}  // namespace
+
+int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, size_t n) {
+  const size_t cus = std::max<size_t>(1, device.compute_units), local = size_t(p.local_size);
+  int items = 1;
+  while (items < p.items && (n + local * items - 1) / (local * items) > cus)
+    items = std::min(2 * items, p.items);
+  return items;
+}
+
+size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p) {
+  return size_t(std::max(1u, device.compute_units)) * size_t(p.local_size) *
+         size_t(std::min(4, p.items));
+}
+
+Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, const RadixParams& p,
+                                 int items, bool held) {
+  Defines d = sort_key_defines(type, descending, pairs);
+  d.set("ITEMS", items).set("RADIX_MATCH", p.match).set("HELD", held ? 1 : 0);
+  if (p.match) d.set("WAVE_WIDTH", p.wave);
+  return d;
+}
+
+SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
+                                 const SortOptions& opts, const RadixParams& p,
+                                 const cl::Buffer* values) {
+  SortResult r;
+  r.algorithm = SortAlgorithm::radix_persistent;
+  if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
+  const int rw = p.match ? p.wave : 1;
+  const int items = opts.items ? opts.items : radix_persistent_items(ctx.info(), p, n);
+  const size_t local = size_t(p.local_size), tile = local * size_t(items);
+  if (p.local_size < 1 || local > ctx.info().max_work_group_size || rw < 1 || rw > 64 ||
+      p.local_size % rw || items < 1 || p.match < 0 || p.match > 2 || tile >= 65536)
+    throw input_error("radix-persistent sort: bad parameters (local size " +
+                      std::to_string(p.local_size) + ", items " + std::to_string(items) +
+                      ", wave " + std::to_string(rw) + "; tiles below 65536 keys)");
+  const bool pairs = values != nullptr;
+  const size_t kb = key_bytes(type);
+  if (persistent_local_bytes(p, items, kb, pairs) > ctx.info().local_mem_bytes)
+    throw input_error("radix-persistent sort: a tile of " + std::to_string(tile) +
+                      " keys does not fit in local memory");
+  r.tile = int(tile);
+  if (n == 0) return r;
+
+  const size_t tiles = (n + tile - 1) / tile;
+  PersistentConfig cfg;
+  cfg.local_size = p.local_size;
+  cfg.strategy = opts.strategy;
+  cfg.groups = opts.groups;
+  cfg.max_groups = int(std::min<size_t>(tiles, 1 << 20));
+  const bool relaunch = opts.strategy == BarrierStrategy::relaunch;
+  bool held = !relaunch && opts.groups == 0;  // an explicit count: HELD=0, whatever it is
+  std::optional<PersistentKernel> pk;
+  pk.emplace(ctx, "radix_persistent.cl", "radix_persistent",
+             radix_persistent_defines(type, opts.descending, pairs, p, items, held), cfg);
+  if (held && !(pk->in_kernel() && size_t(pk->groups()) >= tiles)) {
+    held = false;  // fewer co-resident groups than tiles
+    pk.emplace(ctx, "radix_persistent.cl", "radix_persistent",
+               radix_persistent_defines(type, opts.descending, pairs, p, items, false), cfg);
+  }
+  const cl::Context& c = ctx.context();
+  cl::Buffer dummy = make_buffer(c, CL_MEM_READ_WRITE, 4);
+  cl::Buffer counts = make_buffer(c, CL_MEM_READ_WRITE, tiles * 256 * 2);
+  cl::Buffer andor = make_buffer(c, CL_MEM_READ_WRITE, tiles * 2 * kb);
+  cl::Buffer tmp = held ? dummy : make_buffer(c, CL_MEM_READ_WRITE, n * kb);
+  cl::Buffer tmpv = held || !pairs ? dummy : make_buffer(c, CL_MEM_READ_WRITE, n * 4);
+  const cl::Buffer& vals = pairs ? *values : dummy;
+  const int phases = 2 * int(kb) + 1;  // per 8-bit digit: rank + counts, scatter; the copy back
+  auto ev = pk->run_phases(phases, [&](int b, int e) {
+    pk->set_args(keys, vals, tmp, tmpv, cl_uint(n), counts, andor, b, e);
+  });
+  ev.second.wait();
+  r.ms = event_ms(ev.first, ev.second);
+  r.strategy = to_string(pk->strategy()) + (held ? "" : "+reload");
+  r.groups = pk->groups();
+  r.phases = phases;
+  return r;
+}
+
+}  // namespace lockstep::detail
