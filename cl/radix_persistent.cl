@@ -4,13 +4,12 @@
 //   A  each tile ranks its keys (cl/radix_rank.cl) and writes its 256 digit counts (16 bits) to
 //      counts[tile]; in pass 0 each group also writes the AND and the OR of its keys to andor[g].
 //   B  each tile reads every tile's counts (ordinary loads after the barrier): per digit, the
-//      keys of the tiles before it and the total; the exclusive scan of the totals over the
-//      digits is where each digit starts. Then it stores its keys (and values) from local memory
-//      in digit order, so that the stores coalesce.
-// Digit p is the same for every key iff byte p of (AND of all keys) ^ (OR of all keys) is 0;
-// such a pass moves nothing and is skipped. Between passes the buffers hold key_in bits (the
-// first moving pass reads through key_in, the last stores through key_out); with no moving pass
-// f32 keys are canonicalised in place at the end (NaNs become 0x7FC00000). Stable. Variants:
+//      keys of the tiles before it and the total; the scan of the totals is where each digit
+//      starts. It stores its keys (and values) from local memory in digit order (coalesced).
+// Digit p is the same for every key iff byte p of (AND of all keys) ^ (OR of all keys) is 0:
+// that pass is skipped. Between passes the buffers hold key_in bits (the first moving pass reads
+// through key_in, the last stores through key_out); with no moving pass f32 keys are
+// canonicalised in place at the end (NaNs become 0x7FC00000). Stable. Variants:
 //   HELD=1  a group per tile under an in-kernel barrier (the GPU case): the group keeps its tile
 //           in registers, ranked and in digit order in local memory, from A to B, and stores IN
 //           PLACE (every group has read its tile before the barrier that ends A): no scratch
@@ -19,9 +18,8 @@
 //           ..; B loads and ranks each tile again and stores to the other buffer (keys <-> tmp);
 //           an odd number of moving passes ends with a copy back. Phases 2p (A of pass p),
 //           2p + 1 (B), 2 DIGITS (the end): PersistentKernel::run_phases(2 DIGITS + 1).
-// PoCL builds a barrier under a branch by duplicating the code after it, and every barrier
-// costs compile time: helpers that hold barriers are called unconditionally with a flag for
-// their work, and the plan rides on barriers that are there anyway.
+// PoCL builds a barrier under a branch by duplicating the code after it, and every barrier costs
+// it compile time: helpers with barriers are called unconditionally, with a flag for their work.
 // Macros: cl/radix_rank.cl's, PAIRS (0/1), HELD (0/1) and cl/barrier.cl's.
 #include "barrier.cl"
 #include "radix_rank.cl"
@@ -37,8 +35,13 @@
 #if TILE > 65535
 #error "TILE must be below 65536 (16-bit digit counts)"
 #endif
-#ifndef __ENDIAN_LITTLE__
-#error "radix_persistent.cl reads pairs of 16-bit counts as words: little-endian devices only"
+// Counts are written as ushorts, read as words: digit 2i is the low half on little-endian devices.
+#ifdef __ENDIAN_LITTLE__
+#define EVEN_COUNT(x) ((x) & 0xFFFFu)
+#define ODD_COUNT(x) ((x) >> 16)
+#else
+#define EVEN_COUNT(x) ((x) >> 16)
+#define ODD_COUNT(x) ((x) & 0xFFFFu)
 #endif
 #define KEY_WORDS (KEY_BITS / 32)
 #define OCTS (RADIX / 8)  // a row of counts is OCTS uint4 of 8 counts each
@@ -165,7 +168,7 @@ uint scatter_tile(int b, int plan, __global const uint* andor, uint groups, uint
       const uint4 x = c4[t * OCTS + oc];
       const uint wd[4] = {x.s0, x.s1, x.s2, x.s3};
       for (int i = 0; i < 4; ++i) {
-        const uint lo = wd[i] & 0xFFFFu, hi = wd[i] >> 16;
+        const uint lo = EVEN_COUNT(wd[i]), hi = ODD_COUNT(wd[i]);
         ac[2 * i] += lo, ac[2 * i + 1] += hi;
         if (t < tile) bc[2 * i] += lo, bc[2 * i + 1] += hi;
       }

@@ -85,7 +85,9 @@ SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& k
   const cl::Context& c = ctx.context();
   cl::Buffer dummy = make_buffer(c, CL_MEM_READ_WRITE, 4);
   cl::Buffer counts = make_buffer(c, CL_MEM_READ_WRITE, tiles * 256 * 2);
-  cl::Buffer andor = make_buffer(c, CL_MEM_READ_WRITE, tiles * 2 * kb);
+  // per group (an explicit --groups may exceed the tiles): the AND and OR of its keys
+  cl::Buffer andor =
+      make_buffer(c, CL_MEM_READ_WRITE, std::max(tiles, size_t(pk->groups())) * 2 * kb);
   cl::Buffer tmp = held ? dummy : make_buffer(c, CL_MEM_READ_WRITE, n * kb);
   cl::Buffer tmpv = held || !pairs ? dummy : make_buffer(c, CL_MEM_READ_WRITE, n * 4);
   const cl::Buffer& vals = pairs ? *values : dummy;

@@ -2,8 +2,9 @@
 # Sorting benchmark (issues 9, 20): Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX: radix
 # and auto on u32 keys, u32 pairs and u64 keys (each line carries ms_KERNEL, the device time of
 # every radix kernel: ms_fill, ms_hist, ms_pass0.., or ms_small for the one-group sort), the
-# persistent bitonic sort on every barrier strategy and relaunch (to 2^BITONIC_MAX); radix
-# ITEMS per tile swept at 2^ITEMS_KS; the seed paper's comparison (grouped-lock against lock
+# persistent bitonic sort on every barrier strategy and relaunch (to 2^BITONIC_MAX); the radix sort
+# in one persistent launch (radix-persistent, keys, pairs, u64, to 2^PERSIST_MAX, its ITEMS swept
+# at 2^PERSIST_ITEMS_KS); radix ITEMS per tile swept at 2^ITEMS_KS; the seed paper's comparison (grouped-lock against lock
 # across work-group counts at 2^16 and 2^20); a --verify sweep over every type, order, pairs,
 # algorithm and strategy; and the anchors (Thrust/CUB from $ANCHORS/cuda_anchors, Boost.Compute
 # from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value lines, each run
@@ -14,7 +15,8 @@
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [KS="..."]
 #      [REPEAT=10] [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003]
 #      [QUICK=0] [ITEMS_KS="20 24"] [ITEMS_SWEEP="8 12 15 16 18 21 24"]
-#      [RADIX_VERIFY_NS="1025 1048575 134217728"] [ANCHOR_KS="..."] tools/bench/sort.sh
+#      [RADIX_VERIFY_NS="1025 1048575 134217728"] [ANCHOR_KS="..."] [PERSIST_MAX=20]
+#      [PERSIST_ITEMS_KS="12 16 17"] [PERSIST_ITEMS="1 2 4 8 16"] tools/bench/sort.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 kmin=${K_MIN:-10}
@@ -39,6 +41,9 @@ anchor_ks=${ANCHOR_KS:-$ks}
 items_ks=${ITEMS_KS:-20 24}
 items_sweep=${ITEMS_SWEEP:-8 12 15 16 18 21 24}
 radix_verify_ns=${RADIX_VERIFY_NS:-1025 1048575 134217728}
+persist_max=${PERSIST_MAX:-20}
+persist_items_ks=${PERSIST_ITEMS_KS:-12 16 17}
+persist_items=${PERSIST_ITEMS:-1 2 4 8 16}
 if [[ "$quick" != 0 ]]; then
   TUNE=0
   ks=${KS:-10 12 14 16 18 20 22 24 26 27}
@@ -63,6 +68,11 @@ for k in $ks; do
   run radix-keys --n "$n" --algorithm radix --repeat "$repeat"
   run radix-pairs --n "$n" --algorithm radix --pairs --repeat "$repeat"
   run radix-u64 --n "$n" --type u64 --algorithm radix --repeat "$repeat"
+  if ((k <= persist_max)); then
+    run persistent-keys --n "$n" --algorithm radix-persistent --repeat "$repeat"
+    run persistent-pairs --n "$n" --algorithm radix-persistent --pairs --repeat "$repeat"
+    run persistent-u64 --n "$n" --type u64 --algorithm radix-persistent --repeat "$repeat"
+  fi
   [[ "$quick" != 0 ]] && continue
   run auto-keys --n "$n" --repeat "$repeat"
   run auto-pairs --n "$n" --pairs --repeat "$repeat"
@@ -80,6 +90,15 @@ for k in $items_ks; do
     run "items-$it-keys" --n $((1 << k)) --algorithm radix --items "$it" --repeat "$repeat"
     run "items-$it-pairs" --n $((1 << k)) --algorithm radix --items "$it" --pairs --repeat "$repeat"
     run "items-$it-u64" --n $((1 << k)) --type u64 --algorithm radix --items "$it" --repeat "$repeat"
+  done
+done
+# radix-persistent's tile: keys per work-item (the tile count, so the work-groups, follows).
+for k in $persist_items_ks; do
+  for it in $persist_items; do
+    run "persistent-items-$it-keys" --n $((1 << k)) --algorithm radix-persistent --items "$it" \
+      --repeat "$repeat"
+    run "persistent-items-$it-pairs" --n $((1 << k)) --algorithm radix-persistent --items "$it" \
+      --pairs --repeat "$repeat"
   done
 done
 if [[ "$quick" != 0 ]]; then seed_ks=""; fi
@@ -108,6 +127,15 @@ if [[ "$quick" == 0 ]]; then
     run verify-bitonic --n $((vn + 1)) --algorithm bitonic --barrier "$s" --pairs --verify
   done
 fi
+# radix-persistent: every type and order, pairs, one tile past a power of two and 100003
+for t in u32 i32 f32 u64; do
+  for d in "" --descending; do
+    for n in 65537 100003 131073; do
+      run verify-persistent --n "$n" --type "$t" $d --pairs --algorithm radix-persistent --verify
+    done
+  done
+done
+run verify-persistent --n 100003 --algorithm radix-persistent --barrier relaunch --pairs --verify
 # radix at every path: one group (2^10 + 1), one histogram group and short tiles (2^16 + 1,
 # 2^17 + 1), tiles (2^20 - 1), 2^27 (u32 pairs, u64 keys)
 for n in $radix_verify_ns; do
