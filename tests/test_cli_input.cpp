@@ -90,7 +90,7 @@ TEST_CASE("option combinations and lists that were silently accepted are usage e
   CHECK(test::run_cli("bench barrier --groups 1,x", out) == 2);
   CHECK(has(out, "--groups expects"));
   CHECK(test::run_cli("sort --n 100 --algorithm radix --barrier lock", out) == 2);
-  CHECK(has(out, "--barrier lock applies to --algorithm bitonic only"));
+  CHECK(has(out, "--barrier lock applies to --algorithm bitonic and radix-persistent; --algorithm radix"));
   CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --barrier tree", out) == 2);
   CHECK(has(out, "--barrier tree applies to --algorithm barrier only; --algorithm pipeline"));
 }
