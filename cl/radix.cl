@@ -190,20 +190,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
     gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-#if ITEMS <= 32
-  #pragma unroll
-#endif
-  for (int i = 0; i < ITEMS; ++i) {
-    const uint j = l + (uint)i * LOCAL_SIZE;
-    if (j < cnt) {
-      const key_t x = lk[j];
-      const uint a = (uint)gbase[digit_of(x, shift)] + j;
-      dst[a] = (plan & PLAN_OUT) ? key_out(x) : x;
-#if PAIRS
-      vdst[a] = lv[j];
-#endif
-    }
-  }
+  tile_store(lk, gbase, shift, cnt, plan & PLAN_OUT, dst WITH_VALUES(, lv, vdst));
 }
 
 // chained=0, before radix_pass: each tile's digit counts into flags[tile][digit].

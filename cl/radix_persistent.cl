@@ -126,23 +126,10 @@ void write_counts(__global ushort* row, uint cnt, __local rank_shared* s) {
     row[d] = (ushort)(rank_digit_count(d, s) - (d == RADIX - 1 ? TILE - cnt : 0));
 }
 
-// After rank_offsets: the tile in digit order into local memory (a barrier must follow).
-void place(const key_t* k, const uint* v, const uint* r, __local key_t* lk, __local uint* lv) {
-#if ITEMS <= 32
-  #pragma unroll
-#endif
-  for (int i = 0; i < ITEMS; ++i) {
-    lk[r[i]] = k[i];
-#if PAIRS
-    lv[r[i]] = v[i];
-#endif
-  }
-}
-
-// B of one tile, after place() (all work-items call it; the stores only with `b` and when pass
-// moves keys): per digit the keys of the tiles before `tile` (colb) and of all tiles (colt),
-// from every tile's counts row; the digit starts; then the stores. Returns the plan: with
-// `plan`, found from every group's andor words, else `moves`.
+// B of one tile, after rank_scatter() (all work-items call it; the stores only with `b` and
+// when pass moves keys): per digit the keys of the tiles before `tile` (colb) and of all tiles
+// (colt), from every tile's counts row; the digit starts; then the stores (tile_store). Returns
+// the plan: with `plan`, found from every group's andor words, else `moves`.
 uint scatter_tile(int b, int plan, __global const uint* andor, uint groups, uint moves, int pass,
                   __global const uint* counts, uint tiles, uint tile, uint cnt,
                   __global key_t* dst, __global uint* vdst, __local key_t* lk, __local uint* lv,
@@ -190,20 +177,7 @@ uint scatter_tile(int b, int plan, __global const uint* andor, uint groups, uint
     start += colt[d];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-#if ITEMS <= 32
-  #pragma unroll
-#endif
-  for (int i = 0; i < ITEMS; ++i) {
-    const uint j = l + (uint)i * LOCAL_SIZE;
-    if (on && j < cnt) {
-      const key_t x = lk[j];
-      const uint at = (uint)gbase[digit_of(x, 8 * pass)] + j;
-      dst[at] = out ? key_out(x) : x;
-#if PAIRS
-      vdst[at] = lv[j];
-#endif
-    }
-  }
+  tile_store(lk, gbase, 8 * pass, on ? cnt : 0, out, dst WITH_VALUES(, lv, vdst));
   barrier(CLK_LOCAL_MEM_FENCE);  // lk, gbase, w and s are reused
   return moves;
 }
@@ -263,7 +237,7 @@ __kernel void radix_persistent(__global volatile int* state, __global key_t* key
     if (cnt) write_counts(rows + g * RADIX, cnt, &s);
     if (pass == 0 && l < 2 * KEY_WORDS) andor[g * 2 * KEY_WORDS + l] = w[l];
     rank_offsets(k, 8 * pass, r, &s);
-    place(k, v, r, lk, lv);
+    rank_scatter(k, r, lk WITH_VALUES(, v, lv));
     global_barrier(state, &round);
     moves = scatter_tile(1, pass == 0, andor, groups, moves, pass, counts, tiles, g, cnt, keys,
                          vals, lk, lv, colb, colt, gbase, w, &s);
@@ -288,7 +262,7 @@ __kernel void radix_persistent(__global volatile int* state, __global key_t* key
       rank_waves(k, 8 * pass, r, &s);
       if (a) write_counts(rows + t * RADIX, cnt, &s);
       rank_offsets(k, 8 * pass, r, &s);
-      place(k, v, r, lk, lv);
+      rank_scatter(k, r, lk WITH_VALUES(, v, lv));
       scatter_tile(!a, 0, andor, groups, moves, pass, counts, tiles, t, cnt, dst, vdst, lk, lv,
                    colb, colt, gbase, w, &s);
     }

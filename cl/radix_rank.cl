@@ -243,3 +243,24 @@ void rank_scatter(const key_t* k, const uint* r,
 #endif
   }
 }
+
+// After rank_scatter and a barrier: the tile's first cnt keys (and values) from local memory to
+// dst[gbase[digit] + position] (a digit's keys are consecutive there, so the stores coalesce),
+// through key_out where `out` (radix_pass, radix_persistent).
+void tile_store(__local const key_t* lk, __local const int* gbase, int shift, uint cnt, int out,
+                __global key_t* dst WITH_VALUES(, __local const uint* lv, __global uint* vdst)) {
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = get_local_id(0) + (uint)i * LOCAL_SIZE;
+    if (j < cnt) {
+      const key_t x = lk[j];
+      const uint a = (uint)gbase[digit_of(x, shift)] + j;
+      dst[a] = out ? key_out(x) : x;
+#if PAIRS
+      vdst[a] = lv[j];
+#endif
+    }
+  }
+}

@@ -9,22 +9,22 @@
 #include "sort_impl.hpp"
 
 namespace lockstep::detail {
+
+// cl/radix_rank.cl's rank_shared: per wave 256 counters (and 256 match words under
+// RADIX_MATCH=1), the block scan's LOCAL_SIZE words.
+size_t rank_shared_bytes(const RadixParams& p) {
+  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
+  return waves * 256 * 4 * (p.match == 1 ? 2 : 1) + size_t(p.local_size) * 4;
+}
+
 namespace {
 
-
 // Local memory of the pass kernel (lk, lv, rank_shared, gbase, small words) and of radix_small.
-// rank_shared: per wave 256 counters, and 256 match words under RADIX_MATCH=1.
-size_t rank_bytes(const RadixParams& p) {
-  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return waves * 256 * 4 * (p.match == 1 ? 2 : 1);
-}
 size_t pass_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
-  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + rank_bytes(p) +
-         size_t(p.local_size) * 4 + 1100;
+  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + rank_shared_bytes(p) + 1100;
 }
 size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
-  return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + rank_bytes(p) +
-         size_t(p.local_size) * 4 + 64;
+  return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + rank_shared_bytes(p) + 64;
 }
 
 }  // namespace

@@ -16,9 +16,8 @@ namespace {
 
 // Local memory of radix_persistent: lk, lv, rank_shared, colb, colt, gbase and the andor words.
 size_t persistent_local_bytes(const RadixParams& p, int items, size_t kb, bool pairs) {
-  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return size_t(p.local_size) * size_t(items) * (kb + (pairs ? 4 : 0)) + waves * 256 * 4 +
-         size_t(p.local_size) * 4 + 3 * 256 * 4 + 16;
+  return size_t(p.local_size) * size_t(items) * (kb + (pairs ? 4 : 0)) + rank_shared_bytes(p) +
+         3 * 256 * 4 + 16;
 }
 
 }  // namespace
@@ -82,15 +81,13 @@ SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& k
     pk.emplace(ctx, "radix_persistent.cl", "radix_persistent",
                radix_persistent_defines(type, opts.descending, pairs, p, items, false), cfg);
   }
-  const cl::Context& c = ctx.context();
-  cl::Buffer dummy = make_buffer(c, CL_MEM_READ_WRITE, 4);
-  cl::Buffer counts = make_buffer(c, CL_MEM_READ_WRITE, tiles * 256 * 2);
-  // per group (an explicit --groups may exceed the tiles): the AND and OR of its keys
-  cl::Buffer andor =
-      make_buffer(c, CL_MEM_READ_WRITE, std::max(tiles, size_t(pk->groups())) * 2 * kb);
-  cl::Buffer tmp = held ? dummy : make_buffer(c, CL_MEM_READ_WRITE, n * kb);
-  cl::Buffer tmpv = held || !pairs ? dummy : make_buffer(c, CL_MEM_READ_WRITE, n * 4);
-  const cl::Buffer& vals = pairs ? *values : dummy;
+  // The context's scratch buffers (slots 0-3, as radix_sort's), reused by the next sort; the
+  // AND and OR of its keys per group (an explicit --groups may exceed the tiles).
+  const cl::Buffer counts = ctx.scratch(2, tiles * 256 * 2);
+  const cl::Buffer andor = ctx.scratch(3, std::max(tiles, size_t(pk->groups())) * 2 * kb);
+  const cl::Buffer tmp = ctx.scratch(0, held ? 4 : n * kb);
+  const cl::Buffer tmpv = ctx.scratch(1, held || !pairs ? 4 : n * 4);
+  const cl::Buffer vals = pairs ? *values : tmpv;  // unread without pairs
   const int phases = 2 * int(kb) + 1;  // per 8-bit digit: rank + counts, scatter; the copy back
   auto ev = pk->run_phases(phases, [&](int b, int e) {
     pk->set_args(keys, vals, tmp, tmpv, cl_uint(n), counts, andor, b, e);

@@ -58,8 +58,10 @@ size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 // GPUs radix-persistent from kPersistentMin keys to radix_persistent_max (a tile of at most 4
 // keys per work-item per compute unit; 2^17 at most), where the Onesweep passes cost five
 // launches (H100: 114 us at 2^16, ~6 us between launches) and the one-group sort ranks its whole
-// tile in one work-group (2^13: 45 us). Both bounds are estimates, not yet measured against the
-// others on a GPU; `lockstep tune sort` measures them. Radix is stable, O(n) per pass; CPU
+// tile in one work-group. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-small-s2.txt),
+// u32 keys, persistent / radix: 2^12 23.0 / 24.5 us, 2^14 25.1 / 75.2, 2^16 30.8 / 87.2, 2^17
+// 32.7 / 102.0; also 2^19 42 / 108 at 16 keys per work-item, so the upper bound is cautious;
+// `lockstep tune sort` measures it per device. Radix is stable, O(n) per pass; CPU
 // devices run it without look-back (no spinning), where the persistent bitonic sort's global
 // barrier spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix)
 // against 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.

@@ -36,6 +36,7 @@ struct RadixParams {
 /// The rule: PTX match ranking on NVIDIA, counters per work-item elsewhere; no look-back on CPUs
 /// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
+size_t rank_shared_bytes(const RadixParams& p);  // cl/radix_rank.cl's rank_shared
 /// The -D set of cl/radix_small.cl (small) or cl/radix.cl for parameters p (items: the tile's
 /// keys per work-item when min_tiles shortened it, 0: p.items).
 Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,

@@ -86,18 +86,19 @@ class SortFamily : public tuning::Family {
   double run(const tuning::Params& p) override {
     SortOptions o;
     o.algorithm = parse_sort_algorithm(p.at("algorithm").get<std::string>());
-    if (p.contains("barrier")) o.strategy = parse_strategy_choice(p.at("barrier").get<std::string>());
+    if (p.contains("barrier"))
+      o.strategy = parse_strategy_choice(p.at("barrier").get<std::string>());
     o.items = tuning::get_int(p, "items");
     cl::CommandQueue& q = ctx_.queue();
+    std::vector<uint32_t> iota(pairs_ ? n_ : 0);  // the values: the input positions
+    for (size_t i = 0; i < iota.size(); ++i) iota[i] = uint32_t(i);
     double ms = 0;
     for (int r = 0; r < repeat_; ++r) {
       lockstep::check(q.enqueueWriteBuffer(keys_, CL_TRUE, 0, words_.size() * 4, words_.data()),
             "clEnqueueWriteBuffer");
-      if (pairs_) {
-        std::vector<uint32_t> iota(n_);
-        for (size_t i = 0; i < n_; ++i) iota[i] = uint32_t(i);
-        lockstep::check(q.enqueueWriteBuffer(vals_, CL_TRUE, 0, n_ * 4, iota.data()), "clEnqueueWriteBuffer");
-      }
+      if (pairs_)
+        lockstep::check(q.enqueueWriteBuffer(vals_, CL_TRUE, 0, n_ * 4, iota.data()),
+                        "clEnqueueWriteBuffer");
       const SortResult res = sort(ctx_, type_, keys_, n_, o, pairs_ ? &vals_ : nullptr);
       ms = r == 0 ? res.ms : std::min(ms, res.ms);
     }
