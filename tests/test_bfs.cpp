@@ -47,8 +47,12 @@ std::vector<Variant> variants() {
   mixed.rule.cpu_max = 4, mixed.rule.multi_max = 40;
   mixed.rule.lb_degree = 6, mixed.rule.lb_edges = 300;
   mixed.rule.multi_work = -1;  // the per-level rule on every graph and device
+  mixed.rule.cpu_graph_edges = -1;
   BfsOptions whole = with(BfsStrategy::automatic);  // the whole-graph rule on every graph
   whole.rule.multi_work = 1e12;
+  whole.rule.cpu_graph_edges = -1;
+  BfsOptions host = with(BfsStrategy::automatic);  // the whole-graph CPU rule on every graph
+  host.rule.cpu_graph_edges = int64_t(1) << 62;
   BfsOptions remote = mixed;  // no host copy of the levels: small frontiers go to `single`
   remote.rule.mirror_max = 0;
   BfsOptions wide = mixed;  // the other sizes (one more build of each kernel file)
@@ -63,6 +67,7 @@ std::vector<Variant> variants() {
           {"bottom-up", with(BfsStrategy::bottom_up)},
           {"auto", with(BfsStrategy::automatic)},
           {"auto/whole", whole},
+          {"auto/host", host},
           {"auto/mixed", mixed},
           {"auto/mixed-remote", remote},
           {"auto/mixed-128x64", wide}};
@@ -84,6 +89,8 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
     CHECK(int(r.steps.size()) == r.max_level + 1);
     if (v.options.rule.multi_work > 1e9 && r.multi_in_kernel)  // one launch, every level
       CHECK_MESSAGE(r.levels_run(BfsStrategy::multi) == r.max_level + 1, what, ": auto/whole");
+    if (v.options.rule.cpu_graph_edges > 1e18)  // every level on the host
+      CHECK_MESSAGE(r.levels_run(BfsStrategy::cpu) == r.max_level + 1, what, ": auto/host");
     if (v.options.strategy == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
       CHECK_MESSAGE(r.multi_groups > 1, what, ": the multi kernel ran in one group");
   }
@@ -130,6 +137,7 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
   BfsOptions o;
   o.local_size = 64;
   o.rule.cpu_max = 4, o.rule.multi_max = 40, o.rule.lb_edges = 100;
+  o.rule.cpu_graph_edges = -1;  // the per-level rule on GPUs too
   BfsResult r = bfs(ctx, rmat, 1, o);
 
   CHECK(r.traversed_edges > 0);

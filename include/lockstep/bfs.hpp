@@ -33,7 +33,9 @@ BfsStrategy parse_bfs_strategy(
 const char* to_string(BfsStrategy s);
 
 /// The rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
-/// First, for the whole search: a small graph runs `multi` for every level, one persistent
+/// First, for the whole search: a graph of at most cpu_graph_edges edges runs on the host's
+/// threads (the CPU path for every level: the GPU's fixed ~0.25 ms per search is more than the
+/// host's whole search there). Then a small graph runs `multi` for every level, one persistent
 /// launch (no CPU, lb or bottom-up step, no host decision between levels), when multi's barrier
 /// is in the kernel and its work over the whole search, in steps of one wave,
 /// (n * WAVE_WIDTH + m) / multi_max + max_degree / WAVE_WIDTH (each vertex of n a wave for
@@ -59,6 +61,11 @@ struct BfsRule {
   /// replaces cost 0.1-0.2 ms on the H100 on small graphs, 2026-11-24), never (-1) on other
   /// devices; < 0: never.
   double multi_work = 0;
+  /// The whole-graph CPU rule's bound in edges: on GPUs 16384 x the host's hardware threads
+  /// (H100 host, 16 threads, 2026-11-24: facebook 176k edges CPU 0.263 ms against multi 0.280,
+  /// wiki-Vote 104k 0.131 against 0.235; soc-Slashdot 948k 0.74 against 0.43, copter2 704k 2.68
+  /// against 0.47), never (-1) on other devices (the device is the host); < 0: never.
+  int64_t cpu_graph_edges = 0;
 };
 
 struct BfsOptions {
@@ -123,6 +130,7 @@ class Bfs {
   BfsOptions options_;
   std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu
   bool whole_multi_ = false;                  // automatic, and the graph is small: multi only
+  bool whole_cpu_ = false;                    // automatic, and the graph is tiny: the CPU path
 };
 /// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);

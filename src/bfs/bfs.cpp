@@ -2,7 +2,9 @@
 // the forced strategy); CPU steps work on a host copy of levels/parents that is refreshed only
 // when a CPU step follows GPU steps, and their discoveries are scattered to the device before
 // the next GPU step. Each step is timed on the host (wall clock, including the counter read).
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "bfs/steps.hpp"
 #include "lockstep/error.hpp"
@@ -61,6 +63,9 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   // barrier spins on the same cores (wiki-Vote, PoCL on 2 busy cores: 28.8 ms a search in
   // multi, 1.5 ms by the per-level rule).
   if (r.multi_work == 0) r.multi_work = device.is_gpu() ? 256 : -1;
+  if (r.cpu_graph_edges == 0)
+    r.cpu_graph_edges =
+        device.is_gpu() ? 16384 * int64_t(std::max(1u, std::thread::hardware_concurrency())) : -1;
   return r;
 }
 
@@ -90,9 +95,11 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
                       " edges must stay below 2^31 (32-bit indices on the device)");
   if (o.strategy != BfsStrategy::cpu)
     dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
-  if (o.strategy == BfsStrategy::automatic && dev_->multi_in_kernel()) {
-    const double bound = bfs_rule(ctx.info(), o).multi_work;
-    whole_multi_ = bound >= 0 && bfs_multi_work(g, ctx.info(), o) <= bound;
+  if (o.strategy == BfsStrategy::automatic) {
+    const BfsRule rule = bfs_rule(ctx.info(), o);
+    whole_cpu_ = rule.cpu_graph_edges >= 0 && int64_t(g.edges()) <= rule.cpu_graph_edges;
+    whole_multi_ = !whole_cpu_ && dev_->multi_in_kernel() && rule.multi_work >= 0 &&
+                   bfs_multi_work(g, ctx.info(), o) <= rule.multi_work;
   }
 }
 Bfs::~Bfs() = default;
@@ -103,7 +110,7 @@ BfsResult Bfs::run(int32_t source) {
   if (source < 0 || source >= g.n)
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
-  if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  if (o.strategy == BfsStrategy::cpu || whole_cpu_) return bfs_cpu(g, source, o.cpu_threads);
   detail::BfsDevice& dev = *dev_;
   // the strategy of every level, or automatic (per level); a small graph's auto is forced multi
   const BfsStrategy fixed = whole_multi_ ? BfsStrategy::multi : o.strategy;

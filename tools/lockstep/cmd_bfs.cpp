@@ -120,6 +120,9 @@ void declare(po::options_description& opts, Deprecated& old) {
       "multi-work", number<double>(-1, 1e9)->default_value(0),
       "auto: multi for every level when (n x wave width + edges) / multi-max + max degree / "
       "wave width <= this (0: 256 on GPUs, else never; -1: never)")(
+      "cpu-graph-edges", number<long long>(-1, INT64_MAX)->default_value(0),
+      "auto: the CPU path for every level when the graph has at most this many edges (0: 16384 "
+      "x the host's threads on GPUs, else never; -1: never)")(
       "alpha", number<double>(1e-3, 1e9)->default_value(14),
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
@@ -155,6 +158,7 @@ BfsOptions options(const po::variables_map& vm, std::vector<BfsStrategy>& list) 
   o.rule.lb_degree = vm["lb-degree"].as<double>();
   o.rule.lb_edges = vm["lb-edges"].as<long long>();
   o.rule.multi_work = vm["multi-work"].as<double>();
+  o.rule.cpu_graph_edges = vm["cpu-graph-edges"].as<long long>();
   o.rule.alpha = vm["alpha"].as<double>();
   o.rule.beta = vm["beta"].as<double>();
   return o;
@@ -174,7 +178,8 @@ void print_head(const Context* ctx, const CsrGraph& g, const BfsOptions& o, doub
     head.add("subgroups", int(ext.find("cl_khr_subgroups") != std::string::npos));
     head.add("cpu_max", rule.cpu_max).add("multi_max", rule.multi_max);
     head.add("lb_edges", rule.lb_edges).add("lb_degree", rule.lb_degree);
-    head.add("multi_work", rule.multi_work)
+    head.add("cpu_graph_edges", rule.cpu_graph_edges)
+        .add("multi_work", rule.multi_work)
         .add("graph_multi_work", bfs_multi_work(g, ctx->info(), o));
   }
   std::cout << head.str() << "\n";
