@@ -61,7 +61,7 @@ struct BfsRule {
   /// replaces cost 0.1-0.2 ms on the H100 on small graphs, 2026-11-24), never (-1) on other
   /// devices; < 0: never.
   double multi_work = 0;
-  /// The whole-graph CPU rule's bound in edges: on GPUs 16384 x the host's hardware threads
+  /// The whole-graph CPU rule's bound in edges: on GPUs 16384 x the CPU path's threads
   /// (H100 host, 16 threads, 2026-11-24: facebook 176k edges CPU 0.263 ms against multi 0.280,
   /// wiki-Vote 104k 0.131 against 0.235; soc-Slashdot 948k 0.74 against 0.43, copter2 704k 2.68
   /// against 0.47), never (-1) on other devices (the device is the host); < 0: never.

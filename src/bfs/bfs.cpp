@@ -63,9 +63,11 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   // barrier spins on the same cores (wiki-Vote, PoCL on 2 busy cores: 28.8 ms a search in
   // multi, 1.5 ms by the per-level rule).
   if (r.multi_work == 0) r.multi_work = device.is_gpu() ? 256 : -1;
-  if (r.cpu_graph_edges == 0)
-    r.cpu_graph_edges =
-        device.is_gpu() ? 16384 * int64_t(std::max(1u, std::thread::hardware_concurrency())) : -1;
+  if (r.cpu_graph_edges == 0) {  // the CPU path's threads: cpu_threads, else the hardware's
+    const int64_t threads =
+        o.cpu_threads > 0 ? o.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
+    r.cpu_graph_edges = device.is_gpu() ? 16384 * threads : -1;
+  }
   return r;
 }
 
