@@ -1,7 +1,15 @@
 // The host reference for lockstep::sort: the key transform of cl/sort_keys.cl written once more
 // in C++ (so the reference orders f32 exactly as the device does: -0 before +0, NaNs last in both
-// orders, returned as 0x7FC00000), then std::stable_sort of (key, value) by transformed key.
+// orders, returned as 0x7FC00000), then a stable sort of (key, value) by transformed key:
+// libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where built with OpenMP, so
+// that verifying 2^27 keys takes seconds on a many-core host; std::stable_sort otherwise.
 #include <algorithm>
+#if defined(_OPENMP) && defined(__GLIBCXX__)
+#include <parallel/algorithm>
+#define LOCKSTEP_STABLE_SORT __gnu_parallel::stable_sort
+#else
+#define LOCKSTEP_STABLE_SORT std::stable_sort
+#endif
 #include <cstring>
 #include <numeric>
 
@@ -36,8 +44,8 @@ void sort_cpu(std::vector<K>& keys, std::vector<uint32_t>* values, bool descendi
   if (values && values->size() != n) throw input_error("sort_cpu: values and keys differ in size");
   std::vector<std::pair<uint64_t, size_t>> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = {sortable_bits(keys[i], descending), i};
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  LOCKSTEP_STABLE_SORT(order.begin(), order.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<K> k(n);
   std::vector<uint32_t> v(values ? n : 0);
   for (size_t i = 0; i < n; ++i) {

@@ -10,7 +10,8 @@
 #     scale: SCALES="24 25" ALGS=cpu,auto SOURCES=4 GRAPHS=none GRID=0 is RMAT 24 and 25 alone.
 # (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
 #     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
-#     mdual): 16 sources, auto beside cpu and the forced strategies.
+#     mdual): 16 sources, 5 runs each after 3 warm-up searches per strategy, auto beside cpu and
+#     the forced strategies; compare strategies by ms_median (each source's median run).
 # (3) The deep 2D grid $GRID x $GRID from a corner: auto against one launch per level (multi under
 #     the relaunch barrier, and the queue and lb kernels).
 # Per-level steps (--steps-out) go to $OUT/bfs_steps_*.txt; the plot (time per level against
@@ -54,7 +55,7 @@ if [[ -n "$graphs" ]]; then
   for f in "$graphs"/*.txt.gz "$graphs"/*.gr.gz "$graphs"/*.mtx "$graphs"/*.mtx.gz; do
     name=$(basename "$f"); name=${name%%.*}
     extra=(); [[ ",$undirected," == *",$name,"* ]] && extra=(--undirected)
-    run bfs "$f" "${extra[@]}" --sources 16 --validate --algorithm "$all" \
+    run bfs "$f" "${extra[@]}" --sources 16 --repeat 5 --warmup 3 --validate --algorithm "$all" \
         --steps-out "$OUT/bfs_steps_$name.txt"
   done
 else

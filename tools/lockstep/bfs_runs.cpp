@@ -21,13 +21,18 @@ std::string key(BfsStrategy s) {
   return k;
 }
 
+double median(std::vector<double> g) {
+  std::sort(g.begin(), g.end());
+  const size_t m = g.size();
+  return m == 0 ? 0 : m % 2 ? g[m / 2] : (g[m / 2 - 1] + g[m / 2]) / 2;
+}
+
 void add_teps(Report& kv, std::vector<double> g) {
   std::sort(g.begin(), g.end());
   double inv = 0;
   for (double x : g) inv += x > 0 ? 1 / x : 0;
   const size_t m = g.size();
-  const double median = m == 0 ? 0 : m % 2 ? g[m / 2] : (g[m / 2 - 1] + g[m / 2]) / 2;
-  kv.add("gteps", inv > 0 ? double(m) / inv : 0).add("gteps_median", median);
+  kv.add("gteps", inv > 0 ? double(m) / inv : 0).add("gteps_median", median(g));
   kv.add("gteps_min", m ? g.front() : 0).add("gteps_max", m ? g.back() : 0);
 }
 
@@ -61,10 +66,11 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
   };
   for (int w = 0; w < plan.warmup; ++w) search(plan.sources[0]);
   BfsRuns out;
-  double sum_ms = 0;
+  double sum_ms = 0, sum_median_ms = 0;
   std::vector<double> teps;
   std::map<BfsStrategy, int> counts;
-  for (size_t i = 0; i < plan.sources.size(); ++i)
+  for (size_t i = 0; i < plan.sources.size(); ++i) {
+    std::vector<double> reps;
     for (int rep = 0; rep < plan.repeat; ++rep) {
       const int32_t source = plan.sources[i];
       BfsResult r = search(source);
@@ -76,14 +82,18 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
       for (BfsStrategy s : kAll) counts[s] += r.levels_run(s);
       if (plan.steps && i == 0 && rep == plan.repeat - 1) write_steps(*plan.steps, o.strategy, source, r);
       sum_ms += r.ms;
+      reps.push_back(r.ms);
       teps.push_back(r.gteps());
       if (i == 0 && rep == 0) out.first = std::move(r);
     }
+    sum_median_ms += median(reps);
+  }
   const BfsResult& f = out.first;
   Report& kv = out.summary;
   kv.json_only("n", g.n).json_only("edges", g.edges());
   kv.add("reached", f.reached).add("max_level", f.max_level).add("sum_levels", f.sum_levels);
   kv.add("ms", sum_ms / double(teps.size()));
+  kv.add("ms_median", plan.sources.empty() ? 0 : sum_median_ms / double(plan.sources.size()));
   add_teps(kv, teps);
   kv.line_only("sources", plan.sources.size()).json_only("sources", plan.sources);
   kv.add("runs", teps.size()).add("strategy", to_string(o.strategy));

@@ -2,8 +2,10 @@
 // them .gz) or of a generated graph (--rmat SCALE [--edge-factor EF], --grid N) from one source
 // or from --sources K random vertices of degree >= 1 in the largest connected component (Graph500's
 // search keys; a `sources=` line says so). Prints one line per source and last `reached=
-// max_level= sum_levels= ms= gteps=` (the first source's tree; ms the mean, gteps the harmonic
-// mean over sources and repeats, Graph500's figure, with gteps_median/min/max) with
+// max_level= sum_levels= ms= ms_median= gteps=` (the first source's tree; ms the mean over every
+// run, ms_median each source's median over its --repeat runs averaged over sources, the figure to
+// compare strategies by on a busy host; gteps the harmonic mean over sources and repeats,
+// Graph500's figure, with gteps_median/min/max) with
 // `<strategy>_levels=` counts. A comma list of --algorithm strategies runs each on the same graph (one summary
 // line each, the last one last). GTEPS counts each undirected edge of the traversed component once
 // (out-edges of reached vertices, halved when symmetric).
