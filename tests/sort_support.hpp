@@ -51,8 +51,8 @@ inline SortResult check_sort(const std::vector<K>& in, const SortOptions& opts, 
   if (radix) {
     cl::Buffer kb = upload(ctx.queue(), keys), vb = upload(ctx.queue(), vals);
     r = opts.algorithm == SortAlgorithm::radix_persistent
-            ? detail::radix_persistent_sort(ctx, key_type_of<K>(), kb, in.size(), opts, *radix,
-                                            pairs ? &vb : nullptr)
+            ? *detail::radix_persistent_sort(ctx, key_type_of<K>(), kb, in.size(), opts, *radix,
+                                             pairs ? &vb : nullptr)
             : detail::radix_sort(ctx, key_type_of<K>(), kb, in.size(), opts.descending, *radix,
                                  pairs ? &vb : nullptr);
     keys = download<K>(ctx.queue(), kb, in.size());

@@ -135,7 +135,8 @@ TEST_CASE("sort: the automatic rule and the tuning database pick radix-persisten
   CHECK(sort_rule(nv, KeyType::u32, 65536, false) == SortAlgorithm::radix_persistent);
   CHECK(sort_rule(nv, KeyType::u64, 8193, true) == SortAlgorithm::radix_persistent);
   CHECK(sort_rule(nv, KeyType::u32, 1024, false) == SortAlgorithm::radix);
-  CHECK(sort_rule(nv, KeyType::u32, size_t(1) << 20, false) == SortAlgorithm::radix);
+  CHECK(sort_rule(nv, KeyType::u32, size_t(1) << 20, false) == SortAlgorithm::radix_persistent);
+  CHECK(sort_rule(nv, KeyType::u32, size_t(1) << 24, false) == SortAlgorithm::radix);
   CHECK(sort_rule(cpu, KeyType::u32, 65536, false) == SortAlgorithm::radix);
   CHECK(parse_sort_algorithm("radix-persistent") == SortAlgorithm::radix_persistent);
   CHECK(std::string(to_string(SortAlgorithm::radix_persistent)) == "radix-persistent");

@@ -95,14 +95,13 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
   if (int64_t(g.n) + int64_t(g.edges()) >= int64_t(INT32_MAX))  // merge-path items, int32 indices
     throw input_error("bfs: " + std::to_string(g.n) + " vertices + " + std::to_string(g.edges()) +
                       " edges must stay below 2^31 (32-bit indices on the device)");
-  if (o.strategy != BfsStrategy::cpu)
-    dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
-  if (o.strategy == BfsStrategy::automatic) {
-    const BfsRule rule = bfs_rule(ctx.info(), o);
-    whole_cpu_ = rule.cpu_graph_edges >= 0 && int64_t(g.edges()) <= rule.cpu_graph_edges;
-    whole_multi_ = !whole_cpu_ && dev_->multi_in_kernel() && rule.multi_work >= 0 &&
-                   bfs_multi_work(g, ctx.info(), o) <= rule.multi_work;
-  }
+  const BfsRule rule = bfs_rule(ctx.info(), o);
+  whole_cpu_ = o.strategy == BfsStrategy::automatic && rule.cpu_graph_edges >= 0 &&
+               int64_t(g.edges()) <= rule.cpu_graph_edges;
+  if (o.strategy == BfsStrategy::cpu || whole_cpu_) return;  // the graph stays on the host
+  dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
+  whole_multi_ = o.strategy == BfsStrategy::automatic && dev_->multi_in_kernel() &&
+                 rule.multi_work >= 0 && bfs_multi_work(g, ctx.info(), o) <= rule.multi_work;
 }
 Bfs::~Bfs() = default;
 

@@ -5,9 +5,10 @@
 // With a group per tile the kernel (HELD=1) sorts in place; otherwise (HELD=0: fewer co-resident
 // groups than tiles, or relaunch) it ranks each tile again in its scatter phase and ping-pongs
 // through a scratch buffer. HELD=1 is built first (unless relaunch or a group count was asked
-// for); when PersistentKernel then grants fewer groups than tiles, HELD=0 is built instead.
+// for); when PersistentKernel then grants fewer groups than tiles, HELD=1 again on GPUs with the
+// most keys per work-item that fit local memory (fewer tiles; unless --items), then HELD=0 (or, for the
+// automatic rule, nothing: the caller runs Onesweep, which is faster than a reloading sort).
 #include <algorithm>
-#include <optional>
 
 #include "sort_impl.hpp"
 
@@ -22,17 +23,30 @@ size_t persistent_local_bytes(const RadixParams& p, int items, size_t kb, bool p
 
 }  // namespace
 
-int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, size_t n) {
-  const size_t cus = std::max<size_t>(1, device.compute_units), local = size_t(p.local_size);
-  int items = 1;
-  while (items < p.items && (n + local * items - 1) / (local * items) > cus)
-    items = std::min(2 * items, p.items);
+int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type,
+                         bool pairs) {
+  const size_t kb = key_bytes(type);
+  int items = 1;  // at most twice the Onesweep tile's keys (registers, compile time)
+  while (items < 2 * p.items && size_t(p.local_size) * size_t(items + 1) < 65536 &&
+         persistent_local_bytes(p, items + 1, kb, pairs) <= device.local_mem_bytes)
+    ++items;
   return items;
 }
 
-size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p) {
-  return size_t(std::max(1u, device.compute_units)) * size_t(p.local_size) *
-         size_t(std::min(4, p.items));
+int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type,
+                           bool pairs, size_t n) {
+  const size_t cus = std::max<size_t>(1, device.compute_units), local = size_t(p.local_size);
+  const int most = std::min(p.items, radix_persistent_fit(device, p, type, pairs));
+  int items = 1;
+  while (items < most && (n + local * items - 1) / (local * items) > cus)
+    items = std::min(2 * items, most);
+  return items;
+}
+
+size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p, KeyType type,
+                            bool pairs) {
+  return size_t(std::max(1u, device.compute_units)) * 8 * size_t(p.local_size) *
+         size_t(radix_persistent_fit(device, p, type, pairs));
 }
 
 Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, const RadixParams& p,
@@ -43,21 +57,23 @@ Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, cons
   return d;
 }
 
-SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                                 const SortOptions& opts, const RadixParams& p,
-                                 const cl::Buffer* values) {
+std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& keys,
+                                                size_t n, const SortOptions& opts,
+                                                const RadixParams& p, const cl::Buffer* values,
+                                                bool held_only) {
   SortResult r;
   r.algorithm = SortAlgorithm::radix_persistent;
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
   const int rw = p.match ? p.wave : 1;
-  const int items = opts.items ? opts.items : radix_persistent_items(ctx.info(), p, n);
-  const size_t local = size_t(p.local_size), tile = local * size_t(items);
+  const bool pairs = values != nullptr;
+  int items = opts.items ? opts.items : radix_persistent_items(ctx.info(), p, type, pairs, n);
+  const size_t local = size_t(p.local_size);
+  size_t tile = local * size_t(items);
   if (p.local_size < 1 || local > ctx.info().max_work_group_size || rw < 1 || rw > 64 ||
       p.local_size % rw || items < 1 || p.match < 0 || p.match > 2 || tile >= 65536)
     throw input_error("radix-persistent sort: bad parameters (local size " +
                       std::to_string(p.local_size) + ", items " + std::to_string(items) +
                       ", wave " + std::to_string(rw) + "; tiles below 65536 keys)");
-  const bool pairs = values != nullptr;
   const size_t kb = key_bytes(type);
   if (persistent_local_bytes(p, items, kb, pairs) > ctx.info().local_mem_bytes)
     throw input_error("radix-persistent sort: a tile of " + std::to_string(tile) +
@@ -65,7 +81,7 @@ SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& k
   r.tile = int(tile);
   if (n == 0) return r;
 
-  const size_t tiles = (n + tile - 1) / tile;
+  size_t tiles = (n + tile - 1) / tile;
   PersistentConfig cfg;
   cfg.local_size = p.local_size;
   cfg.strategy = opts.strategy;
@@ -74,13 +90,34 @@ SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& k
   const bool relaunch = opts.strategy == BarrierStrategy::relaunch;
   bool held = !relaunch && opts.groups == 0;  // an explicit count: HELD=0, whatever it is
   std::optional<PersistentKernel> pk;
-  pk.emplace(ctx, "radix_persistent.cl", "radix_persistent",
-             radix_persistent_defines(type, opts.descending, pairs, p, items, held), cfg);
-  if (held && !(pk->in_kernel() && size_t(pk->groups()) >= tiles)) {
-    held = false;  // fewer co-resident groups than tiles
+  auto build = [&](int i, bool h) {
     pk.emplace(ctx, "radix_persistent.cl", "radix_persistent",
-               radix_persistent_defines(type, opts.descending, pairs, p, items, false), cfg);
+               radix_persistent_defines(type, opts.descending, pairs, p, i, h), cfg);
+  };
+  build(items, held);
+  bool holds = pk->in_kernel() && size_t(pk->groups()) >= tiles;
+  if (held && !holds && !opts.items && ctx.info().is_gpu()) {
+    // fewer, larger tiles: the most keys per work-item that fit, then halfway (more registers
+    // per work-item can mean fewer co-resident groups)
+    const int fit = radix_persistent_fit(ctx.info(), p, type, pairs);
+    for (int more : {fit, (fit + items) / 2}) {
+      if (more <= items) continue;
+      const size_t t = (n + local * size_t(more) - 1) / (local * size_t(more));
+      cfg.max_groups = int(std::min<size_t>(t, 1 << 20));
+      build(more, true);
+      if ((holds = pk->in_kernel() && size_t(pk->groups()) >= t)) {
+        items = more, tile = local * size_t(more), tiles = t;
+        break;
+      }
+    }
+    cfg.max_groups = int(std::min<size_t>(tiles, 1 << 20));
   }
+  if (held && !holds) {
+    if (held_only) return std::nullopt;
+    held = false;  // fewer co-resident groups than tiles
+    build(items, false);
+  }
+  r.tile = int(tile);
   // The context's scratch buffers (slots 0-3, as radix_sort's), reused by the next sort; the
   // AND and OR of its keys per group (an explicit --groups may exceed the tiles).
   const cl::Buffer counts = ctx.scratch(2, tiles * 256 * 2);

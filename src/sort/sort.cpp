@@ -55,20 +55,22 @@ const char* to_string(SortAlgorithm a) {
 size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 
 // The rule until measurements on the target device set it (tools/bench/sort.sh): radix, and on
-// GPUs radix-persistent from kPersistentMin keys to radix_persistent_max (a tile of at most 4
-// keys per work-item per compute unit; 2^17 at most), where the Onesweep passes cost five
-// launches (H100: 114 us at 2^16, ~6 us between launches) and the one-group sort ranks its whole
-// tile in one work-group. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-small-s2.txt),
-// u32 keys, persistent / radix: 2^12 23.0 / 24.5 us, 2^14 25.1 / 75.2, 2^16 30.8 / 87.2, 2^17
-// 32.7 / 102.0; also 2^19 42 / 108 at 16 keys per work-item, so the upper bound is cautious;
-// `lockstep tune sort` measures it per device. Radix is stable, O(n) per pass; CPU
+// GPUs radix-persistent from kPersistentMin keys to radix_persistent_max, where the Onesweep
+// passes cost five or more launches (~6 us between launches on the H100) and the one-group sort
+// ranks its whole tile in one work-group. sort() runs it only where co-resident groups hold every
+// tile (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt),
+// u32 keys, persistent / radix / CUB SortKeys, ms: 2^17 0.031 / 0.094 / 0.066, 2^19 0.041 /
+// 0.106 / 0.081, 2^20 0.061 / 0.099 / 0.094, 2^21 0.119 (27 keys per work-item) / 0.139 / 0.120;
+// pairs 2^19 0.057 / 0.099 / 0.090 (2^20 pairs: 13 keys per work-item fit, too few to hold);
+// u64 2^19 0.111 / 0.176 (Thrust 0.332). Radix is stable, O(n) per pass; CPU
 // devices run it without look-back (no spinning), where the persistent bitonic sort's global
 // barrier spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix)
 // against 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.
 constexpr size_t kPersistentMin = 2048;
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
-  if (device.is_gpu() && n > kPersistentMin && n <= (size_t(1) << 17) &&
-      n <= detail::radix_persistent_max(device, detail::radix_params(device, type, pairs, 0)))
+  if (device.is_gpu() && n > kPersistentMin &&
+      n <= detail::radix_persistent_max(device, detail::radix_params(device, type, pairs, 0), type,
+                                        pairs))
     return SortAlgorithm::radix_persistent;
   return SortAlgorithm::radix;
 }
@@ -83,7 +85,7 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
 
 // Every key type, keys and pairs, both orders. Radix: the rule's parameters (radix_params),
 // its one-group kernel and the tiled one. Radix-persistent: every ITEMS its rule and the tuner
-// give (1, 2, 4, .. up to the rule's), HELD 1 and 0, under the lock barrier (every strategy for
+// give (1, 2, 4, .. up to the rule's), HELD 1 and 0, on GPUs the most that fit (HELD 1), under the lock barrier (every strategy for
 // u32 keys at ITEMS=1; HELD=1 never under relaunch). Bitonic (the default work-group size): the
 // automatic tile of a large input under every barrier strategy (PersistentKernel's builds), and
 // under the lock barrier (the GPU default) descending order, the small-input tile and the other
@@ -103,10 +105,19 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
             out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
                            radix_defines(d, t, desc, pairs, p, small, i).options()});
         }
+      // GPUs: also the most that fit (radix_persistent_sort's second try); CPUs reload instead
+      const int most = std::min(p.items, radix_persistent_fit(d, p, t, pairs));
+      const int fit = d.is_gpu() ? radix_persistent_fit(d, p, t, pairs) : most;
+      std::vector<int> ladder;
+      for (int i = 1; i < most; i *= 2) ladder.push_back(i);
+      ladder.push_back(most);
+      for (int i : {(fit + most) / 2, fit})  // HELD=1 only
+        if (i > ladder.back()) ladder.push_back(i);
       for (bool desc : {false, true})
-        for (int i = 1;; i = std::min(2 * i, p.items)) {
+        for (int i : ladder) {
           const bool every = t == KeyType::u32 && !pairs && !desc && i == 1;
           for (bool held : {true, false}) {
+            if (!held && i > most) continue;
             std::vector<KernelBuild> b;
             persistent_kernel_builds(d, "sort/radix-persistent", "radix_persistent.cl",
                                      radix_persistent_defines(t, desc, pairs, p, i, held),
@@ -115,7 +126,6 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
               if (!held || k.options.find("-D BARRIER_STRATEGY=0") == std::string::npos)
                 out.push_back(std::move(k));
           }
-          if (i >= p.items) break;
         }
       const size_t elem = key_bytes(t) + (pairs ? 4 : 0);
       const int big = bitonic_tile(d, elem, local, size_t(1) << 30);
@@ -137,9 +147,14 @@ SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
   const SortOptions o = detail::sort_choose(ctx.info(), type, n, pairs, opts);
   if (o.algorithm == SortAlgorithm::bitonic)
     return detail::bitonic_sort(ctx, type, keys, n, o, values);
-  if (o.algorithm == SortAlgorithm::radix_persistent)
-    return detail::radix_persistent_sort(ctx, type, keys, n, o,
-                                         detail::radix_params(ctx.info(), type, pairs, 0), values);
+  // the rule's radix-persistent (automatic, no items from a tuned entry) only where it holds its
+  // tiles; a tuned or forced one reloads when it must
+  if (o.algorithm == SortAlgorithm::radix_persistent) {
+    const bool by_rule = opts.algorithm == SortAlgorithm::automatic && !o.items;
+    if (auto r = detail::radix_persistent_sort(
+            ctx, type, keys, n, o, detail::radix_params(ctx.info(), type, pairs, 0), values, by_rule))
+      return *r;
+  }
   return detail::radix_sort(ctx, type, keys, n, o.descending,
                             detail::radix_params(ctx.info(), type, pairs, o.items), values);
 }

@@ -1,5 +1,6 @@
 // Internal to src/sort: the algorithms behind lockstep::sort, and the -D set they share.
 #pragma once
+#include <optional>
 #include "lockstep/sort.hpp"
 
 namespace lockstep::detail {
@@ -44,18 +45,24 @@ Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, b
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                       bool descending, const RadixParams& p, const cl::Buffer* values);
 
-/// The persistent radix sort (cl/radix_persistent.cl) with p's local size and ranking: keys per
-/// work-item, the rule: the fewest (1, 2, 4, .. up to p.items) whose tiles number at most the
-/// compute units (a group each); the largest n the automatic rule gives it (tiles of at most 4
-/// keys per work-item); its -D set (held: HELD=1, a group per tile; PersistentKernel adds
-/// LOCAL_SIZE and the barrier's). The sort takes opts.items (0: the rule), opts.strategy,
-/// opts.groups and opts.descending.
-int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, size_t n);
-size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p);
+/// The persistent radix sort (cl/radix_persistent.cl) with p's local size and ranking. Keys per
+/// work-item: at most radix_persistent_fit (what local memory holds beside the ranking's words);
+/// the rule: the fewest (1, 2, 4, .. up to p.items) whose tiles number at most the compute units
+/// (a group each). radix_persistent_max: the largest n the automatic rule tries it for (tiles of
+/// `fit` keys per work-item, 8 groups per compute unit). Its -D set (held: HELD=1, a group per
+/// tile; PersistentKernel adds LOCAL_SIZE and the barrier's). The sort takes opts.items (0: the
+/// rule), opts.strategy, opts.groups and opts.descending; held_only (the automatic rule): nullopt
+/// when the co-resident groups cannot hold every tile, instead of the reloading kernel.
+int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs);
+int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type,
+                           bool pairs, size_t n);
+size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p, KeyType type,
+                            bool pairs);
 Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, const RadixParams& p,
                                  int items, bool held);
-SortResult radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                                 const SortOptions& opts, const RadixParams& p,
-                                 const cl::Buffer* values);
+std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, const cl::Buffer& keys,
+                                                size_t n, const SortOptions& opts,
+                                                const RadixParams& p, const cl::Buffer* values,
+                                                bool held_only = false);
 
 }  // namespace lockstep::detail

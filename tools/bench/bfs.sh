@@ -25,7 +25,7 @@
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
-scales=${SCALES:-22 23 24 25}
+scales=${SCALES-22 23 24 25}
 grid=${GRID:-2048}
 graphs=${GRAPHS:-}
 undirected=${UNDIRECTED:-facebook_combined}
