@@ -117,10 +117,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
                          __global uint* tmpv, uint n, int pass, __global volatile int* state,
                          __global volatile int* flags, int chained) {
   PASS_SETUP();
-  __local key_t lk[TILE];  // the tile in digit order: keys, values beside them
-#if PAIRS
-  __local uint lv[TILE];
-#endif
+  __local key_t lk[TILE];  // the tile in digit order: the keys, then (PAIRS) the values
   __local rank_shared s;
   __local int gbase[RADIX];
   __local uint tile_l;
@@ -174,7 +171,10 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       flag_store_relaxed(fl + tile * RADIX + d, (int)((tile == 0 ? FLAG_PREFIX : FLAG_AGG) | c));
     }
   rank_offsets(k, shift, r, &s);
-  rank_scatter(k, r, lk WITH_VALUES(, v, lv));
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
   // Per owned digit: where it starts in the sorted tile, its count, its global offset.
   for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
     const uint start = s.cnt[d], end = d + 1 < RADIX ? s.cnt[d + 1] : TILE;
@@ -190,7 +190,41 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
     gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  tile_store(lk, gbase, shift, cnt, plan & PLAN_OUT, dst WITH_VALUES(, lv, vdst));
+#if !PAIRS
+  tile_store(lk, gbase, shift, cnt, plan & PLAN_OUT, dst);
+#else
+  // Pairs exchange the values through the keys' local memory once the keys are out (as CUB's
+  // Onesweep): half the local memory of two tiles, so a pair tile is as long as a key tile and a
+  // digit's run of stores as long. Each work-item keeps the global address of its keys (a[i])
+  // for the values in the same tile positions.
+  uint a[ITEMS];
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = l + (uint)i * LOCAL_SIZE;
+    a[i] = 0;
+    if (j < cnt) {
+      const key_t x = lk[j];
+      a[i] = (uint)gbase[digit_of(x, shift)] + j;
+      dst[a[i]] = (plan & PLAN_OUT) ? key_out(x) : x;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local uint* lv = (__local uint*)lk;
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) lv[r[i]] = v[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = l + (uint)i * LOCAL_SIZE;
+    if (j < cnt) vdst[a[i]] = lv[j];
+  }
+#endif
 }
 
 // chained=0, before radix_pass: each tile's digit counts into flags[tile][digit].

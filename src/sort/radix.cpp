@@ -19,9 +19,10 @@ size_t rank_shared_bytes(const RadixParams& p) {
 
 namespace {
 
-// Local memory of the pass kernel (lk, lv, rank_shared, gbase, small words) and of radix_small.
-size_t pass_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
-  return size_t(p.local_size) * p.items * (kb + (pairs ? 4 : 0)) + rank_shared_bytes(p) + 1100;
+// Local memory of the pass kernel (lk, which the values pass through after the keys;
+// rank_shared, gbase, small words) and of radix_small (lk and lv).
+size_t pass_local_bytes(const RadixParams& p, size_t kb) {
+  return size_t(p.local_size) * p.items * kb + rank_shared_bytes(p) + 1100;
 }
 size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
   return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + rank_shared_bytes(p) + 64;
@@ -39,7 +40,7 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; pairs 10/12/13/14/16 0.86/0.77/0.75/
     // 0.74/0.98 (16: the tile no longer fits at 256); u64 8/10/12/14/16 0.72/0.66/0.61/0.58/0.78.
     // u64 pairs: the most that fit local memory at 256 work-items.
-    p.items = kb == 8 ? (pairs ? 10 : 14) : (pairs ? 14 : 20);
+    p.items = kb == 8 ? 14 : 20;
     p.small_items = 32;
     p.min_tiles = std::max(1, int(device.compute_units));  // small n: every SM gets a tile
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
@@ -55,8 +56,8 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   }
   if (items) p.items = items, p.min_tiles = 0;
   const size_t local_mem = device.local_mem_bytes;
-  while (p.local_size > 16 && pass_local_bytes(p, kb, pairs) > local_mem) p.local_size /= 2;
-  while (p.items > 1 && pass_local_bytes(p, kb, pairs) > local_mem) --p.items;
+  while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
+  while (p.items > 1 && pass_local_bytes(p, kb) > local_mem) --p.items;
   while (p.small_items > 0 && small_local_bytes(p, kb, pairs) > local_mem) --p.small_items;
   return p;
 }
@@ -97,7 +98,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
                                                         (local * p.min_tiles * 4) * 4)));
   const size_t tile = local * size_t(items);
   const size_t hist_bytes = (p.private_counts ? size_t(p.local_size) + 1 : 1) * kb * 1024;
-  if (std::max(pass_local_bytes(p, kb, pairs), hist_bytes) > ctx.info().local_mem_bytes)
+  if (std::max(pass_local_bytes(p, kb), hist_bytes) > ctx.info().local_mem_bytes)
     throw input_error("radix sort: a tile of " + std::to_string(tile) +
                       " keys does not fit in local memory");
   const bool small = n <= local * size_t(p.small_items);

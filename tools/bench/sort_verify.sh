@@ -8,7 +8,9 @@
 # Exit status 1 when any case failed. On a CPU device each case is one process: PoCL builds
 # every variant once (its kernel cache keeps them).
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [KS="5 10 13 16 17 20 24"] [BIG=134217728]
-#      [FORCED_MAX=20] [BITONIC_MAX=17] [TYPES="u32 i32 f32 u64"] tools/bench/sort_verify.sh
+#      [FORCED_MAX=20] [BITONIC_MAX=17] [TYPES="u32 i32 f32 u64"] [ORDERS="asc desc"]
+#      [KINDS="keys pairs"] tools/bench/sort_verify.sh   (TYPES/ORDERS/KINDS split a sweep into
+#      parallel parts)
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 ks=${KS:-5 10 13 16 17 20 24}
@@ -16,6 +18,8 @@ big=${BIG:-134217728}
 forced_max=${FORCED_MAX:-20}
 bitonic_max=${BITONIC_MAX:-17}
 types=${TYPES:-u32 i32 f32 u64}
+orders=${ORDERS:-asc desc}
+kinds=${KINDS:-keys pairs}
 mkdir -p "$OUT"
 txt="$OUT/sort_verify.txt" err="$OUT/sort_verify.err"
 : > "$txt"
@@ -34,8 +38,10 @@ check() {  # check ARGS...: one verified sort
   fi
 }
 for t in $types; do
-  for d in "" --descending; do
-    for p in "" --pairs; do
+  for order in $orders; do
+    d=; [[ $order == desc ]] && d=--descending
+    for kind in $kinds; do
+      p=; [[ $kind == pairs ]] && p=--pairs
       for n in $sizes; do
         check --n "$n" --type "$t" $d $p
         [[ $n -gt $((1 << forced_max)) ]] && continue
