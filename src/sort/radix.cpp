@@ -37,10 +37,12 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     p.match = 1;
     p.wave = 32;
     // The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per pass): u32 keys
-    // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; pairs 10/12/13/14/16 0.86/0.77/0.75/
-    // 0.74/0.98 (16: the tile no longer fits at 256); u64 8/10/12/14/16 0.72/0.66/0.61/0.58/0.78.
-    // u64 pairs: the most that fit local memory at 256 work-items.
-    p.items = kb == 8 ? 14 : 20;
+    // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; u64 8/10/12/14/16 0.72/0.66/0.61/0.58/
+    // 0.78. Pairs, since the values pass through the keys' local memory (session 3, whole sort,
+    // 2^24 / 2^26 ms): u32 14/18/20/22/24/26/28 0.822/0.766/0.746/0.720/0.724/0.733/0.821 and
+    // 3.05/2.76/2.67/2.60/2.56/2.55/3.01; u64 10/12/14/16 2.13/2.05/1.89/2.46 and 8.53/8.13/7.37/
+    // 9.77 (tools/bench/results/2026-11-24-h100-sort-pairs-s3.txt).
+    p.items = kb == 8 ? 14 : (pairs ? 24 : 20);
     p.small_items = 32;
     p.min_tiles = std::max(1, int(device.compute_units));  // small n: every SM gets a tile
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
