@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Plots Gkeys/s against n for every lockstep sort series (radix, auto, bitonic per barrier
-strategy) and the anchors (Thrust, CUB pairs, Boost.Compute) from tools/bench/sort.sh's sort.txt,
-and, in a second panel, the seed's comparison (bitonic ms against work-groups, lock and
+"""Plots, from tools/bench/sort.sh's sort.txt: Gkeys/s against n of lockstep's fastest series per
+kind (u32 keys, u32 pairs, u64 keys: the best of its radix, radix-persistent, auto and bitonic
+series at each n; the ITEMS sweeps left out) beside the anchors of that kind (CUB SortKeys and
+Thrust, CUB SortPairs, Thrust u64; Boost.Compute); lockstep's ratio to the faster anchor per
+kind; and, when present, the seed's comparison (bitonic ms against work-groups, lock and
 grouped-lock). Also prints a markdown table (n by series, Gkeys/s) for BENCHMARKS.md.
 Use: plot_sort.py sort.txt sort.png"""
 import shlex
@@ -21,7 +23,8 @@ def parse(path):
             continue
         kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
         if "anchor" in kv:
-            curves[kv["anchor"]][int(kv["n"])] = float(kv["gkeys_per_s"])
+            name = kv["anchor"] + ("-u64" if kv.get("keys") == "u64" else "")
+            curves[name][int(kv["n"])] = float(kv["gkeys_per_s"])
         elif series.startswith("seed-"):
             seed[series[5:]][int(kv["groups"])] = float(kv["ms"])
         elif not series.startswith("verify"):
@@ -39,6 +42,26 @@ def table(curves):
         print(f"| 2^{n.bit_length() - 1} | " + " | ".join(cells) + " |")
 
 
+KINDS = {  # kind: (lockstep series suffix, anchors, colour)
+    "u32 keys": ("keys", ("cub-sort-keys", "thrust-sort"), "tab:blue"),
+    "u32 pairs": ("pairs", ("cub-sort-pairs",), "tab:orange"),
+    "u64 keys": ("u64", ("thrust-sort-u64",), "tab:green"),
+}
+
+
+def best(curves, suffix):
+    """n -> the fastest lockstep series of one kind (items sweeps excluded)."""
+    out = {}
+    for name, pts in curves.items():
+        if "anchor" in name or name.startswith("items-") or "-items-" in name:
+            continue
+        if not name.endswith("-" + suffix) or name.startswith(("cub", "thrust", "boost")):
+            continue
+        for n, g in pts.items():
+            out[n] = max(out.get(n, 0.0), g)
+    return out
+
+
 def main():
     curves, seed = parse(sys.argv[1])
     table(curves)
@@ -47,26 +70,53 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
-    for name, pts in sorted(curves.items()):
-        xs = sorted(pts)
-        style = "k--o" if name in ("thrust-sort", "cub-sort-pairs", "boost-compute-sort") else "-o"
-        axes[0].plot(xs, [pts[x] for x in xs], style, label=name, markersize=3)
+    panels = 3 if seed else 2
+    fig, axes = plt.subplots(1, panels, figsize=(6.5 * panels, 4.8))
+    for kind, (suffix, anchors, colour) in KINDS.items():
+        mine = best(curves, suffix)
+        if not mine:
+            continue
+        xs = sorted(mine)
+        axes[0].plot(xs, [mine[x] for x in xs], "-o", color=colour, label="lockstep " + kind,
+                     markersize=3)
+        fastest = {}
+        for a, style in zip(anchors, ("--s", ":^")):
+            pts = curves.get(a, {})
+            ax = sorted(pts)
+            if ax:
+                axes[0].plot(ax, [pts[x] for x in ax], style, color=colour, label=a, markersize=3)
+            for n, g in pts.items():
+                fastest[n] = max(fastest.get(n, 0.0), g)
+        rx = [n for n in xs if n in fastest]
+        if rx:
+            axes[1].plot(rx, [mine[n] / fastest[n] for n in rx], "-o", color=colour,
+                         label=kind + " / " + " or ".join(anchors))
+    boost = curves.get("boost-compute-sort", {})
+    if boost:
+        bx = sorted(boost)
+        axes[0].plot(bx, [boost[x] for x in bx], "k-.x", label="boost-compute-sort (u32 keys)")
     axes[0].set_xscale("log", base=2)
     axes[0].set_yscale("log")
-    axes[0].set_xlabel("n (u32 keys)")
+    axes[0].set_xlabel("n")
     axes[0].set_ylabel("Gkeys/s")
     axes[0].grid(True, which="both", alpha=0.3)
-    axes[0].legend(fontsize=7, ncol=2)
-    for name, pts in sorted(seed.items()):
-        xs = sorted(pts)
-        axes[1].plot(xs, [pts[x] for x in xs], "-o", label=name)
+    axes[0].legend(fontsize=7)
+    axes[1].axhline(1.0, color="k", linewidth=0.8)
     axes[1].set_xscale("log", base=2)
-    axes[1].set_xlabel("work-groups")
-    axes[1].set_ylabel("ms (bitonic, persistent)")
-    axes[1].set_title("seed comparison: lock vs grouped-lock")
+    axes[1].set_xlabel("n")
+    axes[1].set_ylabel("lockstep / faster anchor (same run)")
     axes[1].grid(True, which="both", alpha=0.3)
-    axes[1].legend(fontsize=8)
+    axes[1].legend(fontsize=7)
+    if seed:
+        for name, pts in sorted(seed.items()):
+            xs = sorted(pts)
+            axes[2].plot(xs, [pts[x] for x in xs], "-o", label=name)
+        axes[2].set_xscale("log", base=2)
+        axes[2].set_xlabel("work-groups")
+        axes[2].set_ylabel("ms (bitonic, persistent)")
+        axes[2].set_title("seed comparison: lock vs grouped-lock")
+        axes[2].grid(True, which="both", alpha=0.3)
+        axes[2].legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=120)
 
