@@ -88,7 +88,9 @@ TEST_CASE("sort: radix one-group sort and large n with the device's own paramete
   const detail::RadixParams p = detail::radix_params(ctx.info(), KeyType::u32, true, 0);
   REQUIRE(p.small_items > 0);
   const size_t one = size_t(p.local_size) * size_t(p.small_items);
-  for (size_t n : {size_t(1), size_t(3), one - 1, one, one + 1, size_t(1000003)})
+  const size_t local = size_t(p.local_size);  // GPUs: one-group tiles of 1, 4, 8, .. keys each
+  for (size_t n : {size_t(1), size_t(3), 3 * local + 1, 8 * local - 5, one - 1, one, one + 1,
+                   size_t(1000003)})
     check_sort(random_keys<uint32_t>(n, n + 3, n % 2 ? 0 : 1000), o, true, "radix, own params");
   detail::RadixParams shorter = p;  // min_tiles: fewer keys per work-item (NVIDIA's small-n rule)
   shorter.min_tiles = 64;

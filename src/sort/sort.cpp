@@ -55,22 +55,24 @@ const char* to_string(SortAlgorithm a) {
 size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 
 // The rule until measurements on the target device set it (tools/bench/sort.sh): radix, and on
-// GPUs radix-persistent from kPersistentMin keys to radix_persistent_max, where the Onesweep
-// passes cost five or more launches (~6 us between launches on the H100) and the one-group sort
-// ranks its whole tile in one work-group. sort() runs it only where co-resident groups hold every
-// tile (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt),
-// u32 keys, persistent / radix / CUB SortKeys, ms: 2^17 0.031 / 0.094 / 0.066, 2^19 0.041 /
-// 0.106 / 0.081, 2^20 0.061 / 0.099 / 0.094, 2^21 0.119 (27 keys per work-item) / 0.139 / 0.120;
-// pairs 2^19 0.057 / 0.099 / 0.090 (2^20 pairs: 13 keys per work-item fit, too few to hold);
-// u64 2^19 0.111 / 0.176 (Thrust 0.332). Radix is stable, O(n) per pass; CPU
-// devices run it without look-back (no spinning), where the persistent bitonic sort's global
-// barrier spins: measured on PoCL 3.1 (2 cores, loaded), 100003 pairs took 3.7 ms (radix)
-// against 112 ms (bitonic, lock), 4096 pairs 0.04 against 0.29 ms.
-constexpr size_t kPersistentMin = 2048;
+// GPUs radix-persistent above what radix's one-group sort holds (local size x small_items keys)
+// up to radix_persistent_max, where the Onesweep passes cost five or more launches (~6 us
+// between launches on the H100); sort() runs it only where co-resident groups hold every tile
+// (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt,
+// ...-sort-small-s3.txt), u32 keys, one group / persistent / CUB SortKeys, us: 2^10 9.6 / 20.0 /
+// 14.6, 2^12 14.5 / 22.3 / 15.4, 2^13 (above the one group's 7936) - / 24.4 / 49.2;
+// persistent / radix / CUB, ms: 2^17 0.031 / 0.094 / 0.066, 2^19 0.041 / 0.106 / 0.081, 2^20
+// 0.061 / 0.099 / 0.094, 2^21 0.119 (24 keys per work-item) / 0.139 / 0.120; pairs 2^19 0.057 /
+// 0.099 / 0.090 (2^20 pairs: 13 keys per work-item fit, too few to hold); u64 2^19 0.111 /
+// 0.176 (Thrust 0.332). Radix is stable, O(n) per pass; CPU devices run it without look-back (no
+// spinning), where the persistent bitonic sort's global barrier spins: measured on PoCL 3.1 (2
+// cores, loaded), 100003 pairs took 3.7 ms (radix) against 112 ms (bitonic, lock), 4096 pairs
+// 0.04 against 0.29 ms.
+constexpr size_t kPersistentMin = 2048;  // without a one-group sort (small_items = 0)
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
-  if (device.is_gpu() && n > kPersistentMin &&
-      n <= detail::radix_persistent_max(device, detail::radix_params(device, type, pairs, 0), type,
-                                        pairs))
+  const detail::RadixParams p = detail::radix_params(device, type, pairs, 0);
+  const size_t one = p.small_items ? size_t(p.local_size) * size_t(p.small_items) : kPersistentMin;
+  if (device.is_gpu() && n > one && n <= detail::radix_persistent_max(device, p, type, pairs))
     return SortAlgorithm::radix_persistent;
   return SortAlgorithm::radix;
 }
@@ -98,9 +100,11 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
       for (bool desc : {false, true})
         for (bool small : {true, false}) {
           if (small && p.small_items == 0) continue;
-          // min_tiles (small n) shortens tiles to 4, 8, ... keys per work-item
-          std::vector<int> items{p.items};
+          // min_tiles (small n) shortens tiles to 4, 8, ... keys per work-item; on GPUs the one
+          // group holds 1, 2, 4, .. small_items
+          std::vector<int> items{small ? p.small_items : p.items};
           for (int i = 4; !small && p.min_tiles > 0 && i < p.items; i += 4) items.push_back(i);
+          for (int i = 1; small && d.is_gpu() && i < p.small_items; i *= 2) items.push_back(i);
           for (int i : items)
             out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
                            radix_defines(d, t, desc, pairs, p, small, i).options()});

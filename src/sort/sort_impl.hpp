@@ -38,8 +38,11 @@ struct RadixParams {
 /// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
 size_t rank_shared_bytes(const RadixParams& p);  // cl/radix_rank.cl's rank_shared
-/// The -D set of cl/radix_small.cl (small) or cl/radix.cl for parameters p (items: the tile's
-/// keys per work-item when min_tiles shortened it, 0: p.items).
+/// The one-group sort's keys per work-item for n keys: p.small_items, on GPUs the fewest of 1, 2,
+/// 4, .. p.small_items whose tile holds n.
+int small_tile_items(const DeviceInfo& device, const RadixParams& p, size_t n);
+/// The -D set of cl/radix_small.cl (small) or cl/radix.cl for parameters p (items: the one
+/// group's keys per work-item, or the tile's when min_tiles shortened it; 0: the parameters').
 Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,
                       const RadixParams& p, bool small, int items = 0);
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
