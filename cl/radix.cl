@@ -24,12 +24,6 @@
 #endif
 #include "radix_state.cl"
 
-// Zeroes the state before a radix_histogram of several groups (one group; on the H100 a fill
-// command took 11-27 us of device time, this launch ~2).
-__kernel void radix_clear(__global int* state) {
-  for (uint i = get_local_id(0); i < ST_SIZE; i += LOCAL_SIZE) state[i] = 0;
-}
-
 __kernel void radix_histogram(__global const key_t* keys, uint n, __global volatile int* state,
                               __global int* flags, uint flag_words) {
   __local uint lh[DIGITS * RADIX];

@@ -1,7 +1,7 @@
 // What the kernels of cl/radix.cl share: the state buffer, the pass plan in it, and the
 // look-back flags. Included by cl/radix.cl after cl/barrier_order.cl and cl/radix_rank.cl
 // (RADIX, DIGITS, TILE, key_t).
-// State: ints; radix_clear zeroes ST_SIZE of them before radix_histogram, unless it runs one
+// State: ints; the host zeroes ST_SIZE of them before radix_histogram, unless it runs one
 // work-group, which zeroes them itself. radix_histogram leaves each digit's global starts
 // (DIGITS * RADIX) and the plan: per pass -1 (skip: one digit holds every key) or PLAN_* bits.
 // The plan keeps the result in the caller's buffer: with an odd number of passes to run, the

@@ -155,10 +155,12 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
                                : n <= (size_t(1) << 14)
                                    ? 1
                                    : std::min((n + local * 16 - 1) / (local * 16), 4 * cus);
-    if (hist_groups > 1) {  // "fill": the state zeroed by radix_clear
-      cl::Kernel clear_k = ctx.kernel("radix.cl", "radix_clear", d);
-      set_args(clear_k, state);
-      evs.push_back({"fill", launch(q, clear_k, local, local)});
+    if (hist_groups > 1) {  // a one-group kernel instead measured the same (H100: 13-27 us)
+      const cl_int zero = 0;
+      cl::Event fill;
+      check(q.enqueueFillBuffer(state, zero, 0, state_words * 4, nullptr, &fill),
+            "clEnqueueFillBuffer");
+      evs.push_back({"fill", fill});
     }
     set_args(hist_k, keys, cl_uint(n), state, flags, cl_uint(flag_words));
     evs.push_back({"hist", launch(q, hist_k, hist_groups * local, local)});
