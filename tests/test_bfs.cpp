@@ -259,6 +259,12 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
                  "component_edges=2") != std::string::npos);
   CHECK(out.find("gteps_median=") != std::string::npos);
   CHECK(out.find("gteps_max=") != std::string::npos);
+  // ms_median: each source's median over its --repeat runs, averaged over the sources
+  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --repeat 3 --algorithm cpu", out) ==
+        0);
+  const std::string summary = out.substr(out.rfind("reached="));
+  CHECK(summary.find(" ms_median=") != std::string::npos);
+  CHECK(summary.find(" runs=6 ") != std::string::npos);
   CHECK(test::run_cli("bfs " + (dir.path / "bad.gr").string(), out) == 1);
   CHECK(out.find("bad.gr:2:") != std::string::npos);
   CHECK(test::run_cli("bfs " + graph + " --algorithm dfs", out) == 2);

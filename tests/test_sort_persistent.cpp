@@ -135,6 +135,12 @@ TEST_CASE("sort: the automatic rule and the tuning database pick radix-persisten
   CHECK(sort_rule(nv, KeyType::u32, 65536, false) == SortAlgorithm::radix_persistent);
   CHECK(sort_rule(nv, KeyType::u64, 8193, true) == SortAlgorithm::radix_persistent);
   CHECK(sort_rule(nv, KeyType::u32, 1024, false) == SortAlgorithm::radix);
+  {  // the one-group sort wherever it holds n, radix-persistent just above
+    const detail::RadixParams p = detail::radix_params(nv, KeyType::u32, false, 0);
+    const size_t one = size_t(p.local_size) * size_t(p.small_items);
+    CHECK(sort_rule(nv, KeyType::u32, one, false) == SortAlgorithm::radix);
+    CHECK(sort_rule(nv, KeyType::u32, one + 1, false) == SortAlgorithm::radix_persistent);
+  }
   CHECK(sort_rule(nv, KeyType::u32, size_t(1) << 20, false) == SortAlgorithm::radix_persistent);
   CHECK(sort_rule(nv, KeyType::u32, size_t(1) << 24, false) == SortAlgorithm::radix);
   CHECK(sort_rule(cpu, KeyType::u32, 65536, false) == SortAlgorithm::radix);
