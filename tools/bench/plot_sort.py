@@ -95,28 +95,21 @@ def main():
     if boost:
         bx = sorted(boost)
         axes[0].plot(bx, [boost[x] for x in bx], "k-.x", label="boost-compute-sort (u32 keys)")
-    axes[0].set_xscale("log", base=2)
     axes[0].set_yscale("log")
-    axes[0].set_xlabel("n")
-    axes[0].set_ylabel("Gkeys/s")
-    axes[0].grid(True, which="both", alpha=0.3)
-    axes[0].legend(fontsize=7)
     axes[1].axhline(1.0, color="k", linewidth=0.8)
-    axes[1].set_xscale("log", base=2)
-    axes[1].set_xlabel("n")
-    axes[1].set_ylabel("lockstep / faster anchor (same run)")
-    axes[1].grid(True, which="both", alpha=0.3)
-    axes[1].legend(fontsize=7)
     if seed:
         for name, pts in sorted(seed.items()):
             xs = sorted(pts)
             axes[2].plot(xs, [pts[x] for x in xs], "-o", label=name)
-        axes[2].set_xscale("log", base=2)
-        axes[2].set_xlabel("work-groups")
-        axes[2].set_ylabel("ms (bitonic, persistent)")
         axes[2].set_title("seed comparison: lock vs grouped-lock")
-        axes[2].grid(True, which="both", alpha=0.3)
-        axes[2].legend(fontsize=8)
+    labels = [("n", "Gkeys/s"), ("n", "lockstep / faster anchor (same run)"),
+              ("work-groups", "ms (bitonic, persistent)")]
+    for ax, (x, y) in zip(axes, labels):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(x)
+        ax.set_ylabel(y)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=120)
 
