@@ -69,14 +69,14 @@ class SortFamily : public tuning::Family {
             {{"algorithm", {"radix-persistent"}}, {"items", {1, 2, 4, 8, 16}}},
             {{"algorithm", {"bitonic"}}, barrier}};
   }
-  // radix-persistent: at most the rule's keys per work-item (what fits local memory and
-  // registers), and tiles that two groups per compute unit could hold.
+  // radix-persistent: at most the rule's keys per work-item and what fits local memory beside
+  // the values, and tiles that two groups per compute unit could hold.
   bool valid(const tuning::Params& p) const override {
     if (p.at("algorithm") != "radix-persistent") return true;
     const RadixParams rp = radix_params(ctx_.info(), type_, pairs_, 0);
     const int items = tuning::get_int(p, "items");
     const size_t tile = size_t(rp.local_size) * size_t(items);
-    return items <= rp.items &&
+    return items <= std::min(rp.items, radix_persistent_fit(ctx_.info(), rp, type_, pairs_)) &&
            (n_ + tile - 1) / tile <= 2 * size_t(std::max(1u, ctx_.info().compute_units));
   }
   std::string key() const override { return sort_db_key(type_, pairs_, n_); }
