@@ -9,9 +9,10 @@
 # algorithm and strategy; and the anchors (Thrust/CUB from $ANCHORS/cuda_anchors, Boost.Compute
 # from $ANCHORS/opencl_anchors) in the same run. Writes $OUT/sort.txt (key=value lines, each run
 # preceded by "# series=NAME lockstep ...") and, with matplotlib, $OUT/sort.png.
-# QUICK=1 (~3 min): radix keys, pairs and u64 at KS (default 2^10,12,..,26,27), the items sweep
-# at 2^24 only, a short verify (pairs, every type and order; the radix paths below 2^27) and the
-# anchors at 2^16, 2^20, 2^24, 2^26; no tuning, no auto or bitonic series.
+# QUICK=1 (~3 min): radix, radix-persistent and auto keys, pairs and u64 at KS (default 2^10,12,
+# ..,26,27), the items sweep at 2^24 only, a short verify (pairs, every type and order; the radix
+# paths below 2^27) and the anchors at 2^10, 2^12, 2^14, 2^16, 2^20, 2^24, 2^26; no tuning, no
+# bitonic series.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [ANCHORS=dir] [K_MIN=10] [K_MAX=27] [KS="..."]
 #      [REPEAT=10] [TUNE=1] [TUNE_MAX=20] [BITONIC_MAX=22] [SEED_KS="16 20"] [VERIFY_N=1000003]
 #      [QUICK=0] [ITEMS_KS="20 24"] [ITEMS_SWEEP="8 12 15 16 18 21 24"]
@@ -47,7 +48,7 @@ persist_items=${PERSIST_ITEMS:-1 2 4 8 16}
 if [[ "$quick" != 0 ]]; then
   TUNE=0
   ks=${KS:-10 12 14 16 18 20 22 24 26 27}
-  anchor_ks=${ANCHOR_KS:-16 20 24 26}
+  anchor_ks=${ANCHOR_KS:-10 12 14 16 20 24 26}
   items_ks=${ITEMS_KS:-24}
   items_sweep=${ITEMS_SWEEP:-8 10 12 13 16 18}
   radix_verify_ns=${RADIX_VERIFY_NS:-1025 65537 131073 1048575}
@@ -73,10 +74,10 @@ for k in $ks; do
     run persistent-pairs --n "$n" --algorithm radix-persistent --pairs --repeat "$repeat"
     run persistent-u64 --n "$n" --type u64 --algorithm radix-persistent --repeat "$repeat"
   fi
-  [[ "$quick" != 0 ]] && continue
   run auto-keys --n "$n" --repeat "$repeat"
   run auto-pairs --n "$n" --pairs --repeat "$repeat"
   run auto-u64 --n "$n" --type u64 --repeat "$repeat"
+  [[ "$quick" != 0 ]] && continue
   if ((k <= bmax)); then
     for s in relaunch lock grouped-lock lock-free tree; do
       run "bitonic-$s" --n "$n" --algorithm bitonic --barrier "$s" --repeat "$repeat"
