@@ -5,9 +5,9 @@
 // With a group per tile the kernel (HELD=1) sorts in place; otherwise (HELD=0: fewer co-resident
 // groups than tiles, or relaunch) it ranks each tile again in its scatter phase and ping-pongs
 // through a scratch buffer. HELD=1 is built first (unless relaunch or a group count was asked
-// for); when PersistentKernel then grants fewer groups than tiles, HELD=1 again on GPUs with the
-// most keys per work-item that fit local memory (fewer tiles; unless --items), then HELD=0 (or, for the
-// automatic rule, nothing: the caller runs Onesweep, which is faster than a reloading sort).
+// for); when PersistentKernel then grants fewer groups than tiles, HELD=1 again on GPUs with
+// more keys per work-item (radix_persistent_larger: fewer tiles; unless --items), then HELD=0
+// (or, for the automatic rule, nothing: the caller runs Onesweep, faster than a reloading sort).
 #include <algorithm>
 
 #include "sort_impl.hpp"
@@ -41,6 +41,16 @@ int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyTy
   while (items < most && (n + local * items - 1) / (local * items) > cus)
     items = std::min(2 * items, most);
   return items;
+}
+
+std::vector<int> radix_persistent_larger(const DeviceInfo& device, const RadixParams& p,
+                                         KeyType type, bool pairs, int items) {
+  if (!device.is_gpu()) return {};
+  const int fit = radix_persistent_fit(device, p, type, pairs);
+  std::vector<int> out;
+  for (int more : {fit, (fit + items) / 2})
+    if (more > items) out.push_back(more);
+  return out;
 }
 
 size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p, KeyType type,
@@ -96,12 +106,8 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   };
   build(items, held);
   bool holds = pk->in_kernel() && size_t(pk->groups()) >= tiles;
-  if (held && !holds && !opts.items && ctx.info().is_gpu()) {
-    // fewer, larger tiles: the most keys per work-item that fit, then halfway (more registers
-    // per work-item can mean fewer co-resident groups)
-    const int fit = radix_persistent_fit(ctx.info(), p, type, pairs);
-    for (int more : {fit, (fit + items) / 2}) {
-      if (more <= items) continue;
+  if (held && !holds && !opts.items) {  // fewer, larger tiles
+    for (int more : radix_persistent_larger(ctx.info(), p, type, pairs, items)) {
       const size_t t = (n + local * size_t(more) - 1) / (local * size_t(more));
       cfg.max_groups = int(std::min<size_t>(t, 1 << 20));
       build(more, true);

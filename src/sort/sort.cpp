@@ -58,9 +58,9 @@ size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 // GPUs radix-persistent above what radix's one-group sort holds (local size x small_items keys)
 // up to radix_persistent_max, where the Onesweep passes cost five or more launches (~6 us
 // between launches on the H100); sort() runs it only where co-resident groups hold every tile
-// (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt,
-// ...-sort-small-s3.txt), u32 keys, one group / persistent / CUB SortKeys, us: 2^10 9.6 / 20.0 /
-// 14.6, 2^12 14.5 / 22.3 / 15.4, 2^13 (above the one group's 7936) - / 24.4 / 49.2;
+// (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt
+// and ...-sort-small-s3.txt), u32 keys, one group / persistent / CUB SortKeys, us: 2^10 9.6 /
+// 20.0 / 14.6, 2^12 14.5 / 22.3 / 15.4, 2^13 (above the one group's 7936) - / 24.4 / 49.2;
 // persistent / radix / CUB, ms: 2^17 0.031 / 0.094 / 0.066, 2^19 0.041 / 0.106 / 0.081, 2^20
 // 0.061 / 0.099 / 0.094, 2^21 0.119 (24 keys per work-item) / 0.139 / 0.120; pairs 2^19 0.057 /
 // 0.099 / 0.090 (2^20 pairs: 13 keys per work-item fit, too few to hold); u64 2^19 0.111 /
@@ -87,8 +87,9 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
 
 // Every key type, keys and pairs, both orders. Radix: the rule's parameters (radix_params),
 // its one-group kernel and the tiled one. Radix-persistent: every ITEMS its rule and the tuner
-// give (1, 2, 4, .. up to the rule's), HELD 1 and 0, on GPUs the most that fit (HELD 1), under the lock barrier (every strategy for
-// u32 keys at ITEMS=1; HELD=1 never under relaunch). Bitonic (the default work-group size): the
+// give (1, 2, 4, .. up to the rule's), HELD 1 and 0, and on GPUs radix_persistent_larger's (HELD
+// 1), under the lock barrier (every strategy for u32 keys at ITEMS=1; HELD=1 never under
+// relaunch). Bitonic (the default work-group size): the
 // automatic tile of a large input under every barrier strategy (PersistentKernel's builds), and
 // under the lock barrier (the GPU default) descending order, the small-input tile and the other
 // fusion depths.
@@ -109,14 +110,12 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
             out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
                            radix_defines(d, t, desc, pairs, p, small, i).options()});
         }
-      // GPUs: also the most that fit (radix_persistent_sort's second try); CPUs reload instead
+      // the rule's ladder, then (GPUs, HELD=1 only) the larger tiles of the sort's second try
       const int most = std::min(p.items, radix_persistent_fit(d, p, t, pairs));
-      const int fit = d.is_gpu() ? radix_persistent_fit(d, p, t, pairs) : most;
       std::vector<int> ladder;
       for (int i = 1; i < most; i *= 2) ladder.push_back(i);
       ladder.push_back(most);
-      for (int i : {(fit + most) / 2, fit})  // HELD=1 only
-        if (i > ladder.back()) ladder.push_back(i);
+      for (int i : radix_persistent_larger(d, p, t, pairs, most)) ladder.push_back(i);
       for (bool desc : {false, true})
         for (int i : ladder) {
           const bool every = t == KeyType::u32 && !pairs && !desc && i == 1;
@@ -155,8 +154,8 @@ SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
   // tiles; a tuned or forced one reloads when it must
   if (o.algorithm == SortAlgorithm::radix_persistent) {
     const bool by_rule = opts.algorithm == SortAlgorithm::automatic && !o.items;
-    if (auto r = detail::radix_persistent_sort(
-            ctx, type, keys, n, o, detail::radix_params(ctx.info(), type, pairs, 0), values, by_rule))
+    const detail::RadixParams p = detail::radix_params(ctx.info(), type, pairs, 0);
+    if (auto r = detail::radix_persistent_sort(ctx, type, keys, n, o, p, values, by_rule))
       return *r;
   }
   return detail::radix_sort(ctx, type, keys, n, o.descending,

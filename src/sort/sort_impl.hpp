@@ -1,6 +1,7 @@
 // Internal to src/sort: the algorithms behind lockstep::sort, and the -D set they share.
 #pragma once
 #include <optional>
+#include <vector>
 #include "lockstep/sort.hpp"
 
 namespace lockstep::detail {
@@ -59,6 +60,11 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
 int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs);
 int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type,
                            bool pairs, size_t n);
+/// What the sort tries after `items` keys per work-item left more tiles than co-resident groups:
+/// on GPUs the most that fit, then halfway (more registers can mean fewer groups), those above
+/// items; none on CPUs (they reload instead).
+std::vector<int> radix_persistent_larger(const DeviceInfo& device, const RadixParams& p,
+                                         KeyType type, bool pairs, int items);
 size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p, KeyType type,
                             bool pairs);
 Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, const RadixParams& p,

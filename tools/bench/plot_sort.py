@@ -53,9 +53,9 @@ def best(curves, suffix):
     """n -> the fastest lockstep series of one kind (items sweeps excluded)."""
     out = {}
     for name, pts in curves.items():
-        if "anchor" in name or name.startswith("items-") or "-items-" in name:
+        if name.startswith(("items-", "cub", "thrust", "boost")) or "-items-" in name:
             continue
-        if not name.endswith("-" + suffix) or name.startswith(("cub", "thrust", "boost")):
+        if not name.endswith("-" + suffix):
             continue
         for n, g in pts.items():
             out[n] = max(out.get(n, 0.0), g)

@@ -27,13 +27,13 @@ double median(std::vector<double> g) {
   return m == 0 ? 0 : m % 2 ? g[m / 2] : (g[m / 2 - 1] + g[m / 2]) / 2;
 }
 
-void add_teps(Report& kv, std::vector<double> g) {
-  std::sort(g.begin(), g.end());
+void add_teps(Report& kv, const std::vector<double>& g) {
   double inv = 0;
   for (double x : g) inv += x > 0 ? 1 / x : 0;
   const size_t m = g.size();
   kv.add("gteps", inv > 0 ? double(m) / inv : 0).add("gteps_median", median(g));
-  kv.add("gteps_min", m ? g.front() : 0).add("gteps_max", m ? g.back() : 0);
+  const auto [lo, hi] = std::minmax_element(g.begin(), g.end());
+  kv.add("gteps_min", m ? *lo : 0).add("gteps_max", m ? *hi : 0);
 }
 
 // One run's line: strategy= source= reached= max_level= ms= gteps= [multi_*] X_levels=.

@@ -2,10 +2,11 @@
 // [--descending] [--algorithm A] [--barrier B] [--verify] [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or
 // the keys of a file on the device, R times from the same input, and reports the fastest run.
 // The last line: n= type= pairs= descending= algorithm= strategy= groups= tile= phases= ms=
-// gkeys_per_s= ms_KERNEL= (device time per kernel, radix) and with --verify verified=1|0 (keys equal, bit for bit, to std::stable_sort's on
-// the host; with --pairs the values too: equal to the stable reference's after radix and
-// radix-persistent, so stability is checked; after bitonic the multiset of pairs). Exit 1 when verification
-// fails or the input is bad, 2 for usage mistakes.
+// gkeys_per_s= ms_KERNEL= (device time per kernel, radix) and with --verify verified=1|0 (keys
+// equal, bit for bit, to std::stable_sort's on the host; with --pairs the values too: equal to
+// the stable reference's after radix and radix-persistent, so stability is checked; after
+// bitonic the multiset of pairs). Exit 1 when verification fails or the input is bad, 2 for
+// usage mistakes.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
