@@ -3,7 +3,8 @@
 //                   last group to finish (flag_add_acq_rel on a counter, then plain loads of the
 //                   others' counts) turns the counts into each digit's global start and writes the
 //                   plan: which passes to skip (one digit holds every key: nothing moves) and
-//                   which buffer each remaining pass reads. It also zeroes the first look-back flags.
+//                   which buffer each remaining pass reads. It also zeroes the first look-back
+//                   flags, and leaves the counts zero for the next sort (cl/radix_state.cl).
 //  radix_pass       once per digit (the host launches them all; a skipped pass returns at once).
 //                   A tile takes its id from an atomic counter (never get_group_id: a tile only
 //                   waits on tiles that started before it), ranks its keys (cl/radix_rank.cl),
@@ -30,10 +31,6 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   __local uint sc[LOCAL_SIZE];
   __local int last, skip[DIGITS];
   const uint l = get_local_id(0);
-  if (get_num_groups(0) == 1) {  // small n: the group zeroes the state itself (no fill launch)
-    for (uint i = l; i < ST_SIZE; i += LOCAL_SIZE) state[i] = 0;
-    barrier(CLK_GLOBAL_MEM_FENCE);
-  }
   for (uint i = get_global_id(0); i < flag_words; i += get_global_size(0)) flags[i] = 0;
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE) lh[i] = 0;
   if (l < DIGITS) skip[l] = 0;
@@ -64,7 +61,7 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint i = l; i < DIGITS * RADIX; i += LOCAL_SIZE)
-    if (lh[i]) atomic_add(&state[i], (int)lh[i]);
+    if (lh[i]) atomic_add(&state[ST_COUNT + i], (int)lh[i]);
   B_WG_BARRIER();
   if (l == 0) last = flag_add_acq_rel(state + ST_DONE, 1) == (int)get_num_groups(0) - 1;
   B_WG_BARRIER();
@@ -74,20 +71,22 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
   for (int p = 0; p < DIGITS; ++p) {
     uint t = 0;
     for (uint d = d0; d < d0 + DPT && d < RADIX; ++d) {
-      const uint c = (uint)state[p * RADIX + d];
+      const uint c = (uint)state[ST_COUNT + p * RADIX + d];
       if (c == n) skip[p] = 1;
       t += c;
     }
     uint total;
     uint start = block_excl_scan(t, sc, &total);
     for (uint d = d0; d < d0 + DPT && d < RADIX; ++d) {
-      const uint c = (uint)state[p * RADIX + d];
-      state[p * RADIX + d] = (int)start;
+      const uint c = (uint)state[ST_COUNT + p * RADIX + d];
+      state[ST_COUNT + p * RADIX + d] = 0;  // zero for the next sort
+      state[ST_START + p * RADIX + d] = (int)start;
       start += c;
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (l != 0) return;
+  state[ST_DONE] = 0;  // every group has counted: zero for the next sort
   int run = 0;
   for (int p = 0; p < DIGITS; ++p) run += !skip[p];
   int copy = -1;  // an odd number to run: the first skipped pass copies
@@ -121,7 +120,11 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
   __local rank_shared s;
   __local int gbase[RADIX];
   __local uint tile_l;
-  if (l == 0) tile_l = chained ? (uint)atomic_inc(state + ST_TILE + pass) : get_group_id(0);
+  if (l == 0) {
+    tile_l = chained ? (uint)atomic_inc(state + ST_TILE + pass) : get_group_id(0);
+    if (chained && tile_l == tiles - 1)  // the last id is out: zero the counter for the next sort
+      atomic_xchg(state + ST_TILE + pass, 0);
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint tile = tile_l, base = tile * TILE, cnt = min((uint)TILE, n - base);
   __global volatile int* fl = flags + (chained && par ? tiles * RADIX : 0);
@@ -145,9 +148,6 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
   }
   key_t k[ITEMS];
   uint r[ITEMS];
-#if PAIRS
-  uint v[ITEMS];
-#endif
 #if ITEMS <= 32
   #pragma unroll
 #endif
@@ -157,9 +157,6 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
     if (j < cnt) {
       k[i] = src[base + j];
       if (plan & PLAN_IN) k[i] = key_in(k[i]);
-#if PAIRS
-      v[i] = vsrc[base + j];
-#endif
     }
   }
   // Rank; as soon as the tile's digit counts are known, publish them (CUB's early counts), so
@@ -175,6 +172,19 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
   #pragma unroll
 #endif
   for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
+#if PAIRS
+  // The values are loaded only now, as CUB's Onesweep does: the keys are dead, so a work-item
+  // never holds keys, values and ranks at once (H100: 128 registers when the values were loaded
+  // with the keys, 2 groups per SM), and the loads are in flight during the look-back.
+  uint v[ITEMS];
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) {
+    const uint j = tile_pos(i);
+    v[i] = j < cnt ? vsrc[base + j] : 0u;
+  }
+#endif
   // Per owned digit: where it starts in the sorted tile, its count, its global offset.
   for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
     const uint start = s.cnt[d], end = d + 1 < RADIX ? s.cnt[d + 1] : TILE;
@@ -187,7 +197,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
       excl = look_back(fl, tile, d);
       flag_store_relaxed(my, (int)(FLAG_PREFIX | (excl + c)));
     }
-    gbase[d] = state[pass * RADIX + d] + (int)excl - (int)start;
+    gbase[d] = state[ST_START + pass * RADIX + d] + (int)excl - (int)start;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #if !PAIRS
@@ -195,19 +205,23 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
 #else
   // Pairs exchange the values through the keys' local memory once the keys are out (as CUB's
   // Onesweep): half the local memory of two tiles, so a pair tile is as long as a key tile and a
-  // digit's run of stores as long. Each work-item keeps the global address of its keys (a[i])
-  // for the values in the same tile positions.
-  uint a[ITEMS];
+  // digit's run of stores as long. Each work-item keeps the digits of the keys it stored, four
+  // to a word, for the values in the same tile positions.
+  uint dg[(ITEMS + 3) / 4];
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < (ITEMS + 3) / 4; ++i) dg[i] = 0;
 #if ITEMS <= 32
   #pragma unroll
 #endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = l + (uint)i * LOCAL_SIZE;
-    a[i] = 0;
     if (j < cnt) {
       const key_t x = lk[j];
-      a[i] = (uint)gbase[digit_of(x, shift)] + j;
-      dst[a[i]] = (plan & PLAN_OUT) ? key_out(x) : x;
+      const uint d = digit_of(x, shift);
+      dg[i / 4] |= d << (8 * (i % 4));
+      dst[(uint)gbase[d] + j] = (plan & PLAN_OUT) ? key_out(x) : x;
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -222,7 +236,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
 #endif
   for (int i = 0; i < ITEMS; ++i) {
     const uint j = l + (uint)i * LOCAL_SIZE;
-    if (j < cnt) vdst[a[i]] = lv[j];
+    if (j < cnt) vdst[(uint)gbase[(dg[i / 4] >> (8 * (i % 4))) & 255u] + j] = lv[j];
   }
 #endif
 }

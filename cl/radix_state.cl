@@ -1,14 +1,22 @@
 // What the kernels of cl/radix.cl share: the state buffer, the pass plan in it, and the
 // look-back flags. Included by cl/radix.cl after cl/barrier_order.cl and cl/radix_rank.cl
 // (RADIX, DIGITS, TILE, key_t).
-// State: ints; the host zeroes ST_SIZE of them before radix_histogram, unless it runs one
-// work-group, which zeroes them itself. radix_histogram leaves each digit's global starts
-// (DIGITS * RADIX) and the plan: per pass -1 (skip: one digit holds every key) or PLAN_* bits.
-// The plan keeps the result in the caller's buffer: with an odd number of passes to run, the
-// first skipped pass runs as a plain copy; with none to run, f32 keys are canonicalised in place.
-#define ST_TILE (DIGITS * RADIX)    // per pass: the next tile id
-#define ST_DONE (ST_TILE + DIGITS)  // histogram groups finished
-#define ST_PLAN (ST_DONE + 1)       // per pass: PLAN_* bits or -1 (skip); then the passes run
+// State: ints. The first ST_ZERO of them (the digit counts, the tile counters, the finished
+// histogram groups) are zero between sorts: the host zeroes them once, when it allocates the
+// buffer, and every sort leaves them zero (radix_histogram's last group clears the counts and its
+// counter; in each pass the group that takes the last tile id clears that pass's counter).
+// radix_histogram writes each digit's global starts (DIGITS * RADIX) and the plan: per pass -1
+// (skip: one digit holds every key) or PLAN_* bits. The plan keeps the result in the caller's
+// buffer: with an odd number of passes to run, the first skipped pass runs as a plain copy; with
+// none to run, f32 keys are canonicalised in place.
+// The zero words sit at the same places for every key type (room for 8 digits), since sorts of
+// different key types share the buffer.
+#define ST_COUNT 0                  // per pass and digit: the keys (radix_histogram's atomics)
+#define ST_TILE (8 * RADIX)         // per pass: the next tile id
+#define ST_DONE (ST_TILE + 8)       // histogram groups finished
+#define ST_ZERO (ST_DONE + 1)       // the words above, zero between sorts
+#define ST_START ST_ZERO              // per pass and digit: the digit's first position
+#define ST_PLAN (ST_START + DIGITS * RADIX)  // per pass: PLAN_* bits or -1; then the passes run
 #define ST_SIZE (ST_PLAN + DIGITS + 1)
 #define PLAN_PARITY 1   // reads the scratch buffer (else the caller's)
 #define PLAN_IN 2       // first pass run: key_in on load

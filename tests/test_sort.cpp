@@ -113,6 +113,22 @@ TEST_CASE("sort: radix one-group sort and large n with the device's own paramete
   check_sort(std::vector<float>(one + 5, std::nanf("3")), o, true, "radix, passes, all NaN");
 }
 
+// The radix state's counters are zeroed once, at allocation, and every sort leaves them zero for
+// the next one, whatever its key type (the layouts share the zero words): sorts of every type, one
+// histogram group and several, skipped passes, interleaved in one context.
+TEST_CASE("sort: radix sorts of every key type in turn keep the shared state zero") {
+  SortOptions o;
+  o.algorithm = SortAlgorithm::radix;
+  for (int round = 0; round < 2; ++round)
+    for (size_t n : {size_t(40000), size_t(10000)}) {
+      check_sort(random_keys<uint64_t>(n, n + round), o, true, "u64");
+      check_sort(random_keys<uint32_t>(n, n + round), o, true, "u32");
+      check_sort(std::vector<uint32_t>(n, 77u), o, true, "u32, every pass skipped");
+      check_sort(random_keys<float>(n, n + round), o, false, "f32");
+      check_sort(random_keys<int32_t>(n, n + round, 1000), o, true, "i32");
+    }
+}
+
 TEST_CASE("sort: every key type and order, both algorithms, with pairs") {
   for (bool desc : {false, true})
     for (SortAlgorithm a : {SortAlgorithm::bitonic, SortAlgorithm::radix}) {

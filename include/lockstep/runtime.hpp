@@ -106,8 +106,10 @@ class Context {
   /// this context, kept (and grown) across calls, because the queue is in order, so the next call's
   /// commands run after the last one's. A fresh buffer per call paid its first touch inside the
   /// timed commands (H100, radix sort of 2^24 keys: ~0.15 ms of 0.7). Not for two threads at once
-  /// (neither is queue()); release_scratch() gives the memory back.
-  const cl::Buffer& scratch(size_t slot, size_t bytes);
+  /// (neither is queue()); release_scratch() gives the memory back. `zeroed`: a new buffer is
+  /// created holding zero bytes; the caller's commands must leave it zero, so that the next call
+  /// finds it so.
+  const cl::Buffer& scratch(size_t slot, size_t bytes, bool zeroed = false);
   void release_scratch() { scratch_.clear(); }
 
  private:

@@ -150,13 +150,18 @@ Context::Context(const cl::Device& device) : device_(device) {
   info_ = describe(device_);
 }
 
-const cl::Buffer& Context::scratch(size_t slot, size_t bytes) {
+const cl::Buffer& Context::scratch(size_t slot, size_t bytes, bool zeroed) {
   if (scratch_.size() <= slot) scratch_.resize(slot + 1);
   auto& [have, buffer] = scratch_[slot];
   bytes = std::max<size_t>(bytes, 4);
   if (have < bytes) {
     buffer = cl::Buffer();  // give the old one back before the larger allocation
-    buffer = make_buffer(context_, CL_MEM_READ_WRITE, bytes);
+    if (zeroed) {
+      std::vector<char> zeros(bytes);
+      buffer = make_buffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros.data());
+    } else {
+      buffer = make_buffer(context_, CL_MEM_READ_WRITE, bytes);
+    }
     have = bytes;
   }
   return buffer;

@@ -1,6 +1,6 @@
 // The radix sort on the device. n <= local_size * small_items: cl/radix_small.cl, one launch of
-// one work-group. Else cl/radix.cl, Onesweep: one fill of the state words, radix_histogram (all
-// digits, the digit starts and the pass plan), then one radix_pass per digit (chained: decoupled
+// one work-group. Else cl/radix.cl, Onesweep: radix_histogram (all digits, the digit starts and
+// the pass plan), then one radix_pass per digit (chained: decoupled
 // look-back; else radix_count + radix_tile_scan + radix_pass, for CPU devices). Passes whose
 // digit is the same for every key return at once on the device: no host round trip.
 #include <algorithm>
@@ -18,6 +18,11 @@ size_t rank_shared_bytes(const RadixParams& p) {
 }
 
 namespace {
+
+// The context's scratch slot of cl/radix_state.cl's state words, used by nothing else: its
+// counters stay zero between sorts (zeroed at allocation; every kernel that raises one lowers it
+// again before it ends), so no sort begins with a fill command.
+constexpr size_t kRadixStateSlot = 4;
 
 // Local memory of the pass kernel (lk, which the values pass through after the keys;
 // rank_shared, gbase, small words) and of radix_small (lk and lv).
@@ -143,25 +148,18 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     const size_t tiles = (n + tile - 1) / tile;
     const size_t flag_words = tiles * 256;
     // ST_SIZE of cl/radix_state.cl
-    const size_t state_words = size_t(digits) * 256 + 2 * size_t(digits) + 2;
+    const size_t state_words = 8 * 256 + 8 + 1 + size_t(digits) * 256 + size_t(digits) + 1;
     // The context's scratch buffers (slots 0-3), reused by the next sort.
     const cl::Buffer tmp = ctx.scratch(0, n * kb), tmpv = ctx.scratch(1, pairs ? n * 4 : 4);
-    const cl::Buffer state = ctx.scratch(2, state_words * 4);
+    // Zero counters without a fill command (which took 11-27 us of device time on the H100).
+    const cl::Buffer state = ctx.scratch(kRadixStateSlot, state_words * 4, true);
     const cl::Buffer flags = ctx.scratch(3, (p.chained ? 2 : 1) * flag_words * 4);
-    // One histogram group up to 2^14 keys: it zeroes the state itself, so no fill launch (H100:
-    // one group took 30 us of the 76 for 2^16 keys).
+    // One histogram group up to 2^14 keys (H100: one group took 30 us of the 76 for 2^16 keys).
     const size_t cus = std::max<size_t>(1, ctx.info().compute_units);
     const size_t hist_groups = p.hist_groups ? size_t(p.hist_groups)
                                : n <= (size_t(1) << 14)
                                    ? 1
                                    : std::min((n + local * 16 - 1) / (local * 16), 4 * cus);
-    if (hist_groups > 1) {  // a one-group kernel instead measured the same (H100: 13-27 us)
-      const cl_int zero = 0;
-      cl::Event fill;
-      check(q.enqueueFillBuffer(state, zero, 0, state_words * 4, nullptr, &fill),
-            "clEnqueueFillBuffer");
-      evs.push_back({"fill", fill});
-    }
     set_args(hist_k, keys, cl_uint(n), state, flags, cl_uint(flag_words));
     evs.push_back({"hist", launch(q, hist_k, hist_groups * local, local)});
     const cl::Buffer& tmpvals = pairs ? tmpv : dummy;
