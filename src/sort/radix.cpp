@@ -49,7 +49,9 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     // 9.77 (tools/bench/results/2026-11-24-h100-sort-pairs-s3.txt).
     p.items = kb == 8 ? 14 : (pairs ? 24 : 20);
     p.small_items = 32;
-    p.min_tiles = std::max(1, int(device.compute_units));  // small n: every SM gets a tile
+    // small n: shorter tiles until every SM gets a tile, pairs two (their pass holds 2 groups
+    // per SM, 109 registers; session 4, 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
+    p.min_tiles = std::max(1, int(device.compute_units)) * (pairs ? 2 : 1);
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
     p.local_size = 16;
     p.items = 128;
