@@ -92,6 +92,10 @@ Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, b
     // loads are relaxed: on NVIDIA acqrel-rspin makes flag_load_relaxed ld.relaxed.gpu (the
     // acquire order would serialise a round of LOOKBACK loads).
     add_flag_defines(device, d, BarrierOrder::acqrel_rspin);
+    // NVIDIA, 32-bit keys: at most 72 registers (80 unbounded; 12 bytes spilled, still 3 groups
+    // per SM). H100, three runs (session 4): 2^24 keys 0.468-0.478 ms against 0.481-0.484, 2^26
+    // 1.676-1.690 against 1.694-1.702. Pairs were slower at 80 (spills) and equal at 96.
+    if (p.match == 1 && !pairs && key_bytes(type) == 4) d.flag("-cl-nv-maxrregcount=72");
   }
   return d;
 }
