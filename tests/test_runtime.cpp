@@ -195,4 +195,12 @@ TEST_CASE("scratch buffers: kept per slot, grown on demand, released") {
   CHECK(b() != a());
   ctx.release_scratch();
   CHECK(ctx.scratch(1, 4).getInfo<CL_MEM_SIZE>() >= 4);
+  // zeroed: a new (or grown) buffer holds zero bytes; a kept one is the caller's to keep zero
+  for (size_t bytes : {size_t(12), size_t(40000)}) {
+    const cl::Buffer z = ctx.scratch(2, bytes, true);
+    CHECK(download<uint32_t>(ctx.queue(), z, bytes / 4) == std::vector<uint32_t>(bytes / 4, 0u));
+    const uint32_t one = 1;
+    ctx.queue().enqueueWriteBuffer(z, CL_TRUE, 0, 4, &one);
+  }
+  CHECK(download<uint32_t>(ctx.queue(), ctx.scratch(2, 8, true), 1)[0] == 1u);  // kept as left
 }
