@@ -29,7 +29,7 @@ struct RadixParams {
   int items = 16;        // ITEMS: keys per work-item per tile (TILE = local_size * items)
   int match = 0;         // RADIX_MATCH: 0 counters per work-item, 1 NVIDIA PTX, 2 emulated lanes
   int wave = 1;          // WAVE_WIDTH, the lanes of a wave for match 1 and 2
-  int hist_groups = 0;   // work-groups of radix_histogram; 0 = 1 up to 2^17 keys, else 4 per CU
+  int hist_groups = 0;   // work-groups of radix_histogram; 0 = 1 up to 2^14 keys, else 4 per CU
   int min_tiles = 0;     // > 0: fewer keys per work-item (multiples of 4) below that many tiles
   bool chained = true;   // decoupled look-back; false: count + scan kernels per pass (no spinning)
   bool private_counts = false;  // histogram/count per work-item, no local atomics (CPUs)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sorting benchmark (issues 9, 20): Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX: radix
 # and auto on u32 keys, u32 pairs and u64 keys (each line carries ms_KERNEL, the device time of
-# every radix kernel: ms_fill, ms_hist, ms_pass0.., or ms_small for the one-group sort), the
+# every radix kernel: ms_hist, ms_pass0.., or ms_small for the one-group sort), the
 # persistent bitonic sort on every barrier strategy and relaunch (to 2^BITONIC_MAX); the radix sort
 # in one persistent launch (radix-persistent, keys, pairs, u64, to 2^PERSIST_MAX, its ITEMS swept
 # at 2^PERSIST_ITEMS_KS); radix ITEMS per tile swept at 2^ITEMS_KS; the seed paper's comparison (grouped-lock against lock
