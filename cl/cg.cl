@@ -2,7 +2,8 @@
 // preconditioner's inverse diagonal, an elementwise product, and pipelined CG's fused vector
 // update (Ghysels & Vanroose 2014, Algorithm 2, with M^-1 = diag(dinv) under JACOBI, else I),
 // which also reduces the next iteration's three dot products (r,u), (w,u), (r,r) per work-group
-// into partial[3 * group + k]: the host reads that one small buffer once per iteration.
+// into partial[3 * group + k]: the host reads that one small buffer once per iteration;
+// pcg_update_spmv is that update with the SpMV computed inside it (one row per work-item).
 // Macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two), JACOBI (0|1).
 #include "common.cl"
 #ifndef LOCAL_SIZE
@@ -119,6 +120,44 @@ void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, 
 #if JACOBI
     m[i] = di * wi;
 #endif
+    accumulate3(&a, &b, &c, ri, wi, di);
+  }
+  store_sums3(sums, a, b, c, partial);
+}
+
+// pcg_update with the SpMV nv = A m folded in (one device, short rows: what spmv_scalar does,
+// one row per work-item, grid-stride): nv never goes through memory and the SpMV is not a launch
+// of its own. The gathers read w_in (m = M^-1 w_in under JACOBI) while the new w goes to w_out,
+// the other buffer (a work-item must not overwrite what another still gathers).
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void pcg_update_spmv(const int n, const T alpha, const T beta, __global const int* restrict row_ptr,
+                     __global const int* restrict col, __global const T* restrict val,
+                     __global const T* restrict w_in, __global T* restrict w_out, __global T* z,
+                     __global T* s, __global T* r, __global T* p, __global T* x,
+                     __global const T* dinv, __global T* partial) {
+  __local T sums[3 * LOCAL_SIZE];
+  T a = 0, b = 0, c = 0;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    T nv = 0;
+    const int end = row_ptr[i + 1];
+    for (int k = row_ptr[i]; k < end; ++k) {
+      const int j = col[k];
+      nv += val[k] * (diag_at(dinv, j) * w_in[j]);
+    }
+    const T di = diag_at(dinv, i);
+    const T zi = nv + beta * z[i];
+    T wi = w_in[i];
+    const T si = wi + beta * s[i];
+    T ri = r[i];
+    const T pi = di * ri + beta * p[i];
+    x[i] += alpha * pi;
+    ri -= alpha * si;
+    wi -= alpha * zi;
+    z[i] = zi;
+    s[i] = si;
+    p[i] = pi;
+    r[i] = ri;
+    w_out[i] = wi;
     accumulate3(&a, &b, &c, ri, wi, di);
   }
   store_sums3(sums, a, b, c, partial);

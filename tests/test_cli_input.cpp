@@ -93,6 +93,8 @@ TEST_CASE("option combinations and lists that were silently accepted are usage e
   CHECK(has(out, "--barrier lock applies to --algorithm bitonic and radix-persistent; --algorithm radix"));
   CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --barrier tree", out) == 2);
   CHECK(has(out, "--barrier tree applies to --algorithm barrier only; --algorithm pipeline"));
+  CHECK(test::run_cli("cg gen:laplace2d:8 --separate-spmv", out) == 2);
+  CHECK(has(out, "--separate-spmv needs --algorithm pipelined"));
 }
 
 TEST_CASE("bad option values are usage errors naming the option and what it accepts") {

@@ -12,7 +12,10 @@
 //   to the host (and an MPI_Allreduce when distributed);
 // - pipelined: Ghysels & Vanroose (2014), Algorithm 2: one fused update kernel per iteration that
 //   also reduces the next iteration's three scalars into one small buffer, read once; the global
-//   sum (MPI_Iallreduce when distributed) overlaps the SpMV. Extra recurrences cost rounding:
+//   sum (MPI_Iallreduce when distributed) overlaps the SpMV. On one device (or one rank), when
+//   the matrix's SpMV runs one row per work-item, the update kernel computes the SpMV itself
+//   (nothing to overlap there; the SpMV's output never goes through memory: CgOptions::fuse_spmv).
+//   Extra recurrences cost rounding:
 //   every `replace_every` iterations the residual and its recurrences are recomputed from x
 //   (residual replacement; three extra SpMVs).
 // Preconditioner: none or Jacobi (diagonal scaling; the diagonal must be positive).
@@ -49,6 +52,10 @@ struct CgOptions {
   CgAlgorithm algorithm = CgAlgorithm::classic;
   Preconditioner preconditioner = Preconditioner::none;
   int replace_every = 100;  // pipelined: residual replacement period (0: never)
+  // pipelined: on one device (CgSpace::local_matrix) whose SpMV runs one row per work-item
+  // (the tuned or predicted choice, as for stencils), compute the SpMV inside the update
+  // kernel: two vector passes and one launch fewer per iteration. false: always a separate SpMV.
+  bool fuse_spmv = true;
 };
 
 struct CgResult {
@@ -57,6 +64,7 @@ struct CgResult {
   std::vector<double> residuals;  // ||r_k|| / ||b||, k = 0..iterations (the iteration's r)
   std::string breakdown;          // empty, or why the iteration had to stop
   int replacements = 0;           // pipelined: residual replacements done
+  bool spmv_fused = false;        // pipelined: the SpMV ran inside the update kernel
 };
 
 /// Where a CG runs: one device, or one rank's share of a distributed matrix.
@@ -76,6 +84,10 @@ class CgSpace {
   /// Global sum of v[0..k) in place: started here, complete after finish_sum().
   virtual void start_sum(double* v, int k) { (void)v, (void)k; }
   virtual void finish_sum() {}
+  /// The matrix, when y = A x is this one local CSR product with no communication (one device,
+  /// or a single rank); else null. Pipelined CG then folds a one-row-per-work-item SpMV into
+  /// its update kernel.
+  virtual const DeviceCsr<T>* local_matrix() const { return nullptr; }
 };
 
 /// dinv[offset + r] = 1 / a(r, offset + r) for the rows of `a` (a part whose local row r has
@@ -98,6 +110,7 @@ class DeviceSpace : public CgSpace<T> {
   void spmv(cl::Buffer& x, cl::Buffer& y) override;  // tuned or predicted kernel
   double dot(const cl::Buffer& x, const cl::Buffer& y) override;
   void inverse_diagonal(cl::Buffer& dinv) override;
+  const DeviceCsr<T>* local_matrix() const override { return &a_; }
 
  private:
   cl::CommandQueue& q_;

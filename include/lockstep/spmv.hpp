@@ -32,6 +32,10 @@ struct SpmvConfig {
   int shuffle = 0;    // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
   int items = 7;      // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
   std::string str() const;  // "kernel=vector wg_bits=8 rows_bits=5 shuffle=0"
+  /// One row per work-item: scalar, or vector with as many rows as items.
+  bool row_per_item() const {
+    return kernel == SpmvKernel::scalar || (kernel == SpmvKernel::vector && rows_bits == wg_bits);
+  }
 };
 
 /// One tunable parameter of a kernel and its candidate values.

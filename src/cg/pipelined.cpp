@@ -4,7 +4,9 @@
 // partial sums from the previous fused update (cl/cg.cl pcg_update), read in one transfer and
 // summed on the host; their global sum is started (MPI_Iallreduce when distributed) and
 // overlaps the SpMV n = A m; then one fused kernel updates z, s, p, x, r, w (and m = M^-1 w)
-// and reduces the next scalars. u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
+// and reduces the next scalars (on one device with short rows, pcg_update_spmv also computes
+// the SpMV itself, after the sum: nothing to overlap there, and nv never goes through memory).
+// u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
 // they are recomputed from dinv. Every replace_every iterations the residual and the
 // recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
 // the extra recurrences otherwise limits the attainable accuracy (Ghysels & Vanroose, sec. 4;
@@ -29,7 +31,7 @@ struct Pipelined {
   cl::CommandQueue& q;
   const int groups = int(std::clamp<size_t>(cg_round_up(size_t(n)) / kCgLocal, 1, kMaxGroups));
   cl::Buffer r = s.vector(), w = s.vector(), z = s.vector(), sv = s.vector(), p = s.vector(),
-             nv = s.vector(), m = jacobi ? s.vector() : cl::Buffer(),
+             nv, m = jacobi ? s.vector() : cl::Buffer(),
              dinv = jacobi ? s.vector() : cl::Buffer(), tmp = s.vector();
   cl::Buffer partial = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
                                    size_t(groups) * 3 * sizeof(T));
@@ -37,7 +39,25 @@ struct Pipelined {
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi));
   cl::Kernel update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi));
 
-  Pipelined(CgSpace<T>& space, bool j) : s(space), jacobi(j), n(space.n()), q(space.queue()) {}
+  // Fused: the SpMV runs inside the update kernel, which reads w and writes the new w to w2.
+  const DeviceCsr<T>* fused;
+  cl::Buffer w2;
+  cl::Kernel update_spmv;
+
+  Pipelined(CgSpace<T>& space, bool j, bool fuse)
+      : s(space), jacobi(j), n(space.n()), q(space.queue()), fused(fusable(space, fuse)) {
+    if (!fused) {
+      nv = s.vector();
+      return;
+    }
+    w2 = s.vector();
+    update_spmv = kernel(q, "cg.cl", "pcg_update_spmv", cg_defines<T>(jacobi));
+  }
+  // The matrix, when its SpMV is one local product by the one-row-per-work-item kernel.
+  static const DeviceCsr<T>* fusable(CgSpace<T>& space, bool fuse) {
+    const DeviceCsr<T>* a = fuse ? space.local_matrix() : nullptr;
+    return a && a->rows() && a->automatic_config().row_per_item() ? a : nullptr;
+  }
 
   cl::Buffer& spmv_input() { return jacobi ? m : w; }  // m = M^-1 w
   const cl::Buffer& dinv_arg() { return jacobi ? dinv : r; }
@@ -65,6 +85,13 @@ struct Pipelined {
   }
   void launch_update(double alpha, double beta, cl::Buffer& x) {
     if (!n) return;
+    if (fused) {
+      set_args(update_spmv, cl_int(n), T(alpha), T(beta), fused->row_ptr(), fused->col_idx(),
+               fused->values(), w, w2, z, sv, r, p, x, dinv_arg(), partial);
+      launch(q, update_spmv, size_t(groups) * kCgLocal, kCgLocal);
+      std::swap(w, w2);
+      return;
+    }
     set_args(update, cl_int(n), T(alpha), T(beta), nv, z, w, sv, r, p, x, dinv_arg(), m_arg(),
              partial);
     launch(q, update, size_t(groups) * kCgLocal, kCgLocal);
@@ -85,10 +112,11 @@ struct Pipelined {
 
 template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
-  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi);
+  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv);
   const int n = st.n;
   cl::CommandQueue& q = st.q;
   CgResult res;
+  res.spmv_fused = st.fused != nullptr;
   const double bb = rhs_norm(s, b, res);
   if (!std::isfinite(bb)) return res;
   if (st.jacobi) s.inverse_diagonal(st.dinv);
@@ -101,8 +129,8 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   double v[3], gamma_old = 0, alpha_old = 0;
   st.read_sums(v);
   for (int k = 0;; ++k) {
-    s.start_sum(v, 3);             // gamma, delta, (r,r): global sum in flight ...
-    s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
+    s.start_sum(v, 3);  // gamma, delta, (r,r): global sum in flight ...
+    if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
     s.finish_sum();
     const double gamma = v[0], delta = v[1];
     res.residuals.push_back(std::sqrt(std::max(0.0, v[2])) / bb);

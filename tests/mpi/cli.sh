@@ -24,6 +24,13 @@ out=$(run cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipeline
 echo "$out" | tail -1
 expect "cg --distributed --algorithm pipelined --preconditioner jacobi verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *algorithm=pipelined\ preconditioner=jacobi*verified=1\ ranks=2 ]]"
 
+# One rank: nothing to exchange, so pipelined CG runs its SpMV inside the update kernel (when the
+# matrix's SpMV is one row per work-item, as the CPU always predicts), and says so.
+out=$(timeout 120 "$mpiexec" -np 1 "$lockstep" cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipelined 2>&1); rc=$?
+echo "$out" | tail -1
+expect "cg --distributed --algorithm pipelined on 1 rank: spmv_fused=1, verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *spmv_fused=1\ *verified=1\ ranks=1 ]]"
+expect "... and on 2 ranks the SpMV is its own launch" "[[ \"\$(run cg \"$src/matrices/laplace2d_64.mtx\" --distributed --algorithm pipelined 2>&1 | tail -1)\" == *spmv_fused=0* ]]"
+
 # A 1033 x 320 least-squares-shaped matrix (6 entries per row), written here.
 rect=$(mktemp --suffix=.mtx)
 trap 'rm -f "$rect"' EXIT

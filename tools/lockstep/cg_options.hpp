@@ -14,7 +14,9 @@ inline void add_cg_options(po::options_description& opts) {
   opts.add_options()("preconditioner", po::value<std::string>()->default_value("none"),
                      join(names_of({Preconditioner::none, Preconditioner::jacobi})).c_str())(
       "replace-every", number<int>(0, 1000000)->default_value(100),
-      "pipelined: residual replacement every N iterations (0: never)");
+      "pipelined: residual replacement every N iterations (0: never)")(
+      "separate-spmv", "pipelined: keep the SpMV a launch of its own (by default, on one device, "
+                       "a one-row-per-work-item SpMV runs inside the update kernel)");
 }
 
 /// CgOptions from the command line; a bad name is a usage error naming the option.
@@ -23,8 +25,11 @@ inline CgOptions cg_options(const po::variables_map& vm, int maxit) {
   o.tol = vm["tol"].as<double>();
   o.maxit = maxit;
   o.replace_every = vm["replace-every"].as<int>();
+  o.fuse_spmv = !vm.count("separate-spmv");
   o.algorithm = parse_option(vm, "algorithm", parse_cg_algorithm);
   o.preconditioner = parse_option(vm, "preconditioner", parse_preconditioner);
+  if (vm.count("separate-spmv") && o.algorithm != CgAlgorithm::pipelined)
+    throw usage_error("--separate-spmv needs --algorithm pipelined");
   return o;
 }
 

@@ -118,6 +118,7 @@ int solve(const po::variables_map& vm) {
   kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
   kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
   kv.add("iterations", res.iterations);
+  if (opt.algorithm == CgAlgorithm::pipelined) kv.add("spmv_fused", int(res.spmv_fused));
   kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back());
   if (cpu_check) kv.add("rms_err_vs_cpu", err_cpu);
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));

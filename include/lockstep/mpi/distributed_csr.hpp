@@ -153,6 +153,8 @@ class DistributedSpace : public CgSpace<T> {
   void inverse_diagonal(cl::Buffer& dinv) override;
   void start_sum(double* v, int k) override;
   void finish_sum() override;
+  /// One rank: the whole matrix (no halo, nothing to exchange); else null.
+  const DeviceCsr<T>* local_matrix() const override;
 
  private:
   DistributedCsr<T>& a_;

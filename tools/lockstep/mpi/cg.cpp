@@ -109,6 +109,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
       .add("algorithm", to_string(opt.algorithm))
       .add("preconditioner", to_string(opt.preconditioner))
       .add("iterations", res.iterations);
+  if (opt.algorithm == CgAlgorithm::pipelined) kv.add("spmv_fused", int(res.spmv_fused));
   kv.add("residual", res.residuals.back()).add("rms_err_vs_exact", err).add("ms", ms);
   kv.add("ms_per_iteration", ms / std::max(1, res.iterations))
       .add("halo", halo)
