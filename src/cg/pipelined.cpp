@@ -39,9 +39,10 @@ struct Pipelined {
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi));
   cl::Kernel update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi));
 
-  // Fused: the SpMV runs inside the update kernel, which reads w and writes the new w to w2.
+  // Fused: the SpMV runs inside the update kernel, which gathers from m (Jacobi) or w and
+  // writes the new w and m to w2 and m2, the other buffer of each pair.
   const DeviceCsr<T>* fused;
-  cl::Buffer w2;
+  cl::Buffer w2, m2;
   cl::Kernel update_spmv;
 
   Pipelined(CgSpace<T>& space, bool j, bool fuse)
@@ -51,6 +52,7 @@ struct Pipelined {
       return;
     }
     w2 = s.vector();
+    if (jacobi) m2 = s.vector();
     update_spmv = kernel(q, "cg.cl", "pcg_update_spmv", cg_defines<T>(jacobi));
   }
   // The matrix, when its SpMV is one local product by the one-row-per-work-item kernel.
@@ -87,9 +89,11 @@ struct Pipelined {
     if (!n) return;
     if (fused) {
       set_args(update_spmv, cl_int(n), T(alpha), T(beta), fused->row_ptr(), fused->col_idx(),
-               fused->values(), w, w2, z, sv, r, p, x, dinv_arg(), partial);
+               fused->values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(),
+               jacobi ? m2 : r, partial);
       launch(q, update_spmv, size_t(groups) * kCgLocal, kCgLocal);
       std::swap(w, w2);
+      if (jacobi) std::swap(m, m2);
       return;
     }
     set_args(update, cl_int(n), T(alpha), T(beta), nv, z, w, sv, r, p, x, dinv_arg(), m_arg(),

@@ -25,12 +25,12 @@ namespace {
 constexpr size_t kRadixStateSlot = 4;
 
 // Local memory of the pass kernel (lk, which the values pass through after the keys;
-// rank_shared, gbase, small words) and of radix_small (lk and lv).
+// rank_shared, gbase, small words) and of radix_small (lk, the values through it too).
 size_t pass_local_bytes(const RadixParams& p, size_t kb) {
   return size_t(p.local_size) * p.items * kb + rank_shared_bytes(p) + 1100;
 }
-size_t small_local_bytes(const RadixParams& p, size_t kb, bool pairs) {
-  return size_t(p.local_size) * p.small_items * (kb + (pairs ? 4 : 0)) + rank_shared_bytes(p) + 64;
+size_t small_local_bytes(const RadixParams& p, size_t kb) {
+  return size_t(p.local_size) * p.small_items * kb + rank_shared_bytes(p) + 64;
 }
 
 }  // namespace
@@ -67,7 +67,7 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   const size_t local_mem = device.local_mem_bytes;
   while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
   while (p.items > 1 && pass_local_bytes(p, kb) > local_mem) --p.items;
-  while (p.small_items > 0 && small_local_bytes(p, kb, pairs) > local_mem) --p.small_items;
+  while (p.small_items > 0 && small_local_bytes(p, kb) > local_mem) --p.small_items;
   return p;
 }
 
