@@ -60,7 +60,7 @@ size_t key_bytes(KeyType t) { return t == KeyType::u64 ? 8 : 4; }
 // between launches on the H100); sort() runs it only where co-resident groups hold every tile
 // (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt
 // and ...-sort-small-s3.txt), u32 keys, one group / persistent / CUB SortKeys, us: 2^10 9.6 /
-// 20.0 / 14.6, 2^12 14.5 / 22.3 / 15.4, 2^13 (above the one group's 7936) - / 24.4 / 49.2;
+// 20.0 / 14.6, 2^12 14.5 / 22.3 / 15.4, 2^13 (above one group's 7680) - / 24.4 / 49.2;
 // persistent / radix / CUB, ms: 2^17 0.031 / 0.094 / 0.066, 2^19 0.041 / 0.106 / 0.081, 2^20
 // 0.061 / 0.099 / 0.094, 2^21 0.119 (24 keys per work-item) / 0.139 / 0.120; pairs 2^19 0.057 /
 // 0.099 / 0.090 (2^20 pairs: 13 keys per work-item fit, too few to hold); u64 2^19 0.111 /
