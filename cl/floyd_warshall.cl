@@ -7,11 +7,12 @@
 //   fw_panel  phase 2: the tiles of the lead tile row and column.
 //   fw_cross  phase 3 inside the diagonal block of the generalized algorithm's multi-tile of K
 //             tiles (which phases 1, 2 and fw_cross close, one tile of k at a time).
+//   fw_diag   that whole diagonal block in one work-group, one launch (K x TILE <= 128).
 //   fw_unband copies the band pass's scratch back into D.
 // The bulk (phase 3 outside the band, and the band pass) is fw_rest in cl/floyd_warshall_rest.cl;
 // cl/floyd_warshall_common.cl says why no group returns early and how local memory is carved.
 // Required macros: VALUE_TYPE (float|int), INTEGER (0|1), TILE (16|32|64), PATHS (0|1),
-// POISON_LOCAL (0|1), LOCAL_SIZE (tile kernels).
+// POISON_LOCAL (0|1), LOCAL_SIZE (tile kernels), DIAG_UNROLL (fw_diag: 8 on GPUs, 1 on CPUs).
 #include "floyd_warshall_common.cl"
 #ifndef TILE
 #error "TILE undefined!"
@@ -162,6 +163,100 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, __global T*
 #endif
   }
 }
+
+// The generalized algorithm's whole diagonal block (depth <= DIAG rows: K x TILE as the rule sets
+// it) in one launch of one work-group, instead of K rounds of fw_lead, fw_panel and fw_cross (on the
+// H100 a launch in that serial chain cost ~9 us, 12 per multi-tile of K = 4). Each of the 256
+// work-items holds a DM x DM micro-tile of the block in registers (a 16 x 16 grid of them); per k
+// the holders of row k and of column k stage them in local memory, in one of two buffers by the
+// parity of k, so one barrier per k orders the stores before the reads and the next k's stores
+// after them. Row and column k do not change in step k (d[k][k] >= 0), as fw_lead assumes.
+// Micro-tile elements beyond depth are neither loaded nor stored (the last multi-tile may be short).
+// DIAG_UNROLL: DM on GPUs (every loop over the micro-tile unrolled, so d[][] stays in registers),
+// 1 on CPUs (PoCL's LLVM took minutes on the unrolled body, and its binary crashed).
+#ifndef DIAG_UNROLL
+#error "DIAG_UNROLL undefined!"
+#endif
+#define DIAG 128
+#define DM (DIAG / 16)
+#if LOCAL_SIZE == 256
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void fw_diag(const int N, const int s0, const int depth, __global T* D, __global int* P,
+             __local T* smem) {
+  poison(smem, (4 + 2 * PATHS) * DIAG);
+  __local T* row = smem;                                // [2][DIAG]
+  __local T* col = smem + 2 * DIAG;                     // [2][DIAG]
+  __local int* colp = (__local int*)(smem + 4 * DIAG);  // [2][DIAG] when PATHS
+  const int l = get_local_id(0), r0 = (l / 16) * DM, c0 = (l % 16) * DM;
+  T d[DM][DM];
+  int p[DM][DM];
+  #pragma unroll DIAG_UNROLL
+  for (int a = 0; a < DM; ++a)
+    #pragma unroll DIAG_UNROLL
+    for (int b = 0; b < DM; ++b) {
+      // Outside depth: the address is clamped to the block's first element (the load may be
+      // executed unconditionally) and the value replaced.
+      const bool in = r0 + a < depth && c0 + b < depth;
+      const size_t at = (size_t)(s0 + (in ? r0 + a : 0)) * N + s0 + (in ? c0 + b : 0);
+      d[a][b] = in ? D[at] : (T)0;
+      p[a][b] = PATHS && in ? P[at] : 0;
+    }
+  for (int k = 0; k < depth; ++k) {
+    const int buf = (k & 1) * DIAG;
+    if (k / DM == r0 / DM)  // my micro-tiles hold row k: stage it (unrolled: d stays in registers)
+      #pragma unroll DIAG_UNROLL
+      for (int a = 0; a < DM; ++a)
+        if (a == k % DM)
+          #pragma unroll DIAG_UNROLL
+          for (int b = 0; b < DM; ++b) row[buf + c0 + b] = d[a][b];
+    if (k / DM == c0 / DM)  // ... column k
+      #pragma unroll DIAG_UNROLL
+      for (int b = 0; b < DM; ++b)
+        if (b == k % DM)
+          #pragma unroll DIAG_UNROLL
+          for (int a = 0; a < DM; ++a) {
+            col[buf + r0 + a] = d[a][b];
+#if PATHS
+            colp[buf + r0 + a] = p[a][b];
+#endif
+          }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    T rk[DM];
+    #pragma unroll DIAG_UNROLL
+    for (int b = 0; b < DM; ++b) rk[b] = row[buf + c0 + b];
+    #pragma unroll DIAG_UNROLL
+    for (int a = 0; a < DM; ++a) {
+      const T ck = col[buf + r0 + a];
+#if PATHS
+      const int pk = colp[buf + r0 + a];
+#endif
+      #pragma unroll DIAG_UNROLL
+      for (int b = 0; b < DM; ++b) {
+        const T s = PLUS(ck, rk[b]);
+#if PATHS
+        if (s < d[a][b]) {
+          d[a][b] = s;
+          p[a][b] = pk;
+        }
+#else
+        d[a][b] = MIN(d[a][b], s);
+#endif
+      }
+    }
+  }
+  #pragma unroll DIAG_UNROLL
+  for (int a = 0; a < DM; ++a)
+    #pragma unroll DIAG_UNROLL
+    for (int b = 0; b < DM; ++b)
+      if (r0 + a < depth && c0 + b < depth) {
+        const size_t at = (size_t)(s0 + r0 + a) * N + s0 + c0 + b;
+        D[at] = d[a][b];
+#if PATHS
+        P[at] = p[a][b];
+#endif
+      }
+}
+#endif
 
 // Copies the band pass's scratch back into D (and P), each element once: item e < depth N copies
 // the rows part, D[s0 + e / N][e % N] = S[e]; the other depth (N - depth) items copy the columns

@@ -46,7 +46,7 @@ void detail::apsp_validate(const ApspConfig& c) {
 }
 
 template <typename T>
-detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison) {
+detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison, bool gpu) {
   Defines defs;
   defs.set("VALUE_TYPE", std::is_integral_v<T> ? "int" : "float")
       .set("INTEGER", std::is_integral_v<T> ? 1 : 0)
@@ -54,7 +54,8 @@ detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison) {
       .set("PATHS", cfg.paths ? 1 : 0)
       .set("POISON_LOCAL", poison ? 1 : 0);
   ApspDefines a{defs, defs, defs};
-  a.tile.set("LOCAL_SIZE", std::min(256, cfg.tile * cfg.tile));  // the tile kernels' work-group
+  a.tile.set("LOCAL_SIZE", std::min(256, cfg.tile * cfg.tile))  // the tile kernels' work-group
+      .set("DIAG_UNROLL", gpu ? 8 : 1);
   const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
   a.rest.set("TM", cfg.thread_rows).set("TN", cfg.thread_tile).set("CHUNK", chunk)
       .set("KU", cfg.unroll);
@@ -63,8 +64,8 @@ detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison) {
   a.band.set("TM", 4).set("TN", 4).set("CHUNK", band_chunk).set("KU", band_chunk);
   return a;
 }
-template detail::ApspDefines detail::apsp_defines<float>(const ApspConfig&, bool);
-template detail::ApspDefines detail::apsp_defines<int32_t>(const ApspConfig&, bool);
+template detail::ApspDefines detail::apsp_defines<float>(const ApspConfig&, bool, bool);
+template detail::ApspDefines detail::apsp_defines<int32_t>(const ApspConfig&, bool, bool);
 
 namespace {
 
@@ -125,7 +126,7 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
 
   auto& q = ctx.queue();
   cl::Buffer D = upload(q, d), P = upload(q, cfg.paths ? next : std::vector<int32_t>(1, 0));
-  const detail::ApspDefines defs = detail::apsp_defines<T>(cfg, poison_local());
+  const detail::ApspDefines defs = detail::apsp_defines<T>(cfg, poison_local(), ctx.info().is_gpu());
   const Defines &tile_defs = defs.tile, &rest_defs = defs.rest, &band_defs = defs.band;
   const size_t threads = std::min(256, tile * tile);  // the tile kernels' work-group
   const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
@@ -151,6 +152,11 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     cl::Kernel panel = ctx.kernel("floyd_warshall.cl", "fw_panel", tile_defs);
     cl::Kernel cross = ctx.kernel("floyd_warshall.cl", "fw_cross", tile_defs);
     cl::Kernel unband = ctx.kernel("floyd_warshall.cl", "fw_unband", tile_defs);
+    // fw_diag closes a whole diagonal block of up to kDiag rows in one launch (256 work-items).
+    constexpr int32_t kDiag = 128;
+    cl::Kernel diag;
+    if (threads == 256) diag = ctx.kernel("floyd_warshall.cl", "fw_diag", tile_defs);
+    const Local diag_mem{(4 + 2 * p) * size_t(kDiag) * std::max(sizeof(T), sizeof(int32_t))};
     cl::Kernel rest = ctx.kernel("floyd_warshall_rest.cl", "fw_rest", rest_defs);
     cl::Kernel band = ctx.kernel("floyd_warshall_rest.cl", "fw_rest", band_defs);
     constexpr int32_t band_big = 64;
@@ -190,9 +196,14 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
         set_args(panel, N, sb, 0, nb, D, P, tiles_mem);
         add("panel", launch(qp, panel, 2 * size_t(nb - 1) * threads, threads));
       } else {
-        // Close the multi-tile's diagonal block one tile of k at a time (phases 1, 2, 3 inside
-        // it), then the rest of its rows and columns in one min-plus pass (band, via scratch).
-        for (int32_t kb = sb; kb < sb + sk; ++kb) {
+        // Close the multi-tile's diagonal block (in one launch where it fits fw_diag, else one
+        // tile of k at a time: phases 1, 2, 3 inside it), then the rest of its rows and columns
+        // in one min-plus pass (band, via scratch).
+        if (diag() && depth <= kDiag) {
+          set_args(diag, N, s0, depth, D, P, diag_mem);
+          add("diag", launch(qp, diag, threads, threads));
+        }
+        for (int32_t kb = sb; kb < sb + sk && !(diag() && depth <= kDiag); ++kb) {
           set_args(lead, N, kb, D, P, lead_mem);
           add("lead", launch(qp, lead, threads, threads));
           set_args(panel, N, kb, sb, sk, D, P, tiles_mem);

@@ -17,7 +17,7 @@ struct ApspDefines {
   Defines tile, rest, band;
 };
 template <typename T>
-ApspDefines apsp_defines(const ApspConfig& cfg, bool poison);
+ApspDefines apsp_defines(const ApspConfig& cfg, bool poison, bool gpu);
 
 template <typename T>
 constexpr T work_infinity() {

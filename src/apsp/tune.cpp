@@ -120,7 +120,7 @@ void add_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
       }
       for (bool poison : {false, true}) {
         if (poison && i) break;
-        const detail::ApspDefines a = detail::apsp_defines<T>(configs[i], poison);
+        const detail::ApspDefines a = detail::apsp_defines<T>(configs[i], poison, d.is_gpu());
         out.push_back({"apsp", "floyd_warshall.cl", a.tile.options()});
         out.push_back({"apsp", "floyd_warshall_rest.cl", a.rest.options()});
         out.push_back({"apsp", "floyd_warshall_rest.cl", a.band.options()});
