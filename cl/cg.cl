@@ -4,13 +4,17 @@
 // which also reduces the next iteration's three dot products (r,u), (w,u), (r,r) per work-group
 // into partial[3 * group + k]: the host reads that one small buffer once per iteration;
 // pcg_update_spmv is that update with the SpMV computed inside it (one row per work-item).
-// Macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two), JACOBI (0|1).
+// Macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two), JACOBI (0|1), ROW_UNROLL
+// (pcg_update_spmv's row loop: 2 on GPUs, 1 on CPUs).
 #include "common.cl"
 #ifndef LOCAL_SIZE
 #error "LOCAL_SIZE undefined!"
 #endif
 #ifndef JACOBI
 #error "JACOBI undefined!"
+#endif
+#ifndef ROW_UNROLL
+#error "ROW_UNROLL undefined!"
 #endif
 
 // dinv[offset + r] = 1 / a(r, offset + r) for the rows of one CSR part whose local row r has
@@ -92,10 +96,30 @@ void pcg_dots(const int n, __global const T* r, __global const T* w, __global co
   store_sums3(s, a, b, c, partial);
 }
 
-// One pipelined-CG step on every element (u = M^-1 r, q = M^-1 s, m = M^-1 w are not stored
-// but recomputed from dinv, except m, the next SpMV's input, under JACOBI):
+// One pipelined-CG step on element i, given nv_i = (A m)_i and w_i (u = M^-1 r, q = M^-1 s,
+// m = M^-1 w are not stored but recomputed from dinv, except m, the next SpMV's input, under
+// JACOBI, which the caller stores with the new w):
 //   z = nv + beta z; s = w + beta s; p = u + beta p; x += alpha p; r -= alpha s; w -= alpha z
-// and the next iteration's partial sums from the new r and w.
+// The new w_i is returned; the next iteration's terms from the new r and w go into a, b, c.
+static inline T pcg_element(const int i, const T alpha, const T beta, const T nv, T wi,
+                            const T di, __global T* z, __global T* s, __global T* r,
+                            __global T* p, __global T* x, T* a, T* b, T* c) {
+  const T zi = nv + beta * z[i];
+  const T si = wi + beta * s[i];
+  T ri = r[i];
+  const T pi = di * ri + beta * p[i];
+  x[i] += alpha * pi;
+  ri -= alpha * si;
+  wi -= alpha * zi;
+  z[i] = zi;
+  s[i] = si;
+  p[i] = pi;
+  r[i] = ri;
+  accumulate3(a, b, c, ri, wi, di);
+  return wi;
+}
+
+// pcg_element on every element (grid-stride), then the group's partial sums.
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, __global T* z,
                 __global T* w, __global T* s, __global T* r, __global T* p, __global T* x,
@@ -104,23 +128,11 @@ void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, 
   T a = 0, b = 0, c = 0;
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
     const T di = diag_at(dinv, i);
-    const T zi = nv[i] + beta * z[i];
-    T wi = w[i];
-    const T si = wi + beta * s[i];
-    T ri = r[i];
-    const T pi = di * ri + beta * p[i];
-    x[i] += alpha * pi;
-    ri -= alpha * si;
-    wi -= alpha * zi;
-    z[i] = zi;
-    s[i] = si;
-    p[i] = pi;
-    r[i] = ri;
+    const T wi = pcg_element(i, alpha, beta, nv[i], w[i], di, z, s, r, p, x, &a, &b, &c);
     w[i] = wi;
 #if JACOBI
     m[i] = di * wi;
 #endif
-    accumulate3(&a, &b, &c, ri, wi, di);
   }
   store_sums3(sums, a, b, c, partial);
 }
@@ -129,8 +141,8 @@ void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, 
 // one row per work-item, grid-stride): nv never goes through memory and the SpMV is not a launch
 // of its own. The gathers read g_in (m under JACOBI, else w), so the new w (and m) go to the
 // other buffer of a pair, w_out (m_out): a work-item must not overwrite what another still
-// gathers. Every pointer is restrict (the read-only g_in and w_in may be one buffer) and the
-// loop is unrolled twice, so two rows' loads are in flight before their stores (H100, laplace3d
+// gathers. Every pointer is restrict (the read-only g_in and w_in may be one buffer) and on GPUs
+// the loop is unrolled twice, so two rows' loads are in flight before their stores (H100, laplace3d
 // 256, ms per iteration: plain 1.28, restrict alone 1.63, restrict + unroll 2 / 4 1.24 / 1.23).
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void pcg_update_spmv(const int n, const T alpha, const T beta, __global const int* restrict row_ptr,
@@ -142,29 +154,17 @@ void pcg_update_spmv(const int n, const T alpha, const T beta, __global const in
                      __global T* restrict partial) {
   __local T sums[3 * LOCAL_SIZE];
   T a = 0, b = 0, c = 0;
-  #pragma unroll 2
+  #pragma unroll ROW_UNROLL
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
     T nv = 0;
     const int end = row_ptr[i + 1];
     for (int k = row_ptr[i]; k < end; ++k) nv += val[k] * g_in[col[k]];
     const T di = diag_at(dinv, i);
-    const T zi = nv + beta * z[i];
-    T wi = w_in[i];
-    const T si = wi + beta * s[i];
-    T ri = r[i];
-    const T pi = di * ri + beta * p[i];
-    x[i] += alpha * pi;
-    ri -= alpha * si;
-    wi -= alpha * zi;
-    z[i] = zi;
-    s[i] = si;
-    p[i] = pi;
-    r[i] = ri;
+    const T wi = pcg_element(i, alpha, beta, nv, w_in[i], di, z, s, r, p, x, &a, &b, &c);
     w_out[i] = wi;
 #if JACOBI
     m_out[i] = di * wi;
 #endif
-    accumulate3(&a, &b, &c, ri, wi, di);
   }
   store_sums3(sums, a, b, c, partial);
 }

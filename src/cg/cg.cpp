@@ -12,8 +12,9 @@ namespace lockstep {
 // float and (fp64) double, without and with the Jacobi preconditioner.
 void detail::cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   for (bool jacobi : {false, true}) {
-    out.push_back({"cg", "cg.cl", cg_defines<float>(jacobi).options()});
-    if (d.fp64) out.push_back({"cg", "cg.cl", cg_defines<double>(jacobi).options()});
+    out.push_back({"cg", "cg.cl", cg_defines<float>(jacobi, d.is_gpu()).options()});
+    if (d.fp64)
+      out.push_back({"cg", "cg.cl", cg_defines<double>(jacobi, d.is_gpu()).options()});
   }
 }
 
@@ -39,7 +40,8 @@ template <typename T>
 int inverse_diagonal(cl::CommandQueue& q, const DeviceCsr<T>& a, int offset, cl::Buffer& dinv) {
   if (a.rows() == 0) return -1;
   cl::Buffer bad = upload(q, std::vector<cl_int>{0});
-  cl::Kernel k = kernel(q, "cg.cl", "cg_inverse_diagonal", detail::cg_defines<T>(false));
+  cl::Kernel k = kernel(q, "cg.cl", "cg_inverse_diagonal",
+                        detail::cg_defines<T>(false, detail::on_gpu(q)));
   set_args(k, cl_int(a.rows()), cl_int(offset), a.row_ptr(), a.col_idx(), a.values(), dinv, bad);
   launch(q, k, detail::cg_round_up(size_t(a.rows())), detail::kCgLocal);
   return download<cl_int>(q, bad, 1)[0] - 1;
@@ -70,7 +72,7 @@ namespace detail {
 template <typename T>
 void scale(cl::CommandQueue& q, int n, const cl::Buffer& d, const cl::Buffer& x, cl::Buffer& y) {
   if (n == 0) return;
-  cl::Kernel k = kernel(q, "cg.cl", "cg_scale", cg_defines<T>(false));
+  cl::Kernel k = kernel(q, "cg.cl", "cg_scale", cg_defines<T>(false, on_gpu(q)));
   set_args(k, cl_int(n), d, x, y);
   launch(q, k, cg_round_up(size_t(n)), kCgLocal);
 }

@@ -10,11 +10,16 @@ namespace lockstep::detail {
 
 constexpr int kCgLocal = 256;  // LOCAL_SIZE of cl/cg.cl
 
+/// cl/cg.cl's options; `gpu`: pcg_update_spmv's row loop unrolled twice (ROW_UNROLL 2; CPUs 1:
+/// PoCL cannot unroll it and says so on every build).
 template <typename T>
-Defines cg_defines(bool jacobi) {
+Defines cg_defines(bool jacobi, bool gpu) {
   Defines d;
   set_value_type<T>(d).set("LOCAL_SIZE", kCgLocal).set("JACOBI", jacobi ? 1 : 0);
-  return d;
+  return d.set("ROW_UNROLL", gpu ? 2 : 1);
+}
+inline bool on_gpu(const cl::CommandQueue& q) {
+  return q.getInfo<CL_QUEUE_DEVICE>().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU;
 }
 
 inline size_t cg_round_up(size_t n) { return (n + kCgLocal - 1) / kCgLocal * kCgLocal; }

@@ -36,8 +36,8 @@ struct Pipelined {
   cl::Buffer partial = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
                                    size_t(groups) * 3 * sizeof(T));
   std::vector<T> host = std::vector<T>(size_t(groups) * 3);
-  cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi));
-  cl::Kernel update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi));
+  cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
+  cl::Kernel update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
 
   // Fused: the SpMV runs inside the update kernel, which gathers from m (Jacobi) or w and
   // writes the new w and m to w2 and m2, the other buffer of each pair.
@@ -53,7 +53,7 @@ struct Pipelined {
     }
     w2 = s.vector();
     if (jacobi) m2 = s.vector();
-    update_spmv = kernel(q, "cg.cl", "pcg_update_spmv", cg_defines<T>(jacobi));
+    update_spmv = kernel(q, "cg.cl", "pcg_update_spmv", cg_defines<T>(jacobi, on_gpu(q)));
   }
   // The matrix, when its SpMV is one local product by the one-row-per-work-item kernel.
   static const DeviceCsr<T>* fusable(CgSpace<T>& space, bool fuse) {
