@@ -7,12 +7,13 @@
 //     launch on a second queue, also the tiles that touch the next band);
 //   3 (the cross): the tiles of tile rows [r_lo, r_hi) (every column), then those of tile
 //     columns [c_lo, c_hi) outside those rows: the next band's tiles, before its phases start;
-//   1 and 2 (the band, after its diagonal block was closed): the tiles of the band rows (from row
-//     s0), or of the band columns (from column s0); the result goes to scratch S (rows band:
-//     depth x N, then columns band: N x depth), since B (rows) or A (columns) is the band itself,
-//     read by other groups; elements of the diagonal block keep their value. fw_unband copies S
-//     back into D. Band tiles may reach past N (depth not a multiple of BM): their loads are
-//     clamped and those elements never stored.
+//   1 (the band, after its diagonal block was closed), one launch: the first ceil(depth / BM) x
+//     N / BN groups take the tiles of the band rows (from row s0), the others those of the band
+//     columns (from column s0); the result goes to scratch S (rows band: depth x N, then columns
+//     band: N x depth), since B (rows) or A (columns) is the band itself, read by other groups;
+//     elements of the diagonal block keep their value. fw_unband copies S back into D. Band tiles
+//     may reach past N (depth not a multiple of BM): their loads are clamped and those elements
+//     never stored.
 // In modes 0 and 3 no element of the band rows or columns [s0, s0+depth) is stored (final).
 // Work-item (tx, ty) of 16 x 16 owns rows 64h + 4ty + [0, 4) (h < TM/4) and columns 64h' + 4tx +
 // [0, 4) (h' < TN/4): each k reads its operands with TM/4 + TN/4 16-byte local loads (A: two
@@ -50,8 +51,11 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void fw_rest(const int N, const int s0, const int depth, const int mode, const int r_lo,
              const int r_hi, const int c_lo, const int c_hi, __global T* D, __global int* P,
              __global T* S, __global int* SP, __local T4* smem4) {
-  const int ntr = N / BM, ntc = N / BN, g = get_group_id(0), s1 = s0 + depth;
-  const bool row_band = mode == 1, col_band = mode == 2;
+  const int ntr = N / BM, ntc = N / BN, s1 = s0 + depth;
+  const int band_rows = ((depth + BM - 1) / BM) * ntc;  // mode 1: the row band's groups first
+  const bool row_band = mode == 1 && (int)get_group_id(0) < band_rows;
+  const bool col_band = mode == 1 && !row_band;
+  const int g = get_group_id(0) - (col_band ? band_rows : 0);
   int ri, ci;  // tile row and column (modes 0, 3)
   if (mode == 0) {
     const int w = ntc - (c_hi - c_lo);
@@ -64,7 +68,7 @@ void fw_rest(const int N, const int s0, const int depth, const int mode, const i
     ri += x >= 0 && ri >= r_lo ? rr : 0;
     ci = x < 0 ? g % ntc : c_lo + x % max(c_hi - c_lo, 1);
   }
-  const int bt = (depth + BN - 1) / BN;  // band tiles across the depth (mode 2)
+  const int bt = (depth + BN - 1) / BN;  // band tiles across the depth (the column band)
   const int r0 = row_band ? s0 + (g / ntc) * BM : col_band ? (g / bt) * BM : ri * BM;
   const int c0 = row_band ? (g % ntc) * BN : col_band ? s0 + (g % bt) * BN : ci * BN;
   __local T* smem = (__local T*)smem4;

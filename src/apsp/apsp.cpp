@@ -59,7 +59,7 @@ detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison, boo
   const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
   a.rest.set("TM", cfg.thread_rows).set("TN", cfg.thread_tile).set("CHUNK", chunk)
       .set("KU", cfg.unroll);
-  // The band pass (fw_rest modes 1 and 2) has 2 x depth x N elements: the 4 x 4 micro-tile gives
+  // The band pass (fw_rest mode 1) has 2 x depth x N elements: the 4 x 4 micro-tile gives
   // it 4x the groups of 8 x 8, enough to fill the device.
   a.band.set("TM", 4).set("TN", 4).set("CHUNK", band_chunk).set("KU", band_chunk);
   return a;
@@ -211,11 +211,9 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
           set_args(cross, N, kb, sb, sk, D, P, tiles_mem);
           add("cross", launch(qp, cross, size_t(sk - 1) * (sk - 1) * threads, threads));
         }
-        const size_t bt = (depth + band_big - 1) / band_big;
-        for (int mode : {1, 2}) {  // the band's rows, then its columns
-          set_args(band, N, s0, depth, mode, 0, 0, 0, 0, D, P, S, SP, band_mem);
-          add("band", launch(qp, band, bt * (N / band_big) * 256, 256));
-        }
+        const size_t bt = (depth + band_big - 1) / band_big;  // the band's rows and columns
+        set_args(band, N, s0, depth, 1, 0, 0, 0, 0, D, P, S, SP, band_mem);
+        add("band", launch(qp, band, 2 * bt * (N / band_big) * 256, 256));
         set_args(unband, N, s0, depth, D, P, S, SP);  // depth (2N - depth): a multiple of 256
         add("unband", launch(qp, unband, size_t(depth) * (2 * N - depth), 256));
       }
