@@ -156,7 +156,7 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     constexpr int32_t kDiag = 128;
     cl::Kernel diag;
     if (threads == 256) diag = ctx.kernel("floyd_warshall.cl", "fw_diag", tile_defs);
-    const Local diag_mem{(4 + 2 * p) * size_t(kDiag) * std::max(sizeof(T), sizeof(int32_t))};
+    const Local diag_mem{(4 + 2 * p) * size_t(kDiag) * sizeof(T)};
     cl::Kernel rest = ctx.kernel("floyd_warshall_rest.cl", "fw_rest", rest_defs);
     cl::Kernel band = ctx.kernel("floyd_warshall_rest.cl", "fw_rest", band_defs);
     constexpr int32_t band_big = 64;
@@ -199,11 +199,12 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
         // Close the multi-tile's diagonal block (in one launch where it fits fw_diag, else one
         // tile of k at a time: phases 1, 2, 3 inside it), then the rest of its rows and columns
         // in one min-plus pass (band, via scratch).
-        if (diag() && depth <= kDiag) {
+        const bool whole = diag() && depth <= kDiag;
+        if (whole) {
           set_args(diag, N, s0, depth, D, P, diag_mem);
           add("diag", launch(qp, diag, threads, threads));
         }
-        for (int32_t kb = sb; kb < sb + sk && !(diag() && depth <= kDiag); ++kb) {
+        for (int32_t kb = sb; kb < sb + sk && !whole; ++kb) {
           set_args(lead, N, kb, D, P, lead_mem);
           add("lead", launch(qp, lead, threads, threads));
           set_args(panel, N, kb, sb, sk, D, P, tiles_mem);

@@ -41,7 +41,7 @@ int inverse_diagonal(cl::CommandQueue& q, const DeviceCsr<T>& a, int offset, cl:
   if (a.rows() == 0) return -1;
   cl::Buffer bad = upload(q, std::vector<cl_int>{0});
   cl::Kernel k = kernel(q, "cg.cl", "cg_inverse_diagonal",
-                        detail::cg_defines<T>(false, detail::on_gpu(q)));
+                        detail::cg_defines<T>(false, a.device().is_gpu()));
   set_args(k, cl_int(a.rows()), cl_int(offset), a.row_ptr(), a.col_idx(), a.values(), dinv, bad);
   launch(q, k, detail::cg_round_up(size_t(a.rows())), detail::kCgLocal);
   return download<cl_int>(q, bad, 1)[0] - 1;
