@@ -37,7 +37,7 @@ struct Pipelined {
                                    size_t(groups) * 3 * sizeof(T));
   std::vector<T> host = std::vector<T>(size_t(groups) * 3);
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
-  cl::Kernel update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
+  cl::Kernel update;  // pcg_update, when the SpMV is not fused
 
   // Fused: the SpMV runs inside the update kernel, which gathers from m (Jacobi) or w and
   // writes the new w and m to w2 and m2, the other buffer of each pair.
@@ -49,6 +49,7 @@ struct Pipelined {
       : s(space), jacobi(j), n(space.n()), q(space.queue()), fused(fusable(space, fuse)) {
     if (!fused) {
       nv = s.vector();
+      update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
       return;
     }
     w2 = s.vector();
