@@ -7,7 +7,8 @@
 //   spmv_adaptive: CSR-adaptive (Greathouse & Daga): row blocks built at upload; a block of short
 //                  rows stages its products in local memory and 2^k items reduce each row; a long
 //                  row gets whole work-groups, split into chunks whose partial sums
-//                  spmv_adaptive_fixup adds (no floating-point atomics needed).
+//                  spmv_adaptive_fixup adds (no floating-point atomics needed); on NVIDIA the
+//                  items of a row add their sums through warp shuffles.
 // Required macros: VALUE_TYPE; LOCAL_SIZE (a power of two); ROWS_PER_WORKGROUP_BITS (vector);
 // WAVE_WIDTH (vector); BLOCK_NNZ (adaptive: local memory values per block).
 #include "common.cl"
@@ -42,6 +43,24 @@ static inline int ld_col(__global const int* p) {
 // ones; scalar and vector moved by +-1 %, so they keep plain loads).
 #define PRODUCT(k) (ld_val(val + (k)) * ld_x(x + ld_col(col + (k))))
 
+// shfl_down(v, d): lane i gets lane i + d's v within its warp (NVIDIA, inline PTX; every lane of
+// the warp must call it). The vector kernel's in-wave reduction and the adaptive kernel's rows.
+#if (defined(SPMV_NV_LOADS) && SPMV_NV_LOADS) || defined(USE_NV_SHUFFLE)
+#define SPMV_SHUFFLE 1
+static inline T shfl_down(T v, int delta) {
+#ifdef LOCKSTEP_FP64
+  int lo, hi;
+  asm volatile("mov.b64 {%0,%1}, %2;" : "=r"(lo), "=r"(hi) : "d"(v));
+  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(lo) : "r"(delta));
+  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(hi) : "r"(delta));
+  asm volatile("mov.b64 %0, {%1,%2};" : "=d"(v) : "r"(lo), "r"(hi));
+#else
+  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+f"(v) : "r"(delta));
+#endif
+  return v;
+}
+#endif
+
 static inline T finish(T sum, T alpha, T beta, __global const T* y, int row) {
   return beta == (T)0 ? alpha * sum : alpha * sum + beta * y[row];
 }
@@ -66,28 +85,6 @@ void spmv_scalar(const int rows, __global const int* restrict row_ptr,
 #error "2^ROWS_PER_WORKGROUP_BITS must not exceed LOCAL_SIZE"
 #endif
 #define TPR (LOCAL_SIZE >> ROWS_PER_WORKGROUP_BITS)  // items per row
-
-#if defined(USE_NV_SHUFFLE) && TPR > 1
-static inline float shfl_down_f(float v, int delta) {
-  float r;
-  asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=f"(r) : "f"(v), "r"(delta));
-  return r;
-}
-#ifdef LOCKSTEP_FP64
-static inline double shfl_down_d(double v, int delta) {
-  int lo, hi;
-  asm volatile("mov.b64 {%0,%1}, %2;" : "=r"(lo), "=r"(hi) : "d"(v));
-  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(lo) : "r"(delta));
-  asm volatile("shfl.sync.down.b32 %0, %0, %1, 0x1f, 0xffffffff;" : "+r"(hi) : "r"(delta));
-  double r;
-  asm volatile("mov.b64 %0, {%1,%2};" : "=d"(r) : "r"(lo), "r"(hi));
-  return r;
-}
-#define SHFL_DOWN(v, d) shfl_down_d(v, d)
-#else
-#define SHFL_DOWN(v, d) shfl_down_f(v, d)
-#endif
-#endif
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmv_vector(const int rows, __global const int* restrict row_ptr,
@@ -119,7 +116,7 @@ void spmv_vector(const int rows, __global const int* restrict row_ptr,
 #define SHFL_START (TPR / 2)
 #endif
 #pragma unroll
-  for (int s = SHFL_START; s > 0; s >>= 1) sum += SHFL_DOWN(sum, s);
+  for (int s = SHFL_START; s > 0; s >>= 1) sum += shfl_down(sum, s);
 #else
   __local T partial[LOCAL_SIZE];
   partial[lid] = sum;
@@ -157,16 +154,45 @@ void spmv_adaptive(__global const int* restrict blocks, __global const int* rest
   const int lane = lid & (tpr - 1);
   const int r = rb + lid / tpr;
   T sum = 0;
+  // Each work-item's loads are all issued before their products are used: a stream block's
+  // (BLOCK_NNZ / LOCAL_SIZE) by unrolling, a long row's four at a time into four sums. H100,
+  // 2026-11-25, with the shuffles below: `gen rmat 21 16` 0.559 -> 0.537 ms (BENCHMARKS.md).
   if (stream) {
-    for (int k = kb + lid; k < ke; k += LOCAL_SIZE) sh[k - kb] = PRODUCT(k);
+#pragma unroll
+    for (int q = 0; q < (BLOCK_NNZ + LOCAL_SIZE - 1) / LOCAL_SIZE; ++q) {
+      const int k = kb + q * LOCAL_SIZE + lid;
+      if (k < ke) sh[k - kb] = PRODUCT(k);
+    }
   } else {
-    for (int k = kb + lid; k < ke; k += LOCAL_SIZE) sum += PRODUCT(k);
+    T s1 = 0, s2 = 0, s3 = 0;
+    int k = kb + lid;
+    for (; k + 3 * LOCAL_SIZE < ke; k += 4 * LOCAL_SIZE) {
+      sum += PRODUCT(k);
+      s1 += PRODUCT(k + LOCAL_SIZE);
+      s2 += PRODUCT(k + 2 * LOCAL_SIZE);
+      s3 += PRODUCT(k + 3 * LOCAL_SIZE);
+    }
+    for (; k < ke; k += LOCAL_SIZE) sum += PRODUCT(k);
+    sum = (sum + s1) + (s2 + s3);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (stream && r < re) {
     const int e = row_ptr[r + 1] - kb;
     for (int k = row_ptr[r] - kb + lane; k < e; k += tpr) sum += sh[k];
   }
+  // The tpr items of a row add their sums. (tpr is uniform per group: so are the loops, the
+  // shuffles every lane of a warp must meet, and the barriers.)
+#ifdef SPMV_SHUFFLE
+#define WARP 32
+  for (int s = min(tpr, WARP) / 2; s > 0; s >>= 1) sum += shfl_down(sum, s);
+  if (tpr > WARP) {  // then the warps' totals through local memory
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid % WARP == 0) sh[lid / WARP] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane == 0)
+      for (int w = 1; w < tpr / WARP; ++w) sum += sh[lid / WARP + w];
+  }
+#else
   barrier(CLK_LOCAL_MEM_FENCE);
   sh[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -174,9 +200,11 @@ void spmv_adaptive(__global const int* restrict blocks, __global const int* rest
     if (lane < s) sh[lid] += sh[lid + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+  sum = sh[lid];
+#endif
   if (lane == 0 && r < re) {
-    if (slot < 0) y[r] = finish(sh[lid], alpha, beta, y, r);
-    else partials[slot] = sh[lid];
+    if (slot < 0) y[r] = finish(sum, alpha, beta, y, r);
+    else partials[slot] = sum;
   }
 }
 

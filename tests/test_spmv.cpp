@@ -118,6 +118,31 @@ TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, floa
   check_spmv<T>(a, m, 0.75, -1.5);
 }
 
+// CSR-adaptive at 128 items (stream blocks of <= 256 nonzeros): blocks of two rows (64 items per
+// row: more than a warp, so on NVIDIA the warps' totals meet in local memory), of three and four
+// rows (32 items per row), rows of one group (257, 600: the four-sum loop and its remainder) and a
+// row split into chunks (5000), among empty and short rows.
+TEST_CASE_TEMPLATE("adaptive: few-row blocks, long rows and remainders", T, float, double) {
+  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  const int cols = 6000;
+  const std::vector<int> lens = {100, 100, 100, 80, 80, 80, 0, 60, 60, 60, 60, 257, 3, 600, 0,
+                                 5000, 1, 2, 100, 100};
+  Csr<double> a;
+  a.rows = int(lens.size()), a.cols = cols;
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int len : lens) {
+    for (int k = 0; k < len; ++k) a.col_idx.push_back(k * (cols / len) + int(rng() % uint32_t(cols / len)));
+    for (int k = 0; k < len; ++k) a.values.push_back(u(rng));
+    a.row_ptr.push_back(int(a.col_idx.size()));
+  }
+  SpmvConfig c;
+  c.kernel = SpmvKernel::adaptive, c.wg_bits = 7;
+
+  check_spmv<T>(a, c, 1.0, 0.0);
+  check_spmv<T>(a, c, 0.75, -1.5);
+}
+
 TEST_CASE("every configuration in the search space is valid and the model's choice is in it") {
   const DeviceInfo& d = test::context().info();
   auto space = spmv_search_space(d, 8);
