@@ -46,6 +46,18 @@
 #define LA ((CA4 + 255) / 256)
 #define LB ((CB4 + 255) / 256)
 #define BUF (CHUNK * (APAD + BN + PATHS * APAD))  // words of one of the two stage buffers
+// Integers without paths: every operand of a launch is a stored distance (>= -2^30, <= 2^30 - 1),
+// fixed while it runs, so a + b cannot overflow; the floor at -2^30 moves from each sum to the
+// store (max(min(c, a_k + b_k), f) = min over k of max(...): the same results), and an update is
+// an add and a min (ptxas may fuse them on sm_90) instead of add, max, min. H100 n = 8192,
+// 2026-11-25: i32 79.5 -> 47.0 ms (with the 8 x 8 micro-tile the rule now gives it).
+#if INTEGER && !PATHS
+#define BULK_PLUS(a, b) ((a) + (b))
+#define FLOOR(v) max(v, (T4)(-(1 << 30)))
+#else
+#define BULK_PLUS(a, b) PLUS(a, b)
+#define FLOOR(v) (v)
+#endif
 
 __kernel __attribute__((reqd_work_group_size(256, 1, 1)))
 void fw_rest(const int N, const int s0, const int depth, const int mode, const int r_lo,
@@ -165,7 +177,7 @@ void fw_rest(const int N, const int s0, const int depth, const int mode, const i
 #endif
 #pragma unroll
         for (int y = 0; y < TN; ++y) {
-          const T s = PLUS(av[x], bv[y]);
+          const T s = BULK_PLUS(av[x], bv[y]);
 #if PATHS
           if (s < c[x][y]) {
             c[x][y] = s;
@@ -198,7 +210,7 @@ void fw_rest(const int N, const int s0, const int depth, const int mode, const i
       const bool col_in = col >= s0 && col < s1;
       if (to_d ? col_in : col_band ? col >= s1 : col >= N) continue;
       const size_t at = (size_t)row * N + col;
-      T4 v = (T4)(c[x][4 * h], c[x][4 * h + 1], c[x][4 * h + 2], c[x][4 * h + 3]);
+      T4 v = FLOOR(((T4)(c[x][4 * h], c[x][4 * h + 1], c[x][4 * h + 2], c[x][4 * h + 3])));
 #if PATHS
       int4 w = (int4)(cn[x][4 * h], cn[x][4 * h + 1], cn[x][4 * h + 2], cn[x][4 * h + 3]);
 #endif

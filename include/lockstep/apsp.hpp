@@ -46,10 +46,10 @@ struct ApspConfig {
   int unroll = 0;       // bulk k-loop unroll inside a staged chunk (1, 2, 4, 8); 0 = rule
   int overlap = -1;     // 1: multi-tile k+1's phases on a second queue beside k's bulk; -1 = rule
 };
-/// The rule for tile, K and thread_tile (tile 32, K*tile = 128, thread tile 4: the fastest of the
-/// H100 sweep of tools/bench/apsp.sh at n = 8192, 2026-11-23): fills the zero fields of `requested`.
-ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested,
-                      bool integer = false);
+/// The rule for tile, K and the bulk's micro-tile (tile 32, K*tile = 128; on GPUs without next
+/// hops 8 x 8 unrolled twice beside the next multi-tile's phases, else 4 x 4: the fastest of the
+/// H100 sweeps of tools/bench/apsp.sh at n = 8192, f32 and i32): fills the zero fields of `requested`.
+ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
 /// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,
 /// paths flag and size class (next power of two of n), else apsp_rule.

@@ -50,7 +50,7 @@ class ApspFamily : public tuning::Family {
   ApspFamily(Context& ctx, const Graph& g, bool paths, int repeat)
       : ctx_(ctx), g_(g), paths_(paths), repeat_(std::max(1, repeat)) {
     want_ = g.n <= 1024 ? apsp_cpu<T>(g, 0, false).dist
-                        : apsp<T>(ctx, g, apsp_rule(ctx.info(), g.n, {ApspVariant::generalized, 0, 0, paths, 0}, std::is_integral_v<T>)).dist;
+                        : apsp<T>(ctx, g, apsp_rule(ctx.info(), g.n, {ApspVariant::generalized, 0, 0, paths, 0})).dist;
     for (double w : g.weight) scale_ = std::max(scale_, std::fabs(double(w)));
   }
 
@@ -85,7 +85,7 @@ class ApspFamily : public tuning::Family {
   }
   Defines defines(const tuning::Params& p) const override {
     // As apsp() sets them (after the rule); K and overlap are the host's (no macro of their own).
-    const ApspConfig c = apsp_rule(ctx_.info(), g_.n, config_of(p, paths_), std::is_integral_v<T>);
+    const ApspConfig c = apsp_rule(ctx_.info(), g_.n, config_of(p, paths_));
     Defines d;
     return d.set("TILE", c.tile).set("TM", c.thread_rows).set("TN", c.thread_tile)
         .set("KU", c.unroll);
@@ -152,7 +152,7 @@ ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {
       }
     }
   }
-  return apsp_rule(device, n, c, std::is_integral_v<T>);
+  return apsp_rule(device, n, c);
 }
 
 template <typename T>
