@@ -226,11 +226,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* lv = (__local uint*)lk;
-#if ITEMS <= 32
-  #pragma unroll
-#endif
-  for (int i = 0; i < ITEMS; ++i) lv[r[i]] = v[i];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  values_to_ranks(v, r, lv);
 #if ITEMS <= 32
   #pragma unroll
 #endif

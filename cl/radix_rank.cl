@@ -244,6 +244,18 @@ void rank_scatter(const key_t* k, const uint* r,
   }
 }
 
+#if PAIRS
+// Pairs whose values follow the keys through the same local memory (radix_pass, radix_small;
+// called once every key has been read from it): v[i] to lv[r[i]], then a barrier.
+void values_to_ranks(const uint* v, const uint* r, __local uint* lv) {
+#if ITEMS <= 32
+  #pragma unroll
+#endif
+  for (int i = 0; i < ITEMS; ++i) lv[r[i]] = v[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
 // After rank_scatter and a barrier: the tile's first cnt keys (and values) from local memory to
 // dst[gbase[digit] + position] (a digit's keys are consecutive there, so the stores coalesce),
 // through key_out where `out` (radix_pass, radix_persistent).

@@ -42,11 +42,7 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
 #if PAIRS
     __local uint* lv = (__local uint*)lk;
     barrier(CLK_LOCAL_MEM_FENCE);  // every key is read before a value overwrites it
-#if ITEMS <= 32
-    #pragma unroll
-#endif
-    for (int i = 0; i < ITEMS; ++i) lv[r[i]] = v[i];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    values_to_ranks(v, r, lv);
 #if ITEMS <= 32
     #pragma unroll
 #endif
