@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Bar chart of one value per labelled line of an experiment file (tools/bench/results/*.txt).
+
+A line is `LABEL key=value ...` (the label: the words before the first key=value, or before
+key=value of --label-end; an anchor line `anchor=NAME matrix=M ...` or `anchor=NAME ... n=N` is
+labelled `NAME M` or `NAME n=N`); lines without KEY are skipped. Lines with the
+same label (rounds) give one bar at their mean, with their min and max as the error bar.
+  plot_bars.py FILE KEY OUT.png [--label-end K] [--match REGEX] [--title T] [--ylabel Y]
+--match keeps the labels that REGEX finds (re.search). Needs matplotlib.
+"""
+import argparse
+import re
+from collections import OrderedDict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+KV = re.compile(r"(\S+)=(\S+)")
+
+
+def rows(path, key, match, label_end):
+    out = OrderedDict()
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("#") or f"{key}=" not in line:
+            continue
+        kv = dict(KV.findall(line))
+        end = line.find(f" {label_end}=") if label_end else -1
+        first = KV.search(line)
+        label = line[:end].strip() if end >= 0 else line[: first.start()].strip() if first else ""
+        if "anchor" in kv:
+            where = kv["matrix"].removesuffix(".mtx") if "matrix" in kv else f"n={kv.get('n', '')}"
+            label = f"{kv['anchor']} {where}"
+        if match and not re.search(match, label):
+            continue
+        try:
+            out.setdefault(label, []).append(float(kv[key]))
+        except ValueError:
+            pass
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("file")
+    p.add_argument("key")
+    p.add_argument("out")
+    p.add_argument("--match")
+    p.add_argument("--label-end")
+    p.add_argument("--title", default="")
+    p.add_argument("--ylabel")
+    a = p.parse_args()
+    data = rows(a.file, a.key, a.match, a.label_end)
+    if not data:
+        raise SystemExit(f"no line of {a.file} has {a.key}=")
+    labels = list(data)
+    mean = [sum(v) / len(v) for v in data.values()]
+    err = [[m - min(v) for m, v in zip(mean, data.values())], [max(v) - m for m, v in zip(mean, data.values())]]
+    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(labels) + 2), 4.5))
+    ax.bar(range(len(labels)), mean, yerr=err, capsize=3, color="tab:blue")
+    for i, m in enumerate(mean):
+        ax.text(i, m, f"{m:.3g}", ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel(a.ylabel or a.key)
+    ax.set_title(a.title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(a.out, dpi=120)
+
+
+if __name__ == "__main__":
+    main()
