@@ -37,4 +37,13 @@
 #define BITONIC_KEY_IN 1         // flag: the phase reads keys through key_in (the first phase)
 #define BITONIC_KEY_OUT 2        // flag: the phase writes keys through key_out (the last phase)
 
+// ---- radix sort state (cl/radix_state.cl, src/sort/radix.cpp): ints ----
+// Zero between sorts: the counts per pass (room for 8 digits, whatever the key type, since sorts
+// of different key types share the buffer) and digit, the 8 passes' tile counters, the finished
+// histogram groups; then per pass and digit the digit's first position and per pass the plan.
+#define RADIX_ST_TILE (8 * 256)
+#define RADIX_ST_DONE (RADIX_ST_TILE + 8)
+#define RADIX_ST_ZERO (RADIX_ST_DONE + 1)
+#define RADIX_ST_WORDS(digits) (RADIX_ST_ZERO + (digits) * 256 + (digits) + 1)
+
 #endif

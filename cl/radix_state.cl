@@ -11,13 +11,18 @@
 // none to run, f32 keys are canonicalised in place.
 // The zero words sit at the same places for every key type (room for 8 digits), since sorts of
 // different key types share the buffer.
+// The layout is the host's too: cl/contract.h's RADIX_ST_*.
+#include "contract.h"
 #define ST_COUNT 0                  // per pass and digit: the keys (radix_histogram's atomics)
-#define ST_TILE (8 * RADIX)         // per pass: the next tile id
-#define ST_DONE (ST_TILE + 8)       // histogram groups finished
-#define ST_ZERO (ST_DONE + 1)       // the words above, zero between sorts
+#define ST_TILE RADIX_ST_TILE       // per pass: the next tile id
+#define ST_DONE RADIX_ST_DONE       // histogram groups finished
+#define ST_ZERO RADIX_ST_ZERO       // the words above, zero between sorts
 #define ST_START ST_ZERO              // per pass and digit: the digit's first position
 #define ST_PLAN (ST_START + DIGITS * RADIX)  // per pass: PLAN_* bits or -1; then the passes run
-#define ST_SIZE (ST_PLAN + DIGITS + 1)
+#define ST_SIZE RADIX_ST_WORDS(DIGITS)
+#if ST_SIZE != ST_PLAN + DIGITS + 1 || RADIX != 256
+#error "cl/contract.h's radix state layout and this file disagree"
+#endif
 #define PLAN_PARITY 1   // reads the scratch buffer (else the caller's)
 #define PLAN_IN 2       // first pass run: key_in on load
 #define PLAN_OUT 4      // last pass run: key_out on store

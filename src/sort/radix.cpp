@@ -5,6 +5,7 @@
 // digit is the same for every key return at once on the device: no host round trip.
 #include <algorithm>
 
+#include "cl/contract.h"
 #include "lockstep/barrier.hpp"
 #include "sort_impl.hpp"
 
@@ -153,8 +154,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
     const int digits = int(kb);  // 8-bit digits: one per byte
     const size_t tiles = (n + tile - 1) / tile;
     const size_t flag_words = tiles * 256;
-    // ST_SIZE of cl/radix_state.cl
-    const size_t state_words = 8 * 256 + 8 + 1 + size_t(digits) * 256 + size_t(digits) + 1;
+    const size_t state_words = RADIX_ST_WORDS(size_t(digits));  // cl/radix_state.cl's ST_SIZE
     // The context's scratch buffers (slots 0-3), reused by the next sort.
     const cl::Buffer tmp = ctx.scratch(0, n * kb), tmpv = ctx.scratch(1, pairs ? n * 4 : 4);
     // Zero counters without a fill command (which took 11-27 us of device time on the H100).
