@@ -20,13 +20,18 @@ Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
   return def;
 }
 
+// The kernel file of a configuration: merge-path has its own.
+static const char* spmv_file(const SpmvConfig& c) {
+  return c.kernel == SpmvKernel::merge ? "spmv_merge.cl" : "spmv.cl";
+}
+
 // The tuner's space (every valid configuration), float and, where the device has fp64, double.
 void detail::spmv_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   for (const SpmvConfig& c : spmv_search_space(d, sizeof(float)))
-    out.push_back({"spmv", "spmv.cl", spmv_defines<float>(c, d).options()});
+    out.push_back({"spmv", spmv_file(c), spmv_defines<float>(c, d).options()});
   if (d.fp64)
     for (const SpmvConfig& c : spmv_search_space(d, sizeof(double)))
-      out.push_back({"spmv", "spmv.cl", spmv_defines<double>(c, d).options()});
+      out.push_back({"spmv", spmv_file(c), spmv_defines<double>(c, d).options()});
 }
 
 template <typename T>
@@ -91,11 +96,11 @@ SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x
     }
     case SpmvKernel::merge: {
       const auto& m = a.merge_tiles(queue, c.wg_bits, c.items);
-      cl::Kernel k = kernel(queue, "spmv.cl", "spmv_merge", def);
+      cl::Kernel k = kernel(queue, "spmv_merge.cl", "spmv_merge", def);
       set_args(k, rows, m.coords, a.row_ptr(), a.col_idx(), a.values(), x, y, m.carry, alpha, beta);
       run.first = run.last = launch(queue, k, size_t(m.count) * wg, wg);
       if (m.n_plan) {
-        cl::Kernel f = kernel(queue, "spmv.cl", "spmv_merge_fixup", def);
+        cl::Kernel f = kernel(queue, "spmv_merge.cl", "spmv_merge_fixup", def);
         set_args(f, m.n_long, m.n_plan, m.plan, m.carry, y, alpha);
         const size_t short_groups = (size_t(m.n_plan - m.n_long) + wg - 1) / wg;
         run.last = launch(queue, f, (size_t(m.n_long) + short_groups) * wg, wg);
