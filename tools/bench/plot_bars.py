@@ -3,9 +3,11 @@
 
 A line is `LABEL key=value ...` (the label: the words before the first key=value, or before
 key=value of --label-end; an anchor line `anchor=NAME matrix=M ...` or `anchor=NAME ... n=N` is
-labelled `NAME M` or `NAME n=N`); lines without KEY are skipped. Lines with the
+labelled `NAME M` or `NAME n=N`; with --label-keys K1,K2 the label is the words before the first
+key=value plus those keys' values); lines without KEY are skipped. Lines with the
 same label (rounds) give one bar at their mean, with their min and max as the error bar.
-  plot_bars.py FILE KEY OUT.png [--label-end K] [--match REGEX] [--title T] [--ylabel Y]
+  plot_bars.py FILE KEY OUT.png [--label-end K | --label-keys K1,K2] [--match REGEX] [--title T]
+               [--ylabel Y]
 --match keeps the labels that REGEX finds (re.search). Needs matplotlib.
 """
 import argparse
@@ -20,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 KV = re.compile(r"(\S+)=(\S+)")
 
 
-def rows(path, key, match, label_end):
+def rows(path, key, match, label_end, label_keys):
     out = OrderedDict()
     for line in open(path, encoding="utf-8"):
         if line.startswith("#") or f"{key}=" not in line:
@@ -29,7 +31,10 @@ def rows(path, key, match, label_end):
         end = line.find(f" {label_end}=") if label_end else -1
         first = KV.search(line)
         label = line[:end].strip() if end >= 0 else line[: first.start()].strip() if first else ""
-        if "anchor" in kv:
+        if label_keys:
+            label = " ".join([line[: first.start()].strip() if first else ""] +
+                             [f"{k}={kv[k]}" for k in label_keys if k in kv]).strip()
+        elif "anchor" in kv:
             where = kv["matrix"].removesuffix(".mtx") if "matrix" in kv else f"n={kv.get('n', '')}"
             label = f"{kv['anchor']} {where}"
         if match and not re.search(match, label):
@@ -48,10 +53,11 @@ def main():
     p.add_argument("out")
     p.add_argument("--match")
     p.add_argument("--label-end")
+    p.add_argument("--label-keys", type=lambda v: v.split(","))
     p.add_argument("--title", default="")
     p.add_argument("--ylabel")
     a = p.parse_args()
-    data = rows(a.file, a.key, a.match, a.label_end)
+    data = rows(a.file, a.key, a.match, a.label_end, a.label_keys)
     if not data:
         raise SystemExit(f"no line of {a.file} has {a.key}=")
     labels = list(data)
