@@ -2,7 +2,9 @@
 // BARRIER_STRATEGY: 0 relaunch (no in-kernel barrier: the host launches once per phase),
 // 1 lock (CUDA grid.sync()'s algorithm: one counter word; each group adds 1 with release, group 0
 // adds 0x80000000 - (G-1), so the top bit flips exactly when all G arrived, and everybody spins
-// on that bit with acquire: no separate flag store), 2 grouped-lock (groups of
+// on that bit with acquire: no separate flag store; with BARRIER_LOCK_SPLIT = K > 1 group g adds
+// 1 to counter g % K instead, and everybody spins until every counter holds its round's count,
+// then acquires each: K words share the arrivals), 2 grouped-lock (groups of
 // BARRIER_GROUP_SIZE work-groups count on their own counters; the last of each arrives at a
 // top-bit counter as in lock), 3 lock-free (Xiao & Feng Arrayin/Arrayout flags checked by master
 // work-group 0, G <= work-group size), 4 tree (flag arrays in ceil(log_B G) levels plus a release
@@ -24,6 +26,9 @@
 #endif
 #ifndef BARRIER_C11
 #error "BARRIER_C11 undefined!"
+#endif
+#if BARRIER_STRATEGY == BARRIER_LOCK && !defined(BARRIER_LOCK_SPLIT)
+#error "BARRIER_LOCK_SPLIT undefined!"
 #endif
 #if BARRIER_STRATEGY == BARRIER_GROUPED_LOCK && !defined(BARRIER_GROUP_SIZE)
 #error "BARRIER_GROUP_SIZE undefined!"
@@ -111,8 +116,24 @@ void global_barrier(__global volatile int* state, int* round) {
   const int g = get_group_id(0), groups = get_num_groups(0), lid = get_local_id(0);
   const int gen = ++*round;
   B_WG_BARRIER();  // every work-item's writes precede the arrival
-#if BARRIER_STRATEGY == BARRIER_LOCK
+#if BARRIER_STRATEGY == BARRIER_LOCK && BARRIER_LOCK_SPLIT == 1
   if (lid == 0) barrier_top_bit(state + BARRIER_TOP, g == 0, groups, gen);
+#elif BARRIER_STRATEGY == BARRIER_LOCK
+  if (lid == 0) {
+    __global volatile int* ctr = state + BARRIER_ARRAYS;  // K counters, one line each
+    flag_add_release(ctr + (g % BARRIER_LOCK_SPLIT) * BARRIER_LINE, 1);
+    // Counter k gets gen * n_k after round gen (n_k: the groups with g % K == k); a fast group
+    // may already add round gen + 1's arrival, hence >= (as a difference: the count wraps).
+    int all = 0;
+    while (!all) {
+      all = 1;
+      for (int k = 0; k < BARRIER_LOCK_SPLIT; ++k) {
+        const uint n_k = (uint)(groups / BARRIER_LOCK_SPLIT + (k < groups % BARRIER_LOCK_SPLIT));
+        all &= (int)((uint)B_SPIN_LOAD(ctr + k * BARRIER_LINE) - (uint)gen * n_k) >= 0;
+      }
+    }
+    for (int k = 0; k < BARRIER_LOCK_SPLIT; ++k) B_SPIN_DONE(ctr + k * BARRIER_LINE);
+  }
 #elif BARRIER_STRATEGY == BARRIER_GROUPED_LOCK
   if (lid == 0) {
     const int k = g / BARRIER_GROUP_SIZE, nk = (groups + BARRIER_GROUP_SIZE - 1) / BARRIER_GROUP_SIZE;

@@ -29,7 +29,14 @@ BarrierOrder parse_barrier_order(const std::string& name);
 struct BarrierVariant {
   BarrierOrder order = BarrierOrder::automatic;
   int flag_stride = 0;
+  int lock_split = 0;  // lock: counters the arrivals are split over, 1..32 (0: default_lock_split)
 };
+
+/// The lock's split: 2 counters on NVIDIA GPUs up to 2 groups per compute unit, else 1 (one
+/// counter word: grid.sync()'s algorithm). H100, 2026-11-25 (BENCHMARKS.md): 264 x 1024 1.27
+/// against 1.43 us, 132 x 256 0.92 against 0.96; more counters are slower (every spinner polls
+/// every counter).
+int default_lock_split(const DeviceInfo& info, int groups);
 
 /// Adds what cl/barrier_order.cl's flag_load_acquire / flag_store_release / flag_add_acq_rel need
 /// on ctx's device: BARRIER_C11 (with -cl-std=CL2.0 on OpenCL C 2.x devices such as ROCm's,
@@ -86,6 +93,7 @@ class GlobalBarrier {
   int tree_levels() const;                        // tree: ceil(log_B G) + 1 (release level)
   bool in_kernel() const { return strategy_ != BarrierStrategy::relaunch; }
   int flag_stride() const { return flag_stride_; }           // lock-free, tree: ints between flags
+  int lock_split() const { return lock_split_; }             // lock: arrival counters
   const std::string& ordering() const { return ordering_; }  // see add_flag_defines
 
   /// Adds BARRIER_STRATEGY, the strategy's parameters and add_flag_defines' macros to d.
@@ -99,7 +107,7 @@ class GlobalBarrier {
 
  private:
   BarrierStrategy strategy_;
-  int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1;
+  int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1, lock_split_ = 1;
   Defines ordering_defines_;
   std::string ordering_;
   size_t state_ints_;
@@ -112,7 +120,7 @@ class GlobalBarrier {
 struct BarrierBenchResult {
   double ms = 0, us_per_barrier = 0;
   long long errors = 0;
-  int branch = 0, levels = 0, flag_stride = 0;
+  int branch = 0, levels = 0, flag_stride = 0, lock_split = 0;
   std::string ordering;
 };
 /// check_data = false times the barriers alone (barrier_loop, as CUDA's grid.sync() anchor

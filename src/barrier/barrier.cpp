@@ -154,6 +154,10 @@ BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int
   return BarrierStrategy::lock;
 }
 
+int default_lock_split(const DeviceInfo& info, int groups) {
+  return info.is_nvidia() && groups <= 2 * std::max(1, int(info.compute_units)) ? 2 : 1;
+}
+
 int barrier_group_limit(BarrierStrategy s, int local_size) {
   // Lock-free: the master group watches every group with one work-item of its own.
   return s == BarrierStrategy::lock_free ? local_size : std::numeric_limits<int>::max();
@@ -182,7 +186,12 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
   int arrays = 0;
   switch (strategy) {
     case BarrierStrategy::relaunch:
+      break;
     case BarrierStrategy::lock:
+      lock_split_ = variant.lock_split ? variant.lock_split : default_lock_split(info, groups);
+      if (lock_split_ < 1 || lock_split_ > 32)
+        throw input_error("lock barrier: split " + std::to_string(lock_split_) + " outside 1..32");
+      if (lock_split_ > 1) arrays = BARRIER_LINE * lock_split_;
       break;
     case BarrierStrategy::grouped_lock:
       group_size_ = ceil_sqrt(groups);  // minimises ceil(G/g) + g
@@ -222,6 +231,7 @@ Defines& GlobalBarrier::add_defines(Defines& d) const {
   if (strategy_ == BarrierStrategy::lock_free || strategy_ == BarrierStrategy::tree)
     d.set("BARRIER_FLAG_STRIDE", flag_stride_);
   if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
+  if (strategy_ == BarrierStrategy::lock) d.set("BARRIER_LOCK_SPLIT", lock_split_);
   if (strategy_ == BarrierStrategy::tree) d.set("BARRIER_BRANCH", branch_);
   return d;
 }

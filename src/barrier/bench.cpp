@@ -58,6 +58,7 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
   r.branch = bar.branch();
   r.levels = bar.tree_levels();
   r.flag_stride = bar.flag_stride();
+  r.lock_split = bar.lock_split();
   r.ordering = bar.ordering();
   return r;
 }

@@ -79,7 +79,7 @@ struct Sweep {
   std::vector<std::string> groups;
   std::vector<BarrierOrder> orders;
   std::vector<int> strides;
-  int local = 0, rounds = 0, branch = 0;
+  int local = 0, rounds = 0, branch = 0, split = 0;
   bool data = true;
 };
 
@@ -103,6 +103,7 @@ Sweep parse_sweep(const po::variables_map& vm) {
   }
   w.local = vm["local-size"].as<int>(), w.rounds = vm["rounds"].as<int>();
   w.branch = vm["branch"].as<int>(), w.data = !vm.count("no-data");
+  w.split = vm["split"].as<int>();
   return w;
 }
 
@@ -125,6 +126,7 @@ Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant
     if (flags) kv.add("stride", r.flag_stride);
     kv.add("us_per_barrier", r.us_per_barrier).add("errors", r.errors).add("rounds", w.rounds);
     if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
+    if (s == BarrierStrategy::lock) kv.add("split", r.lock_split);
   } catch (const input_error& e) {
     ++refused;
     kv.add("refused", std::string(e.what()));
@@ -156,6 +158,8 @@ int run_bench_barrier(const Args& args) {
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
       "branch", number<int>(0, 65536)->default_value(0),
       "tree branching factor (0: about sqrt(G))")(
+      "split", number<int>(0, 32)->default_value(0),
+      "lock: counters the arrivals are split over (0: the rule; 1: one word, as grid.sync())")(
       "order", po::value<std::string>()->default_value("auto"),
       "NVIDIA ordering: comma list of auto|fence|acqrel|acqrel-rspin")(
       "stride", po::value<std::string>()->default_value("0"),
@@ -182,7 +186,8 @@ int run_bench_barrier(const Args& args) {
     for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{w.orders.front()} : w.orders)
       for (int stride : flags ? w.strides : std::vector<int>{0})
         for (const std::string& g : w.groups) {
-          const Report row = bench_row(ctx, w, s, BarrierVariant{order, stride}, g, refused, failed);
+          const Report row =
+              bench_row(ctx, w, s, BarrierVariant{order, stride, w.split}, g, refused, failed);
           std::cout << row.str() << std::endl;
           rows.push_back(row.json());
         }
