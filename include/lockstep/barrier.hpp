@@ -32,10 +32,11 @@ struct BarrierVariant {
   int lock_split = 0;  // lock: counters the arrivals are split over, 1..32 (0: default_lock_split)
 };
 
-/// The lock's split: 2 counters on NVIDIA GPUs up to 2 groups per compute unit, else 1 (one
-/// counter word: grid.sync()'s algorithm). H100, 2026-11-25 (BENCHMARKS.md): 264 x 1024 1.27
-/// against 1.43 us, 132 x 256 0.92 against 0.96; more counters are slower (every spinner polls
-/// every counter).
+/// The lock's split: 2 counters on NVIDIA GPUs from half a group to 2 groups per compute unit,
+/// else 1 (one counter word: grid.sync()'s algorithm). H100, 2026-11-25 (BENCHMARKS.md): 264 x
+/// 1024 1.22 against 1.43 us, 132 x 256 0.92 against 0.96, 66 x 256 0.84 against 0.85; at 33
+/// groups and fewer one word is 0.5-3.5 % faster; 3 counters are slower than 2 everywhere
+/// (every spinner polls every counter).
 int default_lock_split(const DeviceInfo& info, int groups);
 
 /// Adds what cl/barrier_order.cl's flag_load_acquire / flag_store_release / flag_add_acq_rel need

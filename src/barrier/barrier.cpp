@@ -155,7 +155,8 @@ BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int
 }
 
 int default_lock_split(const DeviceInfo& info, int groups) {
-  return info.is_nvidia() && groups <= 2 * std::max(1, int(info.compute_units)) ? 2 : 1;
+  const int cus = std::max(1, int(info.compute_units));
+  return info.is_nvidia() && groups >= 2 && 2 * groups >= cus && groups <= 2 * cus ? 2 : 1;
 }
 
 int barrier_group_limit(BarrierStrategy s, int local_size) {
