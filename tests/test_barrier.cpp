@@ -77,15 +77,13 @@ TEST_CASE("barrier: lock, 100000 rounds, zero errors, and the barriers alone los
   CHECK(r.errors == 0);
   CHECK(r.us_per_barrier > 0);
 }
-// The lock with its arrivals split over K counters (the rule's 2 on NVIDIA from half a group to 2
-// groups per compute unit; 1 elsewhere): K = 1, 2, 3 whatever the device, both ordering paths.
+// The lock with its arrivals split over K counters (BarrierVariant::lock_split; the default is
+// one word): K = 1, 2, 3 on both ordering paths.
 TEST_CASE("barrier: lock split over 1, 2 and 3 counters, zero errors") {
   for (int k : {1, 2, 3}) stress(BarrierStrategy::lock, 20000, {BarrierOrder::automatic, 0, k});
   ScopedEnv c12("LOCKSTEP_BARRIER_C11", "0");
   for (int k : {1, 2, 3}) stress(BarrierStrategy::lock, 5000, {BarrierOrder::automatic, 0, k});
-  const DeviceInfo& info = test::context().info();
-  CHECK(default_lock_split(info, 1) == 1);
-  CHECK(default_lock_split(info, std::max(2, int(info.compute_units))) == (nvidia_ptx() ? 2 : 1));
+  CHECK(GlobalBarrier(test::context().info(), BarrierStrategy::lock, 64, 64).lock_split() == 1);
   CHECK_THROWS_AS(GlobalBarrier(test::context().info(), BarrierStrategy::lock, 4, 64, 0,
                                 {BarrierOrder::automatic, 0, 33}),
                   input_error);
@@ -124,7 +122,7 @@ TEST_CASE("barrier: every NVIDIA PTX ordering variant is correct") {
   }
   for (auto o : {BarrierOrder::fence, BarrierOrder::acqrel, BarrierOrder::acqrel_rspin}) {
     for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock}) stress(s, 50000, {o, 0});
-    stress(BarrierStrategy::lock, 50000, {o, 0, 2});  // split (the rule's one word at 64 here)
+    stress(BarrierStrategy::lock, 50000, {o, 0, 2});  // split over two words
     for (auto s : {BarrierStrategy::lock_free, BarrierStrategy::tree})
       for (int stride : {1, 32}) stress(s, 50000, {o, stride});
     CHECK(flag_ring(o, ring_groups(), 2000, 1) == 0);

@@ -29,15 +29,14 @@ BarrierOrder parse_barrier_order(const std::string& name);
 struct BarrierVariant {
   BarrierOrder order = BarrierOrder::automatic;
   int flag_stride = 0;
-  int lock_split = 0;  // lock: counters the arrivals are split over, 1..32 (0: default_lock_split)
+  int lock_split = 0;  // lock: counters the arrivals are split over, 1..32 (0: 1, see below)
 };
-
-/// The lock's split: 2 counters on NVIDIA GPUs from half a group to 2 groups per compute unit,
-/// else 1 (one counter word: grid.sync()'s algorithm). H100, 2026-11-25 (BENCHMARKS.md): 264 x
-/// 1024 1.22 against 1.43 us, 132 x 256 0.92 against 0.96, 66 x 256 0.84 against 0.85; at 33
-/// groups and fewer one word is 0.5-3.5 % faster; 3 counters are slower than 2 everywhere
-/// (every spinner polls every counter).
-int default_lock_split(const DeviceInfo& info, int groups);
+// The lock's split K: K > 1 spreads the arrivals over K counter words, so fewer of them queue on
+// one word; every spinner then polls all K. H100, 2026-11-25 (BENCHMARKS.md), barriers alone
+// (every group arriving at once): K = 2 took 1.22 us against 1.43 at 264 x 1024 and 0.92 against
+// 0.96 at 132 x 256 (one word 0.5-3.5 % faster at 33 groups and fewer; K = 3 slower than 2);
+// but the persistent radix sort (128 and 205 groups) ran 2-2.5 % slower with K = 2, its groups
+// arriving spread out. So the default stays one word (grid.sync()'s algorithm) everywhere.
 
 /// Adds what cl/barrier_order.cl's flag_load_acquire / flag_store_release / flag_add_acq_rel need
 /// on ctx's device: BARRIER_C11 (with -cl-std=CL2.0 on OpenCL C 2.x devices such as ROCm's,

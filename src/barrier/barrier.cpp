@@ -154,11 +154,6 @@ BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int
   return BarrierStrategy::lock;
 }
 
-int default_lock_split(const DeviceInfo& info, int groups) {
-  const int cus = std::max(1, int(info.compute_units));
-  return info.is_nvidia() && groups >= 2 && 2 * groups >= cus && groups <= 2 * cus ? 2 : 1;
-}
-
 int barrier_group_limit(BarrierStrategy s, int local_size) {
   // Lock-free: the master group watches every group with one work-item of its own.
   return s == BarrierStrategy::lock_free ? local_size : std::numeric_limits<int>::max();
@@ -189,7 +184,7 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
     case BarrierStrategy::relaunch:
       break;
     case BarrierStrategy::lock:
-      lock_split_ = variant.lock_split ? variant.lock_split : default_lock_split(info, groups);
+      lock_split_ = variant.lock_split ? variant.lock_split : 1;
       if (lock_split_ < 1 || lock_split_ > 32)
         throw input_error("lock barrier: split " + std::to_string(lock_split_) + " outside 1..32");
       if (lock_split_ > 1) arrays = BARRIER_LINE * lock_split_;
