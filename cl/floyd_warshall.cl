@@ -146,14 +146,7 @@ void fw_cross(const int N, const int kb, const int sb, const int sk, __global T*
     const T bk = b[k * TILE + j];
     for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
       const T s = PLUS(a[i * TILE + k], bk);
-#if PATHS
-      if (s < c[e]) {
-        c[e] = s;
-        cn[e] = an[i * TILE + k];
-      }
-#else
-      c[e] = MIN(c[e], s);
-#endif
+      RELAX(c[e], cn[e], s, an[i * TILE + k]);
     }
   }
   for (int e = 0, i = l / TILE; e < ROWS; ++e, i += ROW_STEP) {
@@ -233,14 +226,7 @@ void fw_diag(const int N, const int s0, const int depth, __global T* D, __global
       #pragma unroll DIAG_UNROLL
       for (int b = 0; b < DM; ++b) {
         const T s = PLUS(ck, rk[b]);
-#if PATHS
-        if (s < d[a][b]) {
-          d[a][b] = s;
-          p[a][b] = pk;
-        }
-#else
-        d[a][b] = MIN(d[a][b], s);
-#endif
+        RELAX(d[a][b], p[a][b], s, pk);
       }
     }
   }

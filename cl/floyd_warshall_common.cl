@@ -33,6 +33,18 @@ typedef float4 T4;
 #define PLUS(a, b) ((a) + (b))
 #define MIN(a, b) fmin(a, b)
 #endif
+// The register-tile update of fw_cross, fw_diag and fw_rest: distance d (and its next hop h) by
+// the sum s through next hop hk. With next hops a compare, so the hop follows the distance; else
+// MIN (hk is then never evaluated).
+#if PATHS
+#define RELAX(d, h, s, hk) \
+  if ((s) < (d)) {         \
+    (d) = (s);             \
+    (h) = (hk);            \
+  }
+#else
+#define RELAX(d, h, s, hk) (d) = MIN(d, s)
+#endif
 
 // Fills the first `words` of smem with garbage when POISON_LOCAL=1 (every item of the group).
 static inline void poison(__local T* smem, const int words) {

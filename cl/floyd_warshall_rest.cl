@@ -178,14 +178,7 @@ void fw_rest(const int N, const int s0, const int depth, const int mode, const i
 #pragma unroll
         for (int y = 0; y < TN; ++y) {
           const T s = BULK_PLUS(av[x], bv[y]);
-#if PATHS
-          if (s < c[x][y]) {
-            c[x][y] = s;
-            cn[x][y] = an;
-          }
-#else
-          c[x][y] = MIN(c[x][y], s);
-#endif
+          RELAX(c[x][y], cn[x][y], s, an);
         }
       }
     }
