@@ -103,8 +103,9 @@ TEST_CASE("sort: radix one-group sort and large n with the device's own paramete
     std::vector<uint32_t> got = download<uint32_t>(ctx.queue(), kb, in.size()), want = in;
     sort_cpu(want, nullptr, false);
     CHECK(got == want);
-    CHECK(r.tile < shorter.local_size * shorter.items);
-    const size_t full = size_t(shorter.local_size) * size_t(shorter.items);  // a full tile
+    const detail::RadixParams pass = detail::onesweep_shape(shorter);
+    CHECK(r.tile < pass.local_size * pass.items);
+    const size_t full = size_t(pass.local_size) * size_t(pass.items);  // a full tile
     CHECK(size_t(r.groups) > (in.size() + full - 1) / full);  // more tiles than full ones
   }
   std::vector<float> f(one / 2, std::nanf("1"));  // every pass skipped; NaNs still canonical
@@ -198,6 +199,19 @@ TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and
     check_sort(random_keys<uint32_t>(4099, 21), r, true, "radix, 1.2 path, waves", &p);
     check_sort(random_keys<uint32_t>(size_t(5 * wave), 23, 30), r, true, "one group, waves", &p);
   }
+  // Onesweep in its own shape (NVIDIA's rule): 384 work-items, the last 128 own no digit, and the
+  // ranking scratch (6 waves of 64) larger than the tile it shares local memory with.
+  detail::RadixParams shaped = small_tiles(true);
+  shaped.private_counts = false;
+  shaped.match = 2;
+  shaped.wave = 64;
+  shaped.local_size = 128;
+  shaped.items = 2;
+  shaped.small_items = 3;
+  shaped.pass_local_size = 384;
+  shaped.pass_items = 2;
+  check_sort(random_keys<uint32_t>(4099, 24), r, true, "radix, Onesweep's own shape", &shaped);
+  check_sort(random_keys<uint32_t>(4099, 25), r, false, "radix, Onesweep's own shape", &shaped);
   for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock, BarrierStrategy::tree}) {
     SortOptions b;
     b.algorithm = SortAlgorithm::bitonic;

@@ -64,7 +64,7 @@ struct SortOptions {
   StrategyChoice strategy;  // bitonic, radix-persistent: auto (empty) or a barrier strategy,
                             // relaunch included
   int tile = 0;             // bitonic: elements per local tile (power of two); 0 = rule
-  int local_size = 0;       // bitonic work-group size; 0 = rule (radix always uses 256)
+  int local_size = 0;       // bitonic work-group size; 0 = rule (radix: its own rule)
   int fuse = 0;             // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
   int groups = 0;           // bitonic, radix-persistent: work-groups; 0 = min(tiles, co-resident)
   int items = 0;            // radix, radix-persistent: keys per work-item per tile; 0 = rule

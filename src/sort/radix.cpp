@@ -25,10 +25,10 @@ namespace {
 // again before it ends), so no sort begins with a fill command.
 constexpr size_t kRadixStateSlot = 4;
 
-// Local memory of the pass kernel (lk, which the values pass through after the keys;
-// rank_shared, gbase, small words) and of radix_small (lk, the values through it too).
+// Local memory of the pass kernel (lk, which the values pass through after the keys, sharing its
+// words with rank_shared; start, gbase, small words) and of radix_small (lk, the values through it too).
 size_t pass_local_bytes(const RadixParams& p, size_t kb) {
-  return size_t(p.local_size) * p.items * kb + rank_shared_bytes(p) + 1100;
+  return std::max(size_t(p.local_size) * p.items * kb, rank_shared_bytes(p)) + 2124;
 }
 size_t small_local_bytes(const RadixParams& p, size_t kb) {
   return size_t(p.local_size) * p.small_items * kb + rank_shared_bytes(p) + 64;
@@ -42,16 +42,29 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   if (device.is_nvidia() && device.wave_width == 32) {
     p.match = 1;
     p.wave = 32;
-    // The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per pass): u32 keys
+    // items: the one-group and persistent sorts' bound (radix_persistent_fit), Onesweep's tile
+    // until session 7. The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per
+    // pass, 256 work-items): u32 keys
     // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; u64 8/10/12/14/16 0.72/0.66/0.61/0.58/
     // 0.78. Pairs, since the values pass through the keys' local memory (session 3, whole sort,
     // 2^24 / 2^26 ms): u32 14/18/20/22/24/26/28 0.822/0.766/0.746/0.720/0.724/0.733/0.821 and
     // 3.05/2.76/2.67/2.60/2.56/2.55/3.01; u64 10/12/14/16 2.13/2.05/1.89/2.46 and 8.53/8.13/7.37/
     // 9.77 (tools/bench/results/2026-11-24-h100-sort-pairs-s3.txt).
     p.items = kb == 8 ? 14 : (pairs ? 24 : 20);
+    // Onesweep's own tile since its ranking scratch shares the tile's local memory (session 7,
+    // H100, 2^26, ms per pass; every shape capped for two groups per SM): u32 keys 256x20 (the
+    // previous rule, 72 registers) 0.382, 512x14/16/18/20 0.380/0.361/0.356/0.378, 384x20/24
+    // 0.372/0.367, 640x12 0.382, 1024x8 0.505; u64 keys 256x14 0.58, 512x8/10 0.58/0.52, 384x12
+    // 0.54; u32 pairs 256x24 (109 registers) 0.59, 384x14/16/18 0.60/0.585/0.575 (0.558 with
+    // the values loaded after the keys' stores, now the kernel's order), 512x10/12 0.61/0.585;
+    // u64 pairs 256x14 0.90, 384x10/12 0.87/0.84, 512x8 0.87. Uncapped, the shared scratch let
+    // the compiler take more registers (256x24 pairs: one group per SM, 0.85).
+    // tools/bench/results/2026-11-25-h100-sort-shapes-s7.txt
+    p.pass_local_size = pairs ? 384 : 512;
+    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : 18;
     p.small_items = 32;
-    // small n: shorter tiles until every SM gets a tile, pairs two (their pass holds 2 groups
-    // per SM, 109 registers; session 4, 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
+    // small n: shorter tiles until every SM gets a tile, pairs two (session 4, 256 work-items,
+    // 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
     p.min_tiles = std::max(1, int(device.compute_units)) * (pairs ? 2 : 1);
   } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
     p.local_size = 16;
@@ -64,11 +77,21 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     p.items = 16;
     p.small_items = 16;
   }
-  if (items) p.items = items, p.min_tiles = 0;
+  if (items) p.items = items, p.pass_items = items, p.min_tiles = 0;
+  if (p.match == 1 && p.pass_local_size)  // two groups per compute unit (64 Ki registers)
+    p.pass_registers = std::min(255, 65536 / (2 * p.pass_local_size) / 8 * 8);
   const size_t local_mem = device.local_mem_bytes;
   while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
   while (p.items > 1 && pass_local_bytes(p, kb) > local_mem) --p.items;
+  while (p.pass_items > 1 && pass_local_bytes(onesweep_shape(p), kb) > local_mem) --p.pass_items;
   while (p.small_items > 0 && small_local_bytes(p, kb) > local_mem) --p.small_items;
+  return p;
+}
+
+RadixParams onesweep_shape(RadixParams p) {
+  if (p.pass_local_size) p.local_size = p.pass_local_size;
+  if (p.pass_items) p.items = p.pass_items;
+  p.pass_local_size = p.pass_items = 0;
   return p;
 }
 
@@ -93,23 +116,24 @@ Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, b
     // loads are relaxed: on NVIDIA acqrel-rspin makes flag_load_relaxed ld.relaxed.gpu (the
     // acquire order would serialise a round of LOOKBACK loads).
     add_flag_defines(device, d, BarrierOrder::acqrel_rspin);
-    // NVIDIA, 32-bit keys: at most 72 registers (80 unbounded; 12 bytes spilled, still 3 groups
-    // per SM). H100, three runs (session 4): 2^24 keys 0.468-0.478 ms against 0.481-0.484, 2^26
-    // 1.676-1.690 against 1.694-1.702. Pairs were slower at 80 (spills) and equal at 96.
-    if (p.match == 1 && !pairs && key_bytes(type) == 4) d.flag("-cl-nv-maxrregcount=72");
+    if (p.pass_registers) d.flag("-cl-nv-maxrregcount=" + std::to_string(p.pass_registers));
   }
   return d;
 }
 
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                      bool descending, const RadixParams& p, const cl::Buffer* values) {
+                      bool descending, const RadixParams& given, const cl::Buffer* values) {
   SortResult r;
   r.algorithm = SortAlgorithm::radix;
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
+  const bool small = n <= size_t(given.local_size) * size_t(std::max(0, given.small_items));
+  const RadixParams p = small ? given : onesweep_shape(given);
   const int rw = p.match ? p.wave : 1;
+  // work-items own digits l * DPT .. (cl/radix_rank.cl): all 256 when local >= 256 or divides it
   if (p.local_size < 1 || p.local_size > int(ctx.info().max_work_group_size) || rw < 1 ||
-      rw > 64 || p.local_size % rw || p.items < 1 || p.items > 512 || p.small_items < 0 ||
-      p.match < 0 || p.match > 2)
+      rw > 64 || p.local_size % rw || (p.local_size < 256 && 256 % p.local_size) ||
+      p.items < 1 || p.items > 512 || p.small_items < 0 || p.match < 0 || p.match > 2 ||
+      p.pass_registers < 0)
     throw input_error("radix sort: bad parameters (local size " + std::to_string(p.local_size) +
                       ", items " + std::to_string(p.items) + ", wave " + std::to_string(rw) + ")");
   const bool pairs = values != nullptr;
@@ -123,7 +147,6 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   if (std::max(pass_local_bytes(p, kb), hist_bytes) > ctx.info().local_mem_bytes)
     throw input_error("radix sort: a tile of " + std::to_string(tile) +
                       " keys does not fit in local memory");
-  const bool small = n <= local * size_t(p.small_items);
   // one group: on GPUs the fewest keys per work-item (1, 2, 4, ..) that hold n, since each pass
   // ranks a work-item's keys one after another (H100: 2^12 keys in a 2^13 tile took 23 us)
   const int small_items = small_tile_items(ctx.info(), p, n);

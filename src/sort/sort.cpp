@@ -103,12 +103,13 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
           if (small && p.small_items == 0) continue;
           // min_tiles (small n) shortens tiles to 4, 8, ... keys per work-item; on GPUs the one
           // group holds 1, 2, 4, .. small_items
-          std::vector<int> items{small ? p.small_items : p.items};
-          for (int i = 4; !small && p.min_tiles > 0 && i < p.items; i += 4) items.push_back(i);
-          for (int i = 1; small && d.is_gpu() && i < p.small_items; i *= 2) items.push_back(i);
+          const RadixParams q = small ? p : onesweep_shape(p);
+          std::vector<int> items{small ? q.small_items : q.items};
+          for (int i = 4; !small && q.min_tiles > 0 && i < q.items; i += 4) items.push_back(i);
+          for (int i = 1; small && d.is_gpu() && i < q.small_items; i *= 2) items.push_back(i);
           for (int i : items)
             out.push_back({"sort/radix", small ? "radix_small.cl" : "radix.cl",
-                           radix_defines(d, t, desc, pairs, p, small, i).options()});
+                           radix_defines(d, t, desc, pairs, q, small, i).options()});
         }
       // the rule's ladder, then (GPUs, HELD=1 only) the larger tiles of the sort's second try
       const int most = std::min(p.items, radix_persistent_fit(d, p, t, pairs));

@@ -25,8 +25,12 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
 /// The radix sort's knobs (cl/radix.cl, cl/radix_rank.cl, cl/radix_small.cl) as plain values, so
 /// a tuner can drive them; radix_params() is the rule for a device.
 struct RadixParams {
-  int local_size = 256;  // LOCAL_SIZE of every radix kernel
+  int local_size = 256;  // LOCAL_SIZE of the radix kernels (Onesweep's: pass_local_size if set)
   int items = 16;        // ITEMS: keys per work-item per tile (TILE = local_size * items)
+  // Onesweep's own tile shape where the rule sets one (radix_histogram, radix_pass; 0: the above):
+  // its LOCAL_SIZE, its ITEMS, and at most pass_registers registers per work-item
+  // (-cl-nv-maxrregcount, NVIDIA), so that two groups share a compute unit.
+  int pass_local_size = 0, pass_items = 0, pass_registers = 0;
   int match = 0;         // RADIX_MATCH: 0 counters per work-item, 1 NVIDIA PTX, 2 emulated lanes
   int wave = 1;          // WAVE_WIDTH, the lanes of a wave for match 1 and 2
   int hist_groups = 0;   // work-groups of radix_histogram; 0 = 1 up to 2^14 keys, else 4 per CU
@@ -39,11 +43,14 @@ struct RadixParams {
 /// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
 size_t rank_shared_bytes(const RadixParams& p);  // cl/radix_rank.cl's rank_shared
+/// p with Onesweep's shape (pass_local_size, pass_items) as local_size and items.
+RadixParams onesweep_shape(RadixParams p);
 /// The one-group sort's keys per work-item for n keys: p.small_items, on GPUs the fewest of 1, 2,
 /// 4, .. p.small_items whose tile holds n.
 int small_tile_items(const DeviceInfo& device, const RadixParams& p, size_t n);
-/// The -D set of cl/radix_small.cl (small) or cl/radix.cl for parameters p (items: the one
-/// group's keys per work-item, or the tile's when min_tiles shortened it; 0: the parameters').
+/// The -D set of cl/radix_small.cl (small) or cl/radix.cl for parameters p (for cl/radix.cl
+/// onesweep_shape's; items: the one group's keys per work-item, or the tile's when min_tiles
+/// shortened it; 0: the parameters').
 Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,
                       const RadixParams& p, bool small, int items = 0);
 SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
