@@ -139,7 +139,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   const bool pairs = values != nullptr;
   const size_t kb = key_bytes(type), local = size_t(p.local_size);
   int items = p.items;  // below min_tiles tiles: shorter tiles (4, 8, ...), more work-groups
-  if (p.min_tiles > 0 && n > local * size_t(p.small_items))
+  if (p.min_tiles > 0 && !small)
     items = std::min(items, int(std::max<size_t>(4, (n + local * p.min_tiles * 4 - 1) /
                                                         (local * p.min_tiles * 4) * 4)));
   const size_t tile = local * size_t(items);
