@@ -58,10 +58,12 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     // 0.54; u32 pairs 256x24 (109 registers) 0.59, 384x14/16/18 0.60/0.585/0.575 (0.558 with
     // the values loaded after the keys' stores, now the kernel's order), 512x10/12 0.61/0.585;
     // u64 pairs 256x14 0.90, 384x10/12 0.87/0.84, 512x8 0.87. Uncapped, the shared scratch let
-    // the compiler take more registers (256x24 pairs: one group per SM, 0.85).
+    // the compiler take more registers (256x24 pairs: one group per SM, 0.85). With the values'
+    // new order, 2^26 pairs, whole sort, ms: 384x18/20 2.400-2.413/2.493-2.497, 512x12/14
+    // 2.493-2.495/2.371-2.377, 448x16 2.394-2.403, 320x20 2.517, 256x24 2.589-2.593.
     // tools/bench/results/2026-11-25-h100-sort-shapes-s7.txt
-    p.pass_local_size = pairs ? 384 : 512;
-    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : 18;
+    p.pass_local_size = kb == 8 && pairs ? 384 : 512;
+    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : (pairs ? 14 : 18);
     p.small_items = 32;
     // small n: shorter tiles until every SM gets a tile, pairs two (session 4, 256 work-items,
     // 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
