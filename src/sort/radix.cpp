@@ -60,10 +60,12 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     // u64 pairs 256x14 0.90, 384x10/12 0.87/0.84, 512x8 0.87. Uncapped, the shared scratch let
     // the compiler take more registers (256x24 pairs: one group per SM, 0.85). With the values'
     // new order, 2^26 pairs, whole sort, ms: 384x18/20 2.400-2.413/2.493-2.497, 512x12/14
-    // 2.493-2.495/2.371-2.377, 448x16 2.394-2.403, 320x20 2.517, 256x24 2.589-2.593.
+    // 2.493-2.495/2.371-2.377, 448x16 2.394-2.403, 320x20 2.517, 256x24 2.589-2.593; then
+    // with LOOKBACK 4 (three rounds): 384x18 2.371-2.378, 512x14 2.485-2.503 (2.359-2.374 with
+    // LOOKBACK 16: the register allocation at 64 moves), 512x16 2.382-2.386; CUB 2.290-2.299.
     // tools/bench/results/2026-11-25-h100-sort-shapes-s7.txt
-    p.pass_local_size = kb == 8 && pairs ? 384 : 512;
-    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : (pairs ? 14 : 18);
+    p.pass_local_size = pairs ? 384 : 512;
+    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : 18;
     p.small_items = 32;
     // small n: shorter tiles until every SM gets a tile, pairs two (session 4, 256 work-items,
     // 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
