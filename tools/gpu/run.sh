@@ -45,3 +45,9 @@ done
 if ls "$OUT"/*.json >/dev/null 2>&1; then
   tar -czf "$OUT/json.tar.gz" -C "$OUT" $(cd "$OUT" && ls *.json) && rm -f "$OUT"/*.json
 fi
+# and each folder a bench wrote (e.g. OUT=$OUT/sort tools/bench/sort.sh) into DIR.tar.gz
+for d in "$OUT"/*/; do
+  [[ -d "$d" ]] || continue
+  d=${d%/}
+  tar -czf "$d.tar.gz" -C "$OUT" "$(basename "$d")" && rm -rf "$d"
+done
