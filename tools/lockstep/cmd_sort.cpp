@@ -1,6 +1,7 @@
 // `lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64] [--pairs]
-// [--descending] [--algorithm A] [--barrier B] [--verify] [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or
-// the keys of a file on the device, R times from the same input, and reports the fastest run.
+// [--descending] [--algorithm A] [--barrier B] [--local-size L] [--items I] [--verify]
+// [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or the keys of a file on the
+// device, R times from the same input, and reports the fastest run.
 // The last line: n= type= pairs= descending= algorithm= strategy= groups= tile= phases= ms=
 // gkeys_per_s= ms_KERNEL= (device time per kernel, radix) and with --verify verified=1|0 (keys
 // equal, bit for bit, to std::stable_sort's on the host; with --pairs the values too: equal to
@@ -130,7 +131,7 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
   const std::string usage =
       "lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64] [--pairs] "
       "[--descending] [--algorithm " + join(kAlgorithms) + "] [--barrier " + join(barrier_names()) +
-      "] [--verify] [--repeat R] [--json OUT]";
+      "] [--local-size L] [--items I] [--verify] [--repeat R] [--json OUT]";
   po::options_description opts("options");
   Deprecated old;
   opts.add_options()("n", number<long long>(0, (1ll << 30) - 1), "random keys (fixed --seed)")(
