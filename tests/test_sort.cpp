@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/sort.hpp"
 #include "lockstep/tuning.hpp"
 #include "lockstep/tuning_db.hpp"
@@ -243,4 +244,30 @@ TEST_CASE("sort: automatic follows the tuning database entry of the size class")
   CHECK(r.strategy == "relaunch");
   sort_cpu(want, nullptr, false);
   CHECK(keys == want);
+}
+
+// NVIDIA's Onesweep shape (radix_params, onesweep_shape): with the ranking scratch sharing the
+// tile's local memory, every key type and kind fits the 48 KiB a group has without shortening
+// its tile, holds two groups per compute unit under its register cap (64 Ki registers), and
+// gives each of the 256 digits an owner; the one-group sort keeps 256 work-items and no cap.
+TEST_CASE("sort: NVIDIA's Onesweep shape fits 48 KiB and two groups per compute unit") {
+  DeviceInfo nv = device_profile("nvidia", 0, "1.2"), roomy = nv;
+  nv.local_mem_bytes = 48 * 1024;
+  roomy.local_mem_bytes = 228 * 1024;
+  for (KeyType t : {KeyType::u32, KeyType::f32, KeyType::u64})
+    for (bool pairs : {false, true}) {
+      const detail::RadixParams p = detail::radix_params(nv, t, pairs, 0);
+      const detail::RadixParams q = detail::onesweep_shape(p);
+      INFO(to_string(t), " pairs=", pairs, " Onesweep ", q.local_size, " x ", q.items);
+      CHECK(p.local_size == 256);
+      CHECK(q.items == detail::onesweep_shape(detail::radix_params(roomy, t, pairs, 0)).items);
+      CHECK((q.local_size >= 256 && q.local_size % 32 == 0));
+      CHECK(q.pass_registers >= 32);
+      CHECK(2 * q.local_size * q.pass_registers <= 65536);
+      const std::string pass = detail::radix_defines(nv, t, false, pairs, q, false).options();
+      CHECK(pass.find("-cl-nv-maxrregcount=" + std::to_string(q.pass_registers)) !=
+            std::string::npos);
+      const std::string one = detail::radix_defines(nv, t, false, pairs, p, true).options();
+      CHECK(one.find("maxrregcount") == std::string::npos);
+    }
 }
