@@ -42,8 +42,8 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   if (device.is_nvidia() && device.wave_width == 32) {
     p.match = 1;
     p.wave = 32;
-    // items: the one-group and persistent sorts' bound (radix_persistent_fit), Onesweep's tile
-    // until session 7. The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per
+    // items: the persistent sort's bound (radix_persistent_fit), Onesweep's tile until
+    // session 7. The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per
     // pass, 256 work-items): u32 keys
     // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; u64 8/10/12/14/16 0.72/0.66/0.61/0.58/
     // 0.78. Pairs, since the values pass through the keys' local memory (session 3, whole sort,

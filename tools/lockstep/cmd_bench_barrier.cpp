@@ -159,7 +159,7 @@ int run_bench_barrier(const Args& args) {
       "branch", number<int>(0, 65536)->default_value(0),
       "tree branching factor (0: about sqrt(G))")(
       "split", number<int>(0, 32)->default_value(0),
-      "lock: counters the arrivals are split over (0: the rule; 1: one word, as grid.sync())")(
+      "lock: counters the arrivals are split over (0 or 1: one word, as grid.sync())")(
       "order", po::value<std::string>()->default_value("auto"),
       "NVIDIA ordering: comma list of auto|fence|acqrel|acqrel-rspin")(
       "stride", po::value<std::string>()->default_value("0"),
