@@ -155,7 +155,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
     return;
   }
   key_t k[ITEMS];
-  uint r[ITEMS];
+  uint r[RANK_WORDS];
 #if ITEMS <= 32
   #pragma unroll
 #endif
@@ -181,7 +181,7 @@ __kernel void radix_pass(__global key_t* keys, __global key_t* tmp, __global uin
 #if ITEMS <= 32
   #pragma unroll
 #endif
-  for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
+  for (int i = 0; i < ITEMS; ++i) lk[RANK_GET(r, i)] = k[i];
   // Per owned digit: where it starts in the sorted tile, its count, its global offset.
   for (uint d = l * DPT; d < l * DPT + DPT && d < RADIX; ++d) {
     const uint end = d + 1 < RADIX ? start[d + 1] : TILE;

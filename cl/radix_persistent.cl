@@ -222,7 +222,7 @@ __kernel void radix_persistent(__global volatile int* state, __global key_t* key
   const uint tiles = (n + TILE - 1) / TILE;
   __global ushort* rows = (__global ushort*)counts;
   key_t k[ITEMS];
-  uint r[ITEMS], v[PAIRS ? ITEMS : 1];
+  uint r[RANK_WORDS], v[PAIRS ? ITEMS : 1];
   uint moves = 0;
   int round = 0;
   and_or_init(w);  // this group's AND/OR (pass 0)

@@ -54,6 +54,22 @@
 #define WAVES (LOCAL_SIZE / RW)
 // Digits per work-item wherever work-items own digits (l * DPT .. l * DPT + DPT - 1, below RADIX).
 #define DPT (LOCAL_SIZE >= RADIX ? 1 : RADIX / LOCAL_SIZE)
+// Ranks: a key's place in its tile, below TILE. Tiles of at most 2^16 keys hold two ranks to a
+// register (RANK_WORDS words: item i in the low half of word i / 2 when i is even, else the
+// high half), which frees ITEMS / 2 registers across the look-back and the values' trip; a
+// work-item's ranks are written in item order (RANK_SET of an even item clears the word).
+#define RANK_PACK (TILE <= 65536)
+#if RANK_PACK
+#define RANK_WORDS ((ITEMS + 1) / 2)
+#define RANK_GET(r, i) (((r)[(i) / 2] >> (16 * ((i) % 2))) & 0xffffu)
+#define RANK_SET(r, i, v) ((r)[(i) / 2] = (i) % 2 ? (r)[(i) / 2] | ((v) << 16) : (v))
+#define RANK_ADD(r, i, v) ((r)[(i) / 2] += (v) << (16 * ((i) % 2)))
+#else
+#define RANK_WORDS ITEMS
+#define RANK_GET(r, i) ((r)[i])
+#define RANK_SET(r, i, v) ((r)[i] = (v))
+#define RANK_ADD(r, i, v) ((r)[i] += (v))
+#endif
 #if RW > 32
 typedef ulong lanes_t;
 #else
@@ -149,11 +165,12 @@ void wave_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 
 // Ranking in three steps, so that a caller can publish the tile's digit counts as soon as they
 // are known (radix_pass's look-back), before the offsets are scanned:
-//   rank_waves(k, shift, r, s)   r[i] = the key's rank among its wave's keys of its digit;
+// (r holds RANK_WORDS words; RANK_GET(r, i) reads item i's rank)
+//   rank_waves(k, shift, r, s)   rank i = the key's rank among its wave's keys of its digit;
 //                                s->cnt[wave][digit] = the wave's counts. All work-items call it.
 //   rank_digit_count(d, s)       after rank_waves: how many keys of the tile have digit d (read by
 //                                the work-item that owns d: l * DPT <= d < l * DPT + DPT).
-//   rank_offsets(k, shift, r, s) r[i] = the key's position in the tile sorted stably by the digit;
+//   rank_offsets(k, shift, r, s) rank i = the key's position in the tile sorted stably by the digit;
 //                                afterwards s->cnt[d] (wave 0's row) is where digit d starts.
 void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   const uint l = get_local_id(0), w = l / RW;
@@ -164,7 +181,7 @@ void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
 #if ITEMS <= 32
   #pragma unroll
 #endif
-  for (int i = 0; i < ITEMS; ++i) r[i] = wc[digit_of(k[i], shift)]++;
+  for (int i = 0; i < ITEMS; ++i) RANK_SET(r, i, wc[digit_of(k[i], shift)]++);
 #else
   const uint lane = l % RW;
 #if ITEMS <= 32
@@ -181,7 +198,7 @@ void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
       wc[d] = old + upto;
     }
     wave_sync();
-    r[i] = wave_shfl(old, leader, s) + upto - 1;
+    RANK_SET(r, i, wave_shfl(old, leader, s) + upto - 1);
   }
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -214,7 +231,7 @@ void rank_offsets(const key_t* k, int shift, uint* r, __local rank_shared* s) {
 #if ITEMS <= 32
   #pragma unroll
 #endif
-  for (int i = 0; i < ITEMS; ++i) r[i] += wc[digit_of(k[i], shift)];
+  for (int i = 0; i < ITEMS; ++i) RANK_ADD(r, i, wc[digit_of(k[i], shift)]);
 }
 
 void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
@@ -229,7 +246,7 @@ void rank_tile(const key_t* k, int shift, uint* r, __local rank_shared* s) {
 #define WITH_VALUES(...)
 #endif
 
-// The tile in rank order in local memory: lk[r[i]] = k[i], with PAIRS also lv[r[i]] = v[i]
+// The tile in rank order in local memory: lk[rank i] = k[i], with PAIRS also lv[rank i] = v[i]
 // (radix_pass, radix_small; the caller's barrier orders these stores before other reads).
 void rank_scatter(const key_t* k, const uint* r,
                   __local key_t* lk WITH_VALUES(, const uint* v, __local uint* lv)) {
@@ -237,21 +254,21 @@ void rank_scatter(const key_t* k, const uint* r,
   #pragma unroll
 #endif
   for (int i = 0; i < ITEMS; ++i) {
-    lk[r[i]] = k[i];
+    lk[RANK_GET(r, i)] = k[i];
 #if PAIRS
-    lv[r[i]] = v[i];
+    lv[RANK_GET(r, i)] = v[i];
 #endif
   }
 }
 
 #if PAIRS
 // Pairs whose values follow the keys through the same local memory (radix_pass, radix_small;
-// called once every key has been read from it): v[i] to lv[r[i]], then a barrier.
+// called once every key has been read from it): v[i] to lv[rank i], then a barrier.
 void values_to_ranks(const uint* v, const uint* r, __local uint* lv) {
 #if ITEMS <= 32
   #pragma unroll
 #endif
-  for (int i = 0; i < ITEMS; ++i) lv[r[i]] = v[i];
+  for (int i = 0; i < ITEMS; ++i) lv[RANK_GET(r, i)] = v[i];
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 #endif

@@ -14,7 +14,7 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
   uint v[ITEMS];
 #endif
   key_t k[ITEMS];
-  uint r[ITEMS];
+  uint r[RANK_WORDS];
 #if ITEMS <= 32
   #pragma unroll
 #endif
@@ -33,7 +33,7 @@ __kernel void radix_small(__global key_t* keys, __global uint* vals, uint n) {
 #if ITEMS <= 32
     #pragma unroll
 #endif
-    for (int i = 0; i < ITEMS; ++i) lk[r[i]] = k[i];
+    for (int i = 0; i < ITEMS; ++i) lk[RANK_GET(r, i)] = k[i];
     barrier(CLK_LOCAL_MEM_FENCE);
 #if ITEMS <= 32
     #pragma unroll

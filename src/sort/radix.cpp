@@ -63,9 +63,15 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     // 2.493-2.495/2.371-2.377, 448x16 2.394-2.403, 320x20 2.517, 256x24 2.589-2.593; then
     // with LOOKBACK 4 (three rounds): 384x18 2.371-2.378, 512x14 2.485-2.503 (2.359-2.374 with
     // LOOKBACK 16: the register allocation at 64 moves), 512x16 2.382-2.386; CUB 2.290-2.299.
-    // tools/bench/results/2026-11-25-h100-sort-shapes-s7.txt
+    // tools/bench/results/2026-11-25-h100-sort-shapes-s7.txt. Since a work-item holds two ranks
+    // to a register (session 8; ptxas, pairs 384 x 20 at 80 registers: no spill; keys 512 x 18
+    // at 64: 4 bytes spilled, were 20), longer tiles win (H200, 2^26, whole sort, two rounds,
+    // ms): pairs 384x18/20/22/23/24 2.163-2.168/2.108-2.112/2.124-2.129/2.181-2.183/2.226-2.231
+    // (384x18 before the packing 2.174-2.181, CUB 1.958-1.966); keys 512x18/20/22
+    // 1.504-1.508/1.487-1.490/1.468-1.476 (512x18 before 1.526-1.536, CUB SortKeys
+    // 1.666-1.674). tools/bench/results/2026-11-27-h200-sort-shapes-s8.txt
     p.pass_local_size = pairs ? 384 : 512;
-    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : 18;
+    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : (pairs ? 20 : 22);
     p.small_items = 32;
     // small n: shorter tiles until every SM gets a tile, pairs two (session 4, 256 work-items,
     // 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
