@@ -33,6 +33,10 @@
 #if BARRIER_STRATEGY == BARRIER_GROUPED_LOCK && !defined(BARRIER_GROUP_SIZE)
 #error "BARRIER_GROUP_SIZE undefined!"
 #endif
+#if (BARRIER_STRATEGY == BARRIER_LOCK || BARRIER_STRATEGY == BARRIER_GROUPED_LOCK) && \
+    !defined(BARRIER_SPIN_NS)
+#error "BARRIER_SPIN_NS undefined!"
+#endif
 #if BARRIER_STRATEGY == BARRIER_TREE && !defined(BARRIER_BRANCH)
 #error "BARRIER_BRANCH undefined!"
 #endif
@@ -56,6 +60,15 @@
 #else
 #define B_SPIN_LOAD(p) flag_load_relaxed(p)
 #define B_SPIN_DONE(p) B_FULL_FENCE()
+#endif
+
+// The spin pause between polls of the top-bit word (lock, grouped-lock): BARRIER_SPIN_NS > 0
+// sleeps that long (PTX nanosleep, sm_70 and later; NVIDIA only), so that fewer polls queue at
+// the word's L2 slice beside the arrivals (1056 groups at full residency: 1.80 -> 1.66 us).
+#if defined(BARRIER_NV_PTX) && defined(BARRIER_SPIN_NS) && BARRIER_SPIN_NS > 0
+#define B_SPIN_PAUSE() asm volatile("nanosleep.u32 %0;" ::"r"(BARRIER_SPIN_NS))
+#else
+#define B_SPIN_PAUSE()
 #endif
 
 // Occupancy discovery. Returns 1 (for every work-item of the group) when this launch is a
@@ -107,8 +120,7 @@ void barrier_wait_flag(__global volatile int* state, int gen) {
 // counter, then the spin until the top bit equals round parity (it flips once per round).
 void barrier_top_bit(__global volatile int* top, int first, int n, int gen) {
   flag_add_release(top, first ? (int)(0x80000000u - (uint)(n - 1)) : 1);
-  while (((uint)B_SPIN_LOAD(top) >> 31) != ((uint)gen & 1u)) {
-  }
+  while (((uint)B_SPIN_LOAD(top) >> 31) != ((uint)gen & 1u)) B_SPIN_PAUSE();
   B_SPIN_DONE(top);
 }
 
@@ -144,8 +156,7 @@ void global_barrier(__global volatile int* state, int* round) {
         (uint)gen * members - 1u) {
       barrier_top_bit(top, k == 0, nk, gen);
     } else {
-      while (((uint)B_SPIN_LOAD(top) >> 31) != ((uint)gen & 1u)) {
-      }
+      while (((uint)B_SPIN_LOAD(top) >> 31) != ((uint)gen & 1u)) B_SPIN_PAUSE();
       B_SPIN_DONE(top);
     }
   }

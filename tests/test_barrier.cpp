@@ -12,6 +12,7 @@
 
 #include "barrier/occupancy.hpp"
 #include "lockstep/barrier.hpp"
+#include "lockstep/kernel_builds.hpp"
 #include "support.hpp"
 
 // Every case here is in the portability pass of .ci/run (ctest -L portable).
@@ -88,6 +89,28 @@ TEST_CASE("barrier: lock split over 1, 2 and 3 counters, zero errors") {
                                 {BarrierOrder::automatic, 0, 33}),
                   input_error);
 }
+// The spin pause between polls of the top-bit word (BarrierVariant::spin_ns): grouped-lock
+// pauses by default on NVIDIA only, lock never; an explicit pause is taken as asked; the range
+// is checked (host only; the NVIDIA PTX test below runs the pauses on the GPU).
+TEST_CASE("barrier: the spin pause's rule, macro and range") {
+  const DeviceInfo nv = device_profile("nvidia", 0, "1.2");
+  const GlobalBarrier grouped(nv, BarrierStrategy::grouped_lock, 1056, 256);
+  CHECK(grouped.spin_ns() == 32);
+  Defines d;
+  CHECK(grouped.add_defines(d).options().find("-D BARRIER_SPIN_NS=32") != std::string::npos);
+  CHECK(GlobalBarrier(nv, BarrierStrategy::lock, 132, 256).spin_ns() == 0);
+  CHECK(GlobalBarrier(nv, BarrierStrategy::lock, 132, 256, 0, {BarrierOrder::automatic, 0, 0, 100})
+            .spin_ns() == 100);
+  CHECK(GlobalBarrier(nv, BarrierStrategy::tree, 132, 256).spin_ns() == 0);
+  if (!nvidia_ptx())  // no nanosleep there: no pause whatever is asked
+    CHECK(GlobalBarrier(test::context().info(), BarrierStrategy::grouped_lock, 4, 64, 0,
+                        {BarrierOrder::automatic, 0, 0, 100})
+              .spin_ns() == 0);
+  for (int bad : {-2, 100001})
+    CHECK_THROWS_AS(GlobalBarrier(nv, BarrierStrategy::lock, 4, 64, 0,
+                                  {BarrierOrder::automatic, 0, 0, bad}),
+                    input_error);
+}
 TEST_CASE("barrier: grouped-lock, 100000 rounds, zero errors") {
   stress(BarrierStrategy::grouped_lock, 100000);
 }
@@ -123,6 +146,8 @@ TEST_CASE("barrier: every NVIDIA PTX ordering variant is correct") {
   for (auto o : {BarrierOrder::fence, BarrierOrder::acqrel, BarrierOrder::acqrel_rspin}) {
     for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock}) stress(s, 50000, {o, 0});
     stress(BarrierStrategy::lock, 50000, {o, 0, 2});  // split over two words
+    stress(BarrierStrategy::lock, 50000, {o, 0, 1, 100});  // a spin pause of 100 ns
+    stress(BarrierStrategy::grouped_lock, 50000, {o, 0, 0, 0});  // grouped-lock without its pause
     for (auto s : {BarrierStrategy::lock_free, BarrierStrategy::tree})
       for (int stride : {1, 32}) stress(s, 50000, {o, stride});
     CHECK(flag_ring(o, ring_groups(), 2000, 1) == 0);

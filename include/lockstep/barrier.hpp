@@ -30,7 +30,13 @@ struct BarrierVariant {
   BarrierOrder order = BarrierOrder::automatic;
   int flag_stride = 0;
   int lock_split = 0;  // lock: counters the arrivals are split over, 1..32 (0: 1, see below)
+  int spin_ns = -1;    // lock, grouped-lock on NVIDIA: nanosleep between spin polls (-1: rule)
 };
+// The spin pause: a spinning work-item sleeps spin_ns nanoseconds (PTX nanosleep, NVIDIA only;
+// other devices ignore it) between polls of the top-bit word, so fewer polls queue at its L2
+// slice beside the arrivals. Rule (kDefaultSpinNs in barrier.cpp): 32 ns for grouped-lock, whose
+// 1056 groups at full residency poll one word; 0 for lock (up to 2 groups per compute unit,
+// where the poll's latency is the barrier's).
 // The lock's split K: K > 1 spreads the arrivals over K counter words, so fewer of them queue on
 // one word; every spinner then polls all K. H100, 2026-11-25 (BENCHMARKS.md), barriers alone
 // (every group arriving at once): K = 2 took 1.22 us against 1.43 at 264 x 1024 and 0.92 against
@@ -94,6 +100,7 @@ class GlobalBarrier {
   bool in_kernel() const { return strategy_ != BarrierStrategy::relaunch; }
   int flag_stride() const { return flag_stride_; }           // lock-free, tree: ints between flags
   int lock_split() const { return lock_split_; }             // lock: arrival counters
+  int spin_ns() const { return spin_ns_; }                   // lock, grouped-lock: spin pause
   const std::string& ordering() const { return ordering_; }  // see add_flag_defines
 
   /// Adds BARRIER_STRATEGY, the strategy's parameters and add_flag_defines' macros to d.
@@ -107,7 +114,8 @@ class GlobalBarrier {
 
  private:
   BarrierStrategy strategy_;
-  int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1, lock_split_ = 1;
+  int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1, lock_split_ = 1,
+      spin_ns_ = 0;
   Defines ordering_defines_;
   std::string ordering_;
   size_t state_ints_;
@@ -120,7 +128,7 @@ class GlobalBarrier {
 struct BarrierBenchResult {
   double ms = 0, us_per_barrier = 0;
   long long errors = 0;
-  int branch = 0, levels = 0, flag_stride = 0, lock_split = 0;
+  int branch = 0, levels = 0, flag_stride = 0, lock_split = 0, spin_ns = 0;
   std::string ordering;
 };
 /// check_data = false times the barriers alone (barrier_loop, as CUDA's grid.sync() anchor

@@ -30,6 +30,11 @@ namespace {
 // (lock 132 x 256: fence 1.306 us, acqrel 1.000, acqrel-rspin 0.947), with zero errors.
 constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::acqrel_rspin;
 constexpr int kDefaultFlagStride = 1;
+// The spin pause of grouped-lock on NVIDIA (ns between polls of the top word; BarrierVariant).
+// 2026-11-27, 1056 x 256 beside grid.sync() (2.21 us) on an H200: no pause 1.80 us, 32 ns 1.66,
+// 100 ns 1.72, 300 ns 1.72 (BENCHMARKS.md, eighth session).
+constexpr int kDefaultGroupedSpinNs = 32;
+constexpr int kMaxSpinNs = 100000;
 int round_line(int n) { return (n + BARRIER_LINE - 1) / BARRIER_LINE * BARRIER_LINE; }
 int ceil_sqrt(int n) {
   int s = int(std::sqrt(double(n)));
@@ -179,6 +184,15 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
   if (local_size < 1 || size_t(local_size) > info.max_work_group_size)
     throw input_error("global barrier: local size " + std::to_string(local_size) + " outside 1.." +
                       std::to_string(info.max_work_group_size));
+  const bool nv_ptx = ordering_ != "c11" && ordering_ != "mem_fence";  // nanosleep needs PTX
+  if (variant.spin_ns < -1 || variant.spin_ns > kMaxSpinNs)
+    throw input_error("global barrier: spin pause " + std::to_string(variant.spin_ns) +
+                      " ns outside 0.." + std::to_string(kMaxSpinNs));
+  const bool top_bit = strategy == BarrierStrategy::lock || strategy == BarrierStrategy::grouped_lock;
+  if (nv_ptx && top_bit)
+    spin_ns_ = variant.spin_ns >= 0                             ? variant.spin_ns
+               : strategy == BarrierStrategy::grouped_lock ? kDefaultGroupedSpinNs
+                                                           : 0;
   int arrays = 0;
   switch (strategy) {
     case BarrierStrategy::relaunch:
@@ -228,6 +242,8 @@ Defines& GlobalBarrier::add_defines(Defines& d) const {
     d.set("BARRIER_FLAG_STRIDE", flag_stride_);
   if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
   if (strategy_ == BarrierStrategy::lock) d.set("BARRIER_LOCK_SPLIT", lock_split_);
+  if (strategy_ == BarrierStrategy::lock || strategy_ == BarrierStrategy::grouped_lock)
+    d.set("BARRIER_SPIN_NS", spin_ns_);
   if (strategy_ == BarrierStrategy::tree) d.set("BARRIER_BRANCH", branch_);
   return d;
 }

@@ -59,6 +59,7 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
   r.levels = bar.tree_levels();
   r.flag_stride = bar.flag_stride();
   r.lock_split = bar.lock_split();
+  r.spin_ns = bar.spin_ns();
   r.ordering = bar.ordering();
   return r;
 }

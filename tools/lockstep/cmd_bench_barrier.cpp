@@ -79,7 +79,7 @@ struct Sweep {
   std::vector<std::string> groups;
   std::vector<BarrierOrder> orders;
   std::vector<int> strides;
-  int local = 0, rounds = 0, branch = 0, split = 0;
+  int local = 0, rounds = 0, branch = 0, split = 0, spin_ns = -1;
   bool data = true;
 };
 
@@ -104,6 +104,7 @@ Sweep parse_sweep(const po::variables_map& vm) {
   w.local = vm["local-size"].as<int>(), w.rounds = vm["rounds"].as<int>();
   w.branch = vm["branch"].as<int>(), w.data = !vm.count("no-data");
   w.split = vm["split"].as<int>();
+  w.spin_ns = vm["spin-ns"].as<int>();
   return w;
 }
 
@@ -127,6 +128,8 @@ Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant
     kv.add("us_per_barrier", r.us_per_barrier).add("errors", r.errors).add("rounds", w.rounds);
     if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
     if (s == BarrierStrategy::lock) kv.add("split", r.lock_split);
+    if (s == BarrierStrategy::lock || s == BarrierStrategy::grouped_lock)
+      kv.add("spin_ns", r.spin_ns);
   } catch (const input_error& e) {
     ++refused;
     kv.add("refused", std::string(e.what()));
@@ -160,6 +163,8 @@ int run_bench_barrier(const Args& args) {
       "tree branching factor (0: about sqrt(G))")(
       "split", number<int>(0, 32)->default_value(0),
       "lock: counters the arrivals are split over (0 or 1: one word, as grid.sync())")(
+      "spin-ns", number<int>(-1, 100000)->default_value(-1),
+      "lock, grouped-lock on NVIDIA: nanoseconds between spin polls (-1: the rule)")(
       "order", po::value<std::string>()->default_value("auto"),
       "NVIDIA ordering: comma list of auto|fence|acqrel|acqrel-rspin")(
       "stride", po::value<std::string>()->default_value("0"),
@@ -187,7 +192,7 @@ int run_bench_barrier(const Args& args) {
       for (int stride : flags ? w.strides : std::vector<int>{0})
         for (const std::string& g : w.groups) {
           const Report row =
-              bench_row(ctx, w, s, BarrierVariant{order, stride, w.split}, g, refused, failed);
+              bench_row(ctx, w, s, BarrierVariant{order, stride, w.split, w.spin_ns}, g, refused, failed);
           std::cout << row.str() << std::endl;
           rows.push_back(row.json());
         }
