@@ -31,8 +31,10 @@ namespace {
 constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::acqrel_rspin;
 constexpr int kDefaultFlagStride = 1;
 // The spin pause of grouped-lock on NVIDIA (ns between polls of the top word; BarrierVariant).
-// 2026-11-27, 1056 x 256 beside grid.sync() (2.21 us) on an H200: no pause 1.80 us, 32 ns 1.66,
-// 100 ns 1.72, 300 ns 1.72 (BENCHMARKS.md, eighth session).
+// 2026-11-27, 1056 x 256, barriers alone, beside grid.sync() in one run: H100 no pause 2.068 us,
+// 16 ns 1.995, 32 ns 1.954, 64 ns 2.046 (grid.sync 2.234); H200 0 / 32 / 100 / 300 ns 1.80 / 1.66
+// / 1.72 / 1.72 (grid.sync 2.21). The lock gains nothing (H100 132 x 256: 0.958 us without,
+// 0.983 with 32 ns; 264 x 1024 1.431 / 1.422), so it keeps 0 (BENCHMARKS.md, eighth session).
 constexpr int kDefaultGroupedSpinNs = 32;
 constexpr int kMaxSpinNs = 100000;
 int round_line(int n) { return (n + BARRIER_LINE - 1) / BARRIER_LINE * BARRIER_LINE; }

@@ -69,7 +69,9 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
     // ms): pairs 384x18/20/22/23/24 2.163-2.168/2.108-2.112/2.124-2.129/2.181-2.183/2.226-2.231
     // (384x18 before the packing 2.174-2.181, CUB 1.958-1.966); keys 512x18/20/22
     // 1.504-1.508/1.487-1.490/1.468-1.476 (512x18 before 1.526-1.536, CUB SortKeys
-    // 1.666-1.674). tools/bench/results/2026-11-27-h200-sort-shapes-s8.txt
+    // 1.666-1.674); H100, same kernels, two rounds: pairs 384x18/20/22 2.377-2.382/2.332-2.340/
+    // 2.382-2.387 (CUB 2.268-2.279), keys 512x20/22 1.505-1.509/1.487-1.488 (CUB 1.671-1.678).
+    // tools/bench/results/2026-11-27-h200-sort-shapes-s8.txt, 2026-11-27-h100-s8.txt
     p.pass_local_size = pairs ? 384 : 512;
     p.pass_items = kb == 8 ? (pairs ? 12 : 10) : (pairs ? 20 : 22);
     p.small_items = 32;
