@@ -64,7 +64,7 @@
 
 // The spin pause between polls of the top-bit word (lock, grouped-lock): BARRIER_SPIN_NS > 0
 // sleeps that long (PTX nanosleep, sm_70 and later; NVIDIA only), so that fewer polls queue at
-// the word's L2 slice beside the arrivals (1056 groups at full residency: 1.80 -> 1.66 us).
+// the word's L2 slice beside the arrivals (H100, 1056 groups at full residency: 2.07 -> 1.95 us).
 #if defined(BARRIER_NV_PTX) && defined(BARRIER_SPIN_NS) && BARRIER_SPIN_NS > 0
 #define B_SPIN_PAUSE() asm volatile("nanosleep.u32 %0;" ::"r"(BARRIER_SPIN_NS))
 #else

@@ -34,7 +34,7 @@ struct BarrierVariant {
 };
 // The spin pause: a spinning work-item sleeps spin_ns nanoseconds (PTX nanosleep, NVIDIA only;
 // other devices ignore it) between polls of the top-bit word, so fewer polls queue at its L2
-// slice beside the arrivals. Rule (kDefaultSpinNs in barrier.cpp): 32 ns for grouped-lock, whose
+// slice beside the arrivals. Rule (kDefaultGroupedSpinNs in barrier.cpp): 32 ns for grouped-lock, whose
 // 1056 groups at full residency poll one word; 0 for lock (up to 2 groups per compute unit,
 // where the poll's latency is the barrier's).
 // The lock's split K: K > 1 spreads the arrivals over K counter words, so fewer of them queue on
