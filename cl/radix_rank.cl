@@ -170,7 +170,7 @@ void wave_sync(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 //                                s->cnt[wave][digit] = the wave's counts. All work-items call it.
 //   rank_digit_count(d, s)       after rank_waves: how many keys of the tile have digit d (read by
 //                                the work-item that owns d: l * DPT <= d < l * DPT + DPT).
-//   rank_offsets(k, shift, r, s) rank i = the key's position in the tile sorted stably by the digit;
+//   rank_offsets(k, shift, r, s) rank i = the key's position in the tile sorted stably by digit;
 //                                afterwards s->cnt[d] (wave 0's row) is where digit d starts.
 void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   const uint l = get_local_id(0), w = l / RW;

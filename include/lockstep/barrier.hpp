@@ -34,9 +34,9 @@ struct BarrierVariant {
 };
 // The spin pause: a spinning work-item sleeps spin_ns nanoseconds (PTX nanosleep, NVIDIA only;
 // other devices ignore it) between polls of the top-bit word, so fewer polls queue at its L2
-// slice beside the arrivals. Rule (kDefaultGroupedSpinNs in barrier.cpp): 32 ns for grouped-lock, whose
-// 1056 groups at full residency poll one word; 0 for lock (up to 2 groups per compute unit,
-// where the poll's latency is the barrier's).
+// slice beside the arrivals. Rule (kDefaultGroupedSpinNs in barrier.cpp): 32 ns for
+// grouped-lock, whose 1056 groups at full residency poll one word; 0 for lock (up to 2 groups
+// per compute unit, where the poll's latency is the barrier's).
 // The lock's split K: K > 1 spreads the arrivals over K counter words, so fewer of them queue on
 // one word; every spinner then polls all K. H100, 2026-11-25 (BENCHMARKS.md), barriers alone
 // (every group arriving at once): K = 2 took 1.22 us against 1.43 at 264 x 1024 and 0.92 against

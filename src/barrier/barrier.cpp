@@ -190,7 +190,8 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
   if (variant.spin_ns < -1 || variant.spin_ns > kMaxSpinNs)
     throw input_error("global barrier: spin pause " + std::to_string(variant.spin_ns) +
                       " ns outside 0.." + std::to_string(kMaxSpinNs));
-  const bool top_bit = strategy == BarrierStrategy::lock || strategy == BarrierStrategy::grouped_lock;
+  const bool top_bit =
+      strategy == BarrierStrategy::lock || strategy == BarrierStrategy::grouped_lock;
   if (nv_ptx && top_bit)
     spin_ns_ = variant.spin_ns >= 0                             ? variant.spin_ns
                : strategy == BarrierStrategy::grouped_lock ? kDefaultGroupedSpinNs

@@ -191,8 +191,8 @@ int run_bench_barrier(const Args& args) {
     for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{w.orders.front()} : w.orders)
       for (int stride : flags ? w.strides : std::vector<int>{0})
         for (const std::string& g : w.groups) {
-          const Report row =
-              bench_row(ctx, w, s, BarrierVariant{order, stride, w.split, w.spin_ns}, g, refused, failed);
+          const Report row = bench_row(ctx, w, s, BarrierVariant{order, stride, w.split, w.spin_ns},
+                                       g, refused, failed);
           std::cout << row.str() << std::endl;
           rows.push_back(row.json());
         }
