@@ -186,10 +186,11 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
   if (local_size < 1 || size_t(local_size) > info.max_work_group_size)
     throw input_error("global barrier: local size " + std::to_string(local_size) + " outside 1.." +
                       std::to_string(info.max_work_group_size));
-  const bool nv_ptx = ordering_ != "c11" && ordering_ != "mem_fence";  // nanosleep needs PTX
+  // nanosleep is PTX: only where the ordering path is (the macro cl/barrier.cl's pause tests)
+  const bool nv_ptx = ordering_defines_.values().count("BARRIER_NV_PTX") > 0;
   if (variant.spin_ns < -1 || variant.spin_ns > kMaxSpinNs)
     throw input_error("global barrier: spin pause " + std::to_string(variant.spin_ns) +
-                      " ns outside 0.." + std::to_string(kMaxSpinNs));
+                      " ns outside 0.." + std::to_string(kMaxSpinNs) + " (-1: the rule)");
   const bool top_bit =
       strategy == BarrierStrategy::lock || strategy == BarrierStrategy::grouped_lock;
   if (nv_ptx && top_bit)
