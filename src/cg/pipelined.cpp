@@ -22,6 +22,9 @@ namespace lockstep::detail {
 namespace {
 
 constexpr int kMaxGroups = 1024;
+// A replacement whose true (r,r) exceeds the recursive one by this factor (the residual norm
+// by 1.5x) restarts the search directions.
+constexpr double kRestartGap = 2.25;
 
 template <typename T>
 struct Pipelined {
@@ -133,7 +136,26 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   st.launch_dots();
   double v[3], gamma_old = 0, alpha_old = 0;
   st.read_sums(v);
-  for (int k = 0;; ++k) {
+  // A replacement that finds the true residual far from the recursive one (float: the
+  // recurrences' rounding grows, Cools et al. 2018) restarts the directions (beta = 0): beta's
+  // gamma / gamma_old would otherwise mix the two residuals and break down (negative
+  // curvature) on an SPD matrix. Convergence is declared on a true residual only: a recursive
+  // residual below tol triggers a replacement first.
+  bool restart = false, replaced_now = false;
+  // Replaces the residual and its recurrences from x (v holds the recursive sums), restarts
+  // the directions when the two residuals differ, and has the loop redo iteration `next`.
+  int k = 0;
+  auto replace_and_check = [&](int next) {
+    const double recursive = v[2];
+    st.replace(b, x);
+    ++res.replacements;
+    st.read_sums(v);
+    restart = restart || v[2] > kRestartGap * recursive;
+    replaced_now = true;
+    if (next == k) res.residuals.pop_back();
+    k = next - 1;
+  };
+  for (;; ++k) {
     s.start_sum(v, 3);  // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
     s.finish_sum();
@@ -143,18 +165,32 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
       res.breakdown = cg_breakdown(k, "(r,r)", v[2]);
       break;
     }
-    if (res.residuals.back() <= o.tol || k >= o.maxit) break;
-    const double beta = k ? gamma / gamma_old : 0.0;
-    const double curvature = k ? delta - beta * gamma / alpha_old : delta;
-    if (!(res.breakdown = cg_breakdown(k, "(w,u) - beta (r,u) / alpha", curvature)).empty())
-      break;
+    if (res.residuals.back() <= o.tol) {
+      if (replaced_now || !k) break;  // a true residual (or x = 0's)
+      replace_and_check(k);  // verify it; the nv computed above belongs to the old w: redo it
+      continue;
+    }
+    if (k >= o.maxit) break;
+    const double beta = k && !restart ? gamma / gamma_old : 0.0;
+    const double curvature = beta != 0.0 ? delta - beta * gamma / alpha_old : delta;
+    if (!(res.breakdown = cg_breakdown(k, "(w,u) - beta (r,u) / alpha", curvature)).empty()) {
+      if (beta == 0.0) break;  // (w,u) = u'Au itself: not positive definite
+      // The recurrence's cancellation (rounding near convergence, float): replace and restart;
+      // a restarted curvature is u'Au, so a breakdown then is the matrix's.
+      res.breakdown.clear();
+      replace_and_check(k);
+      restart = true;
+      continue;
+    }
     const double alpha = gamma / curvature;
     st.launch_update(alpha, beta, x);
     gamma_old = gamma, alpha_old = alpha;
+    restart = replaced_now = false;
     res.iterations = k + 1;
     if (o.replace_every > 0 && res.iterations % o.replace_every == 0) {
-      st.replace(b, x);
-      ++res.replacements;
+      st.read_sums(v);
+      replace_and_check(k + 1);
+      continue;
     }
     st.read_sums(v);
   }
