@@ -17,7 +17,8 @@
 //   (nothing to overlap there; the SpMV's output never goes through memory: CgOptions::fuse_spmv).
 //   Extra recurrences cost rounding:
 //   every `replace_every` iterations the residual and its recurrences are recomputed from x
-//   (residual replacement; three extra SpMVs).
+//   (residual replacement; four extra SpMVs), more often in float. Both algorithms declare
+//   convergence on a true residual: a recursive residual below tol is checked against b - A x.
 // Preconditioner: none or Jacobi (diagonal scaling; the diagonal must be positive).
 //
 // The solvers run over a CgSpace: n() local values, queue(), vector() (a work vector), spmv,
@@ -51,7 +52,9 @@ struct CgOptions {
   int maxit = 0;      // iteration limit; 0: max(100, 10 n)
   CgAlgorithm algorithm = CgAlgorithm::classic;
   Preconditioner preconditioner = Preconditioner::none;
-  int replace_every = 100;  // pipelined: residual replacement period (0: never)
+  // pipelined: residual replacement period (0: never; -1: 100 in double, 20 in float, where each
+  // replacement also restarts the directions: src/cg/pipelined.cpp says why)
+  int replace_every = -1;
   // pipelined: on one device (CgSpace::local_matrix) whose SpMV runs one row per work-item
   // (the tuned or predicted choice, as for stencils), compute the SpMV inside the update
   // kernel: two vector passes and one launch fewer per iteration. false: always a separate SpMV.
@@ -63,7 +66,10 @@ struct CgResult {
   bool converged = false;
   std::vector<double> residuals;  // ||r_k|| / ||b||, k = 0..iterations (the iteration's r)
   std::string breakdown;          // empty, or why the iteration had to stop
-  int replacements = 0;           // pipelined: residual replacements done
+  int replacements = 0;           // residual replacements (pipelined) and checks of a converged
+                                  // recursive residual against b - A x (both)
+  std::string fallback;  // pipelined: why and where it went on as classic CG, else empty (its
+                         // recurrences kept losing the true residual: float, ill-conditioned A)
   bool spmv_fused = false;        // pipelined: the SpMV ran inside the update kernel
 };
 

@@ -78,16 +78,19 @@ void scale(cl::CommandQueue& q, int n, const cl::Buffer& d, const cl::Buffer& x,
 }
 
 template <typename T>
-CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
+CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o,
+                    bool from_x) {
   const int n = s.n();
   const bool jacobi = o.preconditioner == Preconditioner::jacobi;
   cl::CommandQueue& q = s.queue();
   cl::Buffer r = s.vector(), p = s.vector(), Ap = s.vector(), z, dinv;
   if (jacobi) z = s.vector(), dinv = s.vector(), s.inverse_diagonal(dinv);
   cl::Buffer& zr = jacobi ? z : r;  // z = M^-1 r
+  if (from_x) s.spmv(x, Ap);
   if (n) {
-    fill<T>(q, x, n, T(0));
-    copy<T>(q, n, b, r);  // r = b - A*0
+    if (!from_x) fill<T>(q, x, n, T(0));
+    copy<T>(q, n, b, r);  // r = b - A x
+    if (from_x) axpby<T>(q, n, T(-1), Ap, T(1), r);
     if (jacobi) scale<T>(q, n, dinv, r, z);
     copy<T>(q, n, zr, p);  // p = z
   }
@@ -96,7 +99,28 @@ CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgO
   if (!std::isfinite(bb)) return res;
   double rr = s.dot(r, r), rz = jacobi ? s.dot(r, z) : rr;
   res.residuals.push_back(std::sqrt(rr) / bb);
-  for (int k = 0; k < o.maxit && res.residuals.back() > o.tol; ++k) {
+  // A recursive residual below tol is checked against b - A x (float: the recursion drifts
+  // from the true residual on ill-conditioned matrices); when the true one is above tol, the
+  // iteration restarts from it (p = M^-1 r).
+  bool verified = true;  // x = 0: the residual is b itself
+  auto verify = [&] {
+    s.spmv(x, Ap);
+    if (n) copy<T>(q, n, b, r), axpby<T>(q, n, T(-1), Ap, T(1), r);
+    if (n && jacobi) scale<T>(q, n, dinv, r, z);
+    if (n) copy<T>(q, n, zr, p);
+    rr = s.dot(r, r), rz = jacobi ? s.dot(r, z) : rr;
+    res.residuals.back() = std::sqrt(rr) / bb;
+    ++res.replacements;
+    verified = true;
+  };
+  for (int k = 0; k < o.maxit; ++k) {
+    if (res.residuals.back() <= o.tol) {
+      if (verified) break;
+      verify();
+      --k;
+      continue;
+    }
+    verified = false;
     s.spmv(p, Ap);  // Ap = A*p
     const double pAp = s.dot(p, Ap);
     if (!(res.breakdown = cg_breakdown(k, "p'Ap", pAp)).empty()) break;
@@ -113,6 +137,7 @@ CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgO
     res.residuals.push_back(std::sqrt(rr) / bb);
     res.iterations = k + 1;
   }
+  if (res.breakdown.empty() && !verified && res.residuals.back() <= o.tol) verify();
   return res;
 }
 
@@ -124,6 +149,15 @@ CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& 
   if (o.maxit <= 0) o.maxit = std::max(100, 10 * s.n());
   CgResult r = o.algorithm == CgAlgorithm::pipelined ? detail::cg_pipelined<T>(s, b, x, o)
                                                      : detail::cg_classic<T>(s, b, x, o);
+  if (!r.fallback.empty()) {  // pipelined gave up its recurrences: classic from its x
+    CgOptions rest = o;
+    rest.maxit = std::max(0, o.maxit - r.iterations);
+    CgResult c = detail::cg_classic<T>(s, b, x, rest, true);
+    r.iterations += c.iterations;
+    r.residuals.insert(r.residuals.end(), c.residuals.begin(), c.residuals.end());
+    r.replacements += c.replacements;
+    r.breakdown = c.breakdown;
+  }
   r.converged = r.breakdown.empty() && !r.residuals.empty() && r.residuals.back() <= o.tol;
   return r;
 }

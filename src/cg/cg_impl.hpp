@@ -57,8 +57,10 @@ double rhs_norm(CgSpace<T>& s, const cl::Buffer& b, CgResult& res) {
   return bb;
 }
 
+/// Classic CG from x = 0, or (from_x) from the x given.
 template <typename T>
-CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
+CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o,
+                    bool from_x = false);
 template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
 

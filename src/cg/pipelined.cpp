@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
+#include <type_traits>
 
 #include "cg_impl.hpp"
 #include "lockstep/blas1.hpp"
@@ -22,9 +24,26 @@ namespace lockstep::detail {
 namespace {
 
 constexpr int kMaxGroups = 1024;
-// A replacement whose true (r,r) exceeds the recursive one by this factor (the residual norm
-// by 1.5x) restarts the search directions.
+// Residual replacement (Cools et al. 2018). In double the recurrences keep the true residual
+// for hundreds of iterations: every 100 (CgOptions::replace_every = -1), and a replacement
+// whose true (r,r) exceeds the recursive one by kRestartGap (the norm by 1.5x) restarts the
+// search directions. In float they drift apart within tens of iterations (laplace2d_64: the
+// recursive residual 8x below the true one by iteration 100, then a negative curvature): every
+// kFloatPeriod iterations, always restarting. Measured on PoCL to tol 1e-5 (classic: 95 and 1001
+// iterations): laplace2d_64 107, a 1-D Laplacian of 2000 rows 1032 (every 50: 159 and 1107;
+// every 100 without restarts: a breakdown at 100, and a divergence). Each gap halves the period,
+// down to kMinPeriod; a gap at kMinPeriod hands x to classic CG (CgResult::fallback).
+template <typename T>
+constexpr bool kFloat = std::is_same_v<T, float>;
+constexpr int kFloatPeriod = 20;
 constexpr double kRestartGap = 2.25;
+constexpr int kMinPeriod = 10;
+// A true (r,r) this far above the best one seen (the norm 10x) is a divergence.
+constexpr double kDivergence = 100;
+// A curvature below this fraction of delta = (w,u) kept fewer than half of T's digits through
+// the subtraction delta - beta gamma / alpha.
+template <typename T>
+constexpr double kCancellation = kFloat<T> ? 2.5e-4 : 1.5e-8;
 
 template <typename T>
 struct Pipelined {
@@ -144,14 +163,28 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   bool restart = false, replaced_now = false;
   // Replaces the residual and its recurrences from x (v holds the recursive sums), restarts
   // the directions when the two residuals differ, and has the loop redo iteration `next`.
-  int k = 0;
+  int k = 0, since_replace = 0;
+  double best = v[2];  // the smallest true (r,r) seen
+  int period = o.replace_every >= 0 ? o.replace_every : kFloat<T> ? kFloatPeriod : 100;
   auto replace_and_check = [&](int next) {
     const double recursive = v[2];
     st.replace(b, x);
     ++res.replacements;
     st.read_sums(v);
-    restart = restart || v[2] > kRestartGap * recursive;
+    if (v[2] > kRestartGap * recursive) {
+      if (period == kMinPeriod)  // drifting apart faster than replacements can follow
+        res.fallback = "pipelined's residual recurrences lost the true residual within " +
+                       std::to_string(kMinPeriod) + " iterations; classic CG from iteration " +
+                       std::to_string(next);
+      restart = true, period = std::max(kMinPeriod, period / 2);
+    }
+    if (v[2] > kDivergence * best)
+      res.fallback = "pipelined's true residual grew " + std::to_string(int(std::sqrt(v[2] / best))) +
+                     "x above its best (rounding, an ill-conditioned matrix); classic CG from "
+                     "iteration " + std::to_string(next);
+    best = std::min(best, v[2]);
     replaced_now = true;
+    since_replace = 0;
     if (next == k) res.residuals.pop_back();
     k = next - 1;
   };
@@ -168,28 +201,33 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     if (res.residuals.back() <= o.tol) {
       if (replaced_now || !k) break;  // a true residual (or x = 0's)
       replace_and_check(k);  // verify it; the nv computed above belongs to the old w: redo it
+      if (!res.fallback.empty()) break;
       continue;
     }
     if (k >= o.maxit) break;
     const double beta = k && !restart ? gamma / gamma_old : 0.0;
     const double curvature = beta != 0.0 ? delta - beta * gamma / alpha_old : delta;
-    if (!(res.breakdown = cg_breakdown(k, "(w,u) - beta (r,u) / alpha", curvature)).empty()) {
-      if (beta == 0.0) break;  // (w,u) = u'Au itself: not positive definite
-      // The recurrence's cancellation (rounding near convergence, float): replace and restart;
-      // a restarted curvature is u'Au, so a breakdown then is the matrix's.
+    res.breakdown = cg_breakdown(k, "(w,u) - beta (r,u) / alpha", curvature);
+    if (beta != 0.0 && (!res.breakdown.empty() || curvature < kCancellation<T> * delta)) {
+      // delta - beta gamma / alpha lost its digits to cancellation (rounding, float): a
+      // non-positive or tiny curvature would stop or throw x far off. Replace and restart: a
+      // restarted curvature is u'Au itself, so a breakdown then is the matrix's.
       res.breakdown.clear();
       replace_and_check(k);
       restart = true;
+      if (!res.fallback.empty()) break;
       continue;
     }
+    if (!res.breakdown.empty()) break;
     const double alpha = gamma / curvature;
     st.launch_update(alpha, beta, x);
     gamma_old = gamma, alpha_old = alpha;
     restart = replaced_now = false;
     res.iterations = k + 1;
-    if (o.replace_every > 0 && res.iterations % o.replace_every == 0) {
+    if (period > 0 && ++since_replace >= period) {
       st.read_sums(v);
       replace_and_check(k + 1);
+      if (!res.fallback.empty()) break;  // cg() goes on with classic CG from x
       continue;
     }
     st.read_sums(v);

@@ -60,6 +60,7 @@ void check_matrix(const std::string& file, const Csr<double>& A) {
 // Why a run failed, on stderr: a breakdown, no convergence, or a solution far from all ones.
 void explain(const std::string& file, const CgResult& res, bool ok, double tol, int maxit,
              double err_exact) {
+  if (!res.fallback.empty()) std::cerr << "lockstep cg: " << file << ": " << res.fallback << "\n";
   if (!res.breakdown.empty())
     std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
   else if (!res.converged)
@@ -118,7 +119,8 @@ int solve(const po::variables_map& vm) {
   kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
   kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
   kv.add("iterations", res.iterations);
-  if (opt.algorithm == CgAlgorithm::pipelined) kv.add("spmv_fused", int(res.spmv_fused));
+  if (opt.algorithm == CgAlgorithm::pipelined)
+    kv.add("spmv_fused", int(res.spmv_fused)).add("fallback", int(!res.fallback.empty()));
   kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back());
   if (cpu_check) kv.add("rms_err_vs_cpu", err_cpu);
   kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
