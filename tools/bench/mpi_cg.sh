@@ -29,14 +29,14 @@ if [[ -z "$mpirun" || "${gpus:-0}" -lt 2 ]]; then
   echo "mpi_cg skipped: needs 2 GPUs (found ${gpus:-0}) and mpirun (${mpirun:-none})" | tee "$txt"
   exit 0
 fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1
+export OMPI_MCA_btl=self,vader,tcp  # ranks of one host: vader, the shared-memory BTL
 probe=$($mpirun -np 1 "$bin" cg /nonexistent.mtx --distributed 2>&1)
 if [[ "$probe" != *"rank 0: /nonexistent.mtx"* ]]; then
   { echo "mpi_cg skipped: $bin under $mpirun does not run --distributed:"; head -5 <<< "$probe"; } | tee "$txt"
   exit 0
 fi
 unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank) among the GPUs
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1
-export OMPI_MCA_btl=self,vader,tcp  # ranks of one host: vader, the shared-memory BTL
 nps=""
 for np in ${NPS:-1 2 4}; do [[ $np -le $gpus ]] && nps+="$np "; done
 maxit=${MAXIT:-300} algs=${ALGS:-classic pipelined} side=${WEAK_SIDE:-256}

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def parse(path):
-    runs, timelines, pending = {}, {}, []
+    runs, timelines, pending, last = {}, {}, [], []
     for line in open(path):
         if line.startswith("#") or "=" not in line:
             continue
