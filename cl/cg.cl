@@ -119,14 +119,15 @@ static inline T pcg_element(const int i, const T alpha, const T beta, const T nv
   return wi;
 }
 
-// pcg_element on every element (grid-stride), then the group's partial sums.
+// pcg_element on the elements first .. n-1 (grid-stride), then the group's partial sums
+// (distributed CG updates the rows other ranks read first, then the rest, in two launches).
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
-void pcg_update(const int n, const T alpha, const T beta, __global const T* nv, __global T* z,
-                __global T* w, __global T* s, __global T* r, __global T* p, __global T* x,
-                __global const T* dinv, __global T* m, __global T* partial) {
+void pcg_update(const int first, const int n, const T alpha, const T beta, __global const T* nv,
+                __global T* z, __global T* w, __global T* s, __global T* r, __global T* p,
+                __global T* x, __global const T* dinv, __global T* m, __global T* partial) {
   __local T sums[3 * LOCAL_SIZE];
   T a = 0, b = 0, c = 0;
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+  for (int i = first + get_global_id(0); i < n; i += get_global_size(0)) {
     const T di = diag_at(dinv, i);
     const T wi = pcg_element(i, alpha, beta, nv[i], w[i], di, z, s, r, p, x, &a, &b, &c);
     w[i] = wi;

@@ -94,6 +94,13 @@ class CgSpace {
   /// or a single rank); else null. Pipelined CG then folds a one-row-per-work-item SpMV into
   /// its update kernel.
   virtual const DeviceCsr<T>* local_matrix() const { return nullptr; }
+  /// The last early_rows() local rows hold every value that spmv sends to another process (0:
+  /// nothing is sent). Pipelined CG updates them first, calls start_exchange on the SpMV's
+  /// input, then updates the rest: the exchange overlaps that update and the SpMV's interior.
+  virtual int early_rows() const { return 0; }
+  virtual void start_exchange(cl::Buffer& x) { (void)x; }
+  /// Waits for e (a distributed space lets its exchange and reduction progress meanwhile).
+  virtual void wait(const cl::Event& e) { check(e.wait(), "clWaitForEvents"); }
 };
 
 /// dinv[offset + r] = 1 / a(r, offset + r) for the rows of `a` (a part whose local row r has

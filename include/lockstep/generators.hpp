@@ -10,6 +10,11 @@ namespace lockstep::gen {
 
 Csr<double> laplace2d(int32_t n);                        // 5-point stencil on an n x n grid
 Csr<double> laplace3d(int32_t n);                        // 7-point stencil on an n^3 grid
+/// Rows begin .. end-1 (global column indices, cols = all rows) of the 7-point (dims 3) or
+/// 5-point (dims 2, nz ignored) stencil on an nx x ny x nz grid numbered plane by plane (row
+/// (z ny + y) nx + x): laplace3d(n) is dims 3, n x n x n, laplace2d(n) dims 2, n x n. A rank
+/// generates its own slab of planes with it.
+Csr<double> laplace_rows(int dims, int32_t nx, int32_t ny, int32_t nz, int32_t begin, int32_t end);
 Csr<double> uniform(int32_t n, int32_t k, uint64_t seed);  // k distinct uniform columns a row
 /// Row lengths from a Pareto law with exponent alpha (minimum 1, capped at n), distinct columns.
 Csr<double> powerlaw(int32_t n, double alpha, uint64_t seed);

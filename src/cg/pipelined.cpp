@@ -6,6 +6,10 @@
 // overlaps the SpMV n = A m; then one fused kernel updates z, s, p, x, r, w (and m = M^-1 w)
 // and reduces the next scalars (on one device with short rows, pcg_update_spmv also computes
 // the SpMV itself, after the sum: nothing to overlap there, and nv never goes through memory).
+// Distributed, the update runs in two launches: first the rows other ranks read (the space's
+// early_rows()), then the space starts the next SpMV's halo exchange, then the other rows: the
+// exchange overlaps the rest of the update and the SpMV's interior rows, and the partial sums
+// are read without blocking MPI (CgSpace::wait lets it progress).
 // u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
 // they are recomputed from dinv. Every replace_every iterations the residual and the
 // recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
@@ -67,11 +71,21 @@ struct Pipelined {
   cl::Buffer w2, m2;
   cl::Kernel update_spmv;
 
+  // Split update (distributed): rows n - early .. n-1 first, their partial sums apart.
+  int early = 0, early_groups = 1;
+  cl::Buffer partial_early;
+  bool split = false;  // the last launch was the split update
+
   Pipelined(CgSpace<T>& space, bool j, bool fuse)
       : s(space), jacobi(j), n(space.n()), q(space.queue()), fused(fusable(space, fuse)) {
     if (!fused) {
       nv = s.vector();
       update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
+      early = std::clamp(s.early_rows(), 0, n);
+      early_groups = int(std::clamp<size_t>(cg_round_up(size_t(early)) / kCgLocal, 1, kMaxGroups));
+      partial_early = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                                  size_t(early_groups) * 3 * sizeof(T));
+      host.resize(size_t(groups + early_groups) * 3);
       return;
     }
     w2 = s.vector();
@@ -94,21 +108,34 @@ struct Pipelined {
     scale<T>(q, n, dinv, v, m);
     return m;
   }
-  // The local sums of the last dots/update launch, read in one transfer.
+  // The local sums of the last dots/update launch (one transfer, two after a split update),
+  // waited for through the space (distributed: MPI progresses meanwhile).
   void read_sums(double v[3]) {
     v[0] = v[1] = v[2] = 0;
     if (!n) return;
-    check(q.enqueueReadBuffer(partial, CL_TRUE, 0, host.size() * sizeof(T), host.data()),
+    cl::Event read;
+    const size_t bytes = size_t(groups) * 3 * sizeof(T);
+    check(q.enqueueReadBuffer(partial, CL_FALSE, 0, bytes, host.data(), nullptr, &read),
           "clEnqueueReadBuffer");
-    for (int g = 0; g < groups; ++g)
+    const int total = split ? groups + early_groups : groups;
+    if (split)
+      check(q.enqueueReadBuffer(partial_early, CL_FALSE, 0, size_t(early_groups) * 3 * sizeof(T),
+                                host.data() + size_t(groups) * 3, nullptr, &read),
+            "clEnqueueReadBuffer");
+    check(q.flush(), "clFlush");
+    s.wait(read);
+    for (int g = 0; g < total; ++g)
       for (int k = 0; k < 3; ++k) v[k] += double(host[size_t(3 * g + k)]);
   }
   void launch_dots() {
     if (!n) return;
     set_args(dots, cl_int(n), r, w, dinv_arg(), m_arg(), partial);
     launch(q, dots, size_t(groups) * kCgLocal, kCgLocal);
+    split = false;
   }
-  void launch_update(double alpha, double beta, cl::Buffer& x) {
+  // The update; `exchange`: the next SpMV is of the new input (no replacement in between), so
+  // a split update starts its exchange once the early rows are final.
+  void launch_update(double alpha, double beta, cl::Buffer& x, bool exchange) {
     if (!n) return;
     if (fused) {
       set_args(update_spmv, cl_int(n), T(alpha), T(beta), fused->row_ptr(), fused->col_idx(),
@@ -119,8 +146,15 @@ struct Pipelined {
       if (jacobi) std::swap(m, m2);
       return;
     }
-    set_args(update, cl_int(n), T(alpha), T(beta), nv, z, w, sv, r, p, x, dinv_arg(), m_arg(),
-             partial);
+    split = early > 0;
+    if (split) {
+      set_args(update, cl_int(n - early), cl_int(n), T(alpha), T(beta), nv, z, w, sv, r, p, x,
+               dinv_arg(), m_arg(), partial_early);
+      launch(q, update, size_t(early_groups) * kCgLocal, kCgLocal);
+      if (exchange) s.start_exchange(spmv_input());
+    }
+    set_args(update, cl_int(0), cl_int(n - early), T(alpha), T(beta), nv, z, w, sv, r, p, x,
+             dinv_arg(), m_arg(), partial);
     launch(q, update, size_t(groups) * kCgLocal, kCgLocal);
   }
   // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars.
@@ -220,7 +254,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     if (!res.breakdown.empty()) break;
     const double alpha = gamma / curvature;
-    st.launch_update(alpha, beta, x);
+    st.launch_update(alpha, beta, x, !(o.replace_every > 0 && (k + 1) % o.replace_every == 0));
     gamma_old = gamma, alpha_old = alpha;
     restart = replaced_now = false;
     res.iterations = k + 1;

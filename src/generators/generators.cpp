@@ -102,6 +102,32 @@ Csr<double> laplace3d(int32_t n) {
   return a;
 }
 
+Csr<double> laplace_rows(int dims, int32_t nx, int32_t ny, int32_t nz, int32_t begin,
+                         int32_t end) {
+  if (dims == 2) nz = 1;
+  const int64_t rows = int64_t(nx) * ny * nz;
+  need((dims == 2 || dims == 3) && nx >= 1 && ny >= 1 && nz >= 1 && rows < (1ll << 31),
+       "laplace_rows needs dims 2 or 3, sides >= 1 and fewer than 2^31 rows");
+  need(0 <= begin && begin <= end && end <= rows && int64_t(end - begin) * 7 < (1ll << 31),
+       "laplace_rows needs 0 <= begin <= end <= rows and 7 (end - begin) < 2^31");
+  const int32_t plane = nx * ny;
+  Csr<double> a = empty(end - begin, int32_t(rows), size_t(end - begin) * (dims == 3 ? 7 : 5));
+  a.row_ptr.assign(1, 0);
+  for (int32_t r = begin; r < end; ++r) {
+    const int32_t i = r / plane, j = r % plane / nx, k = r % nx;
+    auto put = [&](int32_t c, double v) { a.col_idx.push_back(c), a.values.push_back(v); };
+    if (i > 0) put(r - plane, -1);
+    if (j > 0) put(r - nx, -1);
+    if (k > 0) put(r - 1, -1);
+    put(r, dims == 3 ? 6 : 4);
+    if (k + 1 < nx) put(r + 1, -1);
+    if (j + 1 < ny) put(r + nx, -1);
+    if (i + 1 < nz) put(r + plane, -1);
+    a.row_ptr.push_back(int32_t(a.col_idx.size()));
+  }
+  return a;
+}
+
 Csr<double> uniform(int32_t n, int32_t k, uint64_t seed) {
   need(n >= 0 && k >= 0 && k <= n && int64_t(n) * k < (1ll << 31), "uniform needs 0 <= k <= n and n*k < 2^31");
   Rng rng(seed);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 #include "mpi/mpi_type.hpp"
 
@@ -23,6 +24,26 @@ std::vector<int32_t> partition_by_nnz(const std::vector<int32_t>& row_ptr, int p
   }
   return offsets;
 }
+
+std::vector<int32_t> partition_by_planes(int32_t rows, int32_t plane, int parts) {
+  plane = std::max<int32_t>(1, plane);
+  const int64_t planes = (int64_t(rows) + plane - 1) / plane;
+  std::vector<int32_t> offsets(size_t(parts) + 1);
+  for (int p = 0; p <= parts; ++p)
+    offsets[size_t(p)] = int32_t(std::min<int64_t>(rows, planes * p / parts * plane));
+  return offsets;
+}
+
+template <typename T>
+int32_t bandwidth(const Csr<T>& a) {
+  int32_t b = 1;
+  for (int32_t r = 0; r < a.rows; ++r)
+    for (int32_t k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      b = std::max(b, std::abs(a.col_idx[size_t(k)] - r));
+  return b;
+}
+template int32_t bandwidth<float>(const Csr<float>&);
+template int32_t bandwidth<double>(const Csr<double>&);
 
 namespace {
 
@@ -108,6 +129,12 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
     : comm_(comm), queue_(queue), offsets_(std::move(offsets)),
       col_offsets_(col_offsets.empty() ? offsets_ : std::move(col_offsets)) {
   const int me = rank(comm), p = size(comm);
+  collective(comm, [&] {
+    if (offsets_.size() != size_t(p) + 1 || col_offsets_.size() != size_t(p) + 1 ||
+        mine.rows != offsets_[size_t(me) + 1] - offsets_[size_t(me)] ||
+        mine.cols != col_offsets_.back())
+      throw input_error("DistributedCsr: this rank's rows do not match the offsets");
+  });
   const int32_t r0 = offsets_[size_t(me)], n = mine.rows;
   const int32_t c0 = col_offsets_[size_t(me)], nc = col_offsets_[size_t(me) + 1] - c0;
   square_ = col_offsets_ == offsets_;
@@ -121,12 +148,40 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
         is_boundary[size_t(r)] = 1, halo_.push_back(mine.col_idx[size_t(k)]);
   std::sort(halo_.begin(), halo_.end());
   halo_.erase(std::unique(halo_.begin(), halo_.end()), halo_.end());
+
+  // Receive lists: halo entries grouped by owner. Send lists: what the others ask of us.
+  std::vector<int> want(size_t(p), 0), give(size_t(p), 0), want_displs(size_t(p), 0),
+      give_displs(size_t(p), 0);
+  for (int32_t g : halo_)
+    ++want[size_t(std::upper_bound(col_offsets_.begin(), col_offsets_.end(), g) -
+                  col_offsets_.begin() - 1)];
+  MPI_Alltoall(want.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm);
+  for (int q = 1; q < p; ++q) {
+    want_displs[size_t(q)] = want_displs[size_t(q) - 1] + want[size_t(q) - 1];
+    give_displs[size_t(q)] = give_displs[size_t(q) - 1] + give[size_t(q) - 1];
+  }
+  std::vector<int32_t> asked(size_t(give_displs.back() + give.back()));
+  MPI_Alltoallv(halo_.data(), want.data(), want_displs.data(), MPI_INT32_T, asked.data(),
+                give.data(), give_displs.data(), MPI_INT32_T, comm);
+  for (int q = 0; q < p; ++q) {
+    if (want[size_t(q)]) recvs_.push_back({q, want_displs[size_t(q)], want[size_t(q)]});
+    if (give[size_t(q)]) sends_.push_back({q, give_displs[size_t(q)], give[size_t(q)]});
+  }
+
+  // Row classes: 0 interior and read by no other rank, 1 interior and read, 2 boundary (a
+  // square matrix's rows are its columns; otherwise nothing is early and class 1 stays empty).
+  std::vector<char> cls(is_boundary.begin(), is_boundary.end());
+  for (char& c : cls) c = char(2 * c);
+  if (col_offsets_ == offsets_)
+    for (int32_t g : asked)
+      if (cls[size_t(g - r0)] == 0) cls[size_t(g - r0)] = 1;
   std::vector<int32_t> perm(static_cast<size_t>(n));
-  for (int pass = 0; pass < 2; ++pass)
+  for (char pass = 0; pass < 3; ++pass)
     for (int32_t r = 0; r < n; ++r)
-      if (is_boundary[size_t(r)] == pass)
+      if (cls[size_t(r)] == pass)
         perm[size_t(r)] = int32_t(global_row_.size()), global_row_.push_back(r0 + r);
-  interior_ = n - int32_t(std::count(is_boundary.begin(), is_boundary.end(), 1));
+  interior_ = n - int32_t(std::count(cls.begin(), cls.end(), 2));
+  early_ = col_offsets_ == offsets_ ? n - int32_t(std::count(cls.begin(), cls.end(), 0)) : n;
   // Owned columns: square, in the local row order (x and y share it); else in global order.
   auto x_local = [&](int32_t g) { return square_ ? perm[size_t(g - c0)] : g - c0; };
   global_col_ = square_ ? global_row_ : std::vector<int32_t>(size_t(nc));
@@ -151,25 +206,6 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
     for (auto& [col, v] : row) c.col_idx.push_back(col), c.values.push_back(v);
     c.row_ptr.push_back(int32_t(c.col_idx.size()));
   }
-
-  // Receive lists: halo entries grouped by owner. Send lists: what the others ask of us.
-  std::vector<int> want(size_t(p), 0), give(size_t(p), 0), want_displs(size_t(p), 0),
-      give_displs(size_t(p), 0);
-  for (int32_t g : halo_)
-    ++want[size_t(std::upper_bound(col_offsets_.begin(), col_offsets_.end(), g) -
-                  col_offsets_.begin() - 1)];
-  MPI_Alltoall(want.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm);
-  for (int q = 1; q < p; ++q) {
-    want_displs[size_t(q)] = want_displs[size_t(q) - 1] + want[size_t(q) - 1];
-    give_displs[size_t(q)] = give_displs[size_t(q) - 1] + give[size_t(q) - 1];
-  }
-  std::vector<int32_t> asked(size_t(give_displs.back() + give.back()));
-  MPI_Alltoallv(halo_.data(), want.data(), want_displs.data(), MPI_INT32_T, asked.data(),
-                give.data(), give_displs.data(), MPI_INT32_T, comm);
-  for (int q = 0; q < p; ++q) {
-    if (want[size_t(q)]) recvs_.push_back({q, want_displs[size_t(q)], want[size_t(q)]});
-    if (give[size_t(q)]) sends_.push_back({q, give_displs[size_t(q)], give[size_t(q)]});
-  }
   for (int32_t g : asked) send_index_.push_back(x_local(g));
 
   // Device side: the last step, so a failure on one rank (no memory) is agreed on, not a hang.
@@ -179,6 +215,7 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
     cl::Context ctx = queue_.getInfo<CL_QUEUE_CONTEXT>();
     cl::Device dev = queue_.getInfo<CL_QUEUE_DEVICE>();
     cl_int err = CL_SUCCESS;
+    cpu_ = !(dev.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU);
     copy_queue_ = cl::CommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
     check(err, "clCreateCommandQueue");
     send_index_dev_ = upload(queue_, send_index_, CL_MEM_READ_ONLY);
@@ -189,6 +226,8 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
     send_host_ = pinned<T>(queue_, send_index_.size());
     recv_host_ = pinned<T>(queue_, halo_.size());
   });
+  down_.resize(sends_.size()), send_req_.resize(sends_.size()), sent_.resize(sends_.size());
+  up_.resize(recvs_.size()), recv_req_.resize(recvs_.size());
 }
 
 template <typename T>

@@ -24,6 +24,19 @@ out=$(run cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipeline
 echo "$out" | tail -1
 expect "cg --distributed --algorithm pipelined --preconditioner jacobi verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *algorithm=pipelined\ preconditioner=jacobi*verified=1\ ranks=2 ]]"
 
+# A grid generated slab by slab on the ranks (--partition planes, the default for gen:), on 3
+# ranks: one partition line per rank, each inner slab receiving one 10 x 8 plane per neighbour.
+out=$(timeout 120 "$mpiexec" -np 3 --oversubscribe "$lockstep" cg gen:laplace3d:10x8x9 --distributed --algorithm pipelined 2>&1); rc=$?
+echo "$out" | grep -E '^(partition|matrix=)'
+expect "cg gen:laplace3d:10x8x9 on 3 ranks verified, partition planes" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *rows=720\ partition=planes*verified=1\ ranks=3 ]]"
+expect "... a partition line per rank, the middle one with a halo of 2 planes" "[[ \$(echo \"\$out\" | grep -c '^partition rank=') -eq 3 && \"\$out\" == *'partition rank=1 first_row=240 rows=240 nnz='*' halo=160 send=160 neighbours=2'* ]]"
+out=$(run spmv "$src/matrices/laplace2d_64.mtx" --distributed --partition planes --verify --repeat 2 2>&1); rc=$?
+expect "spmv --partition planes on a file (its bandwidth) verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *verified=1\ ranks=2 && \"\$out\" == *'partition rank=1 first_row=2048 '* ]]"
+run cg gen:laplace3d:8 --distributed --partition rows > /dev/null 2>&1; rc=$?
+expect "--partition rows is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
+out=$(run cg gen:laplace3d:8x0 --distributed 2>&1); rc=$?
+expect "a bad grid exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'rank 0: gen:laplace3d:8x0: generated matrices are') -eq 1 ]]"
+
 # One rank: nothing to exchange, so pipelined CG runs its SpMV inside the update kernel (when the
 # matrix's SpMV is one row per work-item, as the CPU always predicts), and says so.
 out=$(timeout 120 "$mpiexec" -np 1 "$lockstep" cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipelined 2>&1); rc=$?

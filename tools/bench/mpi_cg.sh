@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# Distributed CG on 1 and 2 GPUs of one host (issues 14, 24), fp64, classic and pipelined
-# (ALGS): ms per iteration of
-# `lockstep cg --distributed` under mpirun -np 1 and -np 2 on laplace3d 256 (16.8M rows, 117M
-# nonzeros) and laplace2d 4096 (the same rows), both generated in memory on rank 0
-# ("gen:KIND:N"), plus each rank's SpMV timeline (pack, download, MPI, upload; interior and
-# boundary rows; ms from the pack kernel's start). Writes $OUT/mpi_cg.txt (key=value lines,
-# with speedup and efficiency per matrix) and, with matplotlib, $OUT/mpi_cg.png.
-# Needs 2 GPUs and an MPI binary: exits 0 with a note otherwise, so tools/gpu/run.sh may run it
-# everywhere. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [MAXIT=1500] [NPS="1 2"]
-#      [ALGS="classic pipelined"]
-#      [MATRICES="gen:laplace3d:256 gen:laplace2d:4096"] tools/bench/mpi_cg.sh
-# (about 2-4 min on 2 H200s; give tools/gpu/run.sh BENCH_TIMEOUT=600).
+# Distributed CG on 1, 2 and 4 GPUs of one host (issues 14, 24, 36), fp64, classic and
+# pipelined: ms per iteration of `lockstep cg --distributed` under mpirun -np P for
+#   strong: the same matrix on every P (STRONG, default laplace3d 256: 16.8M rows, 117M nnz,
+#           and laplace2d 4096: the same rows), speedup and efficiency against P = 1;
+#   large:  laplace3d 384 (LARGE: 56.6M rows, 396M nnz), speedup against P = 1;
+#   weak:   laplace3d 256 x 256 x 256P (WEAK_SIDE: 16.8M rows per GPU), efficiency t1 / tP.
+# Every matrix is generated in parallel, each rank its own slab of planes (--partition planes).
+# Output: the CLI's lines (partition, timeline, the last key=value line) and one
+# `run kind= matrix= algorithm= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt, then
+# `summary ...` lines and a table ($OUT/mpi_cg_summary.txt), and the plot $OUT/mpi_cg.png.
+# Needs 2 GPUs and an MPI binary (NPS is cut to the GPUs present): exits 0 with a note
+# otherwise. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
+# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic pipelined"] [MAXIT=300]
+#      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
+#      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] tools/bench/mpi_cg.sh
+# (about 3 min on 4 H100s: 30 runs of ~4-8 s, most of it generation and kernel builds).
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 mkdir -p "$OUT"
-txt="$OUT/mpi_cg.txt"
+txt="$OUT/mpi_cg.txt" sum="$OUT/mpi_cg_summary.txt"
 user_bin=${LOCKSTEP_MPI:-} user_mpirun=${MPIRUN:-}
 [[ -f "$root/.carry/mpi/env.sh" ]] && source "$root/.carry/mpi/env.sh"
 bin=${user_bin:-${LOCKSTEP_MPI:-${LOCKSTEP:-$root/build/lockstep}}}
@@ -26,35 +29,82 @@ if [[ -z "$mpirun" || "${gpus:-0}" -lt 2 ]]; then
   echo "mpi_cg skipped: needs 2 GPUs (found ${gpus:-0}) and mpirun (${mpirun:-none})" | tee "$txt"
   exit 0
 fi
-# A probe: an MPI build under a working mpirun names rank 0 in its error for a missing file.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1
+export OMPI_MCA_btl=self,vader,tcp  # ranks of one host: vader, the shared-memory BTL
 probe=$($mpirun -np 1 "$bin" cg /nonexistent.mtx --distributed 2>&1)
 if [[ "$probe" != *"rank 0: /nonexistent.mtx"* ]]; then
   { echo "mpi_cg skipped: $bin under $mpirun does not run --distributed:"; head -5 <<< "$probe"; } | tee "$txt"
   exit 0
 fi
 unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank) among the GPUs
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
-maxit=${MAXIT:-1500}
+nps=""
+for np in ${NPS:-1 2 4}; do [[ $np -le $gpus ]] && nps+="$np "; done
+maxit=${MAXIT:-300} algs=${ALGS:-classic pipelined} side=${WEAK_SIDE:-256}
 : > "$txt"
-declare -A per_it  # keyed by matrix,np; reset per algorithm below
-for alg in ${ALGS:-classic pipelined}; do
-per_it=()
-for m in ${MATRICES:-gen:laplace3d:256 gen:laplace2d:4096}; do
-  for np in ${NPS:-1 2}; do
-    cmd=($mpirun -np "$np" --bind-to none "$bin" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
-    echo "# ${cmd[*]}" >> "$txt"
-    start=$SECONDS
-    "${cmd[@]}" 2>> "$OUT/mpi_cg.err" | grep -E '^(timeline|matrix=)' | tee -a "$txt"
-    echo "wall_s=$((SECONDS - start)) matrix=$m np=$np" >> "$txt"
-    line=$(grep "^matrix=$m " "$txt" | grep "algorithm=$alg " | grep " ranks=$np\$" | tail -1)
-    per_it[$m,$np]=$(sed -n 's/.* ms_per_iteration=\([^ ]*\).*/\1/p' <<< "$line")
+{ echo "# $(date -u +%FT%TZ) gpus=$gpus nps=$nps maxit=$maxit bin=$bin"
+  nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader 2>/dev/null | sed 's/^/# gpu /'
+  nvidia-smi topo -m 2>/dev/null | sed 's/^/# topo /'
+  echo "# vader single copy: ${OMPI_MCA_btl_vader_single_copy_mechanism:-default (cma when the kernel allows it)}"
+} >> "$txt"
+
+# run KIND MATRIX NP ALG: one mpirun, its lines into $txt, a `run` line.
+run() {
+  local kind=$1 m=$2 np=$3 alg=$4 start=$SECONDS out last
+  local cmd=($mpirun -np "$np" --bind-to none "$bin" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
+  echo "# ${cmd[*]}" >> "$txt"
+  out=$("${cmd[@]}" 2>> "$OUT/mpi_cg.err")
+  grep -E '^(partition|timeline|matrix=)' <<< "$out" >> "$txt"
+  last=$(grep '^matrix=' <<< "$out" | tail -1)
+  val() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< " $last"; }
+  local hmpi
+  hmpi=$(grep '^partition' <<< "$out" | sed -n 's/.* host_mpi_ms=\([^ ]*\).*/\1/p' | sort -g | tail -1)
+  echo "run kind=$kind matrix=$m algorithm=$alg np=$np ms_per_iteration=$(val ms_per_iteration)" \
+       "iterations=$(val iterations) residual=$(val residual) exchange_ms=$(val exchange_ms)" \
+       "interior_ms=$(val interior_ms) hidden=$(val hidden) host_mpi_ms=${hmpi:-0}" \
+       "halo=$(val halo) setup_s=$(val setup_s) wall_s=$((SECONDS - start))" | tee -a "$txt"
+}
+
+for alg in $algs; do
+  for m in ${STRONG-gen:laplace3d:256 gen:laplace2d:4096}; do
+    for np in $nps; do run strong "$m" "$np" "$alg"; done
   done
-  a=${per_it[$m,1]:-} b=${per_it[$m,2]:-}
-  if [[ -n "$a" && -n "$b" ]]; then
-    awk -v m="$m" -v g="$alg" -v a="$a" -v b="$b" 'BEGIN { printf "speedup matrix=%s algorithm=%s ms_per_iteration_1=%s ms_per_iteration_2=%s speedup=%.3f efficiency=%.3f\n", m, g, a, b, a / b, a / b / 2 }' | tee -a "$txt"
-  fi
+  for m in ${LARGE-gen:laplace3d:384}; do
+    for np in $nps; do run large "$m" "$np" "$alg"; done
+  done
+  for np in $nps; do run weak "gen:laplace3d:${side}x${side}x$((side * np))" "$np" "$alg"; done
 done
-done
+
+# Summary: speedup (strong, large: t1 / tP) and efficiency (strong: t1 / (P tP); weak: t1 / tP),
+# per kind, matrix and algorithm; pipelined against classic per row.
+awk '
+  $1 == "run" {
+    for (i = 2; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    key = v["kind"] SUBSEP (v["kind"] == "weak" ? "laplace3d_weak" : v["matrix"]) SUBSEP v["algorithm"]
+    if (!(key in keys)) { keys[key] = 1; order[++n] = key }
+    t[key, v["np"]] = v["ms_per_iteration"]
+    if (v["np"] == 1) one[key] = v["ms_per_iteration"]
+  }
+  END {
+    printf "| kind | matrix | algorithm | P | ms/iteration | speedup | efficiency | pipelined/classic |\n"
+    printf "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+    for (k = 1; k <= n; ++k) {
+      sorted[k] = order[k]
+      split(sorted[k], f, SUBSEP)
+      for (p = 1; p <= 64; ++p) {
+        if (!((sorted[k], p) in t) || t[sorted[k], p] == "") continue
+        tp = t[sorted[k], p]; t1 = one[sorted[k]]
+        sp = (t1 != "" && tp > 0) ? t1 / tp : 0
+        eff = f[1] == "weak" ? sp : (p > 0 ? sp / p : 0)
+        other = f[1] SUBSEP f[2] SUBSEP "classic"
+        ratio = (f[3] == "pipelined" && (other, p) in t && t[other, p] > 0) ? sprintf("%.3f", tp / t[other, p]) : "-"
+        printf "summary kind=%s matrix=%s algorithm=%s np=%d ms_per_iteration=%s speedup=%.3f efficiency=%.3f pipelined_over_classic=%s\n", f[1], f[2], f[3], p, tp, sp, eff, ratio > "/dev/stderr"
+        printf "| %s | %s | %s | %d | %s | %.2fx | %.0f %% | %s |\n", f[1], f[2], f[3], p, tp, sp, 100 * eff, ratio
+      }
+    }
+  }' "$txt" > "$sum" 2> "$OUT/summary_lines.txt"
+cat "$OUT/summary_lines.txt" >> "$txt"
+cat "$OUT/summary_lines.txt"
+cat "$sum"
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
 "$py" "$(dirname "$0")/plot_mpi_cg.py" "$txt" "$OUT/mpi_cg.png" 2>> "$OUT/mpi_cg.err" ||
   echo "plot skipped (see $OUT/mpi_cg.err)"

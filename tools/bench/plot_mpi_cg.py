@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Plots tools/bench/mpi_cg.sh's mpi_cg.txt: ms per CG iteration on 1 and 2 ranks (GPUs) per
-matrix and algorithm, and the SpMV timeline of each rank of the last 2-rank run of each matrix (exchange:
-pack, download, MPI, upload; then interior and boundary rows). Use: plot_mpi_cg.py txt png"""
+"""Plots tools/bench/mpi_cg.sh's mpi_cg.txt: speedup over one GPU against the GPU count for each
+strong/large matrix and algorithm (the ideal line beside), weak-scaling efficiency, and the SpMV
+timeline of each rank of the widest strong run (exchange: pack, download, MPI, upload below;
+interior and boundary rows above). Use: plot_mpi_cg.py mpi_cg.txt mpi_cg.png"""
 import shlex
 import sys
 
@@ -12,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def parse(path):
-    runs, timelines, pending = {}, {}, []
+    runs, timelines, pending, last = {}, {}, [], []
     for line in open(path):
         if line.startswith("#") or "=" not in line:
             continue
@@ -20,46 +21,58 @@ def parse(path):
         kv = dict(t.split("=", 1) for t in toks if "=" in t)
         if toks[0] == "timeline":
             pending.append({k: float(v) for k, v in kv.items()})
-        elif "ms_per_iteration" in kv and "ranks" in kv:
-            name = kv["matrix"] + (" " + kv["algorithm"] if "algorithm" in kv else "")
-            runs[(name, int(kv["ranks"]))] = float(kv["ms_per_iteration"])
-            if int(kv["ranks"]) > 1:
-                timelines[name] = pending
+        elif toks[0].startswith("matrix="):
+            last = pending
             pending = []
+        elif toks[0] == "run" and kv.get("ms_per_iteration"):
+            key = (kv["kind"], kv["matrix"] if kv["kind"] != "weak" else "laplace3d weak", kv["algorithm"])
+            runs.setdefault(key, {})[int(kv["np"])] = float(kv["ms_per_iteration"])
+            if kv["kind"] == "strong":
+                timelines[(kv["matrix"], kv["algorithm"], int(kv["np"]))] = last
     return runs, timelines
 
 
 def main(txt, png):
     runs, timelines = parse(txt)
-    matrices = sorted({m for m, _ in runs})
-    fig, axes = plt.subplots(1, 1 + len(timelines), figsize=(5 + 5 * len(timelines), 4))
-    axes = axes if hasattr(axes, "__len__") else [axes]
-    ax = axes[0]
-    for i, np_ in enumerate((1, 2)):
-        xs = [j + 0.4 * i for j in range(len(matrices))]
-        ax.bar(xs, [runs.get((m, np_), 0) for m in matrices], width=0.4, label=f"{np_} GPU")
-    ax.set_xticks([j + 0.2 for j in range(len(matrices))], [m.replace("gen:", "") for m in matrices])
-    ax.set_ylabel("ms per CG iteration (fp64)")
-    ax.legend()
+    widest = max(timelines, key=lambda k: (k[2], k[0]), default=None)
+    fig, axes = plt.subplots(1, 3, figsize=(17, 4.5))
+    ax, wax, tax = axes
+    top = 1
+    for (kind, m, alg), t in sorted(runs.items()):
+        if 1 not in t:
+            continue
+        ps = sorted(t)
+        top = max(top, ps[-1])
+        if kind == "weak":
+            wax.plot(ps, [100 * t[1] / t[p] for p in ps], "o-", label=alg)
+        else:
+            ax.plot(ps, [t[1] / t[p] for p in ps], "o-", label=f"{m.replace('gen:', '')} {alg}")
+    ax.plot([1, top], [1, top], "k:", label="ideal")
+    ax.set_xlabel("GPUs (ranks)")
+    ax.set_ylabel("speedup over 1 GPU (ms per CG iteration, fp64)")
+    ax.legend(fontsize=7)
+    wax.axhline(90, color="k", ls=":", label="goal 90 %")
+    wax.set_xlabel("GPUs (16.8M rows each)")
+    wax.set_ylabel("weak-scaling efficiency, %")
+    wax.legend(fontsize=7)
     colours = {"pack": "C0", "download": "C1", "MPI": "C3", "upload": "C2", "interior": "C7", "boundary": "C4"}
-    for ax, (m, tl) in zip(axes[1:], sorted(timelines.items())):
-        for t in tl:
-            r = t["rank"]
-            parts = {
-                "pack": (0, t["pack_end"]),
-                "download": (t["pack_end"], t["download_end"]),
-                "MPI": (t["download_end"], t["upload_start"]),
-                "upload": (t["upload_start"], t["upload_end"]),
-                "interior": (t["interior_start"], t["interior_end"]),
-                "boundary": (t["boundary_start"], t["boundary_end"]),
-            }
-            for k, (a, b) in parts.items():
-                y = r + (0.2 if k in ("interior", "boundary") else -0.2)
-                ax.barh(y, max(b - a, 0), left=a, height=0.35, color=colours[k], label=k if r == 0 else None)
-        ax.set_yticks([t["rank"] for t in tl], [f"rank {int(t['rank'])}" for t in tl])
-        ax.set_xlabel("ms from the pack kernel's start (mean of 10 SpMVs)")
-        ax.set_title(f"{m.replace('gen:', '')}: exchange (below) vs rows (above)")
-        ax.legend(fontsize=7)
+    for t in timelines.get(widest, []):
+        r = t["rank"]
+        parts = {
+            "pack": (0, t["pack_end"]),
+            "download": (t["pack_end"], t["download_end"]),
+            "MPI": (t["download_end"], t["upload_start"]),
+            "upload": (t["upload_start"], t["upload_end"]),
+            "interior": (t["interior_start"], t["interior_end"]),
+            "boundary": (t["boundary_start"], t["boundary_end"]),
+        }
+        for k, (a, b) in parts.items():
+            y = r + (0.2 if k in ("interior", "boundary") else -0.2)
+            tax.barh(y, max(b - a, 0), left=a, height=0.35, color=colours[k], label=k if r == 0 else None)
+    if widest:
+        tax.set_title(f"{widest[0].replace('gen:', '')} {widest[1]}, {widest[2]} GPUs", fontsize=9)
+    tax.set_xlabel("ms from the pack kernel's start (mean of 10 SpMVs)")
+    tax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 

@@ -7,7 +7,9 @@
 # memory and TCP; UCX, OFI, verbs, PSM and OpenSHMEM left out), the help texts and the default
 # parameter files. env.sh points OpenMPI and PMIx at this copy (OPAL_PREFIX and friends) and
 # sets MPIRUN and LOCKSTEP_MPI for tools/bench/mpi_cg.sh.
-# Use (here): tools/gpu/prepare_mpi.sh    (there): source .carry/mpi/env.sh; tools/bench/mpi_cg.sh
+# Use (here): tools/gpu/prepare_mpi.sh    (there, carry .carry/mpi; after tools/gpu/prepare.sh,
+# which empties .carry/): bash .carry/mpi/opencl-env.sh; source .carry/mpi/env.sh;
+# OUT=$OUT bash tools/bench/mpi_cg.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dst="$root/.carry/mpi"
@@ -17,6 +19,7 @@ cmake -S "$root" -B "$root/build-gpu-mpi" -DCMAKE_BUILD_TYPE=Release -DLOCKSTEP_
 cmake --build "$root/build-gpu-mpi" -j"$(nproc)" --target lockstep_cli lockstep_mpi_tests >/dev/null
 rm -rf "$dst" && mkdir -p "$dst"/{bin,lib/openmpi3,pmix/lib/pmix,share,etc}
 cp "$root/build-gpu-mpi/lockstep" "$root/build-gpu-mpi/tests/mpi/lockstep_mpi_tests" "$dst/"
+cp "$root/../shared/device/opencl-env.sh" "$dst/"  # the NVIDIA ICD, so .carry/mpi travels alone
 cp -L /usr/bin/orterun /usr/bin/orted "$dst/bin/"
 ln -s orterun "$dst/bin/mpirun" && ln -s orterun "$dst/bin/mpiexec"
 skip='ucx|ofi|openib|psm|atomic_|memheap_|scoll_|spml_|sshmem_|reachable_netlink|_java'

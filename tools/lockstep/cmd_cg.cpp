@@ -132,12 +132,15 @@ int solve(const po::variables_map& vm) {
 
 int run_cg(const Args& args) {
   po::options_description opts("options");
-  opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file, or gen:laplace2d:N / gen:laplace3d:N")(
+  opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file, or gen:laplace2d:N[xNY] / gen:laplace3d:N[xNYxNZ]")(
       "tol", number<double>(0, 1)->default_value(1e-8), "relative residual to reach")(
       "maxit", number<int>(1, 1000000000), "iteration limit (default max(100, 10 n))")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
       "history", "print every iteration's residual")(
-      "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)");
+      "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
+      "partition", po::value<std::string>(),
+      "with --distributed: nnz (row blocks of equal nonzeros; default for files) or planes "
+      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)");
   add_cg_options(opts);
   po::positional_options_description pos;
   pos.add("file", 1);

@@ -68,6 +68,9 @@ int run_spmv(const Args& args) {
       "verify", "check y against a CPU reference computed in double")(
       "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)")(
       "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
+      "partition", po::value<std::string>(),
+      "with --distributed: nnz (row blocks of equal nonzeros; default for files) or planes "
+      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)")(
       "transpose", "with --distributed: y = A^T x");
   po::positional_options_description pos;
   pos.add("file", 1);

@@ -1,4 +1,5 @@
-// A CSR matrix split over MPI ranks in row blocks balanced by nonzeros, and its SpMV.
+// A CSR matrix split over MPI ranks in row blocks (balanced by nonzeros, or whole planes of a
+// geometric matrix), and its SpMV.
 //
 //   lockstep::mpi::Session mpi;                                  // MPI_Init .. MPI_Finalize
 //   lockstep::Context ctx(lockstep::mpi::select_rank_device(MPI_COMM_WORLD));
@@ -7,17 +8,25 @@
 //   cl::Buffer x = dA.make_vector(), y = dA.make_vector();
 //   lockstep::mpi::spmv(dA, x, y);                                // y = A x on this rank's rows
 //
-// Rows and columns are partitioned independently: rows in blocks of about equal nonzeros, the
+// Rows and columns are partitioned independently: rows in blocks of about equal nonzeros (or the
+// caller's offsets, e.g. partition_by_planes), the
 // columns of a square matrix like its rows (so x and y share one layout, what CG needs), those
 // of an m x n matrix in n / ranks blocks. Each rank renumbers its rows: first the interior rows
-// (every column owned here), then the boundary rows (some column owned by another rank).
+// (every column owned here: first those no other rank reads, then those some other rank reads),
+// then the boundary rows (some column owned by another rank). So of a square matrix the last
+// early_rows() rows hold every value sent to another rank: pipelined CG updates them first and
+// starts the exchange before it updates the rest.
 // Columns become local indices 0..nc-1 for the nc owned entries (square: in the local row
 // order; rectangular: in global order) and nc..nc+h-1 for the h halo entries, sorted by global
 // index, hence grouped by owner rank. A distributed x is nc values in this local order plus
 // room for the halo; a distributed y is the local rows' values in local row order.
 // The send and receive lists are computed once from the sparsity pattern (MPI_Alltoallv).
-// spmv() packs and downloads the boundary entries, runs the interior rows while MPI_Isend/Irecv
-// are in flight, uploads the halo and runs the boundary rows; both parts are DeviceCsr
+// The exchange (spmv.cpp): one pack kernel, then one download per neighbour into pinned, mapped
+// host memory (CL_MEM_ALLOC_HOST_PTR, mapped once), each neighbour's MPI_Isend posted as soon as
+// its download ends (the host polls the events and MPI together, so MPI progresses while the GPU
+// works), each neighbour's halo uploaded from pinned memory as soon as its MPI_Irecv ends, while
+// the interior rows run; the boundary rows wait for the uploads. Ranks of one host exchange
+// through OpenMPI's shared-memory BTL (vader; time_host_exchange measures it). Both parts are DeviceCsr
 // matrices run by lockstep::spmv, so the single-GPU kernels and the tuning database serve each
 // rank. The interior part writes y[0..ni), the boundary part a scratch buffer copied to y[ni..n).
 // spmv_transpose() computes y = A^T x (x distributed like the rows, y like the columns): the
@@ -36,6 +45,14 @@ namespace lockstep::mpi {
 
 /// Row offsets (parts + 1 values) splitting the rows into blocks of about equal nonzeros.
 std::vector<int32_t> partition_by_nnz(const std::vector<int32_t>& row_ptr, int parts);
+/// Row offsets splitting `rows` rows into blocks of whole planes of `plane` rows (the last plane
+/// may be short), balanced by planes: for a stencil on a grid numbered plane by plane
+/// (gen:laplace3d: plane = nx ny) each block is a slab and its halo one plane per neighbour.
+std::vector<int32_t> partition_by_planes(int32_t rows, int32_t plane, int parts);
+/// The plane of a matrix with a geometric structure: its bandwidth max |col - row| (laplace3d
+/// N: N^2, laplace2d N: N), at least 1.
+template <typename T>
+int32_t bandwidth(const Csr<T>& a);
 
 template <typename T>
 class DistributedCsr {
@@ -60,6 +77,9 @@ class DistributedCsr {
   /// Square, with columns partitioned like the rows: x and y share one layout.
   bool square() const { return square_; }
   int32_t interior_rows() const { return interior_; }
+  /// The trailing local rows that hold every value another rank reads (square matrices; else
+  /// all rows): rows [local_rows() - early_rows(), local_rows()).
+  int32_t early_rows() const { return early_; }
   int32_t halo_size() const { return int32_t(halo_.size()); }
   size_t local_nnz() const { return local_nnz_; }
   const std::vector<int32_t>& offsets() const { return offsets_; }
@@ -93,7 +113,7 @@ class DistributedCsr {
   cl::CommandQueue queue_, copy_queue_;  // kernels; the copies that overlap them
   std::vector<int32_t> offsets_, col_offsets_, global_row_, global_col_, halo_;
   bool square_ = true;
-  int32_t interior_ = 0;
+  int32_t interior_ = 0, early_ = 0;
   size_t local_nnz_ = 0;
   std::vector<Peer> sends_, recvs_;
   std::vector<int32_t> send_index_;  // local indices packed for sending
@@ -101,6 +121,13 @@ class DistributedCsr {
   std::shared_ptr<DeviceCsr<T>> transpose_dev_;  // the local block's transpose, on first use
   cl::Buffer send_index_dev_, send_dev_, boundary_y_;
   std::shared_ptr<T> send_host_, recv_host_;  // pinned (mapped ALLOC_HOST_PTR) staging
+  // The exchange in flight (spmv.cpp): which x, its events and requests.
+  cl::Buffer exchange_x_;              // null: none in flight
+  bool cpu_ = false;                   // a CPU device: poll gently (it shares the cores)
+  cl::Event pack_;
+  std::vector<cl::Event> down_, up_;   // per send peer, per receive peer
+  std::vector<MPI_Request> send_req_, recv_req_;
+  std::vector<char> sent_;             // per send peer: MPI_Isend posted
 };
 
 /// Device timestamps (ms from the start of the pack kernel) of one SpMV's parts; mpi_ms is
@@ -114,9 +141,23 @@ struct SpmvTimeline {
 };
 
 /// y = A x on this rank's rows. x must come from make_vector() (its halo part is overwritten);
-/// y needs local_rows() values. Collective. With `timeline`, waits and fills it.
+/// y needs local_rows() values. Collective. With `timeline`, waits and fills it. Completes the
+/// exchange start_exchange(a, x) began, else runs it whole.
 template <typename T>
 void spmv(DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* timeline = nullptr);
+/// Starts spmv(a, x, y)'s exchange: packs and downloads the values of x other ranks read (in
+/// queue order: they must be final when the queue gets there), posts the receives and sends
+/// what has arrived on the host. Collective (with the spmv that completes it).
+template <typename T>
+void start_exchange(DistributedCsr<T>& a, cl::Buffer& x);
+/// Waits for `e` while the exchange in flight progresses: a finished download's MPI_Isend, an
+/// arrived halo's upload, MPI's own progress (the reduction in flight).
+template <typename T>
+void wait_progressing(DistributedCsr<T>& a, const cl::Event& e);
+/// Mean ms of the exchange's MPI part alone (host to host, the pinned staging buffers, no
+/// device), over `samples` exchanges after a barrier: what the shared-memory path costs.
+template <typename T>
+double time_host_exchange(DistributedCsr<T>& a, int samples);
 /// y = A^T x: x holds local_rows() values (local row order), y receives local_cols() values
 /// (local column order; y needs make_vector()'s room). Collective.
 template <typename T>
@@ -146,6 +187,9 @@ class DistributedSpace : public CgSpace<T> {
   cl::CommandQueue& queue() override { return a_.queue(); }
   cl::Buffer vector() const override { return a_.make_vector(); }
   void spmv(cl::Buffer& x, cl::Buffer& y) override { mpi::spmv(a_, x, y); }
+  int early_rows() const override { return a_.early_rows(); }
+  void start_exchange(cl::Buffer& x) override { mpi::start_exchange(a_, x); }
+  void wait(const cl::Event& e) override { mpi::wait_progressing(a_, e); }
   double dot(const cl::Buffer& x, const cl::Buffer& y) override {
     return mpi::dot<T>(a_.comm(), a_.queue(), n(), x, y);
   }

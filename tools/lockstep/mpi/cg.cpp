@@ -1,7 +1,10 @@
 // `mpirun -np P lockstep cg FILE --distributed [--tol T] [--maxit N]`: the same conjugate
-// gradients as `lockstep cg` (lockstep::cg, lockstep/cg.hpp), in lockstep::mpi::DistributedSpace: rank 0 reads
-// the matrix and scatters row blocks, each rank runs on its own device, b = A*1 so the exact
-// solution is all ones. Rank 0 prints the residual history, one `timeline` line per rank (ms
+// gradients as `lockstep cg` (lockstep::cg, lockstep/cg.hpp), in lockstep::mpi::DistributedSpace:
+// a generated grid is generated on every rank (its own slab, --partition planes, the default for
+// gen:), a file is read on rank 0 and scattered (--partition nnz by default); each rank runs on
+// its own device, b = A*1 so the exact solution is all ones. Rank 0 prints the residual history,
+// one `partition` line per rank (rows, nonzeros, halo, neighbours, the MPI part of its exchange
+// alone: host_mpi_ms), one `timeline` line per rank (ms
 // from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
 // then interior and boundary rows) and the usual last line plus halo, exchange and ranks.
 #include <chrono>
@@ -38,16 +41,19 @@ template <typename T>
 int solve(const po::variables_map& vm, MPI_Comm comm) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   const std::string file = vm["file"].as<std::string>();
+  const std::string partition = partition_of(vm, file);
   auto ctx = rank_context<T>(comm, vm);
-  Csr<T> global = root_matrix<T>(comm, file);
+  const auto setup0 = std::chrono::steady_clock::now();
+  auto A = distributed_matrix<T>(comm, ctx->queue(), file, partition);
   mpi::collective(comm, [&] {
-    if (global.rows != global.cols)
+    if (A.global_rows() != A.global_cols())
       throw input_error(file + ": conjugate gradients needs a square matrix, not " +
-                        std::to_string(global.rows) + " x " + std::to_string(global.cols));
+                        std::to_string(A.global_rows()) + " x " + std::to_string(A.global_cols()));
   });
-  const size_t nnz = global.nnz();
-  auto A = mpi::DistributedCsr<T>::scatter(comm, ctx->queue(), global);
-  global = Csr<T>{};
+  const double setup_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup0).count();
+  unsigned long long nnz = A.local_nnz();
+  MPI_Allreduce(MPI_IN_PLACE, &nnz, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
   const int n = A.local_rows();
   const double tol = vm["tol"].as<double>();
   const int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A.global_rows());
@@ -72,9 +78,8 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   for (T v : download<T>(q, x, size_t(n))) err += (double(v) - 1) * (double(v) - 1);
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_SUM, comm);
   err = std::sqrt(err / std::max(1, A.global_rows()));
-  long long halo = A.halo_size();
-  MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_LONG_LONG, MPI_SUM, comm);
   std::vector<double> tl = measure_timeline(A, ones, b, 10);
+  const long long halo = print_partition(A, 10);
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
   bool ok =
       res.converged && err <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.global_rows()));
@@ -103,7 +108,8 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   Report kv;
   kv.add("matrix", file)
       .add("precision", sizeof(T) == 8 ? "double" : "float")
-      .add("rows", A.global_rows());
+      .add("rows", A.global_rows())
+      .add("partition", partition);
   kv.add("nnz", nnz)
       .add("spmv", A.interior().automatic_config().str())
       .add("algorithm", to_string(opt.algorithm))
@@ -115,7 +121,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
       .add("halo", halo)
       .add("exchange_ms", exchange);
   kv.add("interior_ms", interior).add("boundary_ms", boundary).add("hidden", int(hidden));
-  kv.add("verified", int(ok)).add("ranks", ranks);
+  kv.add("setup_s", setup_s).add("verified", int(ok)).add("ranks", ranks);
   std::cout << kv.str() << "\n";
   return ok ? 0 : 1;
 }

@@ -1,7 +1,8 @@
 // Shared by the distributed commands: the MPI session around a command (a collective_error
 // becomes the same message and exit code on every rank; any other failure, which may leave
-// ranks waiting in a collective, ends the job with MPI_Abort), the rank's device, and the
-// matrix read (or generated: "gen:laplace3d:N", "gen:laplace2d:N") on rank 0 and scattered.
+// ranks waiting in a collective, ends the job with MPI_Abort), the rank's device, the matrix
+// split over the ranks (a generated grid on every rank, its own slab; else read or generated on
+// rank 0 and scattered) and each rank's partition line.
 #pragma once
 #include <iostream>
 #include <lockstep/lockstep.hpp>
@@ -9,10 +10,13 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "matrix_source.hpp"
+#include "report.hpp"
 
 namespace lockstep::cli {
 
@@ -58,6 +62,71 @@ Csr<T> root_matrix(MPI_Comm comm, const std::string& file) {
     if (mpi::rank(comm) == 0) a = matrix_source<T>(file);
   });
   return a;
+}
+
+/// --partition: nnz (row blocks of equal nonzeros) or planes (blocks of whole planes: a
+/// generated grid's, a file's bandwidth); by default planes for gen: matrices, nnz for files.
+inline std::string partition_of(const po::variables_map& vm, const std::string& file) {
+  std::string p = vm.count("partition") ? vm["partition"].as<std::string>()
+                                        : file.rfind("gen:", 0) == 0 ? "planes" : "nnz";
+  if (p != "nnz" && p != "planes")
+    throw usage_error("--partition is nnz or planes, not '" + p + "'");
+  return p;
+}
+
+/// FILE split over the ranks (collective). A generated grid under --partition planes: every
+/// rank generates its own slab of planes, nothing on rank 0 (unless `root_copy` asks for the
+/// whole matrix there, for a check). Otherwise rank 0 reads or generates it and scatters row
+/// blocks of equal nonzeros or of whole planes of its bandwidth.
+template <typename T>
+mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
+                                          const std::string& file, const std::string& partition,
+                                          Csr<T>* root_copy = nullptr) {
+  const int me = mpi::rank(comm), ranks = mpi::size(comm);
+  std::optional<Grid> grid;
+  mpi::collective(comm, [&] { grid = parse_grid(file); });
+  if (grid && partition == "planes" && !root_copy) {
+    const std::vector<int32_t> offsets =
+        mpi::partition_by_planes(int32_t(grid->rows()), grid->plane(), ranks);
+    Csr<T> mine;
+    mpi::collective(comm, [&] {
+      mine = grid_rows<T>(*grid, offsets[size_t(me)], offsets[size_t(me) + 1]);
+    });
+    return mpi::DistributedCsr<T>(comm, q, offsets, mine);
+  }
+  Csr<T> global = root_matrix<T>(comm, file);
+  std::vector<int32_t> offsets;
+  if (partition == "planes" && me == 0)
+    offsets = mpi::partition_by_planes(global.rows, mpi::bandwidth(global), ranks);
+  auto a = mpi::DistributedCsr<T>::scatter(comm, q, global, offsets);
+  if (root_copy) *root_copy = std::move(global);
+  return a;
+}
+
+/// One `partition` line per rank, printed by rank 0 (collective): its rows, nonzeros, halo
+/// (values received per SpMV), values sent, neighbours, interior and early rows, and the mean
+/// time of its exchange's MPI part alone (host to host, `samples` exchanges).
+template <typename T>
+long long print_partition(mpi::DistributedCsr<T>& a, int samples) {
+  const double host_ms = mpi::time_host_exchange(a, samples);
+  const int me = mpi::rank(a.comm()), ranks = mpi::size(a.comm());
+  double mine[8] = {double(a.offsets()[size_t(me)]), double(a.local_rows()),
+                    double(a.local_nnz()),          double(a.halo_size()),
+                    double(a.send_volume()),        double(a.neighbours()),
+                    double(a.interior_rows()),      host_ms};
+  std::vector<double> all(me == 0 ? 8 * size_t(ranks) : 0);
+  MPI_Gather(mine, 8, MPI_DOUBLE, all.data(), 8, MPI_DOUBLE, 0, a.comm());
+  long long halo = 0;
+  for (int r = 0; me == 0 && r < ranks; ++r) {
+    const double* v = &all[8 * size_t(r)];
+    Report p;
+    p.add("partition rank", r).add("first_row", (long long)v[0]).add("rows", (long long)v[1]);
+    p.add("nnz", (long long)v[2]).add("halo", (long long)v[3]).add("send", (long long)v[4]);
+    p.add("neighbours", int(v[5])).add("interior", (long long)v[6]).add("host_mpi_ms", v[7]);
+    std::cout << p.str() << "\n";
+    halo += (long long)v[3];
+  }
+  return halo;
 }
 
 }  // namespace lockstep::cli

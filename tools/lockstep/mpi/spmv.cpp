@@ -16,9 +16,13 @@ template <typename T>
 int run(const po::variables_map& vm, MPI_Comm comm) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   const std::string file = vm["file"].as<std::string>();
+  const std::string partition = partition_of(vm, file);
+  const bool verify = vm.count("verify") > 0;
   auto ctx = rank_context<T>(comm, vm);
-  Csr<T> global = root_matrix<T>(comm, file);
-  auto A = mpi::DistributedCsr<T>::scatter(comm, ctx->queue(), global);
+  Csr<T> global;  // rank 0's whole matrix, with --verify
+  auto A = distributed_matrix<T>(comm, ctx->queue(), file, partition, verify ? &global : nullptr);
+  unsigned long long nnz = A.local_nnz();
+  MPI_Allreduce(MPI_IN_PLACE, &nnz, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
   cl::CommandQueue& q = ctx->queue();
   const bool transpose = vm.count("transpose") > 0;
   const std::vector<int32_t>& in_global =
@@ -51,11 +55,9 @@ int run(const po::variables_map& vm, MPI_Comm comm) {
   }
   std::sort(times.begin(), times.end());
   const double median = times.empty() ? 0.0 : times[times.size() / 2];
-  const bool verify = vm.count("verify") > 0;
   const mpi::Layout out = transpose ? mpi::Layout::cols : mpi::Layout::rows;
   std::vector<T> yg = mpi::gather_vector(A, download<T>(q, y, size_t(out_n)), 0, out);
-  long long halo = A.halo_size();
-  MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  const long long halo = print_partition(A, 10);
   int verified = 1;
   double max_rel = 0;
   if (me == 0 && verify) {
@@ -79,7 +81,7 @@ int run(const po::variables_map& vm, MPI_Comm comm) {
   }
   MPI_Bcast(&verified, 1, MPI_INT, 0, comm);
   if (me != 0) return verify && !verified ? 1 : 0;
-  const double bytes = spmv_min_bytes(A.global_rows(), A.global_cols(), global.nnz(), sizeof(T));
+  const double bytes = spmv_min_bytes(A.global_rows(), A.global_cols(), nnz, sizeof(T));
   Report kv;
   kv.add("matrix", file)
       .add("device", ctx->info().name)
@@ -87,9 +89,9 @@ int run(const po::variables_map& vm, MPI_Comm comm) {
   kv.add("kernel", A.interior().automatic_config().str())
       .add("rows", A.global_rows())
       .add("cols", A.global_cols())
-      .add("nnz", global.nnz());
+      .add("nnz", nnz);
   if (transpose) kv.add("transpose", 1);
-  kv.add("median_ms", median).add("gflops", 2.0 * double(global.nnz()) / (median * 1e6));
+  kv.add("median_ms", median).add("gflops", 2.0 * double(nnz) / (median * 1e6));
   kv.add("gbs", bytes / (median * 1e6)).add("halo", halo);
   if (verify) kv.add("max_rel_err", max_rel).add("verified", verified);
   kv.add("ranks", ranks);

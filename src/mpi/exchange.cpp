@@ -1,0 +1,238 @@
+// Distributed SpMV and its halo exchange, hidden behind the interior rows (and, when a solver
+// starts it early, behind the solver's own vector update).
+//
+// One exchange, in order: (main queue) pack the entries the neighbours need into send_dev_;
+// (copy queue) one download per send peer into its slice of the pinned send staging buffer;
+// (host) MPI_Irecv per receive peer into its slice of the pinned receive buffer, and each
+// peer's MPI_Isend as soon as its download event completes; (copy queue) each receive peer's
+// halo uploaded from pinned memory into x[nc + offset ..) as soon as its MPI_Irecv completes;
+// (main queue) the interior rows run meanwhile; the boundary rows wait for every upload, into a
+// scratch buffer copied to y[ni..n). The host never blocks in one thing while another could
+// move: it polls the download events and MPI_Testsome (which also progresses a reduction in
+// flight, MPI_Iallreduce) until every send is posted, then takes the receives in arrival order
+// (MPI_Waitany). No host copy: MPI reads and writes the mapped staging buffers themselves.
+// Ranks of one host go through OpenMPI's shared-memory BTL (vader: one copy by CMA when the
+// kernel allows it, else copy-in/copy-out); time_host_exchange measures that part alone.
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "lockstep/mpi/distributed_csr.hpp"
+#include "mpi/mpi_type.hpp"
+
+namespace lockstep::mpi {
+
+template <typename T>
+struct SpmvExchange {
+  using A = DistributedCsr<T>;
+  static constexpr int kTag = 7;
+
+  static bool done(const cl::Event& e) {
+    cl_int status = CL_QUEUED;
+    check(e.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status), "clGetEventInfo");
+    if (status < 0) check(status, "a halo copy (event status)");
+    return status == CL_COMPLETE;
+  }
+  static bool all_sent(const A& a) {
+    return std::all_of(a.sent_.begin(), a.sent_.end(), [](char c) { return c != 0; });
+  }
+  // A GPU: give the core back briefly; PoCL: sleep, the device's threads need the core.
+  static void pause(const A& a) {
+    if (a.cpu_)
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    else
+      std::this_thread::yield();
+  }
+
+  static void start(A& a, cl::Buffer& x) {
+    if (a.exchange_x_()) complete(a);  // another vector's exchange: its halo first
+    if (a.sends_.empty() && a.recvs_.empty()) return;
+    cl::CommandQueue& q = a.queue_;
+    // The last exchange's uploads read recv_host_: they end before new receives land there.
+    for (cl::Event& e : a.up_)
+      if (e()) check(e.wait(), "clWaitForEvents"), e = cl::Event();
+    for (size_t i = 0; i < a.recvs_.size(); ++i) {
+      const auto& r = a.recvs_[i];
+      MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag, a.comm_,
+                &a.recv_req_[i]);
+    }
+    a.pack_ = cl::Event();
+    if (!a.send_index_.empty()) {
+      Defines d;
+      set_value_type<T>(d);
+      cl::Kernel k = kernel(q, "halo.cl", "halo_pack", d);
+      const int count = int(a.send_index_.size());
+      set_args(k, count, a.send_index_dev_, x, a.send_dev_);
+      a.pack_ = launch(q, k, (size_t(count) + 63) / 64 * 64, 64);
+      check(q.flush(), "clFlush");
+      std::vector<cl::Event> wait{a.pack_};
+      for (size_t i = 0; i < a.sends_.size(); ++i) {
+        const auto& s = a.sends_[i];
+        check(a.copy_queue_.enqueueReadBuffer(a.send_dev_, CL_FALSE, size_t(s.offset) * sizeof(T),
+                                              size_t(s.count) * sizeof(T),
+                                              a.send_host_.get() + s.offset, &wait, &a.down_[i]),
+              "clEnqueueReadBuffer");
+        a.sent_[i] = 0;
+      }
+      check(a.copy_queue_.flush(), "clFlush");
+    }
+    a.exchange_x_ = x;
+    progress(a);
+  }
+
+  // Sends whose downloads ended, uploads of halos that arrived; true when it moved something.
+  static bool progress(A& a) {
+    bool moved = false;
+    for (size_t i = 0; i < a.sends_.size(); ++i)
+      if (!a.sent_[i] && done(a.down_[i])) {
+        const auto& s = a.sends_[i];
+        MPI_Isend(a.send_host_.get() + s.offset, s.count, mpi_type<T>(), s.rank, kTag, a.comm_,
+                  &a.send_req_[i]);
+        a.sent_[i] = 1, moved = true;
+      }
+    if (a.recvs_.empty()) return moved;
+    std::vector<int> arrived(a.recvs_.size());
+    int count = 0;
+    MPI_Testsome(int(a.recv_req_.size()), a.recv_req_.data(), &count, arrived.data(),
+                 MPI_STATUSES_IGNORE);
+    for (int j = 0; j < count && count != MPI_UNDEFINED; ++j) upload(a, arrived[size_t(j)]);
+    return moved || (count != MPI_UNDEFINED && count > 0);
+  }
+
+  static void upload(A& a, int peer) {
+    const auto& r = a.recvs_[size_t(peer)];
+    check(a.copy_queue_.enqueueWriteBuffer(
+              a.exchange_x_, CL_FALSE, size_t(a.local_cols() + r.offset) * sizeof(T),
+              size_t(r.count) * sizeof(T), a.recv_host_.get() + r.offset, nullptr,
+              &a.up_[size_t(peer)]),
+          "clEnqueueWriteBuffer");
+    check(a.copy_queue_.flush(), "clFlush");
+  }
+
+  // Every send posted, every halo arrived and its upload enqueued, every send complete.
+  static void complete(A& a) {
+    while (!all_sent(a))
+      if (!progress(a)) pause(a);
+    for (;;) {
+      int peer = MPI_UNDEFINED;
+      MPI_Waitany(int(a.recv_req_.size()), a.recv_req_.data(), &peer, MPI_STATUS_IGNORE);
+      if (peer == MPI_UNDEFINED) break;
+      upload(a, peer);
+    }
+    MPI_Waitall(int(a.send_req_.size()), a.send_req_.data(), MPI_STATUSES_IGNORE);
+    a.exchange_x_ = cl::Buffer();
+  }
+
+  static void wait(A& a, const cl::Event& e) {
+    while (a.exchange_x_() && !done(e))
+      if (!progress(a)) pause(a);
+    check(e.wait(), "clWaitForEvents");
+  }
+
+  static void run(A& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* t) {
+    cl::CommandQueue& q = a.queue_;
+    const int32_t ni = a.interior_, nb = a.local_rows() - ni;
+    if (a.exchange_x_() != x()) start(a, x);  // else start_exchange began it
+    SpmvRun interior = lockstep::spmv<T>(q, *a.interior_dev_, x, y);
+    check(q.flush(), "clFlush");
+    const auto t0 = std::chrono::steady_clock::now();
+    if (a.exchange_x_()) complete(a);
+    const double mpi_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<cl::Event> uploads;
+    for (const cl::Event& e : a.up_)
+      if (e()) uploads.push_back(e);
+    if (!uploads.empty())
+      check(q.enqueueBarrierWithWaitList(&uploads), "clEnqueueBarrierWithWaitList");
+    SpmvRun boundary = lockstep::spmv<T>(q, *a.boundary_dev_, x, a.boundary_y_);
+    cl::Event copied = boundary.last;
+    if (nb)
+      check(q.enqueueCopyBuffer(a.boundary_y_, y, 0, size_t(ni) * sizeof(T), size_t(nb) * sizeof(T),
+                                nullptr, &copied),
+            "clEnqueueCopyBuffer");
+    if (t) fill_timeline(a, interior, boundary, copied, mpi_ms, *t);
+  }
+
+  static void fill_timeline(A& a, SpmvRun interior, SpmvRun boundary, cl::Event copied,
+                            double mpi_ms, SpmvTimeline& t) {
+    check(a.queue_.finish(), "clFinish");
+    check(a.copy_queue_.finish(), "clFinish");
+    auto at = [](const cl::Event& e, cl_profiling_info what) {  // 0 where a marker has none
+      cl_ulong v = 0;
+      if (e() && e.getProfilingInfo(what, &v) != CL_SUCCESS) v = 0;
+      return v;
+    };
+    const cl::Event& pack = a.pack_;
+    const cl_ulong zero = pack() ? at(pack, CL_PROFILING_COMMAND_START)
+                                 : at(interior.first, CL_PROFILING_COMMAND_START);
+    auto ms = [&](const cl::Event& e, cl_profiling_info what) {
+      return e() ? (double(at(e, what)) - double(zero)) * 1e-6 : 0.0;
+    };
+    t.pack_end = ms(pack, CL_PROFILING_COMMAND_END);
+    t.download_end = t.pack_end;
+    for (const cl::Event& e : a.down_)
+      t.download_end = std::max(t.download_end, ms(e, CL_PROFILING_COMMAND_END));
+    t.upload_start = t.upload_end = -1;
+    for (const cl::Event& e : a.up_) {
+      if (!e()) continue;
+      const double s = ms(e, CL_PROFILING_COMMAND_START);
+      t.upload_start = t.upload_start < 0 ? s : std::min(t.upload_start, s);
+      t.upload_end = std::max(t.upload_end, ms(e, CL_PROFILING_COMMAND_END));
+    }
+    if (t.upload_start < 0) t.upload_start = t.upload_end = t.download_end;
+    t.interior_start = ms(interior.first, CL_PROFILING_COMMAND_START);
+    t.interior_end = ms(interior.last, CL_PROFILING_COMMAND_END);
+    t.boundary_start = ms(boundary.first, CL_PROFILING_COMMAND_START);
+    t.boundary_end = ms(copied, CL_PROFILING_COMMAND_END);
+    t.mpi_ms = mpi_ms;
+  }
+
+  static double host_only(A& a, int samples) {
+    if (a.exchange_x_()) complete(a);
+    std::vector<MPI_Request> req;
+    double total = 0;
+    for (int s = 0; s < samples; ++s) {
+      MPI_Barrier(a.comm_);
+      const auto t0 = std::chrono::steady_clock::now();
+      req.clear();
+      for (const auto& r : a.recvs_)
+        MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag + 1,
+                  a.comm_, &req.emplace_back());
+      for (const auto& p : a.sends_)
+        MPI_Isend(a.send_host_.get() + p.offset, p.count, mpi_type<T>(), p.rank, kTag + 1,
+                  a.comm_, &req.emplace_back());
+      MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
+      total +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    return samples ? total / samples : 0.0;
+  }
+};
+
+template <typename T>
+void spmv(DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* timeline) {
+  SpmvExchange<T>::run(a, x, y, timeline);
+}
+template <typename T>
+void start_exchange(DistributedCsr<T>& a, cl::Buffer& x) {
+  SpmvExchange<T>::start(a, x);
+}
+template <typename T>
+void wait_progressing(DistributedCsr<T>& a, const cl::Event& e) {
+  SpmvExchange<T>::wait(a, e);
+}
+template <typename T>
+double time_host_exchange(DistributedCsr<T>& a, int samples) {
+  return SpmvExchange<T>::host_only(a, samples);
+}
+
+#define LOCKSTEP_INSTANTIATE(T)                                                       \
+  template void spmv<T>(DistributedCsr<T>&, cl::Buffer&, cl::Buffer&, SpmvTimeline*); \
+  template void start_exchange<T>(DistributedCsr<T>&, cl::Buffer&);                   \
+  template void wait_progressing<T>(DistributedCsr<T>&, const cl::Event&);            \
+  template double time_host_exchange<T>(DistributedCsr<T>&, int);
+LOCKSTEP_INSTANTIATE(float)
+LOCKSTEP_INSTANTIATE(double)
+
+}  // namespace lockstep::mpi
