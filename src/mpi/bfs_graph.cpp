@@ -1,7 +1,8 @@
 // DistributedGraph: the entry-balanced vertex blocks, root's graph scattered (MPI_Scatterv of
 // row lengths and rows, forward and, for a directed graph, reverse), and R-MAT drawn on every
-// rank (OpenMP): all degrees counted from the counter-based edge stream (so every rank picks the
-// same blocks without talking), then the owned rows placed with atomic cursors, sorted and
+// rank (OpenMP): the degrees counted from the counter-based edge stream, each rank a share of
+// it, summed by MPI_Allreduce (so every rank picks the same blocks); then every rank draws the
+// whole stream again and keeps the entries of its rows, placed with atomic cursors, sorted and
 // stripped of repeats, as graph/rows.cpp builds the one-GPU graph (64-bit offsets here).
 #include <algorithm>
 #include <atomic>
@@ -118,27 +119,30 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   const int32_t n = int32_t(int64_t(1) << scale);
   const int64_t m = int64_t(edgefactor) << scale, kBlock = int64_t(1) << 14;
   const int64_t blocks = (m + kBlock - 1) / kBlock;
-  auto each_edge = [&](auto&& fn) {  // fn(u, v) for every drawn edge, blocks over the threads
+  // fn(u, v) for every edge of blocks [b0, b1) of kBlock edges, the blocks over the threads
+  auto each_edge = [&](int64_t b0, int64_t b1, auto&& fn) {
 #pragma omp parallel
     {
       std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
 #pragma omp for schedule(dynamic, 1)
-      for (int64_t b = 0; b < blocks; ++b) {
+      for (int64_t b = b0; b < b1; ++b) {
         const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
         gen::rmat_edges(scale, seed, begin, end, from.data(), to.data());
         for (int64_t i = 0; i < end - begin; ++i) fn(from[size_t(i)], to[size_t(i)]);
       }
     }
   };
-  // Every degree (both directions, repeats counted): the same blocks on every rank.
+  // Every degree (both directions, repeats counted): each rank counts its share of the
+  // blocks, one MPI_Allreduce sums them, so every rank picks the same vertex blocks.
   std::vector<int64_t> prefix(size_t(n) + 1, 0);
   {
     std::vector<uint32_t> deg(size_t(n), 0);
     uint32_t* d = deg.data();
-    each_edge([&](int32_t u, int32_t v) {
+    each_edge(blocks * me / p, blocks * (me + 1) / p, [&](int32_t u, int32_t v) {
       __atomic_fetch_add(d + u, 1u, __ATOMIC_RELAXED);
       __atomic_fetch_add(d + v, 1u, __ATOMIC_RELAXED);
     });
+    MPI_Allreduce(MPI_IN_PLACE, deg.data(), n, MPI_UINT32_T, MPI_SUM, comm);
     for (int32_t v = 0; v < n; ++v) prefix[size_t(v) + 1] = prefix[size_t(v)] + deg[size_t(v)];
   }
   collective(comm, [&] {
@@ -157,7 +161,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     std::vector<int64_t> cur(at.begin(), at.end() - 1);
     int64_t* c = cur.data();
     int32_t* r = raw.get();
-    each_edge([&](int32_t u, int32_t v) {
+    each_edge(0, blocks, [&](int32_t u, int32_t v) {
       if (u >= lo && u < hi) r[__atomic_fetch_add(c + (u - lo), 1, __ATOMIC_RELAXED)] = v;
       if (v >= lo && v < hi) r[__atomic_fetch_add(c + (v - lo), 1, __ATOMIC_RELAXED)] = u;
     });

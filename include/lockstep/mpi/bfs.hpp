@@ -60,9 +60,11 @@ DistributedGraph scatter_graph(MPI_Comm comm, const CsrGraph& global, std::vecto
                                int root = 0);
 
 /// Collective: Graph500 R-MAT (lockstep::rmat_graph's graph for the same scale, edge factor and
-/// seed: its counter-based edges, both directions, repeats once), built in parallel: every rank
-/// draws the edge stream (OpenMP), counts all degrees to choose the same entry-balanced blocks,
-/// and keeps the entries of the rows it owns; nothing is exchanged. Scale up to 30.
+/// seed: its counter-based edges, both directions, repeats once), built in parallel: each rank
+/// counts the degrees of its 1/ranks of the edge stream (OpenMP), one MPI_Allreduce sums them
+/// (the same entry-balanced blocks everywhere), then every rank draws the whole stream and keeps
+/// the entries of the rows it owns (no edge is sent: 1 + 1/ranks draws of the stream a rank).
+/// Scale up to 30.
 DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, uint64_t seed,
                             std::vector<int32_t> block = {});
 
