@@ -33,7 +33,7 @@ __kernel void bfs_bu_begin(__global const int* levels, int n, int level, __globa
 
 // in_off/in_adj: in-neighbours (the out-neighbours of a symmetric graph); off: out-degrees.
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bu_step(
-    __global const int* in_off, __global const int* in_adj, __global const int* off,
+    __global const BFS_OFFSET* in_off, __global const int* in_adj, __global const BFS_OFFSET* off,
     __global int* levels, __global int* parents, __global uint* visited,
     __global const uint* frontier, __global uint* next, int n, __global volatile int* ctr,
     int level) {
@@ -44,15 +44,15 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bu_ste
   if (lid == 0) lcount = 0, ldeg = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (v < n && !((visited[v >> 5] >> (v & 31)) & 1u)) {
-    const int end = in_off[v + 1];
-    for (int e = in_off[v]; e < end; ++e) {
+    const BFS_OFFSET end = in_off[v + 1];
+    for (BFS_OFFSET e = in_off[v]; e < end; ++e) {
       const int u = in_adj[e];
       if ((frontier[u >> 5] >> (u & 31)) & 1u) {
         levels[v] = level + 1;
         parents[v] = u;
         atomic_or(bits + (lid >> 5), 1u << (v & 31));
         atomic_inc(&lcount);
-        atomic_add(&ldeg, off[v + 1] - off[v]);
+        atomic_add(&ldeg, (int)(off[v + 1] - off[v]));
         break;
       }
     }
@@ -67,12 +67,12 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bu_ste
 }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bits_to_queue(
-    __global const int* off, __global const uint* frontier, int n, __global int* out,
+    __global const BFS_OFFSET* off, __global const uint* frontier, int n, __global int* out,
     __global volatile int* ctr) {
   BFS_LOCALS;
   const int v = get_global_id(0);
   int found = -1, d = 0;
-  if (v < n && ((frontier[v >> 5] >> (v & 31)) & 1u)) found = v, d = off[v + 1] - off[v];
+  if (v < n && ((frontier[v >> 5] >> (v & 31)) & 1u)) found = v, d = (int)(off[v + 1] - off[v]);
   bfs_stage_any(found, d, lq, &lcount, &ldeg, out, ctr);
   bfs_flush(lq, &lcount, &ldeg, &lbase, out, ctr, ctr + 1);
 }

@@ -11,6 +11,11 @@
 #ifndef LOCAL_QUEUE
 #error "LOCAL_QUEUE undefined"
 #endif
+// The type of row offsets: int, or long where one device holds 2^31 entries or more (the
+// distributed BFS, src/mpi/bfs.cpp, builds cl/bfs_bitmap.cl with BFS_OFFSET=long).
+#ifndef BFS_OFFSET
+#define BFS_OFFSET int
+#endif
 
 // 1 when this work-item moved v from unvisited (-1) to level `next`; it then owns parents[v].
 int bfs_claim(__global volatile int* levels, __global int* parents, int v, int u, int next) {

@@ -1,6 +1,8 @@
 // lockstep::mpi, the distributed part of lockstep (target lockstep::mpi, built when CMake finds
-// MPI): a CSR matrix split over ranks, its halo-exchanging SpMV, distributed dot products, and
-// the MPI session, device choice and failure agreement that a distributed solver needs.
+// MPI): a CSR matrix split over ranks, its halo-exchanging SpMV, distributed dot products,
+// breadth-first search over ranks (Graph500), and the MPI session, device choice and failure
+// agreement that a distributed solver needs.
 #pragma once
+#include "lockstep/mpi/bfs.hpp"
 #include "lockstep/mpi/distributed_csr.hpp"
 #include "lockstep/mpi/session.hpp"

@@ -254,7 +254,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     if (!res.breakdown.empty()) break;
     const double alpha = gamma / curvature;
-    st.launch_update(alpha, beta, x, !(o.replace_every > 0 && (k + 1) % o.replace_every == 0));
+    st.launch_update(alpha, beta, x, !(period > 0 && since_replace + 1 >= period));
     gamma_old = gamma, alpha_old = alpha;
     restart = replaced_now = false;
     res.iterations = k + 1;

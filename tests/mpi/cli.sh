@@ -78,4 +78,30 @@ out=$(run spmv "$src/matrices/banded_1000_3.mtx" --distributed --device ",no-suc
 echo "$out"
 expect "a rank without a device exits 1" "[[ $rc -eq 1 ]]"
 expect "rank 1's message, printed once" "[[ \$(echo \"\$out\" | grep -c 'lockstep spmv: rank 1: .*no-such-device') -eq 1 ]]"
+# bfs --distributed: R-MAT drawn on the ranks, Graph500 keys, validated; a SNAP file scattered
+# from rank 0; a source out of range, a missing file and a rank without a device end every rank
+# with one message; an unknown direction is a usage error.
+out=$(run bfs --rmat 9 --edge-factor 8 --distributed --sources 3 --validate 2>&1); rc=$?
+echo "$out" | tail -1
+expect "bfs --distributed --rmat 9 validated on 2 ranks" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *sources=3\ runs=3\ algorithm=auto*valid=1\ ranks=2 ]]"
+expect "... one line per search" "[[ \$(echo \"\$out\" | grep -c '^source=') -eq 3 ]]"
+graph=$src/../shared/graphs/wiki-Vote.txt.gz
+if [[ -f "$graph" ]]; then
+  out=$(run bfs "$graph" --distributed --source 30 --validate --algorithm bottom-up 2>&1); rc=$?
+  echo "$out" | tail -1
+  expect "bfs --distributed on wiki-Vote (bottom-up) validated" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *valid=1\ ranks=2 ]]"
+else
+  echo "skipped: no $graph"
+fi
+out=$(run bfs --rmat 6 --distributed --source 64 2>&1); rc=$?
+echo "$out"
+expect "bfs --distributed with a source out of range exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep bfs: rank 0: bfs: source 64 outside \[0, 64)') -eq 1 ]]"
+out=$(run bfs /nonexistent/missing.txt.gz --distributed 2>&1); rc=$?
+echo "$out"
+expect "bfs --distributed with a missing file exits 1 with rank 0's message once" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep bfs: rank 0: .*missing.txt.gz') -eq 1 ]]"
+out=$(run bfs --rmat 6 --distributed --device ",no-such-device" 2>&1); rc=$?
+echo "$out"
+expect "bfs --distributed with a rank without a device exits 1 with rank 1's message once" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep bfs: rank 1: .*no-such-device') -eq 1 ]]"
+run bfs --rmat 6 --distributed --algorithm lb > /dev/null 2>&1; rc=$?
+expect "bfs --distributed --algorithm lb is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
 exit $fail

@@ -8,7 +8,8 @@
 // Graph500's figure, with gteps_median/min/max) with
 // `<strategy>_levels=` counts. A comma list of --algorithm strategies runs each on the same graph (one summary
 // line each, the last one last). GTEPS counts each undirected edge of the traversed component once
-// (out-edges of reached vertices, halved when symmetric).
+// (out-edges of reached vertices, halved when symmetric). With --distributed (under mpirun) the
+// graph is split over the ranks (tools/lockstep/mpi/bfs.cpp).
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -16,6 +17,7 @@
 
 #include "bfs_runs.hpp"
 #include "command.hpp"
+#include "distributed.hpp"
 #include "lockstep/io.hpp"
 #include "output.hpp"
 #include "vocabulary.hpp"
@@ -97,8 +99,8 @@ void declare(po::options_description& opts, Deprecated& old) {
                      "graph file (.mtx, .txt/.el/.edges, .gr; .gz)")(
       "format", po::value<std::string>()->default_value("auto"), "auto|mtx|snap|dimacs")(
       "undirected", "add the reverse of every edge")(
-      "rmat", number<int>(1, 26),
-      "generated Graph500 R-MAT graph of 2^SCALE vertices (undirected)")(
+      "rmat", number<int>(1, 30),
+      "generated Graph500 R-MAT graph of 2^SCALE vertices (undirected; above 26 --distributed)")(
       "edge-factor", number<int>(1, 64)->default_value(16), "R-MAT edges per vertex")(
       "grid", number<int>(1, 8192), "generated N x N 2D grid graph")(
       "seed", number<long long>(0, 1ll << 62)->default_value(1), "generator and source seed")(
@@ -137,7 +139,9 @@ void declare(po::options_description& opts, Deprecated& old) {
       "warmup", number<int>(0, 100)->default_value(1),
       "untimed runs per strategy first (lazy JIT, allocation)")(
       "validate", "check every result (Graph500 BFS-tree validation)")(
-      "json", po::value<std::string>(), "write the summary as JSON");
+      "json", po::value<std::string>(), "write the summary as JSON")(
+      "distributed", "under mpirun: split the graph over the ranks, one device each (MPI builds; "
+      "--algorithm auto|top-down|bottom-up)");
 }
 
 // --algorithm's comma list, and the options of every run.
@@ -192,7 +196,7 @@ int run_bfs(const Args& args) {
       "lockstep bfs (GRAPH | --rmat SCALE [--edge-factor EF] | --grid N) [--source V | --sources "
       "K] [--algorithm " + join(kAlgorithms) + "[,...]] [--barrier " + join(barrier_names()) +
       "] [--undirected] [--format auto|mtx|snap|dimacs] [--levels-out FILE] [--steps-out FILE] "
-      "[--validate] [--json OUT]";
+      "[--validate] [--json OUT] [--distributed]";
   po::options_description opts("options");
   Deprecated old;
   declare(opts, old);
@@ -200,6 +204,7 @@ int run_bfs(const Args& args) {
   pos.add("graph", 1);
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm, old)) return 0;
+  if (vm.count("distributed")) return distributed_bfs(vm);
   std::vector<BfsStrategy> list;
   BfsOptions o = options(vm, list);
   Outputs outs(vm, {"levels-out", "steps-out", "json"}, {{"graph", "GRAPH"}});

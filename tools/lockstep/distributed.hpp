@@ -1,4 +1,4 @@
-// `--distributed` for `lockstep cg` and `lockstep spmv`: run under mpirun, one rank per GPU.
+// `--distributed` for `lockstep cg`, `lockstep spmv` and `lockstep bfs`: run under mpirun, one rank per GPU.
 // Defined in tools/lockstep/mpi/ when lockstep is built with MPI; otherwise the flag is a usage
 // error, and the CLI does not depend on MPI.
 #pragma once
@@ -9,6 +9,7 @@ namespace lockstep::cli {
 #ifdef LOCKSTEP_HAVE_MPI
 int distributed_cg(const po::variables_map& vm);
 int distributed_spmv(const po::variables_map& vm);
+int distributed_bfs(const po::variables_map& vm);
 #else
 inline int distributed_unavailable() {
   throw usage_error(
@@ -16,6 +17,7 @@ inline int distributed_unavailable() {
 }
 inline int distributed_cg(const po::variables_map&) { return distributed_unavailable(); }
 inline int distributed_spmv(const po::variables_map&) { return distributed_unavailable(); }
+inline int distributed_bfs(const po::variables_map&) { return distributed_unavailable(); }
 #endif
 
 }  // namespace lockstep::cli

@@ -1,0 +1,81 @@
+// The top-down kernels of the distributed BFS (src/mpi/bfs.cpp); its bottom-up levels run
+// cl/bfs_bitmap.cl. A rank owns global vertices [first, last); levels, parents and the frontier
+// queues hold its vertices by local index (global - first), the rows hold global neighbour ids,
+// row offsets are BFS_OFFSET (long: a rank may hold 2^31 entries or more).
+//   bfs_dist_expand   one wave a frontier vertex: an owned neighbour is claimed here (its parent
+//                     the global id of the frontier vertex) and staged for the next frontier; any
+//                     other leaves as the pair (neighbour, parent) in `remote` (ctr[2] counts
+//                     them, slots past `capacity` are dropped: the host sized it from the frontier's
+//                     edges, so none are)
+//   bfs_dist_claim    one work-item a received pair: the owner claims it
+// The next frontier's size is ctr[0]; its edges, a 64-bit sum, `edges[0]`.
+#ifndef WAVE_WIDTH
+#error "WAVE_WIDTH undefined"
+#endif
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#include "bfs_common.cl"
+
+// bfs_flush with the edges summed in 64 bits.
+void dist_flush(__local int* lq, __local volatile int* lcount, __local volatile int* ldeg,
+                __local volatile int* lbase, __global int* out, __global volatile int* gcount,
+                __global volatile long* gedges) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int lid = get_local_id(0), k = min(*lcount, LOCAL_QUEUE);
+  if (lid == 0) {
+    *lbase = k ? atomic_add(gcount, k) : 0;
+    if (*ldeg) atom_add(gedges, (long)*ldeg);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int base = *lbase;
+  for (int i = lid; i < k; i += LOCAL_SIZE) out[base + i] = lq[i];
+}
+
+// Claims local vertex v for level `next` with global parent u; 1 when this work-item did.
+int dist_claim(__global volatile int* levels, __global int* parents, int v, int u, int next) {
+  if (levels[v] != -1) return 0;
+  if (atomic_cmpxchg(levels + v, -1, next) != -1) return 0;
+  parents[v] = u;
+  return 1;
+}
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_expand(
+    __global const BFS_OFFSET* off, __global const int* adj, __global volatile int* levels,
+    __global int* parents, __global const int* in, int count, int first, int last,
+    __global int* out, __global volatile int* ctr, __global volatile long* edges,
+    __global int* remote, int capacity, int level) {
+  BFS_LOCALS;
+  const int i = get_global_id(0) / WAVE_WIDTH, lane = get_global_id(0) % WAVE_WIDTH;
+  if (i < count) {
+    const int u = in[i];
+    const BFS_OFFSET end = off[u + 1];
+    for (BFS_OFFSET e = off[u] + lane; e < end; e += WAVE_WIDTH) {
+      const int w = adj[e];
+      if (w >= first && w < last) {
+        const int v = w - first;
+        if (dist_claim(levels, parents, v, u + first, level + 1))
+          bfs_stage(v, (int)(off[v + 1] - off[v]), lq, &lcount, &ldeg, out, ctr);
+      } else {
+        const int slot = atomic_inc(ctr + 2);
+        if (slot < capacity) remote[2 * slot] = w, remote[2 * slot + 1] = u + first;
+      }
+    }
+  }
+  dist_flush(lq, &lcount, &ldeg, &lbase, out, ctr, edges);
+}
+
+// pairs[2 i] = a global vertex this rank owns, pairs[2 i + 1] its proposed parent (global).
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_claim(
+    __global const BFS_OFFSET* off, __global volatile int* levels, __global int* parents,
+    __global const int* pairs, int count, int first, __global int* out,
+    __global volatile int* ctr, __global volatile long* edges, int level) {
+  BFS_LOCALS;
+  const int i = get_global_id(0);
+  int found = -1, d = 0;
+  if (i < count) {
+    const int v = pairs[2 * i] - first;
+    if (dist_claim(levels, parents, v, pairs[2 * i + 1], level + 1))
+      found = v, d = (int)(off[v + 1] - off[v]);
+  }
+  bfs_stage_any(found, d, lq, &lcount, &ldeg, out, ctr);
+  dist_flush(lq, &lcount, &ldeg, &lbase, out, ctr, edges);
+}

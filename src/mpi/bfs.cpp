@@ -1,0 +1,289 @@
+// DistributedBfs: one rank's rows, levels, parents, frontier queues and bitmaps on its device,
+// and the per-level loop of lockstep/mpi/bfs.hpp. Top-down: bfs_dist_expand (cl/bfs_dist.cl)
+// claims the owned neighbours and writes the others as (vertex, parent) pairs; the host reads
+// them into pinned memory, buckets them by owner, sends them with MPI_Ialltoallv and the owners'
+// bfs_dist_claim takes them. Bottom-up: the frontier bitmap words of every rank gathered into a
+// pinned global bitmap (MPI_Iallgatherv in place), uploaded, and cl/bfs_bitmap.cl's bfs_bu_step
+// scans this rank's unvisited vertices. After each level one MPI_Allreduce gives the global
+// frontier size and edges, and the largest per-rank frontier edges (for the pair buffers).
+#include <algorithm>
+#include <array>
+#include <chrono>
+
+#include "bfs/steps.hpp"
+#include "lockstep/mpi/bfs.hpp"
+#include "mpi/pinned.hpp"
+
+namespace lockstep::mpi {
+namespace {
+using clock_type = std::chrono::steady_clock;
+double since(clock_type::time_point t) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+size_t words_of(int64_t vertices) { return size_t((vertices + 31) / 32); }
+}  // namespace
+
+struct DistributedBfs::Impl {
+  Context& ctx;
+  const DistributedGraph& g;
+  DistributedBfsOptions o;
+  int me = 0, p = 1, local = 256, wave = 32;
+  int64_t capacity = 0;
+  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote, recv;
+  cl::Buffer visited, cur, next, frontier;
+  cl::Kernel expand, claim, begin, step, to_queue;
+  std::shared_ptr<int32_t> stage, send, got;  // pinned: pairs read back, bucketed, received
+  std::shared_ptr<uint32_t> bits;             // pinned: the global frontier bitmap
+  size_t got_cap = 0;
+  std::vector<int> word_counts, word_displs;
+  std::array<int32_t, 4> ctr_host{};
+  int64_t edges_host = 0;
+
+  Impl(Context& c, const DistributedGraph& graph, const DistributedBfsOptions& opt)
+      : ctx(c), g(graph), o(opt), me(rank(graph.comm)), p(size(graph.comm)) {
+    local = o.local_size;
+    wave = detail::bfs_wave_width(c.info(), o.wave_width);
+    if (local % wave || local % 32)
+      throw input_error("bfs: the work-group size " + std::to_string(local) +
+                        " must be a multiple of the wave width " + std::to_string(wave) +
+                        " and of 32");
+    Defines d = detail::bfs_defines(local, wave);
+    d.set("LOCAL_SIZE", local).set("BFS_OFFSET", "long");
+    expand = c.kernel("bfs_dist.cl", "bfs_dist_expand", d);
+    claim = c.kernel("bfs_dist.cl", "bfs_dist_claim", d);
+    begin = c.kernel("bfs_bitmap.cl", "bfs_bu_begin", d);
+    step = c.kernel("bfs_bitmap.cl", "bfs_bu_step", d);
+    to_queue = c.kernel("bfs_bitmap.cl", "bfs_bits_to_queue", d);
+    const int64_t entries = int64_t(g.adj.size());
+    capacity = o.remote_capacity > 0 ? o.remote_capacity
+                                     : std::max<int64_t>(1 << 16, std::min<int64_t>(entries, 1 << 26));
+    auto& q = c.queue();
+    off = upload(q, g.offsets, CL_MEM_READ_ONLY);
+    adj = upload(q, g.adj, CL_MEM_READ_ONLY);
+    if (!g.symmetric) {
+      in_off = upload(q, g.in_offsets, CL_MEM_READ_ONLY);
+      in_adj = upload(q, g.in_adj, CL_MEM_READ_ONLY);
+    } else {
+      in_off = off, in_adj = adj;
+    }
+    const size_t n = std::max<size_t>(1, size_t(g.count)), bytes = n * 4;
+    for (cl::Buffer* b : {&levels, &parents, &qa, &qb})
+      *b = make_buffer(c.context(), CL_MEM_READ_WRITE, bytes);
+    ctr = make_buffer(c.context(), CL_MEM_READ_WRITE, ctr_host.size() * 4);
+    edges = make_buffer(c.context(), CL_MEM_READ_WRITE, 8);
+    remote = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(capacity) * 8);
+    const size_t lw = words_of(g.count) + size_t(local);  // whole groups of words
+    for (cl::Buffer* b : {&visited, &cur, &next})
+      *b = make_buffer(c.context(), CL_MEM_READ_WRITE, lw * 4);
+    frontier = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
+    stage = pinned<int32_t>(q, size_t(capacity) * 2);
+    send = pinned<int32_t>(q, size_t(capacity) * 2);
+    bits = pinned<uint32_t>(q, words_of(g.n) + 1);
+    for (int r = 0; r < p; ++r) {
+      word_displs.push_back(g.block[size_t(r)] / 32);
+      word_counts.push_back(int(words_of(g.block[size_t(r) + 1] - g.block[size_t(r)])));
+    }
+  }
+
+  size_t round_up(int64_t items) const {
+    return size_t((std::max<int64_t>(items, 1) + local - 1) / local) * size_t(local);
+  }
+  void zero_counters() {
+    ctr_host = {}, edges_host = 0;
+    auto& q = ctx.queue();
+    check(q.enqueueWriteBuffer(ctr, CL_TRUE, 0, 16, ctr_host.data()), "clEnqueueWriteBuffer");
+    check(q.enqueueWriteBuffer(edges, CL_TRUE, 0, 8, &edges_host), "clEnqueueWriteBuffer");
+  }
+  void read_counters() {
+    auto& q = ctx.queue();
+    check(q.enqueueReadBuffer(ctr, CL_FALSE, 0, 16, ctr_host.data()), "clEnqueueReadBuffer");
+    check(q.enqueueReadBuffer(edges, CL_TRUE, 0, 8, &edges_host), "clEnqueueReadBuffer");
+  }
+
+  // Bottom-up level from bitmap `cur`: returns this rank's next frontier size and edges.
+  std::pair<int64_t, int64_t> bottom_up(int32_t level, double& exchange_ms) {
+    auto& q = ctx.queue();
+    const auto t0 = clock_type::now();
+    uint32_t* mine = bits.get() + word_displs[size_t(me)];
+    if (word_counts[size_t(me)])
+      check(q.enqueueReadBuffer(cur, CL_TRUE, 0, size_t(word_counts[size_t(me)]) * 4, mine),
+            "clEnqueueReadBuffer");
+    MPI_Request req;
+    MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, bits.get(), word_counts.data(),
+                    word_displs.data(), MPI_UINT32_T, g.comm, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    check(q.enqueueWriteBuffer(frontier, CL_FALSE, 0, words_of(g.n) * 4, bits.get()),
+          "clEnqueueWriteBuffer");
+    exchange_ms += since(t0);
+    zero_counters();
+    set_args(step, in_off, in_adj, off, levels, parents, visited, frontier, next, g.count, ctr,
+             level);
+    launch(q, step, round_up(g.count), size_t(local));
+    std::swap(cur, next);
+    read_counters();
+    return {ctr_host[0], int64_t(uint32_t(ctr_host[1]))};
+  }
+
+  // Top-down level from queue qa (count vertices): the next frontier in qa afterwards.
+  std::pair<int64_t, int64_t> top_down(int64_t count, int32_t level, double& exchange_ms) {
+    auto& q = ctx.queue();
+    zero_counters();
+    set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count, qb,
+             ctr, edges, remote, int32_t(capacity), level);
+    launch(q, expand, round_up(count * wave), size_t(local));
+    read_counters();
+    const auto t0 = clock_type::now();
+    const int64_t pairs = std::min<int64_t>(ctr_host[2], capacity);
+    if (ctr_host[2] > capacity)  // the host checked the frontier's edges: cannot happen
+      throw std::logic_error("bfs: remote pairs past the buffer");
+    if (pairs)
+      check(q.enqueueReadBuffer(remote, CL_TRUE, 0, size_t(pairs) * 8, stage.get()),
+            "clEnqueueReadBuffer");
+    // Bucket by owner (counting sort), then the counts and the pairs to every rank.
+    const size_t np = static_cast<size_t>(p);
+    std::vector<int> scount(np, 0), sdispl(np, 0), rcount(np, 0), rdispl(np, 0);
+    std::vector<int> owner(static_cast<size_t>(pairs));
+    const int32_t* s = stage.get();
+    for (int64_t i = 0; i < pairs; ++i) ++scount[size_t(owner[size_t(i)] = g.owner(s[2 * i]))];
+    for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
+    std::vector<int> at = sdispl;
+    int32_t* out = send.get();
+    for (int64_t i = 0; i < pairs; ++i) {
+      const int k = at[size_t(owner[size_t(i)])]++;
+      out[2 * k] = s[2 * i], out[2 * k + 1] = s[2 * i + 1];
+    }
+    MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
+    for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
+    const size_t total = size_t(rdispl.back() + rcount.back());
+    if (total > got_cap) {  // grow the receive side (pinned and device) to twice what came
+      got_cap = std::max<size_t>(total * 2, 1 << 16);
+      got = pinned<int32_t>(q, got_cap * 2);
+      recv = make_buffer(ctx.context(), CL_MEM_READ_WRITE, got_cap * 8);
+    }
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Request req;
+    MPI_Ialltoallv(send.get(), scount.data(), sdispl.data(), pair, got.get(), rcount.data(),
+                   rdispl.data(), pair, g.comm, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Type_free(&pair);
+    if (total)
+      check(q.enqueueWriteBuffer(recv, CL_FALSE, 0, total * 8, got.get()), "clEnqueueWriteBuffer");
+    exchange_ms += since(t0);
+    if (total) {
+      set_args(claim, off, levels, parents, recv, int32_t(total), g.first, qb, ctr, edges, level);
+      launch(q, claim, round_up(int64_t(total)), size_t(local));
+      read_counters();
+    }
+    std::swap(qa, qb);
+    return {ctr_host[0], edges_host};
+  }
+};
+
+DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
+                               const DistributedBfsOptions& o) {
+  collective(g.comm, [&] { p_ = std::make_unique<Impl>(ctx, g, o); });
+}
+DistributedBfs::~DistributedBfs() = default;
+
+DistributedBfsResult DistributedBfs::run(int32_t source) {
+  Impl& d = *p_;
+  const DistributedGraph& g = d.g;
+  collective(g.comm, [&] {
+    if (source < 0 || source >= g.n)
+      throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
+                        std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
+  });
+  auto& q = d.ctx.queue();
+  const bool mine = source >= g.first && source < g.first + g.count;
+  const int32_t minus = -1, zero = 0, s_local = source - g.first;
+  if (g.count) {
+    check(q.enqueueFillBuffer(d.levels, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
+    check(q.enqueueFillBuffer(d.parents, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
+  }
+  if (mine) {
+    check(q.enqueueWriteBuffer(d.levels, CL_FALSE, size_t(s_local) * 4, 4, &zero), "write");
+    check(q.enqueueWriteBuffer(d.parents, CL_FALSE, size_t(s_local) * 4, 4, &source), "write");
+    check(q.enqueueWriteBuffer(d.qa, CL_FALSE, 0, 4, &s_local), "clEnqueueWriteBuffer");
+  }
+  check(q.finish(), "clFinish");
+  DistributedBfsResult r;
+  MPI_Barrier(g.comm);
+  const auto t0 = clock_type::now();
+  int64_t local_count = mine, local_edges = mine ? g.degree(s_local) : 0;
+  int64_t glob[3] = {1, local_edges, local_edges};  // frontier, its edges, max over ranks
+  MPI_Allreduce(MPI_IN_PLACE, glob + 1, 1, MPI_INT64_T, MPI_SUM, g.comm);
+  glob[2] = glob[1];
+  int64_t mu = g.global_entries - glob[1];
+  bool bottom = false, in_bitmap = false;
+  for (int32_t level = 0; glob[0] > 0; ++level) {
+    const Direction forced = d.o.direction;
+    if (forced != Direction::automatic)
+      bottom = forced == Direction::bottom_up;
+    else
+      bottom = bottom ? double(glob[0]) >= double(g.n) / d.o.beta
+                      : double(glob[1]) > double(mu) / d.o.alpha;
+    if (glob[2] > d.capacity) bottom = true;  // the pairs would not fit: bottom-up is exact too
+    const auto s0 = clock_type::now();
+    DistributedBfsStep st{level, bottom ? Direction::bottom_up : Direction::top_down, glob[0],
+                          glob[1]};
+    std::pair<int64_t, int64_t> next;
+    if (bottom) {
+      if (!in_bitmap) {
+        set_args(d.begin, d.levels, g.count, level, d.visited, d.cur);
+        launch(q, d.begin, d.round_up(int64_t(words_of(g.count))), size_t(d.local));
+        in_bitmap = true;
+      }
+      next = d.bottom_up(level, st.exchange_ms);
+    } else {
+      if (in_bitmap) {
+        d.zero_counters();
+        set_args(d.to_queue, d.off, d.cur, g.count, d.qa, d.ctr);
+        launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
+        in_bitmap = false;
+      }
+      next = d.top_down(local_count, level, st.exchange_ms);
+    }
+    local_count = next.first, local_edges = next.second;
+    int64_t sums[2] = {local_count, local_edges}, most = local_edges;
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
+    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT64_T, MPI_MAX, g.comm);
+    glob[0] = sums[0], glob[1] = sums[1], glob[2] = most;
+    mu -= glob[1];
+    st.ms = since(s0);
+    r.steps.push_back(st);
+  }
+  r.ms = since(t0);
+  MPI_Allreduce(MPI_IN_PLACE, &r.ms, 1, MPI_DOUBLE, MPI_MAX, g.comm);
+  r.levels = download<int32_t>(q, d.levels, size_t(g.count));
+  r.parents = download<int32_t>(q, d.parents, size_t(g.count));
+  int64_t sums[2] = {0, 0};
+  for (int32_t v = 0; v < g.count; ++v)
+    if (r.levels[size_t(v)] >= 0) {
+      ++sums[0], sums[1] += g.degree(v);
+      r.max_level = std::max(r.max_level, r.levels[size_t(v)]);
+    }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
+  MPI_Allreduce(MPI_IN_PLACE, &r.max_level, 1, MPI_INT32_T, MPI_MAX, g.comm);
+  r.reached = sums[0], r.traversed_edges = g.symmetric ? sums[1] / 2 : sums[1];
+  return r;
+}
+
+int DistributedBfsResult::levels_run(Direction dir) const {
+  int k = 0;
+  for (const DistributedBfsStep& s : steps) k += s.direction == dir;
+  return k;
+}
+
+Direction parse_direction(const std::string& name) {
+  for (Direction d : {Direction::automatic, Direction::top_down, Direction::bottom_up})
+    if (name == to_string(d)) return d;
+  throw input_error("unknown direction '" + name + "' (expected auto, top-down or bottom-up)");
+}
+
+const char* to_string(Direction d) {
+  return d == Direction::top_down ? "top-down" : d == Direction::bottom_up ? "bottom-up" : "auto";
+}
+
+}  // namespace lockstep::mpi

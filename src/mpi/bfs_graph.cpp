@@ -1,0 +1,190 @@
+// DistributedGraph: the entry-balanced vertex blocks, root's graph scattered (MPI_Scatterv of
+// row lengths and rows, forward and, for a directed graph, reverse), and R-MAT drawn on every
+// rank (OpenMP): the degrees counted from the counter-based edge stream, each rank a share of
+// it, summed by MPI_Allreduce (so every rank picks the same blocks); then every rank draws the
+// whole stream again and keeps the entries of its rows, placed with atomic cursors, sorted and
+// stripped of repeats, as graph/rows.cpp builds the one-GPU graph (64-bit offsets here).
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <memory>
+#include <numeric>
+
+#include "lockstep/generators.hpp"
+#include "lockstep/mpi/bfs.hpp"
+
+namespace lockstep::mpi {
+
+int DistributedGraph::owner(int32_t v) const {
+  return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
+}
+
+std::vector<int32_t> partition_by_entries(const std::vector<int64_t>& prefix, int parts) {
+  const int32_t n = int32_t(prefix.size()) - 1;
+  const int64_t total = prefix.back();
+  std::vector<int32_t> b(size_t(parts) + 1, n);
+  b[0] = 0;
+  for (int p = 1; p < parts; ++p) {
+    const int64_t target = total * p / parts;
+    int32_t v = int32_t(std::lower_bound(prefix.begin(), prefix.end(), target) - prefix.begin());
+    if (total == 0) v = int32_t(int64_t(n) * p / parts);
+    v = std::min(n, (v + 16) / 32 * 32);  // the nearest multiple of 32
+    b[size_t(p)] = std::max(b[size_t(p) - 1], v);
+  }
+  return b;
+}
+
+namespace {
+
+void check_block(const std::vector<int32_t>& b, int parts, int32_t n) {
+  bool ok = b.size() == size_t(parts) + 1 && b.front() == 0 && b.back() == n &&
+            std::is_sorted(b.begin(), b.end());
+  for (size_t q = 1; ok && q + 1 < b.size(); ++q) ok = b[q] % 32 == 0;
+  if (!ok)
+    throw input_error("vertex blocks must be " + std::to_string(parts + 1) +
+                      " ascending offsets from 0 to " + std::to_string(n) +
+                      ", the inner ones multiples of 32");
+}
+
+// Rows [b[q], b[q+1]) of root's (offsets, adj) to rank q: lengths, then entries (int counts:
+// one rank's share of a CsrGraph is below 2^31 entries).
+void scatter_rows(MPI_Comm comm, int root, const std::vector<int32_t>& block,
+                  const std::vector<int32_t>& off, const std::vector<int32_t>& adj,
+                  std::vector<int64_t>& my_off, std::vector<int32_t>& my_adj) {
+  const int me = rank(comm), p = size(comm);
+  const size_t np = static_cast<size_t>(p);
+  std::vector<int> rc(np), rd(np), ec(np), ed(np);
+  std::vector<int32_t> len;
+  if (me == root) {
+    len.resize(off.size() - 1);
+    for (size_t v = 0; v + 1 < off.size(); ++v) len[v] = off[v + 1] - off[v];
+    for (int q = 0; q < p; ++q) {
+      rd[size_t(q)] = block[size_t(q)], rc[size_t(q)] = block[size_t(q) + 1] - block[size_t(q)];
+      ed[size_t(q)] = off[size_t(block[size_t(q)])];
+      ec[size_t(q)] = off[size_t(block[size_t(q) + 1])] - ed[size_t(q)];
+    }
+  }
+  const int count = block[size_t(me) + 1] - block[size_t(me)];
+  std::vector<int32_t> mine(static_cast<size_t>(count));
+  MPI_Scatterv(len.data(), rc.data(), rd.data(), MPI_INT32_T, mine.data(), count, MPI_INT32_T, root,
+               comm);
+  my_off.assign(size_t(count) + 1, 0);
+  for (int v = 0; v < count; ++v) my_off[size_t(v) + 1] = my_off[size_t(v)] + mine[size_t(v)];
+  my_adj.resize(size_t(my_off.back()));
+  MPI_Scatterv(adj.data(), ec.data(), ed.data(), MPI_INT32_T, my_adj.data(), int(my_off.back()),
+               MPI_INT32_T, root, comm);
+}
+
+}  // namespace
+
+DistributedGraph scatter_graph(MPI_Comm comm, const CsrGraph& global, std::vector<int32_t> block,
+                               int root) {
+  const int me = rank(comm), p = size(comm);
+  DistributedGraph g;
+  g.comm = comm;
+  int64_t head[3] = {global.n, int64_t(global.edges()), global.symmetric || global.n == 0};
+  collective(comm, [&] {
+    if (me != root) return;
+    if (!global.symmetric && !global.has_in_edges() && global.n > 0)
+      throw input_error("a directed graph needs its in-neighbours (CsrGraph with reverse = true)");
+    if (block.empty()) {
+      std::vector<int64_t> prefix(global.offsets.begin(), global.offsets.end());
+      if (!global.symmetric)  // bottom-up scans the in-rows: balance both
+        for (size_t v = 0; v < prefix.size(); ++v) prefix[v] += global.rev_offsets[v];
+      block = partition_by_entries(prefix, p);
+    }
+    check_block(block, p, global.n);
+  });
+  MPI_Bcast(head, 3, MPI_INT64_T, root, comm);
+  g.n = int32_t(head[0]), g.global_entries = head[1], g.symmetric = head[2] != 0;
+  block.resize(size_t(p) + 1);
+  MPI_Bcast(block.data(), p + 1, MPI_INT32_T, root, comm);
+  g.block = block;
+  g.first = block[size_t(me)], g.count = block[size_t(me) + 1] - g.first;
+  scatter_rows(comm, root, block, global.offsets, global.adj, g.offsets, g.adj);
+  if (!g.symmetric)
+    scatter_rows(comm, root, block, global.rev_offsets, global.rev_adj, g.in_offsets, g.in_adj);
+  return g;
+}
+
+DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, uint64_t seed,
+                            std::vector<int32_t> block) {
+  const int me = rank(comm), p = size(comm);
+  DistributedGraph g;
+  g.comm = comm;
+  collective(comm, [&] {
+    if (scale < 0 || scale > 30 || edgefactor < 1 || edgefactor > 64)
+      throw input_error("rmat needs 0 <= scale <= 30 and 1 <= edgefactor <= 64");
+  });
+  const int32_t n = int32_t(int64_t(1) << scale);
+  const int64_t m = int64_t(edgefactor) << scale, kBlock = int64_t(1) << 14;
+  const int64_t blocks = (m + kBlock - 1) / kBlock;
+  // fn(u, v) for every edge of blocks [b0, b1) of kBlock edges, the blocks over the threads
+  auto each_edge = [&](int64_t b0, int64_t b1, auto&& fn) {
+#pragma omp parallel
+    {
+      std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t b = b0; b < b1; ++b) {
+        const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
+        gen::rmat_edges(scale, seed, begin, end, from.data(), to.data());
+        for (int64_t i = 0; i < end - begin; ++i) fn(from[size_t(i)], to[size_t(i)]);
+      }
+    }
+  };
+  // Every degree (both directions, repeats counted): each rank counts its share of the
+  // blocks, one MPI_Allreduce sums them, so every rank picks the same vertex blocks.
+  std::vector<int64_t> prefix(size_t(n) + 1, 0);
+  {
+    std::vector<uint32_t> deg(size_t(n), 0);
+    uint32_t* d = deg.data();
+    each_edge(blocks * me / p, blocks * (me + 1) / p, [&](int32_t u, int32_t v) {
+      __atomic_fetch_add(d + u, 1u, __ATOMIC_RELAXED);
+      __atomic_fetch_add(d + v, 1u, __ATOMIC_RELAXED);
+    });
+    MPI_Allreduce(MPI_IN_PLACE, deg.data(), n, MPI_UINT32_T, MPI_SUM, comm);
+    for (int32_t v = 0; v < n; ++v) prefix[size_t(v) + 1] = prefix[size_t(v)] + deg[size_t(v)];
+  }
+  collective(comm, [&] {
+    if (block.empty()) block = partition_by_entries(prefix, p);
+    check_block(block, p, n);
+  });
+  g.n = n, g.block = block, g.symmetric = true;
+  g.first = block[size_t(me)], g.count = block[size_t(me) + 1] - g.first;
+  const int32_t lo = g.first, hi = g.first + g.count;
+  // The owned rows with repeats: cursors from the raw degrees, entries placed atomically.
+  std::vector<int64_t> at(prefix.begin() + lo, prefix.begin() + hi + 1);
+  const int64_t base = at[0];
+  for (int64_t& x : at) x -= base;
+  std::unique_ptr<int32_t[]> raw(new int32_t[size_t(std::max<int64_t>(1, at.back()))]);
+  {
+    std::vector<int64_t> cur(at.begin(), at.end() - 1);
+    int64_t* c = cur.data();
+    int32_t* r = raw.get();
+    each_edge(0, blocks, [&](int32_t u, int32_t v) {
+      if (u >= lo && u < hi) r[__atomic_fetch_add(c + (u - lo), 1, __ATOMIC_RELAXED)] = v;
+      if (v >= lo && v < hi) r[__atomic_fetch_add(c + (v - lo), 1, __ATOMIC_RELAXED)] = u;
+    });
+  }
+  prefix = {};
+  // Sort each row and keep one of each entry (in place), then compact.
+  std::vector<int64_t> kept(size_t(g.count) + 1, 0);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int32_t v = 0; v < g.count; ++v) {
+    int32_t *b = raw.get() + at[size_t(v)], *e = raw.get() + at[size_t(v) + 1];
+    std::sort(b, e);
+    kept[size_t(v) + 1] = std::unique(b, e) - b;
+  }
+  std::partial_sum(kept.begin(), kept.end(), kept.begin());
+  g.adj.resize(size_t(kept.back()));
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int32_t v = 0; v < g.count; ++v)
+    std::copy(raw.get() + at[size_t(v)], raw.get() + at[size_t(v)] + (kept[size_t(v) + 1] - kept[size_t(v)]),
+              g.adj.begin() + kept[size_t(v)]);
+  g.offsets = std::move(kept);
+  g.global_entries = int64_t(g.adj.size());
+  MPI_Allreduce(MPI_IN_PLACE, &g.global_entries, 1, MPI_INT64_T, MPI_SUM, comm);
+  return g;
+}
+
+}  // namespace lockstep::mpi

@@ -1,0 +1,152 @@
+// lockstep::mpi::DistributedBfs on 1-4 ranks: levels equal the one-process BFS (lockstep::
+// bfs_cpu on the whole graph, which every rank also holds) on hand-made graphs (a rank whose
+// vertices have no edges, a rank with no vertices, the source on the last rank), on R-MAT (whose
+// distributed build must give rmat_graph's rows) and on a shared SNAP graph, in each direction
+// (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
+// a broken one on any rank; a bad source ends every rank with the same error.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "lockstep/bfs.hpp"
+#include "lockstep/generators.hpp"
+#include "mpi_support.hpp"
+
+namespace lockstep::test {
+namespace {
+
+const mpi::Direction kDirections[] = {mpi::Direction::top_down, mpi::Direction::bottom_up,
+                                      mpi::Direction::automatic};
+
+// Blocks of 32 vertices a rank, in order, the last rank taking the rest.
+std::vector<int32_t> blocks32(int32_t n, int ranks) {
+  std::vector<int32_t> b;
+  for (int q = 0; q < ranks; ++q) b.push_back(std::min(n, 32 * q));
+  b.push_back(n);
+  return b;
+}
+
+// Every direction from every source in `sources`: the levels gathered on rank 0 equal the
+// host BFS's, the tree validates, and reached / traversed edges agree.
+void check_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
+                  const std::vector<int32_t>& sources, const char* what) {
+  for (mpi::Direction d : kDirections) {
+    mpi::DistributedBfsOptions o;
+    o.direction = d;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    for (int32_t s : sources) {
+      INFO(what, " direction ", mpi::to_string(d), " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      CHECK(mpi::validate_bfs(g, s, r) == "");
+      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+      const BfsResult want = bfs_cpu(whole, s, 1);
+      if (world_rank() == 0) CHECK(all == want.levels);
+      CHECK(r.reached == want.reached);
+      CHECK(r.traversed_edges == want.traversed_edges);
+      CHECK(r.max_level == want.max_level);
+      if (d != mpi::Direction::automatic)
+        CHECK(r.levels_run(d) == int(r.steps.size()));
+    }
+  }
+}
+
+// A path 32..n-1 with chords every 7 vertices and a star at 40; vertices below 32 isolated.
+CsrGraph hand_made(int32_t n) {
+  Graph g;
+  g.n = n;
+  for (int32_t v = 33; v < n; ++v) g.add_edge(v - 1, v, 1);
+  for (int32_t v = 32; v + 7 < n; v += 7) g.add_edge(v, v + 7, 1);
+  for (int32_t v = 41; v < n; v += 5) g.add_edge(40, v, 1);
+  g.add_edge(n - 1, n - 1, 1);  // a self-loop on the last vertex
+  g.add_reverse_edges();
+  return CsrGraph(g);
+}
+
+}  // namespace
+
+TEST_CASE("mpi bfs: hand-made graphs, a rank without edges, the source on the last rank") {
+  const int p = world_size();
+  const int32_t n = 32 * p + 50;
+  const CsrGraph whole = hand_made(n);
+  REQUIRE(whole.symmetric);
+  // rank 0 holds vertices 0..31, none of which has an edge; the last rank holds the source
+  const mpi::DistributedGraph g =
+      mpi::scatter_graph(world(), world_rank() == 0 ? whole : CsrGraph{}, blocks32(n, p));
+  CHECK(g.count == (world_rank() + 1 == p ? n - 32 * (p - 1) : 32));
+  if (world_rank() == 0 && p > 1) CHECK(g.adj.empty());
+  check_levels(whole, g, {n - 1, 40, 0}, "hand-made");
+  // a rank with no vertices at all: rank 0's block is empty
+  std::vector<int32_t> b = blocks32(n, p);
+  if (p > 1) b[1] = 0;
+  const mpi::DistributedGraph empty = mpi::scatter_graph(world(), world_rank() == 0 ? whole : CsrGraph{}, b);
+  if (world_rank() == 0 && p > 1) CHECK(empty.count == 0);
+  check_levels(whole, empty, {n - 1}, "empty rank");
+}
+
+TEST_CASE("mpi bfs: R-MAT drawn on the ranks is rmat_graph's graph, same levels") {
+  const int32_t scale = 10, ef = 8;
+  const CsrGraph whole = rmat_graph(scale, ef, 5);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), scale, ef, 5);
+  CHECK(g.global_entries == int64_t(whole.edges()));
+  for (int32_t v = 0; v < g.count; ++v) {  // each owned row equals the one-process row
+    const int32_t gv = g.first + v;
+    REQUIRE(g.degree(v) == whole.degree(gv));
+    CHECK(std::equal(g.adj.begin() + g.offsets[size_t(v)], g.adj.begin() + g.offsets[size_t(v) + 1],
+                     whole.adj.begin() + whole.offsets[size_t(gv)]));
+  }
+  check_levels(whole, g, {0, whole.n - 1, 517}, "rmat");
+  mpi::DistributedBfs bfs(rank_context(), g);
+  const std::vector<int32_t> s = mpi::bfs_sources(bfs, g, 6, 9);
+  CHECK(s.size() == 6);
+  std::vector<int32_t> root = s;
+  MPI_Bcast(root.data(), int(root.size()), MPI_INT32_T, 0, world());
+  CHECK(root == s);  // the same keys on every rank
+  const BfsResult hub = bfs_cpu(whole, 0, 1);
+  for (int32_t v : s) CHECK((whole.degree(v) > 0 && hub.levels[size_t(v)] >= 0));
+}
+
+TEST_CASE("mpi bfs: a shared SNAP graph (skipped when absent)") {
+  const auto dir = source_dir().parent_path() / "shared" / "graphs";
+  if (!std::filesystem::exists(dir / "wiki-Vote.txt.gz")) {
+    MESSAGE("skipped: no ", dir.string());
+    return;
+  }
+  // directed: the ranks get the in-rows too; every rank reads it for the reference
+  const CsrGraph wiki(read_graph((dir / "wiki-Vote.txt.gz").string()));
+  REQUIRE(!wiki.symmetric);
+  const mpi::DistributedGraph g = mpi::scatter_graph(world(), world_rank() == 0 ? wiki : CsrGraph{});
+  CHECK(!g.symmetric);
+  check_levels(wiki, g, {30, wiki.n - 1}, "wiki-Vote");
+  const CsrGraph fb(read_graph((dir / "facebook_combined.txt.gz").string(), GraphFormat::automatic, true));
+  const mpi::DistributedGraph f = mpi::scatter_graph(world(), world_rank() == 0 ? fb : CsrGraph{});
+  check_levels(fb, f, {0, fb.n - 1}, "facebook");
+}
+
+TEST_CASE("mpi bfs: validation catches a broken tree on any rank; bad sources end every rank") {
+  const int p = world_size();
+  const int32_t n = 32 * p + 50;
+  const CsrGraph whole = hand_made(n);
+  const mpi::DistributedGraph g =
+      mpi::scatter_graph(world(), world_rank() == 0 ? whole : CsrGraph{}, blocks32(n, p));
+  mpi::DistributedBfs bfs(rank_context(), g);
+  mpi::DistributedBfsResult r = bfs.run(n - 1);
+  REQUIRE(mpi::validate_bfs(g, n - 1, r) == "");
+  mpi::DistributedBfsResult broken = r;
+  if (world_rank() + 1 == p) broken.parents[size_t(n - 2 - g.first)] = n - 3;  // no such edge
+  const std::string why = mpi::validate_bfs(g, n - 1, broken);
+  CHECK(why.find("vertex " + std::to_string(n - 2)) != std::string::npos);
+  broken = r;
+  if (world_rank() == 0) broken.levels[0] = 3;  // an isolated vertex with a level
+  CHECK(mpi::validate_bfs(g, n - 1, broken) != "");
+  for (int32_t bad : {-1, n}) {
+    std::string message;
+    try {
+      bfs.run(bad);
+    } catch (const mpi::collective_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("source " + std::to_string(bad) + " outside") != std::string::npos);
+  }
+}
+
+}  // namespace lockstep::test

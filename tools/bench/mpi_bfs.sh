@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Distributed BFS (issue 37) on 1, 2 and 4 GPUs of one host: `lockstep bfs --rmat S --distributed`
+# under mpirun, every run validated (Graph500 tree checks, distributed); GTEPS = Graph500's
+# harmonic mean over --sources searches, each undirected edge of the traversed component once.
+#   strong  RMAT 26 on 1, 2, 4 GPUs
+#   weak    2^26 vertices a GPU: RMAT 26 on 1 (the strong run), 27 on 2, 28 on 4
+#   big     RMAT 29 on 4 (does not fit one GPU: ~17 GB of rows a rank)
+#   one     RMAT 24: `lockstep bfs` (one GPU, no MPI) against `--distributed` under -np 1
+# Every mpirun draws its graph again on every rank (graph_s= on its first line; each rank draws
+# the whole edge stream twice with its share of the host's cores, OMP_NUM_THREADS = cores / np).
+# Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s= line after each, then
+# `strong`/`weak` lines with speedup and efficiency) and, with matplotlib, $OUT/mpi_bfs.png.
+# Needs NPS' largest count of GPUs and an MPI binary: exits 0 with a note otherwise.
+# MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
+# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [PARTS="one strong weak big"] tools/bench/mpi_bfs.sh
+set -uo pipefail
+: "${OUT:?set OUT to the output folder}"
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+mkdir -p "$OUT"
+txt="$OUT/mpi_bfs.txt"
+user_bin=${LOCKSTEP_MPI:-} user_mpirun=${MPIRUN:-}
+[[ -f "$root/.carry/mpi/env.sh" ]] && source "$root/.carry/mpi/env.sh"
+bin=${user_bin:-${LOCKSTEP_MPI:-${LOCKSTEP:-$root/build/lockstep}}}
+mpirun=${user_mpirun:-${MPIRUN:-$(command -v mpirun || true)}}
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+if [[ -z "$mpirun" || "${gpus:-0}" -lt 1 ]]; then
+  echo "mpi_bfs skipped: needs GPUs (found ${gpus:-0}) and mpirun (${mpirun:-none})" | tee "$txt"
+  exit 0
+fi
+probe=$($mpirun -np 1 "$bin" bfs /nonexistent.mtx --distributed 2>&1)
+if [[ "$probe" != *"rank 0: "*"/nonexistent.mtx"* ]]; then
+  { echo "mpi_bfs skipped: $bin under $mpirun does not run bfs --distributed:"; head -5 <<< "$probe"; } | tee "$txt"
+  exit 0
+fi
+unset LOCKSTEP_DEVICE  # rank L takes GPU L
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
+cores=$(nproc)
+k=${SOURCES:-8} kbig=${BIG_SOURCES:-4}
+parts=${PARTS:-one strong weak big}
+: > "$txt"
+declare -A gteps
+run() {  # run TAG NP ARGS...: one command, its lines, its wall time
+  local tag=$1 np=$2; shift 2
+  local cmd=($mpirun -np "$np" --bind-to none -x OMP_NUM_THREADS=$((cores / np)) "$bin" bfs "$@")
+  echo "# $tag: ${cmd[*]}" >> "$txt"
+  local start=$SECONDS
+  local out
+  out=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err")
+  echo "$out" | tee -a "$txt" > /dev/null
+  echo "wall_s=$((SECONDS - start)) tag=$tag np=$np" | tee -a "$txt"
+  local last=$(tail -1 <<< "$out")
+  gteps[$tag]=$(sed -n 's/.* gteps=\([^ ]*\).*/\1/p' <<< "$last")
+  echo "$tag np=$np ${last}"
+}
+if [[ " $parts " == *" one "* ]]; then
+  cmd=("$bin" bfs --rmat 24 --sources "$k" --validate)
+  echo "# one-gpu: ${cmd[*]}" >> "$txt"
+  start=$SECONDS
+  "${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^strategy=' | tee -a "$txt" | tail -1
+  echo "wall_s=$((SECONDS - start)) tag=one-gpu np=0" | tee -a "$txt"
+  run dist24 1 --rmat 24 --distributed --sources "$k" --validate
+fi
+if [[ " $parts " == *" strong "* || " $parts " == *" weak "* ]]; then
+  run s26x1 1 --rmat 26 --distributed --sources "$k" --validate
+fi
+if [[ " $parts " == *" strong "* ]]; then
+  for np in 2 4; do [[ $gpus -ge $np ]] && run s26x$np "$np" --rmat 26 --distributed --sources "$k" --validate; done
+  for np in 2 4; do
+    a=${gteps[s26x1]:-} b=${gteps[s26x$np]:-}
+    [[ -n "$a" && -n "$b" ]] && awk -v a="$a" -v b="$b" -v np="$np" 'BEGIN { printf "strong scale=26 np=%d gteps_1=%s gteps=%s speedup=%.3f efficiency=%.3f\n", np, a, b, b / a, b / a / np }' | tee -a "$txt"
+  done
+fi
+if [[ " $parts " == *" weak "* ]]; then
+  [[ $gpus -ge 2 ]] && run w27x2 2 --rmat 27 --distributed --sources "$k" --validate
+  [[ $gpus -ge 4 ]] && run w28x4 4 --rmat 28 --distributed --sources "$k" --validate
+  for t in w27x2:2:27 w28x4:4:28; do
+    IFS=: read -r tag np s <<< "$t"
+    a=${gteps[s26x1]:-} b=${gteps[$tag]:-}
+    [[ -n "$a" && -n "$b" ]] && awk -v a="$a" -v b="$b" -v np="$np" -v s="$s" 'BEGIN { printf "weak scale=%d np=%d gteps_1=%s gteps=%s efficiency=%.3f\n", s, np, a, b, b / a / np }' | tee -a "$txt"
+  done
+fi
+if [[ " $parts " == *" big "* && $gpus -ge 4 ]]; then
+  run b29x4 4 --rmat 29 --distributed --sources "$kbig" --validate
+fi
+py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
+"$py" "$(dirname "$0")/plot_mpi_bfs.py" "$txt" "$OUT/mpi_bfs.png" 2>> "$OUT/mpi_bfs.err" ||
+  echo "plot skipped (see $OUT/mpi_bfs.err)"
+exit 0
