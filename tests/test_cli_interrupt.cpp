@@ -13,12 +13,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "io/temporaries.hpp"
 #include "lockstep/io.hpp"
 #include "support.hpp"
 
@@ -105,8 +107,10 @@ TEST_CASE("SIGTERM while the writer's temporary exists removes it and still ends
   REQUIRE(::pipe(ready) == 0);
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
-  if (pid == 0) {  // the child: a temporary with 256 KiB in it (past the writer's buffer), then wait
+  if (pid == 0) {  // the child: a temporary of 256 KiB (past the writer's buffer), then wait
     ::close(ready[0]);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);  // not doctest's
+    lockstep::temporaries::install_handlers();  // add() did it once, maybe in the parent
     try {
       lockstep::OutputFile f(path);
       f.stream() << std::string(256 << 10, 'x');

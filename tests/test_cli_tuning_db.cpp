@@ -24,11 +24,12 @@ bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }
 
-/// A 3 x 3 diagonal matrix; `d` makes its fingerprint (the tuning key) its own.
-std::string diagonal(const fs::path& dir, int d) {
-  const std::string p = (dir / ("diag" + std::to_string(d) + ".mtx")).string();
-  std::ofstream(p) << "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 " << d
-                   << "\n2 2 2\n3 3 3\n";
+/// An n x n diagonal matrix: n makes its fingerprint (the tuning key) its own.
+std::string diagonal(const fs::path& dir, int n) {
+  const std::string p = (dir / ("diag" + std::to_string(n) + ".mtx")).string();
+  std::ofstream f(p);
+  f << "%%MatrixMarket matrix coordinate real general\n" << n << " " << n << " " << n << "\n";
+  for (int i = 1; i <= n; ++i) f << i << " " << i << " " << i << "\n";
   return p;
 }
 

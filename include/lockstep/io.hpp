@@ -46,9 +46,10 @@ class LineReader {
 /// to a temporary file beside it and renamed over PATH by commit() once flushed and closed
 /// without error; until then PATH is untouched, and without commit() (an exception, a failed
 /// run) the temporary file is removed. The temporary is created when the first bytes are
-/// written, and SIGINT/SIGTERM/SIGHUP remove it (the signal then ends the process as usual). `-` is standard output; a device, FIFO or other
-/// non-regular file is written directly. Errors throw input_error "PATH: cannot write: <reason>"
-/// ("PATH: is a directory"), at construction (so a bad path fails before the work) or later.
+/// written, and SIGINT/SIGTERM/SIGHUP remove it (the signal then ends the process as usual).
+/// `-` is standard output; a device, FIFO or other non-regular file is written directly. Errors
+/// throw input_error "PATH: cannot write: <reason>" ("PATH: is a directory"), at construction
+/// (so a bad path fails before the work) or later.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);

@@ -25,7 +25,9 @@ extern "C" void on_signal(int sig) {
   errno = saved;
 }
 
-void install() {
+}  // namespace
+
+void install_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL ||
@@ -38,11 +40,9 @@ void install() {
   }
 }
 
-}  // namespace
-
 int add(const std::string& path) {
   static std::once_flag once;
-  std::call_once(once, install);
+  std::call_once(once, install_handlers);
   char* copy = ::strdup(path.c_str());
   if (!copy) return -1;
   for (int i = 0; i < kSlots; ++i) {

@@ -14,5 +14,8 @@ namespace lockstep::temporaries {
 int add(const std::string& path);
 /// Forgets a slot (after the temporary was renamed into place or removed). -1 is ignored.
 void remove(int slot);
+/// Installs the handler for each of SIGINT, SIGTERM, SIGHUP whose action is the default (add()
+/// does this once per process; a test's forked child calls it after resetting the signals).
+void install_handlers();
 
 }  // namespace lockstep::temporaries

@@ -98,7 +98,8 @@ MatrixMarketBanner parse_banner(Parser& ps, const char* b, const char* e) {
 
 const char* fits_float(double v) {
   return std::isfinite(v) && std::fabs(v) > double(std::numeric_limits<float>::max())
-             ? "overflows f32 (largest 3.40282e+38): it would become infinite (read it in double precision)"
+             ? "overflows f32 (largest 3.40282e+38): it would become infinite (read it in double "
+               "precision)"
              : nullptr;
 }
 

@@ -155,7 +155,7 @@ cl::Device select_device(const std::string& spec_in) {
     std::string s = std::to_string(all.size()) + " device(s):";
     for (size_t k = 0; k < all.size(); ++k) {
       const DeviceInfo i = describe(all[k]);
-      s += (k ? "," : "") + std::string(" ") + std::to_string(k) + " = " + i.name + " (" + i.platform + ")";
+      s += (k ? ", " : " ") + std::to_string(k) + " = " + i.name + " (" + i.platform + ")";
     }
     return s;
   };

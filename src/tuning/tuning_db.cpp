@@ -121,7 +121,8 @@ std::vector<TuningEntry> parse(const std::string& path, const std::string& text,
 /// An exclusive advisory lock on a folder, held for the object's life (none if it cannot open).
 struct FolderLock {
   int fd;
-  explicit FolderLock(const std::string& dir) : fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  explicit FolderLock(const std::string& dir)
+      : fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     while (fd >= 0 && ::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
   }
@@ -179,7 +180,7 @@ bool TuningDb::store(const TuningEntry& entry) {
                 << (!disk_cache::enabled() ? "LOCKSTEP_DISK_CACHE=0"
                     : cache_directory().empty() && !std::getenv("LOCKSTEP_CACHE_DIR") &&
                             !std::getenv("XDG_CACHE_HOME") && !std::getenv("HOME")
-                        ? "no cache directory: HOME, XDG_CACHE_HOME and LOCKSTEP_CACHE_DIR are unset"
+                        ? "no cache directory: HOME, XDG_CACHE_HOME, LOCKSTEP_CACHE_DIR unset"
                         : "the cache directory is unusable")
                 << "; LOCKSTEP_TUNING_DB=FILE names one)\n";
     });

@@ -83,7 +83,8 @@ std::vector<uint8_t> encode(const Scoring& s, const std::string& residues, const
     }
     long long offset = 0;
     if (vm.count(opt)) std::sscanf(vm[opt].as<std::string>().c_str(), "%lld", &offset);
-    const int line = bad < residues.size() ? line_of_residue(path, record, size_t(offset) + bad) : 0;
+    const int line =
+        bad < residues.size() ? line_of_residue(path, record, size_t(offset) + bad) : 0;
     throw input_error(path + (line ? ":" + std::to_string(line) : std::string()) + ": record " +
                       std::to_string(record) + " ('" + seq.name + "')" +
                       (vm.count(opt) ? std::string(", --") + opt + " " + vm[opt].as<std::string>()

@@ -64,7 +64,8 @@ void check_matrix(const std::string& file, const Csr<double>& A) {
     for (int32_t k = A.row_ptr[size_t(i)]; k < A.row_ptr[size_t(i) + 1]; ++k) {
       const int32_t j = A.col_idx[size_t(k)];
       if (j == i) continue;
-      const auto b = A.col_idx.begin() + A.row_ptr[size_t(j)], e = A.col_idx.begin() + A.row_ptr[size_t(j) + 1];
+      const auto b = A.col_idx.begin() + A.row_ptr[size_t(j)];
+      const auto e = A.col_idx.begin() + A.row_ptr[size_t(j) + 1];
       const auto it = std::lower_bound(b, e, i);
       const double v = A.values[size_t(k)];
       const double w = it != e && *it == i ? A.values[size_t(it - A.col_idx.begin())] : 0.0;
