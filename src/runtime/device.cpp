@@ -164,7 +164,7 @@ cl::Device select_device(const std::string& spec_in) {
     const size_t digits = spec.size() - std::min(spec.find_first_not_of('0'), spec.size());
     const size_t k = digits > 9 ? all.size() : size_t(std::strtoul(spec.c_str(), nullptr, 10));
     if (k >= all.size())
-      throw input_error(named + ": no device with that index; " + listing() +
+      throw input_error(named + ": device index out of range; " + listing() +
                         " (see `lockstep devices`)");
     return all[k];
   }
