@@ -82,7 +82,8 @@ TEST_CASE("spmv --rows-bits beyond the work-group is a usage error naming both o
   CHECK(has(out, "--local-size 1 is smaller"));
 }
 
-TEST_CASE("no device because PoCL cannot write its cache: the message names the folder") {
+TEST_CASE("no device because PoCL cannot write its cache: the message names the folder" *
+          doctest::test_suite("device")) {
   std::string out;
   if (run_cli("devices", out) != 0 || !has(out, "Portable Computing Language")) return;  // PoCL
   CHECK(run_shell("env -u POCL_CACHE_DIR XDG_CACHE_HOME=/dev/null/cache " +
