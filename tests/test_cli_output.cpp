@@ -65,6 +65,8 @@ TEST_CASE("OutputFile: the destination changes only at commit, without it nothin
   {
     OutputFile o(f.string());
     o.stream() << "new\n";
+    CHECK(names(d.path).size() == 1);  // no temporary before the bytes leave the buffer
+    o.stream().flush();
     CHECK(slurp(f) == "old\n");
     CHECK(names(d.path).size() == 2);  // the temporary file, beside the destination
   }

@@ -1,13 +1,22 @@
 // The tuning database: store and find across instances, replace, and stale or corrupt files
 // ignored (and then replaced by the next store); failed writes, 0-byte files, no working-directory
-// fallback, and the copy-bandwidth ceiling that is measured rather than stored.
+// fallback, the copy-bandwidth ceiling that is measured rather than stored, and (issue 35) a
+// hostile path and concurrent writers.
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <atomic>
+#include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "lockstep/spmv_tuner.hpp"
 #include "lockstep/tuning_db.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
+namespace fs = std::filesystem;
 
 TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
   test::TempDir dir;
@@ -130,4 +139,89 @@ TEST_CASE("tuning: the copy-bandwidth ceiling is measured each time and never st
   CHECK(fresh > 0);
   CHECK(!stored);
   CHECK(again != planted);
+}
+
+// Issue 35: the database's path is hostile input. A symbolic link stays a link (its target is
+// what the store replaces); a dangling one, a device node, a directory or a file over 64 MiB is
+// refused (input_error naming it) and left as it was; before, the rename replaced the link or
+// the device node with a regular file, and an oversized file was read whole.
+TEST_CASE("tuning database: links are followed, devices and oversized files refused") {
+  test::TempDir dir;
+  DeviceInfo dev = describe(test::context().device());
+  const TuningEntry e{"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""};
+  const fs::path target = dir.path / "real.json", link = dir.path / "link.json";
+  fs::create_symlink(target, link);
+  {
+    test::ScopedEnv env("LOCKSTEP_TUNING_DB", link.string());
+    CHECK_THROWS_WITH_AS(TuningDb{dev}, doctest::Contains("a symbolic link whose target"),
+                         input_error);  // dangling: refused, not replaced by a file
+    CHECK(fs::is_symlink(link));
+    std::ofstream(target).close();
+    CHECK(TuningDb(dev).store(e));
+    CHECK(fs::is_symlink(link));
+    CHECK(TuningDb(dev).find("spmv", "m1").has_value());
+  }
+  {
+    test::ScopedEnv env("LOCKSTEP_TUNING_DB", target.string());
+    CHECK(TuningDb(dev).find("spmv", "m1").has_value());  // the store went to the target
+  }
+  const fs::path big = dir.path / "big.json";
+  {
+    std::ofstream(big).close();
+    fs::resize_file(big, (size_t(64) << 20) + 1);  // sparse: no disk used
+    test::ScopedEnv env("LOCKSTEP_TUNING_DB", big.string());
+    CHECK_THROWS_WITH_AS(TuningDb{dev}, doctest::Contains("larger than 64 MiB"), input_error);
+  }
+  {
+    test::ScopedEnv env("LOCKSTEP_TUNING_DB", dir.path.string());
+    CHECK_THROWS_WITH_AS(TuningDb{dev}, doctest::Contains("a directory, not a regular file"),
+                         input_error);
+  }
+  const fs::path node = dir.path / "null";
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) return;  // not root: no node
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", node.string());
+  CHECK_THROWS_WITH_AS(TuningDb(dev).store(e),
+                       doctest::Contains("a character device, not a regular file"), input_error);
+  struct stat st {};
+  REQUIRE(::stat(node.c_str(), &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+}
+
+// Issue 35: stores from many writers at once (threads here; processes in test_cli_tuning_db.cpp)
+// keep every entry: each store re-reads the file under the folder's lock and merges. Before, each
+// writer's copy (read when it was made) replaced the file, and concurrent entries were lost.
+TEST_CASE("tuning database: concurrent stores of different entries keep all of them") {
+  test::TempDir dir;
+  const std::string path = (dir.path / "db.json").string();
+  test::ScopedEnv env("LOCKSTEP_TUNING_DB", path);
+  DeviceInfo dev = describe(test::context().device());
+  {  // a database of some size, so that a read-modify-write takes a while
+    TuningDb seed(dev);
+    for (int k = 0; k < 20; ++k) seed.store({"pad", std::to_string(k), {}, {{"x", k}}, {}, ""});
+  }
+  constexpr int kThreads = 8, kEach = 4;
+  std::vector<std::thread> threads;
+  std::atomic<int> stored{0};
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        TuningDb db(dev);  // each a separate writer, as a process would be
+        stored += db.store({"spmv", "t" + std::to_string(t) + "-" + std::to_string(i), {},
+                            {{"kernel", "scalar"}}, {}, ""});
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(stored == kThreads * kEach);
+  CHECK(TuningDb(dev).entries("spmv").size() == size_t(kThreads * kEach));
+  CHECK(TuningDb(dev).entries("pad").size() == 20);
+  CHECK(test::count_files(dir.path, ".tmp") == 0);
+}
+
+// Issue 35: with nowhere to store, store() says so in its result (the CLI prints stored=0).
+TEST_CASE("tuning database: store() returns false when there is no file to store in") {
+  test::ScopedEnv off("LOCKSTEP_DISK_CACHE", "0"), db("LOCKSTEP_TUNING_DB", nullptr);
+  DeviceInfo dev = describe(test::context().device());
+  TuningDb d(dev);
+  CHECK(!d.store({"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""}));
+  CHECK(d.find("spmv", "m1").has_value());
 }

@@ -45,9 +45,11 @@ class LineReader {
 /// failed run never leaves a partial or truncated file. A regular file (or a new path) is written
 /// to a temporary file beside it and renamed over PATH by commit() once flushed and closed
 /// without error; until then PATH is untouched, and without commit() (an exception, a failed
-/// run) the temporary file is removed. `-` is standard output; a device, FIFO or other
-/// non-regular file is written directly. Errors throw input_error "PATH: cannot write: <reason>"
-/// ("PATH: is a directory"), at construction (so a bad path fails before the work) or later.
+/// run) the temporary file is removed. The temporary is created when the first bytes are
+/// written, and SIGINT/SIGTERM/SIGHUP remove it (the signal then ends the process as usual).
+/// `-` is standard output; a device, FIFO or other non-regular file is written directly. Errors
+/// throw input_error "PATH: cannot write: <reason>" ("PATH: is a directory"), at construction
+/// (so a bad path fails before the work) or later.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
@@ -64,7 +66,8 @@ class OutputFile {
 
  private:
   struct Impl;
-  void open_temporary(bool replaces, unsigned mode);
+  void plan_temporary(bool replaces, unsigned mode);
+  int open_temporary();  // when the first bytes are written: the descriptor, or -1 (errno)
   std::string path_;
   std::unique_ptr<Impl> impl_;
 };

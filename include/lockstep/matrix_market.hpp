@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "lockstep/csr.hpp"
@@ -37,9 +38,12 @@ Triplets read_triplets(const std::string& path, ValueCheck check = nullptr);
 /// CSR with columns sorted in each row; duplicates summed (matrices) or min-reduced (graphs).
 template <typename T>
 Csr<T> to_csr(const Triplets& t, Duplicates dup = Duplicates::sum);
+/// The ValueCheck of single-precision reads: refuses a finite value beyond the float range
+/// (it would become infinite: "PATH:LINE: value 1e+39: overflows f32 ...").
+const char* fits_float(double v);
 template <typename T>
 Csr<T> read_matrix_market(const std::string& path) {
-  return to_csr<T>(read_triplets(path));
+  return to_csr<T>(read_triplets(path, std::is_same_v<T, float> ? fits_float : nullptr));
 }
 /// Writes `coordinate real general` (or `integer` for integral T), 1-based, through
 /// write_output (io.hpp): replaced atomically, never left partial.

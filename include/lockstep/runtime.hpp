@@ -43,6 +43,9 @@ DeviceInfo describe(const cl::Device& device);
 /// Resolves a device spec ("" means: LOCKSTEP_DEVICE, else the first GPU, else the first device).
 /// Throws input_error when nothing matches.
 cl::Device select_device(const std::string& spec = "");
+/// Why all_devices() is empty, as far as can be told: the ICD hint, and a PoCL kernel cache
+/// directory (POCL_CACHE_DIR, XDG_CACHE_HOME/pocl, ~/.cache/pocl) that cannot be written.
+std::string no_device_message();
 
 /// Typed -D parameters of a kernel build, turned into "-D NAME=value" options (sorted by name, so
 /// equal parameter sets give equal options and hit the same cache entry).
@@ -82,6 +85,10 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
 /// Counters of the program cache (this process), for tests and LOCKSTEP_SHOW_BUILDS.
 struct ProgramCacheStats {
   size_t memory_hits = 0, disk_hits = 0, compiles = 0;
+  // Milliseconds spent building programs and creating kernels: clCreateKernel is where PoCL
+  // generates a kernel's work-group function and machine code (seconds per -D variant on a
+  // cold ~/.cache/pocl), so a tiny problem's first run is mostly this.
+  double build_ms = 0;
 };
 ProgramCacheStats program_cache_stats();
 /// A fresh kernel object (cheap) from the cached program.

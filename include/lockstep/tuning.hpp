@@ -108,7 +108,7 @@ Outcome tune(Context& ctx, Family& family, const Options& options = {});
 /// The process's copy of this device's database (loaded on first use per database file).
 std::shared_ptr<const TuningDb> database(const DeviceInfo& device);
 /// Stores an entry: re-reads the file, inserts, writes; that becomes the process's copy.
-void store(const DeviceInfo& device, const TuningEntry& entry);
+bool store(const DeviceInfo& device, const TuningEntry& entry);
 /// The stored parameters of (family, key), from the process's copy. With `nearest`, keys end in
 /// a number (a size class) and the entry of the same prefix with the closest number answers.
 std::optional<Params> choose(const DeviceInfo& device, const std::string& family,

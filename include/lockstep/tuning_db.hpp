@@ -5,7 +5,8 @@
 // chosen parameters and the measurements. A file written by another library version, or one
 // that does not parse (or is empty), is ignored with one warning on stderr and replaced on the
 // next store. With LOCKSTEP_DISK_CACHE=0 or an unusable cache root (and no LOCKSTEP_TUNING_DB)
-// there is no file: store() says once that nothing is kept. A failed write throws input_error.
+// there is no file: store() says once that nothing is kept. A failed write throws input_error, and
+// so does a path that is not a regular file (a FIFO, a device) or a file over 64 MiB.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -31,8 +32,10 @@ class TuningDb {
   const std::string& path() const { return path_; }
   std::optional<TuningEntry> find(const std::string& routine, const std::string& key) const;
   std::vector<TuningEntry> entries(const std::string& routine = "") const;
-  /// Inserts or replaces (routine, key) and writes the file atomically.
-  void store(const TuningEntry& entry);
+  /// Inserts or replaces (routine, key), merged with what the file holds now (under an advisory
+  /// lock, so concurrent stores of other entries are kept), and writes the file atomically.
+  /// False when there is no file to store in (said once on stderr); a failed write throws.
+  bool store(const TuningEntry& entry);
 
  private:
   std::string path_;

@@ -164,7 +164,11 @@ Csr<double> banded(int32_t n, int32_t w, uint64_t seed) {
   return a;
 }
 
-Csr<double> dense_rows(int32_t n, int32_t k, uint64_t seed) { return uniform(n, k, seed); }
+Csr<double> dense_rows(int32_t n, int32_t k, uint64_t seed) {
+  need(n >= 1 && k >= 0 && k <= n && int64_t(n) * k < (1ll << 31),
+       "dense needs 0 <= k <= n and n*k < 2^31");
+  return uniform(n, k, seed);
+}
 
 Csr<double> hubs(int32_t n, int32_t k, int32_t hubs, int32_t hub_len, uint64_t seed) {
   need(n >= 1 && k >= 0 && k <= n && hubs >= 0 && hubs <= n && hub_len >= 0 && hub_len <= n &&

@@ -5,6 +5,7 @@
 // before anything is allocated, and memory is reserved only for as many entries as the text
 // can hold.
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -94,6 +95,13 @@ MatrixMarketBanner parse_banner(Parser& ps, const char* b, const char* e) {
 }
 
 }  // namespace
+
+const char* fits_float(double v) {
+  return std::isfinite(v) && std::fabs(v) > double(std::numeric_limits<float>::max())
+             ? "overflows f32 (largest 3.40282e+38): it would become infinite (read it in double "
+               "precision)"
+             : nullptr;
+}
 
 Triplets read_triplets(const std::string& path, ValueCheck check) {
   Parser ps(path, read_input(path));

@@ -1,7 +1,12 @@
 // Device discovery and choice, and the Context (device + context + profiling queue).
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 #include "lockstep/runtime.hpp"
 
@@ -110,23 +115,57 @@ DeviceInfo describe(const cl::Device& d) {
   return i;
 }
 
+std::string no_device_message() {
+  std::string msg = "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)";
+  // PoCL offers no device when it cannot create its kernel cache: name that folder.
+  std::string dir, from;
+  if (const char* p = std::getenv("POCL_CACHE_DIR"); p && *p) dir = p, from = "POCL_CACHE_DIR";
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    dir = std::string(x) + "/pocl", from = "XDG_CACHE_HOME";
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    dir = std::string(h) + "/.cache/pocl", from = "HOME";
+  if (dir.empty()) return msg;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::string why;
+  if (!std::filesystem::is_directory(dir)) why = ec ? ec.message() : "not a directory";
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0) why = std::strerror(errno);
+  if (!why.empty())
+    msg += "; PoCL's kernel cache directory " + dir + " (from " + from + ") is unusable (" + why +
+           "), and PoCL then lists no device: point POCL_CACHE_DIR or XDG_CACHE_HOME at a "
+           "writable directory";
+  return msg;
+}
+
 cl::Device select_device(const std::string& spec_in) {
   std::string spec = spec_in;
   if (spec.empty())
     if (const char* env = std::getenv("LOCKSTEP_DEVICE")) spec = env;
   auto all = all_devices();
   if (all.empty())
-    throw input_error("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+    throw input_error(no_device_message());
   if (spec.empty()) {
     for (auto& d : all)
       if (info<CL_DEVICE_TYPE>(d, "CL_DEVICE_TYPE") & CL_DEVICE_TYPE_GPU) return d;
     return all.front();
   }
+  // Named as the user gave it: the variable, or the caller's option (the CLI's --device).
+  const std::string named = spec_in.empty() ? "LOCKSTEP_DEVICE=" + spec : "--device " + spec;
+  auto listing = [&] {
+    std::string s = std::to_string(all.size()) + " device(s):";
+    for (size_t k = 0; k < all.size(); ++k) {
+      const DeviceInfo i = describe(all[k]);
+      s += (k ? ", " : " ") + std::to_string(k) + " = " + i.name + " (" + i.platform + ")";
+    }
+    return s;
+  };
   if (std::all_of(spec.begin(), spec.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    size_t k = std::stoul(spec);
+    // Digits only: an index (compared as text first, so that no number overflows).
+    const size_t digits = spec.size() - std::min(spec.find_first_not_of('0'), spec.size());
+    const size_t k = digits > 9 ? all.size() : size_t(std::strtoul(spec.c_str(), nullptr, 10));
     if (k >= all.size())
-      throw input_error("device index " + spec + " out of range: " + std::to_string(all.size()) +
-                        " device(s); see `lockstep devices`");
+      throw input_error(named + ": device index out of range; " + listing() +
+                        " (see `lockstep devices`)");
     return all[k];
   }
   std::string want = lower(spec);
@@ -136,7 +175,8 @@ cl::Device select_device(const std::string& spec_in) {
         lower(i.platform).find(want) != std::string::npos)
       return d;
   }
-  throw input_error("no OpenCL device matches '" + spec + "'; see `lockstep devices`");
+  throw input_error(named + ": no OpenCL device matches; " + listing() +
+                    " (see `lockstep devices`)");
 }
 
 Context::Context(const std::string& spec) : Context(select_device(spec)) {}

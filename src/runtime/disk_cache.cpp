@@ -1,6 +1,8 @@
 // The one disk-cache utility: cache root and off switch, FNV-1a, the device key, atomic writes.
 #include "runtime/disk_cache.hpp"
 
+#include "io/temporaries.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,6 +108,10 @@ std::string write_atomic(const fs::path& file, std::string_view bytes) {
   std::string tmp = file.string() + ".tmpXXXXXX";
   int fd = mkstemp(tmp.data());
   if (fd < 0) return "create " + tmp + ": " + std::strerror(errno);
+  struct Registered {  // SIGINT/SIGTERM/SIGHUP remove the temporary (io/temporaries.hpp)
+    int slot;
+    ~Registered() { temporaries::remove(slot); }
+  } registered{temporaries::add(tmp)};
   auto fail = [&](const char* call) {
     std::string why = std::string(call) + " " + tmp + ": " + std::strerror(errno);
     if (fd >= 0) close(fd);

@@ -23,6 +23,9 @@ std::string raw_source(const std::string& file) {
     if (!in) throw input_error("LOCKSTEP_KERNEL_DIR=" + std::string(dir) + ": cannot read " + file);
     std::ostringstream s;
     s << in.rdbuf();
+    if (s.str().find_first_not_of(" \t\r\n") == std::string::npos)
+      throw input_error("LOCKSTEP_KERNEL_DIR=" + std::string(dir) + ": " + file +
+                        " is empty (unset LOCKSTEP_KERNEL_DIR to use the built-in kernels)");
     return s.str();
   }
   auto& reg = detail::embedded_kernels();

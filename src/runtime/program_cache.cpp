@@ -152,7 +152,10 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
     ++stats.memory_hits;
     return it->second;
   }
+  const auto t0 = std::chrono::steady_clock::now();
   cl::Program p = build(context, device, file, source, options);
+  stats.build_ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   cache.emplace(std::move(key), p);
   return p;
 }
@@ -166,8 +169,20 @@ cl::Kernel kernel(const cl::Context& context, const cl::Device& device, const st
                   const std::string& name, const Defines& defines) {
   cl::Program p = program(context, device, file, defines);
   cl_int err;
+  const auto t0 = std::chrono::steady_clock::now();
   cl::Kernel k(p, name.c_str(), &err);
-  check(err, ("clCreateKernel(" + name + " in " + file + ")").c_str());
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    stats.build_ms += ms;
+  }
+  if (ms > 100 && show_builds())  // PoCL compiles the kernel's code here, not in clBuildProgram
+    std::cerr << "lockstep: kernel " << name << " (" << file << ") created in " << ms << " ms\n";
+  const char* dir = std::getenv("LOCKSTEP_KERNEL_DIR");
+  check(err, ("clCreateKernel(" + name + " in " + file +
+              (dir && *dir ? " from LOCKSTEP_KERNEL_DIR=" + std::string(dir) : std::string()) + ")")
+                 .c_str());
   return k;
 }
 

@@ -144,19 +144,20 @@ Outcome tune(Context& ctx, Family& family, const Options& o) {
     nlohmann::json metrics = res.best.metrics;
     metrics["ms"] = res.best.ms;
     metrics["candidates"] = res.candidates.size();
-    store(ctx.info(), {res.family, res.key, family.features(), res.best.params, metrics, ""});
-    res.stored = true;
+    res.stored =
+        store(ctx.info(), {res.family, res.key, family.features(), res.best.params, metrics, ""});
   }
   return res;
 }
 
 std::shared_ptr<const TuningDb> database(const DeviceInfo& device) { return shared(device); }
 
-void store(const DeviceInfo& device, const TuningEntry& entry) {
+bool store(const DeviceInfo& device, const TuningEntry& entry) {
   auto fresh = std::make_shared<TuningDb>(device);  // what other processes wrote meanwhile
-  fresh->store(entry);
+  const bool stored = fresh->store(entry);
   std::lock_guard<std::mutex> lock(mutex);
-  loaded()[fresh->path()] = std::move(fresh);
+  loaded()[TuningDb::path_for(device)] = std::move(fresh);  // the key shared() looks up
+  return stored;
 }
 
 std::optional<Params> choose(const DeviceInfo& device, const std::string& family,

@@ -5,11 +5,14 @@
 //   score= end_a= end_b= [start_a= start_b= cigar=] cells= ms= gcups=
 // (0-based ends; -1 when nothing scores above 0). --traceback also prints the three-line view
 // (up to --view-limit columns); --json writes the configuration line's keys and these.
+#include <cctype>
+#include <cstdio>
 #include <iostream>
 #include <thread>
 
 #include "command.hpp"
 #include "lockstep/align.hpp"
+#include "lockstep/io.hpp"
 #include "output.hpp"
 #include "vocabulary.hpp"
 
@@ -33,14 +36,57 @@ std::string slice(const std::string& s, const po::variables_map& vm, const char*
   return s.substr(size_t(off), size_t(len));
 }
 
-// Residue codes; a refused residue is named by file, record and position (in the slice, if any).
+// The line of `path` that holds residue `index` (0-based, in the whole record) of record
+// `record`, counted as read_sequence counts residues (letters and '*'); 0 when not found.
+int line_of_residue(const std::string& path, int record, size_t index) {
+  const std::string text = read_input(path);
+  LineReader lines(path, text);
+  std::string_view line;
+  int seen = 0;
+  size_t count = 0;
+  while (lines.next(line)) {
+    if (!line.empty() && line[0] == '>') {
+      if (seen++ == record) return 0;
+      continue;
+    }
+    if ((!line.empty() && line[0] == ';') || (seen != record && seen != 0)) continue;
+    if (seen == 0 && record != 1) continue;
+    for (char c : line)
+      if (std::isalpha(static_cast<unsigned char>(c)) || c == '*')
+        if (count++ == index) return lines.line();
+  }
+  return 0;
+}
+
+// Residue codes; a refused residue is named by file and line, record and position (in the
+// slice, if any).
 std::vector<uint8_t> encode(const Scoring& s, const std::string& residues, const std::string& path,
                             const Sequence& seq, int record, const po::variables_map& vm,
                             const char* opt) {
   try {
     return s.encode(residues);
   } catch (const input_error& e) {
-    throw input_error(path + ": record " + std::to_string(record) + " ('" + seq.name + "')" +
+    // The first refused residue, each letter asked once; then its line in the file.
+    signed char verdict[256] = {};  // 0 not asked, 1 accepted, -1 refused
+    size_t bad = 0;
+    for (; bad < residues.size(); ++bad) {
+      signed char& v = verdict[static_cast<unsigned char>(residues[bad])];
+      if (!v) {
+        try {
+          s.encode(residues.substr(bad, 1));
+          v = 1;
+        } catch (const input_error&) {
+          v = -1;
+        }
+      }
+      if (v < 0) break;
+    }
+    long long offset = 0;
+    if (vm.count(opt)) std::sscanf(vm[opt].as<std::string>().c_str(), "%lld", &offset);
+    const int line =
+        bad < residues.size() ? line_of_residue(path, record, size_t(offset) + bad) : 0;
+    throw input_error(path + (line ? ":" + std::to_string(line) : std::string()) + ": record " +
+                      std::to_string(record) + " ('" + seq.name + "')" +
                       (vm.count(opt) ? std::string(", --") + opt + " " + vm[opt].as<std::string>()
                                      : std::string()) +
                       ": " + e.what());
@@ -211,7 +257,9 @@ int run_align(const Args& args) {
   }
   const Report conf = configuration(vm, ctx.get(), p, s, r);
   std::cout << conf.str() << "\n";
-  const Report t = traceback(vm, p, r), kv = result(p, r, best, cfg.traceback);
+  const Report t = traceback(vm, p, r);
+  Report kv = result(p, r, best, cfg.traceback);
+  if (ctx) kv.add("build_ms", program_cache_stats().build_ms);  // a cold compile: see sort
   nlohmann::json j = conf.json();
   j.update(t.json());
   j.update(kv.json());

@@ -156,7 +156,7 @@ int run_bench_barrier(const Args& args) {
                      }(),
                      "all");
   old.alias("strategy", "barrier");
-  add_local_size_option(opts, number<int>(1, 65536)->default_value(256), "work-items per group");
+  add_local_size_option(opts, number<int>(1, 4096)->default_value(256), "work-items per group");
   opts.add_options()("groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
       "branch", number<int>(0, 65536)->default_value(0),

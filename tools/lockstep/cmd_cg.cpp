@@ -3,8 +3,11 @@
 // the residual history, and checks the solution against the same iteration run on the CPU in
 // double (and against the exact solution). With --distributed (under mpirun) it runs the same
 // solver over MPI ranks (tools/lockstep/mpi/cg.cpp).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
+#include <sstream>
 
 #include <lockstep/lockstep.hpp>
 
@@ -55,6 +58,26 @@ void check_matrix(const std::string& file, const Csr<double>& A) {
   if (zero && A.rows > 0)
     throw input_error(file + ": the matrix is zero (b = A*1 = 0): not positive definite, nothing "
                       "to solve");
+  // Symmetry, before any iteration (on a non-symmetric matrix CG just fails to converge): each
+  // entry against its mirror, found by binary search in the sorted columns of its row.
+  for (int32_t i = 0; i < A.rows; ++i)
+    for (int32_t k = A.row_ptr[size_t(i)]; k < A.row_ptr[size_t(i) + 1]; ++k) {
+      const int32_t j = A.col_idx[size_t(k)];
+      if (j == i) continue;
+      const auto b = A.col_idx.begin() + A.row_ptr[size_t(j)];
+      const auto e = A.col_idx.begin() + A.row_ptr[size_t(j) + 1];
+      const auto it = std::lower_bound(b, e, i);
+      const double v = A.values[size_t(k)];
+      const double w = it != e && *it == i ? A.values[size_t(it - A.col_idx.begin())] : 0.0;
+      if (std::fabs(v - w) > 1e-10 * std::max(std::fabs(v), std::fabs(w))) {
+        std::ostringstream s;
+        s.precision(17);
+        s << file << ": not symmetric: entry (" << i + 1 << ", " << j + 1 << ") is " << v
+          << " but (" << j + 1 << ", " << i + 1 << ") is " << w
+          << ": conjugate gradients needs a symmetric positive definite matrix";
+        throw input_error(s.str());
+      }
+    }
 }
 
 // Why a run failed, on stderr: a breakdown, no convergence, or a solution far from all ones.

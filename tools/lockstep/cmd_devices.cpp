@@ -12,7 +12,7 @@ int run_devices(const Args& args) {
   if (!parse("lockstep devices", args, po::options_description("options"), {}, vm)) return 0;
   auto all = all_devices();
   if (all.empty()) {
-    std::cerr << "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n";
+    std::cerr << "lockstep devices: " << no_device_message() << "\n";
     return 1;
   }
   for (auto& d : all) {

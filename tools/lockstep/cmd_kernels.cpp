@@ -22,17 +22,22 @@ int run_kernels(const Args& args) {
   if (!parse("lockstep kernels --list [--vendor V] [--wave-width W] [--opencl-c 2.0]", args, opts,
              {}, vm))
     return 0;
-  if (!vm.count("list")) throw usage_error("lockstep kernels: give --list");
+  if (!vm.count("list")) throw usage_error("give --list (the only action)");
   const std::string vendor = vm["vendor"].as<std::string>();
   if (vendor != "amd" && vendor != "intel" && vendor != "nvidia" && vendor != "cpu")
     throw usage_error("--vendor must be amd, intel, nvidia or cpu, got '" + vendor + "'");
   const int wave = vm["wave-width"].as<int>();
   if (wave & (wave - 1)) throw usage_error("--wave-width must be 0 or a power of two");
-  const DeviceInfo d = device_profile(vendor, unsigned(wave), vm["opencl-c"].as<std::string>());
+  DeviceInfo d;
+  try {
+    d = device_profile(vendor, unsigned(wave), vm["opencl-c"].as<std::string>());
+  } catch (const input_error& e) {
+    throw usage_error(std::string("--opencl-c: ") + e.what());
+  }
   for (const KernelBuild& b : kernel_builds(d))
     std::cout << b.family << '\t' << b.file << '\t' << b.options << '\n';
   std::cout.flush();
-  if (!std::cout) throw input_error("lockstep kernels: writing the list failed");
+  if (!std::cout) throw input_error("writing the list failed");
   return 0;
 }
 

@@ -3,11 +3,11 @@
 // [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or the keys of a file on the
 // device, R times from the same input, and reports the fastest run.
 // The last line: n= type= pairs= descending= algorithm= strategy= groups= tile= phases= ms=
-// gkeys_per_s= ms_KERNEL= (device time per kernel, radix) and with --verify verified=1|0 (keys
-// equal, bit for bit, to std::stable_sort's on the host; with --pairs the values too: equal to
-// the stable reference's after radix and radix-persistent, so stability is checked; after
-// bitonic the multiset of pairs). Exit 1 when verification fails or the input is bad, 2 for
-// usage mistakes.
+// gkeys_per_s= ms_KERNEL= (device time per kernel, radix) build_ms= (kernel compiles in this
+// run) and with --verify verified=1|0 (keys equal, bit for bit, to std::stable_sort's on the
+// host; with --pairs the values too: equal to the stable reference's after radix and
+// radix-persistent, so stability is checked; after bitonic the multiset of pairs). Exit 1 when
+// verification fails or the input is bad, 2 for usage mistakes.
 #include <algorithm>
 #include <cstring>
 #include <iostream>
@@ -95,6 +95,9 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
   kv.add("phases", best.phases).add("ms", best.ms);
   kv.add("gkeys_per_s", best.ms > 0 ? double(n) / (best.ms * 1e6) : 0.0);
   for (auto& [kernel, ms] : best.kernel_ms) kv.add("ms_" + kernel, ms);
+  // The kernels' compile time in this process (PoCL: seconds per variant on a cold kernel
+  // cache): why a tiny first run takes long while ms stays small.
+  kv.add("build_ms", program_cache_stats().build_ms);
   bool ok = true;
   if (want_verify) {
     std::vector<K> got = download<K>(q, kb, n);

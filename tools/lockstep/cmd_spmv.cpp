@@ -33,7 +33,15 @@ int run(const po::variables_map& vm) {
     for (c.wg_bits = 0; (1 << c.wg_bits) < vm["local-size"].as<int>();) ++c.wg_bits;
   if (vm.count("rows-bits")) c.rows_bits = vm["rows-bits"].as<int>();
   if (vm.count("shuffle")) c.shuffle = vm["shuffle"].as<int>();
-  if (c.kernel == SpmvKernel::vector && c.rows_bits > c.wg_bits) c.rows_bits = c.wg_bits;
+  if (c.kernel == SpmvKernel::vector && c.rows_bits > c.wg_bits) {
+    if (vm.count("rows-bits"))  // 2^R rows share a group of 2^wg_bits items: R <= wg_bits
+      throw usage_error("--rows-bits " + std::to_string(c.rows_bits) + " needs a work-group of at least " +
+                        std::to_string(1 << c.rows_bits) + " items (2^R rows, one item each at least); " +
+                        (vm.count("local-size") ? "--local-size " + std::to_string(vm["local-size"].as<int>())
+                                                : "the rule's local size " + std::to_string(1 << c.wg_bits)) +
+                        " is smaller");
+    c.rows_bits = c.wg_bits;
+  }
   bool verify = vm.count("verify") > 0;
   auto m = bench.measure(c, vm["repeat"].as<int>(), verify);
 

@@ -2,9 +2,15 @@
 #include "output.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
+
+#include "lockstep/runtime.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -23,6 +29,24 @@ bool clash(const std::string& out, const std::string& other, bool other_is_outpu
   return !e1 && !e2 && a == b;
 }
 
+/// The tuning database `out` would replace, or "": LOCKSTEP_TUNING_DB, or a file in the default
+/// database folder (the cache root's tuning/).
+std::string database_named_by(const std::string& out) {
+  if (out == "-") return {};
+  if (const char* db = std::getenv("LOCKSTEP_TUNING_DB"); db && *db)
+    return clash(out, db, true) ? "LOCKSTEP_TUNING_DB=" + std::string(db) : std::string();
+  namespace fs = std::filesystem;
+  std::error_code e1, e2;
+  const auto file = fs::weakly_canonical(fs::absolute(out), e1);
+  if (e1 || file.parent_path().filename() != "tuning") return {};  // (no cache lookup needed)
+  const char* off = std::getenv("LOCKSTEP_DISK_CACHE");
+  if (off && std::string(off) == "0") return {};
+  const std::string root = cache_directory();
+  if (root.empty()) return {};
+  const auto dir = fs::weakly_canonical(fs::path(root) / "tuning", e2);
+  return !e2 && file.parent_path() == dir ? dir.string() : std::string();
+}
+
 }  // namespace
 
 Outputs::Outputs(const po::variables_map& vm, const std::vector<std::string>& outputs,
@@ -32,6 +56,9 @@ Outputs::Outputs(const po::variables_map& vm, const std::vector<std::string>& ou
     if (vm.count(o)) given.emplace_back(o, vm[o].as<std::string>());
   for (size_t i = 0; i < given.size(); ++i) {
     const auto& [o, path] = given[i];
+    if (std::string db = database_named_by(path); !db.empty())
+      throw usage_error("--" + o + " " + path + " is the tuning database (" + db +
+                        "): refusing to overwrite it");
     for (const InputOption& in : inputs)
       if (vm.count(in.option) && clash(path, vm[in.option].as<std::string>(), false))
         throw usage_error("--" + o + " " + path + " is the same file as " + in.label + " " +
@@ -41,7 +68,19 @@ Outputs::Outputs(const po::variables_map& vm, const std::vector<std::string>& ou
         throw usage_error("--" + o + " " + path + " is the same file as --" + given[k].first +
                           " " + given[k].second);
   }
-  for (const auto& [o, path] : given) files_.emplace_back(o, std::make_unique<OutputFile>(path));
+  bool to_stdout = false;
+  for (const auto& [o, path] : given) {
+    files_.emplace_back(o, std::make_unique<OutputFile>(path));
+    to_stdout = to_stdout || path == "-";
+  }
+  // `--json -`: standard output carries that output only (`| jq` reads it); the key=value lines
+  // and anything else the command prints go to standard error. The OutputFile above holds its
+  // own copy of the descriptor.
+  if (to_stdout) {
+    std::cout.flush();
+    std::fflush(stdout);
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
 }
 
 bool Outputs::has(const std::string& option) const {

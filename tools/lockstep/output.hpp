@@ -3,7 +3,8 @@
 // before the work; written to temporary files; renamed into place by commit() only when the
 // whole run succeeded. Until then no destination is touched, so a failed run leaves every output
 // file as it was. An output that is the same file as an input, or as another output, is a usage
-// error (exit 2) naming both options.
+// error (exit 2) naming both options, and so is an output that is the tuning database. An output
+// `-` is standard output, which then carries that output only: the summary lines go to stderr.
 //
 //   Outputs outs(vm, {"levels-out", "json"}, {{"graph", "GRAPH"}});
 //   ... run ...

@@ -91,6 +91,10 @@ const TuneFamilyCli apsp_cli{
       const bool paths = vm.count("paths") > 0, f32 = f32_type(vm);
       auto g = std::make_shared<Graph>(f32 ? graph_from_options<float>(vm, usage, host)
                                            : graph_from_options<int32_t>(vm, usage, host));
+      if (g->n < 1)  // nothing to time: an entry of ms=0 would be stored as the best
+        throw usage_error((vm.count("random") ? "--random " + vm["random"].as<std::string>()
+                                              : vm["graph"].as<std::string>()) +
+                          ": a graph of 0 vertices has nothing to tune\nusage: " + usage);
       const int repeat = vm["repeat"].as<int>();
       TuneJob job;
       job.make = [=](Context& ctx) {

@@ -1,0 +1,137 @@
+// Interrupted runs (issue 35): SIGINT, SIGTERM or SIGHUP during a run leaves no output file and
+// no hidden temporary (.NAME.tmpPID-N) behind, and the process still ends as killed by the
+// signal (a shell's 130 or 143). Two halves: (1) the CLI, stopped while it waits for its input
+// on a FIFO after its outputs were opened (the temporaries are made only when a result is
+// written, so none exists yet); (2) the writer itself, stopped while its temporary exists (the
+// signal handler of src/io/temporaries.cpp removes it). Both are deterministic: the test knows
+// where the process stands (the FIFO's reader opened; the child said so on a pipe).
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "io/temporaries.hpp"
+#include "lockstep/io.hpp"
+#include "support.hpp"
+
+extern char** environ;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::set<std::string> names(const fs::path& dir) {
+  std::set<std::string> s;
+  for (const auto& e : fs::directory_iterator(dir)) s.insert(e.path().filename().string());
+  return s;
+}
+
+/// Starts the CLI with `args` (stdout and stderr to /dev/null); returns its pid.
+pid_t spawn_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> argv_s{lockstep::test::cli_path()};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
+/// Opens `fifo` for writing once the CLI has opened it for reading: then the CLI is past its
+/// option checks and its Outputs, waiting for input. -1 when the CLI exited first (or 60 s).
+int open_when_read(const std::string& fifo, pid_t pid) {
+  for (int i = 0; i < 6000; ++i) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM, SIGINT or SIGHUP while a command waits for its input leaves no file behind") {
+  lockstep::test::TempDir d;
+  const std::string fifo = (d.path / "in.fifo").string(), out = (d.path / "out.json").string();
+  const std::string levels = (d.path / "levels.txt").string(), dist = (d.path / "d.mtx").string();
+  struct Case {
+    std::vector<std::string> args;
+    int sig;
+  };
+  const std::vector<Case> cases{
+      {{"bfs", fifo, "--algorithm", "cpu", "--levels-out", levels, "--json", out}, SIGTERM},
+      {{"apsp", fifo, "--cpu", "--out", dist, "--json", out}, SIGTERM},
+      {{"sort", "--input", fifo, "--json", out}, SIGINT},
+      {{"bfs", fifo, "--algorithm", "cpu", "--steps-out", levels, "--json", out}, SIGHUP},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args[0]);
+    CAPTURE(c.sig);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const pid_t pid = spawn_cli(c.args);
+    REQUIRE(pid > 0);
+    const int fd = open_when_read(fifo, pid);
+    REQUIRE(fd >= 0);
+    REQUIRE(::kill(pid, c.sig) == 0);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    ::close(fd);
+    CHECK(WIFSIGNALED(status));  // a shell shows 128 + the signal: 143, 130, 129
+    if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == c.sig);
+    fs::remove(fifo);
+    CHECK(names(d.path).empty());  // no output, no .out.json.tmpPID-N
+  }
+}
+
+TEST_CASE("SIGTERM while the writer's temporary exists removes it and still ends the process") {
+  lockstep::test::TempDir d;
+  const std::string path = (d.path / "big.txt").string();
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {  // the child: a temporary of 256 KiB (past the writer's buffer), then wait
+    ::close(ready[0]);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);  // not doctest's
+    lockstep::temporaries::install_handlers();  // add() did it once, maybe in the parent
+    try {
+      lockstep::OutputFile f(path);
+      f.stream() << std::string(256 << 10, 'x');
+      f.stream().flush();
+      (void)!::write(ready[1], "1", 1);
+      for (;;) ::pause();
+    } catch (...) {
+    }
+    ::_exit(3);
+  }
+  ::close(ready[1]);
+  char c = 0;
+  REQUIRE(::read(ready[0], &c, 1) == 1);
+  ::close(ready[0]);
+  const std::set<std::string> before = names(d.path);
+  REQUIRE(before.size() == 1);  // the temporary, hidden beside the destination
+  CHECK(before.begin()->rfind(".big.txt.tmp", 0) == 0);
+  REQUIRE(::kill(pid, SIGTERM) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(names(d.path).empty());
+}
