@@ -41,6 +41,8 @@ struct SearchOptions {
   int64_t max_device_mib = 0;  // database bytes on the device per batch (0: automatic)
   std::string algorithm = "auto";  // auto | inter (one subject per work-item) | intra | cpu
   std::function<void(double)> progress;  // called with the fraction done, when set
+  int local_size = 0;  // inter: subjects per work-group (0: automatic)
+  int stripe = 0;      // inter: query rows held per work-item, even, <= 64 (0: automatic)
 };
 
 struct SearchHit {
@@ -56,6 +58,7 @@ struct SearchResult {
   double cells = 0;            // sum over queries of query length x database residues
   size_t recomputed = 0;       // pairs whose 16-bit score saturated, recomputed in 32 bits
   std::string algorithm;       // as resolved
+  bool dpx = false;            // inter: the NVIDIA DPX instructions ran (else the portable path)
 };
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
