@@ -15,9 +15,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader |
  sed -i 's/-arch=native/-arch=sm_90/; s/ -lnvToolsExt//; s/^COMPILE = $(COMPILER)/COMPILE = $(COMPILER) -x cu/' Makefile &&
  make -j12 align makedb > "$OUT/cudasw4-build.log" 2>&1 || echo "cudasw4 build failed" >> "$OUT/cudasw4-build.log") &
 build=$!
-timeout 200 "$here/lockstep_tests" -tc='search*' > "$OUT/tests-gpu.txt" 2>&1
+timeout 120 "$here/lockstep_tests" -tc='search*' > "$OUT/tests-gpu.txt" 2>&1
 echo "tests rc=$?"; grep -E "dpx|test cases|assertions" "$OUT/tests-gpu.txt"
-SHAPES=${SHAPES:-128:32,128:64,256:32,64:32} timeout 200 "$here/search_probe" \
+LOCKSTEP_SHOW_BUILDS=1 SHAPES=${SHAPES:-128:32,128:64,256:32,64:32} timeout 150 "$here/search_probe" \
   "$here/QUERY.fasta.gz" "$here/DB.fasta.gz" 10 "$OUT/hits-lockstep.tsv" 2>&1 | tee "$OUT/probe.txt"
 wait $build
 if [[ -x "$here/cudasw4/align" ]]; then
