@@ -19,7 +19,7 @@
 // search_exact: one (query, subject) pair per work-item in 32 bits, the loop order of align_cpu
 // (query rows outer, a strictly greater score replaces the best): the exact score and its ends,
 // with ties at the smallest end in the query, then in the subject. Used for saturated pairs and
-// for the ends of the reported hits.
+// for the ends of the reported hits (whose score is known: it stops at the first cell reaching it).
 //
 // Parameters: LOCAL_SIZE (work-items per group), STRIPE (query rows held per work-item), SW_DPX
 // (see sw_packed.cl).
@@ -91,16 +91,17 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_int
 
 __kernel void search_exact(
     __global const uchar* seqs,  // the residues of every job's query and subject
-    __global const int* jobs,    // per job: query offset, length, subject offset, length, scratch
+    __global const int* jobs,    // per job: query offset, length, subject offset, length, scratch,
+                                 // the score when known (the first cell reaching it is the end)
     const int njobs, __global const int* table, const int alphabet, const int open,
     const int ext, __global int2* scratch,  // per job: (H, F) of each subject column
     __global int4* out) {                   // per job: score, end in query, end in subject
   const int k = get_global_id(0);
   if (k >= njobs) return;
-  __global const int* jb = jobs + 5 * k;
+  __global const int* jb = jobs + 6 * k;
   __global const uchar* a = seqs + jb[0];
   __global const uchar* b = seqs + jb[2];
-  const int n = jb[1], m = jb[3];
+  const int n = jb[1], m = jb[3], target = jb[5];
   __global int2* hf = scratch + jb[4];
   const int neg = -(1 << 29);
   for (int j = 0; j < m; ++j) hf[j] = (int2)(0, neg);
@@ -116,7 +117,13 @@ __kernel void search_exact(
       diag = up.x;
       left = h;
       hf[j] = (int2)(h, f);
-      if (h > best) best = h, ei = i, ej = j;
+      if (h > best) {
+        best = h, ei = i, ej = j;
+        if (best >= target) {  // rows outer: no later cell can take the end from this one
+          out[k] = (int4)(best, ei, ej, 0);
+          return;
+        }
+      }
     }
   }
   out[k] = (int4)(best, ei, ej, 0);

@@ -59,6 +59,8 @@ struct SearchResult {
   size_t recomputed = 0;       // pairs whose 16-bit score saturated, recomputed in 32 bits
   std::string algorithm;       // as resolved
   bool dpx = false;            // inter: the NVIDIA DPX instructions ran (else the portable path)
+  double kernel_ms = 0;        // inter: the packed kernels' device time (events)
+  double ends_ms = 0;          // the ends of the reported hits (32-bit path), wall time
 };
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,

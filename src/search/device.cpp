@@ -174,12 +174,13 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       struct Pending {
         size_t first = 0, count = 0;
         int buf = 0;
-        cl::Event read;
+        cl::Event read, kernel;
       };
       std::vector<Pending> pending;
       std::vector<std::vector<ExactJob>> sat(threads);
       auto consume = [&](Pending& pd) {
         check(pd.read.wait(), "clWaitForEvents(search scores)");
+        r.kernel_ms += event_ms(pd.kernel);
         const std::vector<uint32_t>& sc = host[pd.buf];
         auto work = [&](unsigned t) {
           for (size_t p = t; p < pd.count; p += threads) {
@@ -209,8 +210,8 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
         const int cnt = int(std::min(P, npairs - first)), base = int(first), nslots = int(slots);
         set_args(k, dwords, dchunks, cnt, base, dprof, dinfo, dbnd, dscore[n % 2], nslots,
                  neg_open, neg_ext);
-        launch(queue, k, nchunks * size_t(cnt) * size_t(sh.local), size_t(sh.local));
-        Pending pd{first, size_t(cnt), int(n % 2), {}};
+        Pending pd{first, size_t(cnt), int(n % 2), {}, {}};
+        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(sh.local), size_t(sh.local));
         check(queue.enqueueReadBuffer(dscore[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
                                       host[n % 2].data(), nullptr, &pd.read),
               "clEnqueueReadBuffer(search scores)");
@@ -237,12 +238,15 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       SearchHit h{int32_t(q), id, score, -1, -1};
       auto it = known.find({int32_t(q), id});
       if (it != known.end()) h.query_end = it->second.end_q, h.subject_end = it->second.end_s;
-      else if (score > 0) jobs.push_back({int32_t(q), id});
+      else if (score > 0) jobs.push_back({int32_t(q), id, 0, -1, -1, score});
       r.hits[q].push_back(h);
     }
   }
   if (!jobs.empty()) {
+    const auto te = std::chrono::steady_clock::now();
     run_exact(ctx, sh.defines, queries, db, s, jobs);
+    r.ends_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - te).count();
     size_t at = 0;
     for (auto& hits : r.hits)
       for (SearchHit& h : hits) {

@@ -2,6 +2,7 @@
 // the reported hits. Pairs up to kSerialCells run one per work-item (search_exact, the loop of
 // align_cpu); larger ones through align() (on a GPU its intra-sequence pipeline), one at a time.
 #include <algorithm>
+#include <climits>
 
 #include "search/search_impl.hpp"
 
@@ -47,7 +48,7 @@ void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
     const ExactJob& j = jobs[k];
     const int64_t n = queries.length(size_t(j.query)), m = db.length(size_t(j.subject));
     desc.insert(desc.end(), {int32_t(seqs.size()), int32_t(n), int32_t(seqs.size() + n),
-                             int32_t(m), int32_t(scratch)});
+                             int32_t(m), int32_t(scratch), j.known > 0 ? j.known : INT32_MAX});
     seqs.insert(seqs.end(), queries.data(size_t(j.query)), queries.data(size_t(j.query)) + n);
     seqs.insert(seqs.end(), db.data(size_t(j.subject)), db.data(size_t(j.subject)) + m);
     scratch += m;

@@ -45,6 +45,7 @@ struct ExactJob {
   int64_t subject = 0;
   int32_t score = 0;
   int64_t end_q = -1, end_s = -1;
+  int32_t known = 0;  // the exact score when known (> 0): the kernel stops at its first cell
 };
 /// Score and ends of every job in 32 bits: small pairs one per work-item (search_exact), large
 /// ones through align() (the device's intra-sequence pipeline on GPUs).

@@ -21,12 +21,13 @@ LOCKSTEP_SHOW_BUILDS=1 SHAPES=${SHAPES:-128:32,128:64,256:32,64:32} timeout 150 
   "$here/QUERY.fasta.gz" "$here/DB.fasta.gz" 10 "$OUT/hits-lockstep.tsv" 2>&1 | tee "$OUT/probe.txt"
 wait $build
 if [[ -x "$here/cudasw4/align" ]]; then
+  mkdir -p /tmp/cudasw4db
   "$here/cudasw4/makedb" "$here/DB.fasta.gz" /tmp/cudasw4db/mm > "$OUT/cudasw4.txt" 2>&1
   for rep in 1 2; do
-    s=$(date +%s.%N)
+    s=$(date +%s%N)
     "$here/cudasw4/align" --query "$here/QUERY.fasta.gz" --db /tmp/cudasw4db/mm --top 10 \
       --verbose --dpx --tsv --of "$OUT/hits-cudasw4.tsv" >> "$OUT/cudasw4.txt" 2>&1
-    echo "cudasw4 --dpx run $rep: $(echo "$(date +%s.%N) - $s" | bc) s wall" | tee -a "$OUT/cudasw4.txt"
+    echo "cudasw4 --dpx run $rep: $(( ($(date +%s%N) - s) / 1000000 )) ms wall" | tee -a "$OUT/cudasw4.txt"
   done
   grep -i -E "gcups|tcups|time" "$OUT/cudasw4.txt" | tail -8
 fi
