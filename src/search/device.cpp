@@ -42,7 +42,7 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
   const DeviceInfo& di = ctx.info();
   Shape sh;
   sh.local = o.local_size ? o.local_size : di.is_gpu() ? 128 : 64;
-  sh.stripe = o.stripe ? o.stripe : di.is_gpu() ? 32 : 16;
+  sh.stripe = o.stripe ? o.stripe : di.is_gpu() ? 64 : 16;  // H100: 64 rows 842 GCUPS, 32 rows 773
   if (sh.local < 1 || sh.local > int(di.max_work_group_size) || sh.local > 1024)
     throw input_error("search: local_size must be in [1, " +
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");

@@ -17,7 +17,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader |
 build=$!
 timeout 120 "$here/lockstep_tests" -tc='search*' > "$OUT/tests-gpu.txt" 2>&1
 echo "tests rc=$?"; grep -E "dpx|test cases|assertions" "$OUT/tests-gpu.txt"
-LOCKSTEP_SHOW_BUILDS=1 SHAPES=${SHAPES:-128:32,128:64,256:32,64:32} timeout 150 "$here/search_probe" \
+LOCKSTEP_SHOW_BUILDS=1 SHAPES=${SHAPES:-128:64,128:32,256:64,64:64} timeout 150 "$here/search_probe" \
   "$here/QUERY.fasta.gz" "$here/DB.fasta.gz" 10 "$OUT/hits-lockstep.tsv" 2>&1 | tee "$OUT/probe.txt"
 wait $build
 if [[ -x "$here/cudasw4/align" ]]; then
