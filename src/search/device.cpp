@@ -42,7 +42,7 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
   const DeviceInfo& di = ctx.info();
   Shape sh;
   sh.local = o.local_size ? o.local_size : di.is_gpu() ? 128 : 64;
-  sh.stripe = o.stripe ? o.stripe : di.is_gpu() ? 64 : 16;  // H100: 64 rows 842 GCUPS, 32 rows 773
+  sh.stripe = o.stripe ? o.stripe : di.is_gpu() ? 64 : 16;  // H100: 64 rows 842 GCUPS, 32: 773
   if (sh.local < 1 || sh.local > int(di.max_work_group_size) || sh.local > 1024)
     throw input_error("search: local_size must be in [1, " +
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
@@ -115,7 +115,9 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       else keep[q].add(0, int64_t(i));
   }
   std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t x, int64_t y) { return db.length(size_t(x)) > db.length(size_t(y)); });
+                   [&](int64_t x, int64_t y) {
+                     return db.length(size_t(x)) > db.length(size_t(y));
+                   });
   for (size_t q = 0; q < nq; ++q)  // an empty query scores 0 against every packed subject
     if (queries.length(q) == 0)
       for (int64_t i : order) keep[q].add(0, i);
@@ -155,7 +157,8 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       // longest chunk (started first) then overlaps the rest instead of ending it alone.
       const size_t fill = size_t((target + int64_t(slots) - 1) / int64_t(slots));
       const size_t fits = size_t(std::max<int64_t>(1, bmax / (8 * columns[b])));
-      per_launch[b] = std::clamp<size_t>(std::max(fill, (npairs + 3) / 4), 1, std::min(npairs, fits));
+      per_launch[b] =
+          std::clamp<size_t>(std::max(fill, (npairs + 3) / 4), 1, std::min(npairs, fits));
       launches_total += (npairs + per_launch[b] - 1) / per_launch[b];
     }
     cl::Kernel k = ctx.kernel("search.cl", "search_inter", sh.defines);

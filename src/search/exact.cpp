@@ -18,7 +18,8 @@ std::vector<uint8_t> codes(const SequenceSet& set, size_t i) {
 
 }  // namespace
 
-void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
+void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
+               const SequenceSet& db, const Scoring& s,
                std::vector<ExactJob>& jobs) {
   std::vector<size_t> small;
   for (size_t k = 0; k < jobs.size(); ++k) {

@@ -49,7 +49,8 @@ struct ExactJob {
 };
 /// Score and ends of every job in 32 bits: small pairs one per work-item (search_exact), large
 /// ones through align() (the device's intra-sequence pipeline on GPUs).
-void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
+void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
+               const SequenceSet& db, const Scoring& s,
                std::vector<ExactJob>& jobs);
 
 /// The best `top` subjects of one query by (score descending, subject ascending).
