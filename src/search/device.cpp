@@ -7,6 +7,7 @@
 // order; ends follow align_cpu's rule (smallest end in the query, then in the subject).
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <thread>
@@ -29,9 +30,10 @@ struct Shape {
   Defines defines;
 };
 
-Defines inter_defines(const Shape& sh, int dpx_level) {
+Defines inter_defines(const Shape& sh, int dpx_level, bool gpu) {
   Defines d;
   d.set("LOCAL_SIZE", sh.local).set("STRIPE", sh.stripe);
+  d.set("ENDS_LOCAL", ends_local(gpu)).set("ENDS_ROWS", ends_rows(gpu));
   if (sh.dpx) d.set("SW_DPX", dpx_level);
   return d;
 }
@@ -49,10 +51,14 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
   sh.dpx = di.is_nvidia() && nv_capability(ctx.device()).major >= 9;
+  int top_level = 2;  // LOCKSTEP_SEARCH_DPX=0|1 caps the level (measurements)
+  if (const char* e = std::getenv("LOCKSTEP_SEARCH_DPX"); e && *e) top_level = std::atoi(e);
+  if (top_level <= 0) sh.dpx = false;
   for (int level : {2, 1}) {
     if (!sh.dpx) break;
+    if (level > top_level) continue;
     try {
-      sh.defines = inter_defines(sh, level);
+      sh.defines = inter_defines(sh, level, di.is_gpu());
       ctx.kernel("search.cl", "search_inter", sh.defines);
       sh.dpx_level = level;
       return sh;
@@ -60,7 +66,7 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
       if (level == 1) sh.dpx = false;  // the driver refused the DPX forms: the portable path
     }
   }
-  sh.defines = inter_defines(sh, 0);
+  sh.defines = inter_defines(sh, 0, di.is_gpu());
   return sh;
 }
 
@@ -241,7 +247,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       SearchHit h{int32_t(q), id, score, -1, -1};
       auto it = known.find({int32_t(q), id});
       if (it != known.end()) h.query_end = it->second.end_q, h.subject_end = it->second.end_s;
-      else if (score > 0) jobs.push_back({int32_t(q), id, 0, -1, -1, score});
+      else if (score > 0) jobs.push_back({int32_t(q), id});
       r.hits[q].push_back(h);
     }
   }

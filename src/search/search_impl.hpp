@@ -39,16 +39,20 @@ struct QueryPairs {
 };
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe);
 
+/// search_ends' shape (work-items per pair, query rows per work-item), set beside the inter
+/// kernel's so that both kernels share one program.
+inline int ends_local(bool gpu) { return gpu ? 64 : 16; }
+inline int ends_rows(bool gpu) { return gpu ? 8 : 4; }
+
 /// One pair for the exact path.
 struct ExactJob {
   int32_t query = 0;
   int64_t subject = 0;
   int32_t score = 0;
   int64_t end_q = -1, end_s = -1;
-  int32_t known = 0;  // the exact score when known (> 0): the kernel stops at its first cell
 };
-/// Score and ends of every job in 32 bits: small pairs one per work-item (search_exact), large
-/// ones through align() (the device's intra-sequence pipeline on GPUs).
+/// Score and ends of every job in 32 bits: pairs up to 2^26 cells one per work-group, all at once
+/// (search_ends), larger ones through align() (the device's intra-sequence pipeline on GPUs).
 void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
                const SequenceSet& db, const Scoring& s,
                std::vector<ExactJob>& jobs);
