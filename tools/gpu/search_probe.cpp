@@ -5,6 +5,10 @@
 // recomputed pairs. Writes the hits of the first timed run as TSV (query subject score qend send,
 // 1-based ends) to OUT_TSV when given.
 //   search_probe QUERY.fasta.gz DB.fasta.gz [top] [OUT_TSV]
+// GROW=N: the database's records repeated with 10 % substitutions (a fixed LCG, deterministic)
+// until N residues, written as FASTA to GROW_FASTA when set (for CUDASW++); QUERIES=K: the first K
+// queries only. DPX2_LOG=1: builds the three-input DPX variant (SW_DPX=2) and prints why the
+// driver refuses it, when it does.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -45,7 +49,40 @@ int main(int argc, char** argv) {
   try {
     const Scoring s = blosum62(11, 1);
     const auto t0 = std::chrono::steady_clock::now();
-    const SequenceSet q = read_fasta(argv[1], s), db = read_fasta(argv[2], s);
+    SequenceSet q = read_fasta(argv[1], s), db = read_fasta(argv[2], s);
+    if (const char* e = std::getenv("QUERIES"); e && std::atoll(e) > 0) {
+      SequenceSet part;
+      for (size_t i = 0; i < std::min<size_t>(q.size(), size_t(std::atoll(e))); ++i)
+        part.add(q.names[i], std::vector<uint8_t>(q.data(i), q.data(i) + q.length(i)));
+      q = std::move(part);
+    }
+    if (const char* e = std::getenv("GROW"); e && std::atoll(e) > 0) {
+      const int64_t want = std::atoll(e);
+      SequenceSet big;
+      uint64_t x = 0x9e3779b97f4a7c15ull;
+      std::vector<uint8_t> codes;
+      const int letters = 20;  // substitutions among the 20 standard amino acids (codes 0-19)
+      for (int copy = 0; int64_t(big.residues.size()) < want; ++copy)
+        for (size_t i = 0; i < db.size() && int64_t(big.residues.size()) < want; ++i) {
+          codes.assign(db.data(i), db.data(i) + db.length(i));
+          if (copy > 0)
+            for (uint8_t& c : codes) {
+              x = x * 6364136223846793005ull + 1442695040888963407ull;
+              if ((x >> 33) % 10 == 0) c = uint8_t((x >> 40) % letters);
+            }
+          big.add(db.names[i] + "_" + std::to_string(copy), codes);
+        }
+      db = std::move(big);
+      if (const char* f = std::getenv("GROW_FASTA"); f && *f) {
+        std::ofstream out(f);
+        std::string line;
+        for (size_t i = 0; i < db.size(); ++i) {
+          line.assign(1, '>').append(db.names[i]).append(1, '\n');
+          for (int64_t j = 0; j < db.length(i); ++j) line += s.alphabet[db.data(i)[j]];
+          out << line << '\n';
+        }
+      }
+    }
     const double read_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     int64_t qres = 0;
@@ -66,6 +103,17 @@ int main(int argc, char** argv) {
         const std::string item = list.substr(at, end - at);
         shapes.push_back({std::atoi(item.c_str()), std::atoi(item.c_str() + item.find(':') + 1)});
         at = end + 1;
+      }
+    }
+    if (const char* e = std::getenv("DPX2_LOG"); e && *e == '1') {
+      try {
+        Defines d;
+        d.set("LOCAL_SIZE", 128).set("STRIPE", 64).set("SW_DPX", 2);
+        d.set("ENDS_LOCAL", 64).set("ENDS_ROWS", 8);
+        ctx.kernel("search.cl", "search_inter", d);
+        std::printf("SW_DPX=2 builds\n");
+      } catch (const std::exception& ex) {
+        std::printf("SW_DPX=2 refused: %s\n", ex.what());
       }
     }
     bool wrote = false;
