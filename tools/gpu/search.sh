@@ -63,7 +63,7 @@ if [[ "${CUDASW:-1}" == 1 && -x "$cw/align" ]]; then
 fi
 if [[ -n "${GROW:-}" ]]; then
   GROW_FASTA=$([[ "${CUDASW:-1}" == 1 ]] && echo /tmp/big.fasta) GROW=$GROW QUERIES=${QUERIES:-20} \
-    SHAPES=${SHAPES:-128:64} timeout 200 "$here/search_probe" "$here/QUERY.fasta.gz" \
+    SHAPES=${BIG_SHAPES:-128:64} timeout 200 "$here/search_probe" "$here/QUERY.fasta.gz" \
     "$here/DB.fasta.gz" 10 2>&1 | tee "$OUT/probe-big.txt"
 fi
 if [[ "${CUDASW:-1}" == 1 && -x "$cw/align" && -s /tmp/big.fasta ]]; then
