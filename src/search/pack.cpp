@@ -2,6 +2,7 @@
 // query pairs with their packed profiles; and the top-K keeper.
 #include <algorithm>
 #include <numeric>
+#include <thread>
 
 #include "search/search_impl.hpp"
 
@@ -40,22 +41,35 @@ PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order,
   }
   if (words > INT32_MAX || p.boundary_columns > INT32_MAX)
     throw input_error("search: a database batch exceeds 2^31 words (lower --max-device-mib)");
-  const uint32_t pad4 = kPadCode * 0x01010101u;
-  p.words.assign(size_t(words), pad4);
-  for (size_t c = 0; c < nchunks; ++c) {
-    const int64_t base = p.chunks[4 * c];
-    for (int l = 0; l < local; ++l) {
-      const int64_t id = p.subjects[c * local + l];
-      if (id < 0) continue;
-      const uint8_t* r = db.data(size_t(id));
-      const int64_t len = db.length(size_t(id));
-      for (int64_t j = 0; j < len; ++j) {
-        uint32_t& w = p.words[size_t(base + (j / 4) * local + l)];
-        const int shift = int(8 * (j % 4));
-        w = (w & ~(0xffu << shift)) | (uint32_t(r[j]) << shift);
+  // Word by word (the writes sequential, each lane's residues read in order), chunks split over
+  // the host's threads: a 500 M-residue database packs in a fraction of the byte-wise time.
+  p.words.resize(size_t(words));
+  auto fill = [&](size_t c0, size_t c1) {
+    for (size_t c = c0; c < c1; ++c) {
+      uint32_t* out = p.words.data() + p.chunks[4 * c];
+      const int64_t nw = p.chunks[4 * c + 1] / 4;
+      for (int l = 0; l < local; ++l) {
+        const int64_t id = p.subjects[c * local + size_t(l)];
+        const uint8_t* r = id < 0 ? nullptr : db.data(size_t(id));
+        const int64_t len = id < 0 ? 0 : db.length(size_t(id));
+        for (int64_t w = 0; w < nw; ++w) {
+          uint32_t v = 0;
+          for (int b = 0; b < 4; ++b) {
+            const int64_t j = 4 * w + b;
+            v |= uint32_t(j < len ? r[j] : kPadCode) << (8 * b);
+          }
+          out[w * local + l] = v;
+        }
       }
     }
-  }
+  };
+  const unsigned threads =
+      std::max(1u, std::min({16u, std::thread::hardware_concurrency(), unsigned(nchunks / 64 + 1)}));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(fill, nchunks * t / threads, nchunks * (t + 1) / threads);
+  fill(0, nchunks / threads);
+  for (auto& th : pool) th.join();
   return p;
 }
 
