@@ -6,6 +6,12 @@
 //   forms add.s16x2, max.s16x2, max.relu.s16x2 and the three-input max / max.relu;
 //   SW_DPX=1 (where the driver's PTX refuses those): add.s16x2 and two-input max.s16x2 only
 //   (ptxas fuses an add feeding a max into VIADDMNMX, max(max()) into VIMNMX3);
+//   On the H100 (driver 580.159.04) the driver emits PTX .version 9.0, yet its ptxas (and CUDA
+//   13's, at .version 7.8 and 8.0 alike) refuses the three-input max.s16x2 / max.relu.s16x2 with
+//   "Arguments mismatch for instruction 'max'", so level 1 runs. Nothing is lost: ptxas makes
+//   search_inter's 64-row column 3 VIADDMNMX.S16 + 1 VIMNMX.S16 + 1 VIADD.16 + 1 LDS per word
+//   (two cells) and a VIMNMX3.S16 per two words for the best (SASS counts,
+//   tools/bench/results/2026-11-27-h100-search-s9.txt); the portable path there is 23x slower.
 //   otherwise: portable OpenCL C on short2 (PoCL, AMD, any device). Both give identical lanes.
 //
 //   sw_add(a, b)           a + b

@@ -26,11 +26,12 @@ fi
 timeout 150 "$here/lockstep_tests" -tc='search*' > "$OUT/tests-gpu.txt" 2>&1
 echo "tests rc=$?"; grep -E "dpx|test cases|assertions" "$OUT/tests-gpu.txt"
 [[ "${CUDASW:-1}" == 1 ]] && wait $build  # its compile would share the host cores with the ranking
-LOCKSTEP_SHOW_BUILDS=1 DPX2_LOG=${DPX2_LOG:-0} SHAPES=${SHAPES:-128:64} timeout 150 \
+env -u GROW -u QUERIES LOCKSTEP_SHOW_BUILDS=1 DPX2_LOG=${DPX2_LOG:-0} SHAPES=${SHAPES:-128:64} timeout 150 \
   "$here/search_probe" "$here/QUERY.fasta.gz" "$here/DB.fasta.gz" 10 "$X/hits-lockstep.tsv" \
   2>&1 | tee "$OUT/probe.txt"
 if [[ "${PORTABLE:-0}" == 1 ]]; then  # the same kernel without DPX, same run
-  LOCKSTEP_SEARCH_DPX=0 SHAPES=128:64 timeout 60 "$here/search_probe" "$here/QUERY.fasta.gz" \
+  env -u GROW -u QUERIES LOCKSTEP_SEARCH_DPX=0 SHAPES=128:64 timeout 60 "$here/search_probe" \
+    "$here/QUERY.fasta.gz" \
     "$here/DB.fasta.gz" 10 2>&1 | tee "$OUT/probe-portable.txt"
 fi
 if [[ "${SASS:-0}" == 1 ]]; then
