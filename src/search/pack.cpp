@@ -63,8 +63,8 @@ PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order,
       }
     }
   };
-  const unsigned threads =
-      std::max(1u, std::min({16u, std::thread::hardware_concurrency(), unsigned(nchunks / 64 + 1)}));
+  const unsigned threads = std::max(
+      1u, std::min({16u, std::thread::hardware_concurrency(), unsigned(nchunks / 64 + 1)}));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t)
     pool.emplace_back(fill, nchunks * t / threads, nchunks * (t + 1) / threads);
