@@ -1,0 +1,84 @@
+// What the device search's pieces share (src/search/device.cpp drives, pack.cpp lays out the
+// database and the query profiles, exact.cpp runs the 32-bit pairs, topk.cpp keeps the best hits).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "lockstep/search.hpp"
+
+namespace lockstep::detail {
+
+constexpr int kSwCodes = 32;       // profile columns per row (cl/search.cl SW_CODES)
+constexpr int kPadCode = 31;       // code of padding residues
+constexpr int32_t kPadScore = -16384;
+
+/// Whether the packed 16-bit kernel represents this scoring: at most 31 codes, table entries and
+/// gap costs small enough that no lane wraps before the saturation limit is seen.
+bool packed_fits(const Scoring& s);
+/// A best score above this limit may have wrapped: the pair is recomputed in 32 bits.
+int32_t packed_limit(const Scoring& s);
+
+/// Database subjects of one batch in chunks of `local` subjects (lanes), each chunk padded to
+/// its longest subject (a multiple of 4) and interleaved four codes per word.
+struct PackedBatch {
+  std::vector<int64_t> subjects;  // database index of each slot (chunk * local + lane), -1: pad
+  std::vector<uint32_t> words;
+  std::vector<int32_t> chunks;    // 4 per chunk: word offset, padded length, boundary offset, slot
+  int64_t boundary_columns = 0;   // sum over chunks of padded length x local
+  int64_t residues = 0;           // real residues of the batch
+};
+/// `order`: database indices, longest first; packs order[begin, end).
+PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order, size_t begin,
+                       size_t end, int local);
+
+/// Queries paired for the two 16-bit lanes (similar lengths side by side), with the profiles.
+struct QueryPairs {
+  std::vector<int32_t> a, b;         // query index of lane 0 and lane 1 (-1: none)
+  std::vector<uint32_t> profile;     // per pair: [row][kSwCodes]
+  std::vector<int32_t> info;         // per pair: profile word offset, stripes
+};
+QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe);
+
+/// search_ends' shape (work-items per pair, query rows per work-item), set beside the inter
+/// kernel's so that both kernels share one program.
+inline int ends_local(bool gpu) { return gpu ? 64 : 16; }
+inline int ends_rows(bool gpu) { return gpu ? 8 : 4; }
+
+/// One pair for the exact path.
+struct ExactJob {
+  int32_t query = 0;
+  int64_t subject = 0;
+  int32_t score = 0;
+  int64_t end_q = -1, end_s = -1;
+};
+/// Score and ends of every job in 32 bits: pairs up to 2^26 cells one per work-group, all at once
+/// (search_ends), larger ones through align() (the device's intra-sequence pipeline on GPUs).
+void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
+               const SequenceSet& db, const Scoring& s,
+               std::vector<ExactJob>& jobs);
+
+/// The best `top` subjects of one query by (score descending, subject ascending).
+class TopK {
+ public:
+  explicit TopK(size_t top) : top_(top) {}
+  void add(int32_t score, int64_t subject) {
+    if (full_ && better(floor_, {score, subject})) return;
+    c_.push_back({score, subject});
+    if (c_.size() >= 2 * top_ + 64) shrink();
+  }
+  /// Best first.
+  std::vector<std::pair<int32_t, int64_t>> take();
+
+ private:
+  using Hit = std::pair<int32_t, int64_t>;
+  static bool better(const Hit& x, const Hit& y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
+  }
+  void shrink();
+  size_t top_;
+  bool full_ = false;
+  Hit floor_{0, 0};  // the worst kept hit once full
+  std::vector<Hit> c_;
+};
+
+}  // namespace lockstep::detail
