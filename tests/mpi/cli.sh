@@ -35,7 +35,7 @@ expect "spmv --partition planes on a file (its bandwidth) verified" "[[ $rc -eq 
 run cg gen:laplace3d:8 --distributed --partition rows > /dev/null 2>&1; rc=$?
 expect "--partition rows is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
 out=$(run cg gen:laplace3d:8x0 --distributed 2>&1); rc=$?
-expect "a bad grid exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'rank 0: gen:laplace3d:8x0: generated matrices are') -eq 1 ]]"
+expect "a bad grid exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'rank 0: gen:laplace3d:8x0: N = 0 out of range') -eq 1 ]]"
 
 # One rank: nothing to exchange, so pipelined CG runs its SpMV inside the update kernel (when the
 # matrix's SpMV is one row per work-item, as the CPU always predicts), and says so.
