@@ -42,6 +42,10 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
                   const SearchOptions& o) {
   if (o.top < 1) throw input_error("search: top must be >= 1, got " + std::to_string(o.top));
   if (db.size() == 0) throw input_error("search: the database has no sequences");
+  if (o.algorithm != "auto" && o.algorithm != "inter" && o.algorithm != "intra" &&
+      o.algorithm != "cpu")
+    throw input_error("search: unknown algorithm '" + o.algorithm +
+                      "' (expected auto, inter, intra or cpu)");
   const size_t letters = s.alphabet.size();
   for (const SequenceSet* set : {&queries, &db}) {
     if (set->offsets.size() != set->size() + 1 || int64_t(set->residues.size()) != set->offsets.back())
