@@ -159,3 +159,26 @@ TEST_CASE("search cli: records with no residues are skipped and counted") {
   CHECK(has(log, "q1\ts1\t33\t6\t6\n"));
   CHECK(has(log, "subjects=2"));
 }
+
+TEST_CASE("gen proteins: a mutated, seeded database of the requested size that search reads") {
+  lockstep::test::TempDir d;
+  const std::string src = write(d, "src.fa", ">a x\nMKVLAWGGHHPPKKLLVVCCDDEE\n>b\nWWYYFFMMKK\n>e\n");
+  const std::string one = (d.path / "one.fa").string(), two = (d.path / "two.fa").string();
+  std::string log;
+  REQUIRE(lockstep::test::run_cli("gen proteins " + src + " -o " + one + " --residues 1000 --seed 3", log) == 0);
+  const int64_t residues = std::stoll(lockstep::test::last_line(log)["residues"]);
+  CHECK(residues >= 1000);
+  CHECK(residues < 1000 + 40);
+  REQUIRE(lockstep::test::run_cli("gen proteins " + src + " -o " + two + " --residues 1000 --seed 3", log) == 0);
+  CHECK(slurp(one) == slurp(two));
+  REQUIRE(lockstep::test::run_cli("gen proteins " + src + " -o " + two + " --residues 1000 --seed 4", log) == 0);
+  CHECK(slurp(one) != slurp(two));
+  CHECK(slurp(one).rfind(">g0_0 a\nMKVLAWGGHHPPKKLLVVCCDDEE\n>g0_1 b\nWWYYFFMMKK\n>g1_0 a\n", 0) == 0);
+  REQUIRE(lockstep::test::run_cli("search " + src + " " + one + " --top 1 --algorithm cpu", log) == 0);
+  CHECK(has(log, "a\tg0_0\t"));
+  const std::string text = slurp(one);
+  CHECK(lockstep::test::last_line(log)["subjects"] ==
+        std::to_string(std::count(text.begin(), text.end(), '>')));
+  CHECK(lockstep::test::run_cli("gen proteins " + src + " -o " + src + " --residues 10", log) == 2);
+  CHECK(has(log, "refusing to overwrite an input"));
+}
