@@ -129,6 +129,8 @@ TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") 
   refused(q + " " + write(d, "hollow.fa", ">a\n>b\n\n"), 1, "no residues in any of its 2 record(s)");
   refused(q + " " + write(d, "j.fa", ">a\nMKV\n>b desc\nMK\nVJW\n"), 1,
           "j.fa:5: record 2 ('b'), residue 4: 'J' is not in the matrix");
+  refused(q + " " + d.path.string(), 1, d.path.string() + ": is a directory");
+  refused(q + " " + (d.path / "missing.fa").string(), 1, "missing.fa: cannot open");
   refused(q + " " + db + " --top 0", 2, "--top must be in [1, ");
   refused(q + " " + db + " --outfmt 7", 2, "--outfmt: only 6");
   refused(q + " " + db + " --matrix blosum62 --dna", 2, "exclude each other");

@@ -35,6 +35,7 @@ tmp=${SEARCH_TMP:-/tmp/lockstep-search}
 rm -rf "$tmp" && mkdir -p "$tmp" "$OUT"
 txt="$OUT/search.txt"
 : > "$txt"
+: > "$OUT/search.err"
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian's parasail, matplotlib
 if ! "$py" -c 'import parasail' 2>/dev/null && ls "$carry"/wheels/parasail-*.whl >/dev/null 2>&1; then
   "$py" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \

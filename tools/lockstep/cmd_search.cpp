@@ -7,7 +7,7 @@
 // hit (ids: the first word of each header; 1-based inclusive ends; 0 when the score is 0), or
 // with --outfmt 6 BLAST's tabular columns from a traceback of each hit, E-value and bit score
 // from NCBI's Karlin-Altschul parameters (search_report.cpp). The summary key=value line goes to
-// standard output when the hits go to --out, else to standard error.
+// standard output when the hits go to a file (--out FILE) and --json is not -, else to stderr.
 #include <unistd.h>
 
 #include <algorithm>
@@ -167,7 +167,9 @@ int run_search(const Args& args) {
   j["hits"] = std::move(hits);
   outs.json("json", j);
   outs.commit();
-  (outs.has("out") ? std::cout : std::cerr) << kv.str() << "\n";
+  const bool stdout_free = outs.has("out") && vm["out"].as<std::string>() != "-" &&
+                          !(vm.count("json") && vm["json"].as<std::string>() == "-");
+  (stdout_free ? std::cout : std::cerr) << kv.str() << "\n";
   return 0;
 }
 
