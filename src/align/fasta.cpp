@@ -14,6 +14,16 @@ std::string hex_escape(unsigned char u) {  // 0x7f -> "\x7f"
   const char* digits = "0123456789abcdef";
   return std::string("\\x") + digits[u >> 4] + digits[u & 15];
 }
+// The upper-case residue of each byte (letters and '*'), 0 for any other byte.
+struct ResidueTable {
+  char to[256] = {};
+  ResidueTable() {
+    for (int c = 'A'; c <= 'Z'; ++c) to[c] = to[c + 32] = char(c);
+    to[int('*')] = '*';
+  }
+  char operator[](unsigned char u) const { return to[u]; }
+};
+const ResidueTable kResidue;
 }  // namespace
 
 void for_each_fasta_record(const std::string& path, const std::string& text,
@@ -41,14 +51,21 @@ void for_each_fasta_record(const std::string& path, const std::string& text,
       plain = inside = true;  // text before any header: a plain sequence file
       header_line = 0;
     }
+    // residues upper-cased in place at the end of seq.residues (white space skipped)
+    size_t n = seq.residues.size();
+    seq.residues.resize(n + line.size());
+    char* out = &seq.residues[0];
     for (char c : line) {
       const unsigned char u = static_cast<unsigned char>(c);
-      if (std::isalpha(u) || c == '*')
-        seq.residues += char(std::toupper(u));
-      else if (!std::isspace(u))
+      if (const char r = kResidue[u]) {
+        out[n++] = r;
+      } else if (!std::isspace(u)) {
+        seq.residues.resize(n);
         lines.fail(std::string("invalid character '") +
                    (std::isprint(u) ? std::string(1, c) : hex_escape(u)) + "' in a sequence");
+      }
     }
+    seq.residues.resize(n);
   }
   if (inside) each(seq, header_line);
 }

@@ -103,13 +103,16 @@ SequenceSet read_sequences(const std::string& path, const Scoring& s) {
       return true;
     }
     std::string name = first_word(q.name);
+    const size_t base = set.residues.size();
+    set.residues.resize(base + q.residues.size());
+    uint8_t* out = set.residues.data() + base;
     for (size_t i = 0; i < q.residues.size(); ++i) {
       const int16_t c = code[static_cast<unsigned char>(q.residues[i])];
       if (c < 0)
         throw input_error(path + ":" + std::to_string(residue_line(path, text, header_line, i)) +
                           ": record " + std::to_string(record) + " ('" + name + "'), residue " +
                           std::to_string(i + 1) + ": " + refusal(s, q.residues[i]));
-      set.residues.push_back(uint8_t(c));
+      out[i] = uint8_t(c);
     }
     set.names.push_back(std::move(name));
     set.offsets.push_back(int64_t(set.residues.size()));
