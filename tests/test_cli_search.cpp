@@ -72,14 +72,19 @@ TEST_CASE("search cli: --outfmt 6 and --json") {
   std::string log;
   REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --top 2 --algorithm cpu --outfmt 6 --out " +
                                       out + " --json " + json, log) == 0);
-  // E = K m n e^(-lambda S) (no length adjustment this small) and bits = (lambda S - ln K)/ln 2,
-  // BLOSUM62 11/1: lambda 0.267, K 0.041; m = 6, n = 20 residues
-  const double e = 0.041 * 6 * 20 * std::exp(-0.267 * 33);
-  const double bits = (0.267 * 33 - std::log(0.041)) / std::log(2.0);
-  CHECK(e == doctest::Approx(7.34e-4).epsilon(0.01));
-  CHECK(bits == doctest::Approx(17.32).epsilon(0.01));
-  CHECK(slurp(out) == "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t7e-04\t17.3\n"
-                      "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t7e-04\t17.3\n");
+  // E = K m n e^(-lambda S) (no length adjustment this small) and bits = (lambda S - ln K)/ln 2;
+  // lockstep's 11/1 is BLAST's gap existence 10, extension 1: lambda 0.243, K 0.024 for
+  // BLOSUM62; m = 6, n = 20 residues
+  const double e = 0.024 * 6 * 20 * std::exp(-0.243 * 33);
+  const double bits = (0.243 * 33 - std::log(0.024)) / std::log(2.0);
+  CHECK(e == doctest::Approx(9.48e-4).epsilon(0.01));
+  CHECK(bits == doctest::Approx(16.95).epsilon(0.01));
+  CHECK(slurp(out) == "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t0.001\t16.9\n"
+                      "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t0.001\t16.9\n");
+  // BLAST's own 11/1 is lockstep's 12/1 (a gap of length L: 11 + L against 12 + (L-1)):
+  // lambda 0.267, K 0.041, as blastp -comp_based_stats 0 reports for these hits
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --top 1 --algorithm cpu --outfmt 6 --gap-open 12", log) == 0);
+  CHECK(has(log, "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t7.33e-04\t17.3\n"));
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
   REQUIRE(j["hits"].size() == 2);
   CHECK(j["hits"][1]["sstart"] == 3);

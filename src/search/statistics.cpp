@@ -2,6 +2,9 @@
 // alpha, beta) that NCBI publishes for BLOSUM45, 50, 62 and 80 with the gap costs BLAST supports
 // (BLAST's blast_stat.c tables), BLAST's length adjustment, E = K m' n' e^(-lambda S) and the bit
 // score (lambda S - ln K) / ln 2. A matrix is recognised by its content, not its name.
+// BLAST's gap costs count differently: its "existence a, extension b" costs a + L b for a gap of
+// length L, lockstep's open + (L-1) extend; so lockstep's open O, extend E is BLAST's a = O - E,
+// b = E (lockstep 11/1 = BLAST -gapopen 10 -gapextend 1; BLAST's default 11/1 = lockstep 12/1).
 #include <cmath>
 
 #include "lockstep/search.hpp"
@@ -19,7 +22,7 @@ struct Table {
   std::vector<Row> rows;
 };
 
-// {gap open, gap extend, lambda, K, alpha, beta} per matrix, from NCBI's blast_stat.c.
+// {BLAST's gap existence, extension, lambda, K, alpha, beta} per matrix, from blast_stat.c.
 const std::vector<Table>& tables() {
   static const std::vector<Table> t{
       {"BLOSUM45",
@@ -68,8 +71,8 @@ KarlinAltschul karlin_altschul(const Scoring& s) {
   for (const Table& t : tables()) {
     const Scoring m = t.make(0, 0);
     if (m.alphabet != s.alphabet || m.table != s.table) continue;
-    for (const Row& r : t.rows)
-      if (r.open == s.gap_open && r.extend == s.gap_extend)
+    for (const Row& r : t.rows)  // BLAST's gap of length L costs open + L x extend
+      if (r.open == s.gap_open - s.gap_extend && r.extend == s.gap_extend)
         return {t.name, r.lambda, r.K, r.alpha, r.beta};
     return ka;
   }

@@ -6,13 +6,11 @@
 
 namespace lockstep::cli {
 
-std::string format_evalue(double e) {  // as BLAST+'s tabular output
+std::string format_evalue(double e) {  // as BLAST+ 2.12's tabular output (blastp -outfmt 6)
   char buf[32];
   if (e < 1.0e-180) return "0.0";
-  if (e < 1.0e-99)
-    std::snprintf(buf, sizeof buf, "%2.0le", e);
-  else if (e < 0.0009)
-    std::snprintf(buf, sizeof buf, "%3.0le", e);
+  if (e < 0.0009)
+    std::snprintf(buf, sizeof buf, "%.2le", e);
   else if (e < 0.1)
     std::snprintf(buf, sizeof buf, "%4.3lf", e);
   else if (e < 1.0)
@@ -28,8 +26,8 @@ std::string format_bits(double b) {
   char buf[32];
   if (b > 9999)
     std::snprintf(buf, sizeof buf, "%4.3le", b);
-  else if (b > 99.9)
-    std::snprintf(buf, sizeof buf, "%.0lf", b);
+  else if (b > 99.9)  // truncated, as BLAST
+    std::snprintf(buf, sizeof buf, "%ld", long(b));
   else
     std::snprintf(buf, sizeof buf, "%4.1lf", b);
   return buf;

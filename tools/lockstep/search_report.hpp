@@ -18,9 +18,10 @@ nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const S
 nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
                              const Scoring& s, const SearchResult& r, std::ostream& note);
 
-/// BLAST's formatting of an E-value ("0.0" below 1e-180, "2e-45", "0.003", "1.2", "12").
+/// BLAST+'s formatting of an E-value ("0.0" below 1e-180, "1.89e-57", "0.003", "0.40", "1.2",
+/// "12").
 std::string format_evalue(double e);
-/// BLAST's formatting of a bit score ("45.8", "123").
+/// BLAST+'s formatting of a bit score ("45.8", "123": truncated above 99.9).
 std::string format_bits(double b);
 
 }  // namespace lockstep::cli
