@@ -59,6 +59,12 @@ TEST_CASE("search: the CPU reference, top K with ties by database order, the hit
   CHECK(h.length == 6);
   CHECK(h.sstart == 3);
   CHECK(h.send == 8);
+  std::vector<double> done;  // the progress callback: once per query here, ending at 1
+  SequenceSet two = q;
+  two.add("q2", encode_exact(s, "WW"));
+  o.progress = [&](double f) { done.push_back(f); };
+  CHECK(search_cpu(two, db, s, o).hits[1][0].score == 11);  // one W in each subject
+  CHECK(done == std::vector<double>{0.5, 1.0});
   o.top = 0;
   CHECK_THROWS_WITH_AS(search_cpu(q, db, s, o), doctest::Contains("top must be >= 1"), input_error);
   CHECK_THROWS_WITH_AS(search_cpu(q, SequenceSet{}, s, {}), doctest::Contains("no sequences"),
