@@ -29,9 +29,11 @@ TEST_CASE("search: read_sequences keeps first words, skips empty records, names 
   CHECK(set.offsets == std::vector<int64_t>{0, 6, 10});
   CHECK(s(set.data(1)[0], set.data(1)[0]) == -1);  // X-X exactly as the table says
   const std::string bad = write(d, "bad.fa", ">a\nMKV\n>b x\nMK\nVLA\nWJ\n");
-  CHECK_THROWS_WITH_AS(read_sequences(bad, s),
-                       doctest::Contains((bad + ":6: record 2 ('b'), residue 7: 'J' is not in the matrix (letters ARND").c_str()),
-                       input_error);
+  CHECK_THROWS_WITH_AS(
+      read_sequences(bad, s),
+      doctest::Contains(
+          (bad + ":6: record 2 ('b'), residue 7: 'J' is not in the matrix (letters ARND").c_str()),
+      input_error);
   CHECK_THROWS_WITH_AS(encode_exact(s, "MKU"), doctest::Contains("residue 3: 'U'"), input_error);
   const Scoring dna = dna_scoring(2, -3, 5, 2);
   CHECK(encode_exact(dna, "acgtRYn") == std::vector<uint8_t>{0, 1, 2, 3, 4, 4, 4});

@@ -48,7 +48,8 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
                       "' (expected auto, inter, intra or cpu)");
   const size_t letters = s.alphabet.size();
   for (const SequenceSet* set : {&queries, &db}) {
-    if (set->offsets.size() != set->size() + 1 || int64_t(set->residues.size()) != set->offsets.back())
+    if (set->offsets.size() != set->size() + 1 ||
+        int64_t(set->residues.size()) != set->offsets.back())
       throw input_error("search: a sequence set's offsets do not match its residues");
     for (uint8_t c : set->residues)
       if (c >= letters)

@@ -20,10 +20,8 @@ std::array<int16_t, 256> code_table(const Scoring& s) {
   std::array<int16_t, 256> code;
   code.fill(-1);
   if (s.dna) {  // A C G T, any other IUPAC letter N (code 4)
-    for (const char* p = kIupacDna; *p; ++p)
-      code[size_t(*p)] = code[size_t(std::tolower(*p))] = 4;
-    for (int i = 0; i < 4; ++i)
-      code[size_t("ACGT"[i])] = code[size_t("acgt"[i])] = int16_t(i);
+    for (const char* p = kIupacDna; *p; ++p) code[size_t(*p)] = code[size_t(std::tolower(*p))] = 4;
+    for (int i = 0; i < 4; ++i) code[size_t("ACGT"[i])] = code[size_t("acgt"[i])] = int16_t(i);
     return code;
   }
   for (size_t i = 0; i < s.alphabet.size(); ++i) {
@@ -79,7 +77,8 @@ std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues)
   std::vector<uint8_t> out(residues.size());
   for (size_t i = 0; i < residues.size(); ++i) {
     const int16_t c = code[static_cast<unsigned char>(residues[i])];
-    if (c < 0) throw input_error("residue " + std::to_string(i + 1) + ": " + refusal(s, residues[i]));
+    if (c < 0)
+      throw input_error("residue " + std::to_string(i + 1) + ": " + refusal(s, residues[i]));
     out[i] = uint8_t(c);
   }
   return out;

@@ -34,17 +34,20 @@ void declare(po::options_description& opts) {
       "blosum62 (default), blosum45, blosum50, blosum80, or an NCBI-format matrix file")(
       "dna", "DNA: A C G T score --match, other pairs --mismatch, N never matches")(
       "match", number<int>(1, 1000), "DNA (implies --dna): match score (default 2)")(
-      "mismatch", number<int>(-1000, 1000), "DNA (implies --dna): mismatch, sign ignored (default -3)")(
+      "mismatch", number<int>(-1000, 1000),
+      "DNA (implies --dna): mismatch, sign ignored (default -3)")(
       "gap-open", number<int>(0, 100000),
       "a gap of length L costs open + (L-1) * extend (default: NCBI's for the matrix: BLOSUM62 "
       "11, BLOSUM45 15, BLOSUM50 13, BLOSUM80 10, a file 11; DNA 5)")(
-      "gap-extend", number<int>(0, 100000), "(default: BLOSUM62 1, 45 2, 50 2, 80 1, a file 1; DNA 2)");
+      "gap-extend", number<int>(0, 100000),
+      "(default: BLOSUM62 1, 45 2, 50 2, 80 1, a file 1; DNA 2)");
   add_algorithm_option(opts, kAlgorithms, "auto",
                        "(inter: one subject per work-item; intra: long subjects; cpu: the host)");
   opts.add_options()("max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
                      "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
-      "outfmt", po::value<std::string>(), "6: BLAST tabular (qseqid sseqid pident length mismatch "
+      "outfmt", po::value<std::string>(),
+      "6: BLAST tabular (qseqid sseqid pident length mismatch "
       "gapopen qstart qend sstart send evalue bitscore)")(
       "json", po::value<std::string>(), "write the summary and the hits as JSON (- for stdout)");
 }
@@ -74,7 +77,8 @@ class Progress {
   std::function<void(double)> callback() {
     if (!tty_) return nullptr;
     return [this](double f) {
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
       if (s < 2.0) return;
       drawn_ = true;
       const int width = 40, done = int(f * width + 0.5);
@@ -125,8 +129,7 @@ int run_search(const Args& args) {
                       join(kAlgorithms, ", ") + ")");
   std::string label;
   const Scoring s = scoring(vm, label);
-  Outputs outs(vm, {"out", "json"},
-               {{"queries", "QUERIES"}, {"db", "DB"}, {"matrix", "--matrix"}});
+  Outputs outs(vm, {"out", "json"}, {{"queries", "QUERIES"}, {"db", "DB"}, {"matrix", "--matrix"}});
 
   const SequenceSet db = read_sequences(dpath, s);
   const SequenceSet queries = read_sequences(qpath, s);
@@ -144,8 +147,8 @@ int run_search(const Args& args) {
   o.progress = nullptr;
 
   std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
-  nlohmann::json hits = tabular ? write_tabular(out, queries, db, s, r, std::cerr)
-                                : write_hits(out, queries, db, r);
+  nlohmann::json hits =
+      tabular ? write_tabular(out, queries, db, s, r, std::cerr) : write_hits(out, queries, db, r);
   Report kv;
   kv.add("device", ctx ? ctx->info().name : std::string("cpu"))
       .add("algorithm", r.algorithm)
@@ -168,11 +171,12 @@ int run_search(const Args& args) {
   outs.json("json", j);
   outs.commit();
   const bool stdout_free = outs.has("out") && vm["out"].as<std::string>() != "-" &&
-                          !(vm.count("json") && vm["json"].as<std::string>() == "-");
+                           !(vm.count("json") && vm["json"].as<std::string>() == "-");
   (stdout_free ? std::cout : std::cerr) << kv.str() << "\n";
   return 0;
 }
 
 }  // namespace
-LOCKSTEP_COMMAND("search", "database search: the top K Smith-Waterman hits of each query", run_search);
+LOCKSTEP_COMMAND("search", "database search: the top K Smith-Waterman hits of each query",
+                 run_search);
 }  // namespace lockstep::cli

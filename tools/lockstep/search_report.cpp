@@ -43,8 +43,11 @@ nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const S
       const std::string& d = db.names[size_t(h.subject)];
       out << q << '\t' << d << '\t' << h.score << '\t' << h.query_end + 1 << '\t'
           << h.subject_end + 1 << '\n';
-      all.push_back({{"query", q}, {"subject", d}, {"score", h.score},
-                     {"query_end", h.query_end + 1}, {"subject_end", h.subject_end + 1}});
+      all.push_back({{"query", q},
+                     {"subject", d},
+                     {"score", h.score},
+                     {"query_end", h.query_end + 1},
+                     {"subject_end", h.subject_end + 1}});
     }
   return all;
 }
@@ -66,7 +69,8 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
       std::string evalue = "NA", bits = "NA";
       nlohmann::json je = nullptr, jb = nullptr;
       if (ka) {
-        const double e = lockstep::evalue(ka, h.score, queries.length(size_t(h.query)), n, subjects);
+        const double e =
+            lockstep::evalue(ka, h.score, queries.length(size_t(h.query)), n, subjects);
         const double b = bit_score(ka, h.score);
         evalue = format_evalue(e), bits = format_bits(b), je = e, jb = b;
       }
@@ -75,10 +79,20 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
       out << q << '\t' << d << '\t' << pident << '\t' << a.length << '\t' << a.mismatch << '\t'
           << a.gapopen << '\t' << a.qstart << '\t' << a.qend << '\t' << a.sstart << '\t' << a.send
           << '\t' << evalue << '\t' << bits << '\n';
-      all.push_back({{"query", q}, {"subject", d}, {"score", h.score}, {"pident", a.pident},
-                     {"length", a.length}, {"mismatch", a.mismatch}, {"gapopen", a.gapopen},
-                     {"qstart", a.qstart}, {"qend", a.qend}, {"sstart", a.sstart},
-                     {"send", a.send}, {"evalue", je}, {"bitscore", jb}, {"cigar", a.cigar}});
+      all.push_back({{"query", q},
+                     {"subject", d},
+                     {"score", h.score},
+                     {"pident", a.pident},
+                     {"length", a.length},
+                     {"mismatch", a.mismatch},
+                     {"gapopen", a.gapopen},
+                     {"qstart", a.qstart},
+                     {"qend", a.qend},
+                     {"sstart", a.sstart},
+                     {"send", a.send},
+                     {"evalue", je},
+                     {"bitscore", jb},
+                     {"cigar", a.cigar}});
     }
   return all;
 }
