@@ -1,7 +1,7 @@
 // The exact reference of lockstep::search: Gotoh local alignment with affine gaps for every
 // (query, subject) pair in 32-bit scores, query rows outer and subject columns inner, a strictly
 // greater score replacing the best (so a pair's end is the smallest in the query, then in the
-// subject, as align_cpu), OpenMP threads over the subjects of each query, and the top K per
+// subject, as align_cpu), OpenMP threads over the pairs of a block of queries, and the top K per
 // query by score, ties by database order. Also the checks every search shares.
 #include <algorithm>
 #include <chrono>
@@ -75,25 +75,33 @@ SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const
   SearchResult r;
   r.algorithm = "cpu";
   r.hits.resize(queries.size());
+  // Queries in blocks of about 2^22 pairs, one parallel loop over each block's pairs (so many
+  // short queries against a small database do not pay a thread team per query).
   const int64_t subjects = int64_t(db.size());
-  std::vector<SearchHit> all(db.size());
-  for (size_t q = 0; q < queries.size(); ++q) {
-    const uint8_t* a = queries.data(q);
-    const int64_t n = queries.length(q);
+  const size_t block = size_t(std::max<int64_t>(1, (int64_t(1) << 22) / subjects));
+  std::vector<SearchHit> all(std::min(block, queries.size()) * db.size());
+  for (size_t q0 = 0; q0 < queries.size(); q0 += block) {
+    const size_t q1 = std::min(queries.size(), q0 + block);
+    const int64_t pairs = int64_t(q1 - q0) * subjects;
 #pragma omp parallel
     {
       std::vector<int32_t> H, F;
 #pragma omp for schedule(dynamic, 16)
-      for (int64_t d = 0; d < subjects; ++d) {
-        SearchHit h = align_pair(a, n, db.data(size_t(d)), db.length(size_t(d)), s, H, F);
+      for (int64_t p = 0; p < pairs; ++p) {
+        const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
+        SearchHit h = align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s,
+                                 H, F);
         h.query = int32_t(q);
-        h.subject = d;
-        all[size_t(d)] = h;
+        h.subject = int64_t(d);
+        all[size_t(p)] = h;
       }
     }
-    r.hits[q] = top_hits(all, o.top);
-    r.cells += double(n) * double(db.residues.size());
-    if (o.progress) o.progress(double(q + 1) / double(queries.size()));
+    for (size_t q = q0; q < q1; ++q) {
+      const auto first = all.begin() + std::ptrdiff_t((q - q0) * db.size());
+      r.hits[q] = top_hits(std::vector<SearchHit>(first, first + subjects), o.top);
+      r.cells += double(queries.length(q)) * double(db.residues.size());
+    }
+    if (o.progress) o.progress(double(q1) / double(queries.size()));
   }
   r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
