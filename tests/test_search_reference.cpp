@@ -2,6 +2,7 @@
 // file, line, record and position), encode_exact, the CPU reference's top-K and ties, the hit
 // traceback's columns, and the statistics against blastp (BLAST+ 2.12, -comp_based_stats 0): its
 // search space for 57- and 361-residue queries against 2,000 proteins of 959,906 residues.
+#include <algorithm>
 #include <fstream>
 
 #include "lockstep/search.hpp"
@@ -61,12 +62,14 @@ TEST_CASE("search: the CPU reference, top K with ties by database order, the hit
   CHECK(h.length == 6);
   CHECK(h.sstart == 3);
   CHECK(h.send == 8);
-  std::vector<double> done;  // the progress callback: once per query here, ending at 1
+  std::vector<double> done;  // the progress callback
   SequenceSet two = q;
   two.add("q2", encode_exact(s, "WW"));
   o.progress = [&](double f) { done.push_back(f); };
   CHECK(search_cpu(two, db, s, o).hits[1][0].score == 11);  // one W in each subject
-  CHECK(done == std::vector<double>{0.5, 1.0});
+  REQUIRE(!done.empty());  // per block of queries: increasing, ending at 1
+  CHECK(std::is_sorted(done.begin(), done.end()));
+  CHECK(done.back() == 1.0);
   o.top = 0;
   CHECK_THROWS_WITH_AS(search_cpu(q, db, s, o), doctest::Contains("top must be >= 1"), input_error);
   CHECK_THROWS_WITH_AS(search_cpu(q, SequenceSet{}, s, {}), doctest::Contains("no sequences"),
