@@ -36,11 +36,16 @@ rm -rf "$tmp" && mkdir -p "$tmp" "$OUT"
 txt="$OUT/search.txt"
 : > "$txt"
 : > "$OUT/search.err"
-py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian's parasail, matplotlib
-if ! "$py" -c 'import parasail' 2>/dev/null && ls "$carry"/wheels/parasail-*.whl >/dev/null 2>&1; then
+# Python: one that has parasail (Debian's python3-parasail here), else one with numpy that takes
+# the carried wheel (the GPU machine); the plot: one with matplotlib.
+pick() { for p in /usr/bin/python3 python3; do "$p" -c "import $1" 2>/dev/null && echo "$p" && return; done; }
+py=$(pick parasail)
+if [[ -z "$py" ]] && py=$(pick numpy) && [[ -n "$py" ]] && ls "$carry"/wheels/parasail-*.whl >/dev/null 2>&1; then
   "$py" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site "$carry"/wheels/*.whl && export PYTHONPATH=/tmp/site
 fi
+py=${py:-python3}
+plot_py=$(pick matplotlib)
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 kv() { grep -o "\b$1=[^ ]*" <<< "$2" | head -n1 | cut -d= -f2; }
@@ -119,7 +124,7 @@ if line=$(grep '^tool=parasail' <<< "$out"); then
 else
   echo "case=example tool=parasail error=1 (see search.err)" | tee -a "$txt"
 fi
-"$py" "$here/plot_search.py" "$txt" "$OUT/search.png" 2>> "$OUT/search.err" ||
+"${plot_py:-python3}" "$here/plot_search.py" "$txt" "$OUT/search.png" 2>> "$OUT/search.err" ||
   echo "plot skipped (see $OUT/search.err)"
 rm -rf "$tmp"
 exit 0

@@ -15,7 +15,8 @@ cp "$examples/DB.fasta.gz" "$examples/QUERY.fasta.gz" "$carry/mmseqs2/"
 rm -rf "$carry/cudasw4" && mkdir -p "$carry/cudasw4"
 git -C "$git_dir" archive --format=tar "${CUDASW4_COMMIT:-37a394c}" | tar -x -C "$carry/cudasw4"
 if ! ls "$carry"/wheels/parasail-*.whl >/dev/null 2>&1; then
-  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
+  py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
+  "$py" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
     --implementation cp --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
     -d "$carry/wheels" parasail==1.3.4
 fi
