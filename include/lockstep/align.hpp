@@ -12,6 +12,7 @@
 //   lockstep::AlignResult r = lockstep::align(ctx, a, b, s, {});  // r.score, r.end_a, r.end_b
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,15 @@ struct Scoring {
 /// DNA: A C G T match scores `match`, any other pair (N included) -|mismatch|.
 Scoring dna_scoring(int match, int mismatch, int gap_open, int gap_extend);
 Scoring blosum62(int gap_open, int gap_extend);
+Scoring blosum45(int gap_open, int gap_extend);
+Scoring blosum50(int gap_open, int gap_extend);
+Scoring blosum80(int gap_open, int gap_extend);
+/// True for the names of the built-in matrices: blosum45, blosum50, blosum62, blosum80 (any case).
+bool is_builtin_matrix(const std::string& name);
+/// A built-in matrix by name, else the NCBI-format file `name`. A negative gap penalty takes
+/// NCBI's default for the matrix (BLOSUM45 15/2, BLOSUM50 13/2, BLOSUM62 11/1, BLOSUM80 10/1;
+/// 11/1 for a file).
+Scoring matrix_scoring(const std::string& name, int gap_open = -1, int gap_extend = -1);
 /// A matrix in the NCBI text format (# comments, a header of letters, one row per letter).
 Scoring read_ncbi_matrix(const std::string& path, int gap_open, int gap_extend);
 
@@ -52,6 +62,12 @@ struct Sequence {
 /// file as one sequence when it has no '>' header. Throws input_error "PATH:LINE: ..." for an
 /// empty record or a character that is no residue.
 Sequence read_sequence(const std::string& path, int record = 1);
+/// Every record of the FASTA text `text` (read from `path`, which errors name), in order:
+/// each(record, header_line) with the name (the whole header after '>') and the residues (upper
+/// case; empty for a record with no residues); plain text without a header is one record named
+/// "". `each` returns false to stop. A character that is no residue throws "PATH:LINE: ...".
+void for_each_fasta_record(const std::string& path, const std::string& text,
+                           const std::function<bool(Sequence&, int header_line)>& each);
 
 enum class AlignAlgorithm { automatic, cpu, barrier, pipeline, ssw };
 AlignAlgorithm parse_align_algorithm(const std::string& name);  // throws input_error

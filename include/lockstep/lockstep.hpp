@@ -15,6 +15,7 @@
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/persistent.hpp"
 #include "lockstep/runtime.hpp"
+#include "lockstep/search.hpp"
 #include "lockstep/sort.hpp"
 #include "lockstep/spmv.hpp"
 #include "lockstep/spmv_measure.hpp"

@@ -32,9 +32,16 @@ struct SequenceSet {
   void add(std::string name, const std::vector<uint8_t>& codes);
 };
 
-/// Reads every record of a FASTA file (gzip, "-" for stdin) and encodes it with `s`; a letter the
-/// scoring does not have throws input_error naming the file, the record and the position.
+/// Reads every record of a FASTA file (gzip, "-" for stdin) and encodes it with encode_exact;
+/// a letter the scoring does not have throws input_error "PATH:LINE: record N ('name'), residue
+/// P: ..." (N and P 1-based). Records with no residues are skipped and counted (skipped_empty);
+/// a file with no residues at all, or more than the host memory allows (host_memory_bytes,
+/// LOCKSTEP_HOST_MEMORY_MIB), throws input_error.
 SequenceSet read_sequences(const std::string& path, const Scoring& s);
+/// The codes of search: every letter of the matrix scored exactly as written (either case; X, B,
+/// Z and * included), a letter outside it refused: input_error "residue P: 'J' is not in the
+/// matrix (letters ...)" (P 1-based). DNA: A C G T, every other IUPAC letter is N.
+std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues);
 
 struct SearchOptions {
   int top = 10;                // hits per query (>= 1)
@@ -68,5 +75,42 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
 /// The same on the host (the exact reference: Gotoh per pair, threads over pairs).
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                         const SearchOptions& o = {});
+
+/// The checks every search makes (top >= 1, a database with sequences, codes inside the
+/// scoring's alphabet, consistent offsets); throws input_error.
+void check_search(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
+                  const SearchOptions& o);
+/// The best `top` of one query's hits: score descending, ties by subject index (database order).
+std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top);
+
+/// The gapped Karlin-Altschul parameters NCBI publishes for a matrix and gap costs (BLAST's
+/// blast_stat.c tables: BLOSUM45, 50, 62, 80), found by the matrix's content (a file holding
+/// BLOSUM62 is BLOSUM62). `matrix` is empty when the scoring has none (DNA, another matrix,
+/// gap costs outside the table): then the E-value and bit score are not available.
+struct KarlinAltschul {
+  std::string matrix;  // "BLOSUM62", ...; empty: no published parameters
+  double lambda = 0, K = 0, alpha = 0, beta = 0;
+  explicit operator bool() const { return !matrix.empty(); }
+};
+KarlinAltschul karlin_altschul(const Scoring& s);
+/// Bit score (lambda S - ln K) / ln 2.
+double bit_score(const KarlinAltschul& ka, int32_t score);
+/// BLAST's length adjustment (BLAST_ComputeLengthAdjustment: the fixed point of
+/// l = alpha/lambda (ln K + ln((m - l)(n - N l))) + beta, rounded down) for a query of m
+/// residues against a database of n residues in N sequences.
+int64_t length_adjustment(const KarlinAltschul& ka, int64_t m, int64_t n, int64_t N);
+/// E-value K m' n' e^(-lambda S) with the effective lengths m' = m - l, n' = n - N l.
+double evalue(const KarlinAltschul& ka, int32_t score, int64_t m, int64_t n, int64_t N);
+
+/// The BLAST tabular columns of one hit (outfmt 6), from a traceback of its pair: percent
+/// identity, alignment columns, mismatches, gap openings, and 1-based inclusive ranges.
+struct HitAlignment {
+  double pident = 0;
+  int64_t length = 0, mismatch = 0, gapopen = 0;
+  int64_t qstart = 0, qend = 0, sstart = 0, send = 0;  // 1-based; 0 when score is 0
+  std::string cigar;                                   // M pair, I query only, D subject only
+};
+HitAlignment align_hit(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
+                       const SearchHit& hit);
 
 }  // namespace lockstep

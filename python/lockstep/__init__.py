@@ -1,6 +1,6 @@
 """lockstep from Python: the OpenCL library's SpMV (with its autotuner), conjugate gradients,
-sorting, BFS, all-pairs shortest paths and Smith-Waterman alignment on NumPy arrays and SciPy
-sparse matrices.
+sorting, BFS, all-pairs shortest paths, Smith-Waterman alignment and database search on NumPy
+arrays and SciPy sparse matrices.
 
     import lockstep, scipy.sparse as sp, numpy as np
     A = lockstep.read_matrix_market("matrices/laplace2d_64.mtx")   # scipy.sparse.csr_array
@@ -21,11 +21,13 @@ from ._sparse import Matrix, cg, read_matrix_market, spmv, tune
 from ._sort import argsort, sort, sort_pairs
 from ._graph import apsp, bfs, read_graph
 from ._align import Alignment, Sequence, align, read_fasta
+from ._search import search
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Alignment", "Context", "ConversionWarning", "Error", "InputError", "Matrix", "OpenCLError",
     "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
-    "read_fasta", "read_graph", "read_matrix_market", "sort", "sort_pairs", "spmv", "tune",
+    "read_fasta", "read_graph", "read_matrix_market", "search", "sort", "sort_pairs", "spmv",
+    "tune",
 ]

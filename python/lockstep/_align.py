@@ -47,9 +47,10 @@ def align(a: Union[str, bytes], b: Union[str, bytes], match: int = 2, mismatch: 
     length L scores ``-(gap_open + (L-1) * gap_extend)``). Ties: the smallest end in a, then in b.
 
     matrix: None for DNA (A C G T score ``match``, any other pair ``-|mismatch|``, N never
-    matches), "blosum62", or the path of an NCBI matrix file. traceback: also start_a, start_b
-    and the CIGAR. algorithm: "auto", "cpu", "ssw" (these two need no device), "barrier" or
-    "pipeline"; barrier and local_size shape the device kernels. Returns an Alignment.
+    matches), "blosum62" (or "blosum45", "blosum50", "blosum80"), or the path of an NCBI matrix
+    file. traceback: also start_a, start_b and the CIGAR. algorithm: "auto", "cpu", "ssw" (these
+    two need no device), "barrier" or "pipeline"; barrier and local_size shape the device kernels.
+    Returns an Alignment.
     """
     a_bytes, b_bytes = _residues("a", a), _residues("b", b)
     check_name("lockstep.align", "algorithm", algorithm)

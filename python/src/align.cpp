@@ -10,10 +10,7 @@ Scoring scoring(const std::optional<std::string>& matrix, int match, int mismatc
   if (gap_open < 0 || gap_extend < 0)
     throw input_error("align: gap_open and gap_extend are penalties (>= 0)");
   if (!matrix) return dna_scoring(match, mismatch, gap_open, gap_extend);
-  std::string lower = *matrix;
-  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  if (lower == "blosum62") return blosum62(gap_open, gap_extend);
-  return read_ncbi_matrix(*matrix, gap_open, gap_extend);
+  return matrix_scoring(*matrix, gap_open, gap_extend);  // a built-in name or a file
 }
 
 py::tuple align_py(const std::optional<ContextPtr>& c, const py::bytes& a_in, const py::bytes& b_in,

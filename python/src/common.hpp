@@ -70,5 +70,6 @@ void bind_spmv(py::module_& m);
 void bind_sort(py::module_& m);
 void bind_graph(py::module_& m);
 void bind_align(py::module_& m);
+void bind_search(py::module_& m);
 
 }  // namespace lockstep::python

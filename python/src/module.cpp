@@ -109,4 +109,5 @@ PYBIND11_MODULE(_lockstep, m) {
   bind_sort(m);
   bind_graph(m);
   bind_align(m);
+  bind_search(m);
 }

@@ -1,31 +1,109 @@
-// PLACEHOLDER on branch `search` (the device engine): branch `search-io` owns this file and its
-// version wins at merge. align_cpu per pair, the same ranking as the device search.
+// The exact reference of lockstep::search: Gotoh local alignment with affine gaps for every
+// (query, subject) pair in 32-bit scores, query rows outer and subject columns inner, a strictly
+// greater score replacing the best (so a pair's end is the smallest in the query, then in the
+// subject, as align_cpu), OpenMP threads over the pairs of a block of queries, and the top K per
+// query by score, ties by database order. Also the checks every search shares.
 #include <algorithm>
+#include <chrono>
+#include <limits>
+#include <numeric>
 
 #include "lockstep/search.hpp"
 
 namespace lockstep {
+namespace {
+
+SearchHit align_pair(const uint8_t* a, int64_t n, const uint8_t* b, int64_t m, const Scoring& s,
+                     std::vector<int32_t>& H, std::vector<int32_t>& F) {
+  const int32_t neg = std::numeric_limits<int32_t>::min() / 2, open = s.gap_open,
+                ext = s.gap_extend;
+  H.assign(size_t(m) + 1, 0);
+  F.assign(size_t(m) + 1, neg);
+  SearchHit h;
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t* row = &s.table[size_t(a[i]) * s.alphabet.size()];
+    int32_t diag = 0, left = 0, e = neg;
+    for (int64_t j = 0; j < m; ++j) {
+      e = std::max(e - ext, left - open);
+      const int32_t f = std::max(F[size_t(j) + 1] - ext, H[size_t(j) + 1] - open);
+      const int32_t v = std::max(std::max(diag + row[b[j]], 0), std::max(e, f));
+      diag = H[size_t(j) + 1];
+      H[size_t(j) + 1] = left = v;
+      F[size_t(j) + 1] = f;
+      if (v > h.score) h.score = v, h.query_end = i, h.subject_end = j;
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+void check_search(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
+                  const SearchOptions& o) {
+  if (o.top < 1) throw input_error("search: top must be >= 1, got " + std::to_string(o.top));
+  if (db.size() == 0) throw input_error("search: the database has no sequences");
+  if (o.algorithm != "auto" && o.algorithm != "inter" && o.algorithm != "intra" &&
+      o.algorithm != "cpu")
+    throw input_error("search: unknown algorithm '" + o.algorithm +
+                      "' (expected auto, inter, intra or cpu)");
+  const size_t letters = s.alphabet.size();
+  for (const SequenceSet* set : {&queries, &db}) {
+    if (set->offsets.size() != set->size() + 1 ||
+        int64_t(set->residues.size()) != set->offsets.back())
+      throw input_error("search: a sequence set's offsets do not match its residues");
+    for (uint8_t c : set->residues)
+      if (c >= letters)
+        throw input_error("search: residue code " + std::to_string(int(c)) + " outside the " +
+                          std::to_string(letters) + " letters of the scoring");
+  }
+}
+
+std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top) {
+  const size_t k = std::min(all.size(), size_t(std::max(top, 0)));
+  auto better = [](const SearchHit& x, const SearchHit& y) {
+    return x.score != y.score ? x.score > y.score : x.subject < y.subject;
+  };
+  std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(k), all.end(), better);
+  all.resize(k);
+  return all;
+}
 
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                         const SearchOptions& o) {
-  if (o.top < 1) throw input_error("search: top must be at least 1");
+  check_search(queries, db, s, o);
+  const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = "cpu";
   r.hits.resize(queries.size());
-  for (size_t q = 0; q < queries.size(); ++q) {
-    const std::vector<uint8_t> a(queries.data(q), queries.data(q) + queries.length(q));
-    std::vector<SearchHit> all;
-    for (size_t i = 0; i < db.size(); ++i) {
-      const std::vector<uint8_t> b(db.data(i), db.data(i) + db.length(i));
-      AlignResult ar;
-      if (!a.empty() && !b.empty()) ar = align_cpu(a, b, s);
-      all.push_back({int32_t(q), int64_t(i), ar.score, ar.end_a, ar.end_b});
+  // Queries in blocks of about 2^22 pairs, one parallel loop over each block's pairs (so many
+  // short queries against a small database do not pay a thread team per query).
+  const int64_t subjects = int64_t(db.size());
+  const size_t block = size_t(std::max<int64_t>(1, (int64_t(1) << 22) / subjects));
+  std::vector<SearchHit> all(std::min(block, queries.size()) * db.size());
+  for (size_t q0 = 0; q0 < queries.size(); q0 += block) {
+    const size_t q1 = std::min(queries.size(), q0 + block);
+    const int64_t pairs = int64_t(q1 - q0) * subjects;
+#pragma omp parallel
+    {
+      std::vector<int32_t> H, F;
+#pragma omp for schedule(dynamic, 16)
+      for (int64_t p = 0; p < pairs; ++p) {
+        const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
+        SearchHit h = align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s,
+                                 H, F);
+        h.query = int32_t(q);
+        h.subject = int64_t(d);
+        all[size_t(p)] = h;
+      }
     }
-    std::stable_sort(all.begin(), all.end(),
-                     [](const SearchHit& x, const SearchHit& y) { return x.score > y.score; });
-    all.resize(std::min(all.size(), size_t(o.top)));
-    r.hits[q] = all;
+    for (size_t q = q0; q < q1; ++q) {
+      const auto first = all.begin() + std::ptrdiff_t((q - q0) * db.size());
+      r.hits[q] = top_hits(std::vector<SearchHit>(first, first + subjects), o.top);
+      r.cells += double(queries.length(q)) * double(db.residues.size());
+    }
+    if (o.progress) o.progress(double(q1) / double(queries.size()));
   }
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 

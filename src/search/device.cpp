@@ -86,12 +86,8 @@ void exact_into(Context& ctx, const Defines& d, const SequenceSet& q, const Sequ
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o) {
-  if (o.top < 1) throw input_error("search: top must be at least 1");
-  if (db.size() == 0) throw input_error("search: the database has no sequences");
+  check_search(queries, db, s, o);
   const std::string& alg = o.algorithm;
-  if (alg != "auto" && alg != "inter" && alg != "intra" && alg != "cpu")
-    throw input_error("search: unknown algorithm '" + alg +
-                      "' (expected auto, inter, intra or cpu)");
   if (alg == "cpu") return search_cpu(queries, db, s, o);
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;

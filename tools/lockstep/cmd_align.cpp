@@ -103,7 +103,8 @@ void declare(po::options_description& opts, Deprecated& old) {
       "match", number<int>(1, 1000), "DNA: score of an A/C/G/T match (default 2)")(
       "mismatch", number<int>(-1000, 1000),
       "DNA: mismatch score, sign ignored: 3 and -3 both score -3 (default -3); N never matches")(
-      "matrix", po::value<std::string>(), "substitution matrix: blosum62 or an NCBI-format file")(
+      "matrix", po::value<std::string>(),
+      "substitution matrix: blosum62, blosum45, blosum50, blosum80 or an NCBI-format file")(
       "gap-open", number<int>(0, 100000),
       "a gap of length L scores -(open + (L-1) * extend) (default 5 DNA, 11 matrix)")(
       "gap-extend", number<int>(0, 100000), "(default 2 DNA, 1 matrix)");
@@ -155,9 +156,7 @@ Scoring scoring(const po::variables_map& vm) {
   if (!matrix)
     return dna_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
                        vm.count("mismatch") ? vm["mismatch"].as<int>() : -3, open, extend);
-  const std::string m = vm["matrix"].as<std::string>();
-  return m == "blosum62" || m == "BLOSUM62" ? blosum62(open, extend)
-                                            : read_ncbi_matrix(m, open, extend);
+  return matrix_scoring(vm["matrix"].as<std::string>(), open, extend);  // built-in or a file
 }
 
 // The pair to align: the residues (for the view) and their codes.

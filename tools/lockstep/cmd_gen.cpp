@@ -46,6 +46,7 @@ int run_gen(const Args& args) {
   pos.add("kind", 1).add("args", -1);
   std::string usage = "lockstep gen KIND ARGS... -o FILE.mtx [--seed S]\nkinds:";
   for (auto& [name, k] : kinds()) usage += "\n  " + name + " " + k.args;
+  usage += "\n(a protein FASTA database: lockstep gen proteins --help)";
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm)) return 0;
 

@@ -1,0 +1,89 @@
+"""Database search: the top hits of each query against every database sequence."""
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Sequence as Seq, Union
+
+import numpy as np
+
+from . import _lockstep
+from ._checks import check_name
+from ._context import Context, context_or_default
+from ._errors import InputError
+
+Sequences = Union[str, "os.PathLike[str]", Seq[Union[str, bytes, tuple]]]
+
+
+def _sequences(what: str, src: Any) -> Any:
+    """A FASTA path (str), or a list of residues as bytes / (name, bytes) pairs."""
+    if isinstance(src, (str, os.PathLike)):
+        return os.fspath(src)
+    if isinstance(src, (bytes, bytearray)) or not hasattr(src, "__iter__"):
+        raise TypeError(f"lockstep.search: {what} must be a FASTA path or a list of sequences "
+                        f"(str, bytes, or (name, residues) pairs), not {type(src).__name__}")
+    out = []
+    for i, s in enumerate(src):
+        name = None
+        if isinstance(s, tuple):  # (name, residues), e.g. a lockstep.Sequence
+            if len(s) != 2:
+                raise TypeError(f"lockstep.search: {what}[{i}] must be (name, residues)")
+            name, s = str(s[0]), s[1]
+        if isinstance(s, str):
+            try:
+                s = s.encode("ascii")
+            except UnicodeEncodeError as e:
+                raise InputError(f"lockstep.search: {what}[{i}] has a non-ASCII character at "
+                                 f"{e.start}") from None
+        elif isinstance(s, (bytes, bytearray, memoryview)):
+            s = bytes(s)
+        else:
+            raise TypeError(f"lockstep.search: {what}[{i}] must be str or bytes, not "
+                            f"{type(s).__name__}")
+        out.append(s if name is None else (name, s))
+    return out
+
+
+def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blosum62",
+           gap_open: Optional[int] = None, gap_extend: Optional[int] = None, dna: bool = False,
+           match: int = 2, mismatch: int = -3, algorithm: str = "auto",
+           max_device_mib: int = 0, ctx: Optional[Context] = None) -> np.ndarray:
+    """The ``top`` best Smith-Waterman hits (affine gaps: a gap of length L costs
+    ``gap_open + (L-1) * gap_extend``) of every query against every database sequence, best
+    first, ties by database order.
+
+    queries, db: a FASTA path (gzip too), or a list of sequences (str or bytes; or (name,
+    residues) pairs such as lockstep.read_fasta's Sequence); list entries are named by their
+    index. matrix: "blosum62", "blosum45", "blosum50", "blosum80" or an NCBI-format file: every
+    letter of it scored as written, any other letter an InputError. gap_open / gap_extend:
+    None takes NCBI's default for the matrix (BLOSUM62 11/1, BLOSUM45 15/2, BLOSUM50 13/2,
+    BLOSUM80 10/1; DNA 5/2). dna=True: A C G T score ``match``, other pairs ``-|mismatch|``,
+    N (any other IUPAC letter) never matches. algorithm: "auto", "inter", "intra" (device) or
+    "cpu" (the host reference, no device).
+
+    Returns a NumPy structured array, one row per hit, queries in order: query (int32, index),
+    subject (int64, index into db), score (int32), query_end and subject_end (int64, 0-based
+    inclusive; -1 when the score is 0), query_id and subject_id (str: the first word of the
+    FASTA header, or the list index).
+    """
+    check_name("lockstep.search", "algorithm", algorithm)
+    check_name("lockstep.search", "matrix", matrix)
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise InputError(f"lockstep.search: top must be an integer >= 1, got {top!r}")
+    if dna and matrix.lower() != "blosum62":
+        raise InputError("lockstep.search: dna=True and a matrix exclude each other")
+    q, d = _sequences("queries", queries), _sequences("db", db)
+    device = None if algorithm == "cpu" else context_or_default(ctx)
+    (qi, si, score, qend, send, qnames, dnames, _alg, _ms, _cells, _skipped) = _lockstep.search(
+        device, q, d, int(top), str(matrix), bool(dna), int(match), int(mismatch),
+        -1 if gap_open is None else int(gap_open), -1 if gap_extend is None else int(gap_extend),
+        algorithm, int(max_device_mib))
+    qn, dn = np.array(qnames, dtype=str), np.array(dnames, dtype=str)
+    qid, sid = qn[qi] if len(qi) else qn[:0], dn[si] if len(si) else dn[:0]
+    out = np.empty(len(qi), dtype=[("query", np.int32), ("subject", np.int64),
+                                   ("score", np.int32), ("query_end", np.int64),
+                                   ("subject_end", np.int64), ("query_id", qid.dtype),
+                                   ("subject_id", sid.dtype)])
+    out["query"], out["subject"], out["score"] = qi, si, score
+    out["query_end"], out["subject_end"] = qend, send
+    out["query_id"], out["subject_id"] = qid, sid
+    return out

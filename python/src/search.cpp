@@ -1,0 +1,77 @@
+// Database search: lockstep::search (on the context's device) or search_cpu (no context), the
+// sequence sets from FASTA paths or from lists of residues (bytes, or (name, bytes) pairs),
+// the hits returned as flat NumPy columns (python/lockstep/_search.py makes the structured array).
+#include "common.hpp"
+
+namespace lockstep::python {
+namespace {
+
+// A path (str) read with read_sequences, or a list of residues encoded with encode_exact.
+SequenceSet sequences(const py::object& src, const Scoring& s, const char* what) {
+  if (py::isinstance<py::str>(src)) {
+    const std::string path = src.cast<std::string>();
+    py::gil_scoped_release nogil;
+    return read_sequences(path, s);
+  }
+  SequenceSet set;
+  size_t i = 0;
+  for (const py::handle item : src) {
+    std::string name = std::to_string(i), residues;
+    if (py::isinstance<py::tuple>(item)) {
+      const py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+      name = t[0].cast<std::string>();
+      residues = t[1].cast<std::string>();
+    } else {
+      residues = item.cast<std::string>();
+    }
+    try {
+      set.add(std::move(name), encode_exact(s, residues));
+    } catch (const input_error& e) {
+      throw input_error(std::string(what) + "[" + std::to_string(i) + "]: " + e.what());
+    }
+    ++i;
+  }
+  return set;
+}
+
+py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& queries_in,
+                    const py::object& db_in, int top, const std::string& matrix, bool dna,
+                    int match, int mismatch, int gap_open, int gap_extend,
+                    const std::string& algorithm, long long max_device_mib) {
+  const Scoring s = dna ? dna_scoring(match, mismatch, gap_open < 0 ? 5 : gap_open,
+                                      gap_extend < 0 ? 2 : gap_extend)
+                        : matrix_scoring(matrix, gap_open, gap_extend);
+  const SequenceSet queries = sequences(queries_in, s, "queries");
+  const SequenceSet db = sequences(db_in, s, "db");
+  SearchOptions o;
+  o.top = top;
+  o.algorithm = algorithm;
+  o.max_device_mib = max_device_mib;
+  SearchResult r;
+  if (c)
+    r = device_call(**c, [&](Context& ctx) { return search(ctx, queries, db, s, o); });
+  else {
+    py::gil_scoped_release nogil;
+    r = search_cpu(queries, db, s, o);
+  }
+  std::vector<int32_t> query, score;
+  std::vector<int64_t> subject, qend, send;
+  for (const auto& hits : r.hits)
+    for (const SearchHit& h : hits) {
+      query.push_back(h.query);
+      subject.push_back(h.subject);
+      score.push_back(h.score);
+      qend.push_back(h.query_end);
+      send.push_back(h.subject_end);
+    }
+  return py::make_tuple(to_numpy(std::move(query)), to_numpy(std::move(subject)),
+                        to_numpy(std::move(score)), to_numpy(std::move(qend)),
+                        to_numpy(std::move(send)), queries.names, db.names, r.algorithm, r.ms,
+                        r.cells, queries.skipped_empty + db.skipped_empty);
+}
+
+}  // namespace
+
+void bind_search(py::module_& m) { m.def("search", &search_py); }
+
+}  // namespace lockstep::python

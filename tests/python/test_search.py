@@ -1,0 +1,165 @@
+"""lockstep.search against parasail (Debian python3-parasail, sw_striped_profile_sat: the exact
+Smith-Waterman score with saturation checks) on real proteins (Debian mmseqs2-examples), every
+built-in matrix, DNA, ties, an empty query and a query longer than every subject. CI-sized:
+a few queries x a few hundred subjects."""
+import gzip
+import os
+
+import numpy as np
+import pytest
+
+import lockstep
+
+parasail = pytest.importorskip("parasail", reason="python3-parasail is not installed")
+EXAMPLES = "/usr/share/doc/mmseqs2/example-data"
+GAPS = {"blosum62": (11, 1), "blosum45": (15, 2), "blosum50": (13, 2), "blosum80": (10, 1)}
+
+
+def fasta(path, count):
+    out, name, seq = [], None, []
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            if line.startswith(">"):
+                if name is not None:
+                    out.append((name, "".join(seq)))
+                    if len(out) == count:
+                        return out
+                name, seq = line[1:].split()[0], []
+            else:
+                seq.append(line.strip())
+    if name is not None and len(out) < count:
+        out.append((name, "".join(seq)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def proteins():
+    if not os.path.exists(f"{EXAMPLES}/DB.fasta.gz"):
+        pytest.skip("mmseqs2-examples is not installed (apt-get install mmseqs2-examples)")
+    queries = [q for q in fasta(f"{EXAMPLES}/QUERY.fasta.gz", 40) if len(q[1]) <= 300][:3]
+    return queries, fasta(f"{EXAMPLES}/DB.fasta.gz", 300)
+
+
+def parasail_scores(q, subjects, matrix, gap_open, gap_extend):
+    profile = parasail.profile_create_sat(q, matrix)
+    return np.array([parasail.sw_striped_profile_sat(profile, s, gap_open, gap_extend).score
+                     for s in subjects])
+
+
+def expected_top(scores, top):
+    order = np.lexsort((np.arange(len(scores)), -scores))  # score descending, then db order
+    return order[:top]
+
+
+def check_against_parasail(hits, queries, subjects, matrix, gap_open, gap_extend, top):
+    assert len(hits) == len(queries) * min(top, len(subjects))
+    for qi, q in enumerate(queries):
+        mine = hits[hits["query"] == qi]
+        want = parasail_scores(q, subjects, matrix, gap_open, gap_extend)
+        best = expected_top(want, top)
+        np.testing.assert_array_equal(mine["score"], want[best])
+        np.testing.assert_array_equal(mine["subject"], best)
+
+
+def test_parasail_gap_convention():
+    # 20 W against the same 20 W with 3 residues inserted: one gap of length 3 costs
+    # open + 2 * extend = 13 in lockstep's convention, so 20 * 11 - 13 = 207 (206 if it were
+    # open + 3 * extend); parasail agrees.
+    a, b = "W" * 20, "W" * 10 + "AAA" + "W" * 10
+    assert parasail.sw_striped_profile_sat(
+        parasail.profile_create_sat(a, parasail.blosum62), b, 11, 1).score == 207
+    assert lockstep.search([a], [b], algorithm="cpu")["score"][0] == 207
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "cpu"])
+def test_real_proteins_blosum62(proteins, algorithm):
+    queries, db = proteins
+    hits = lockstep.search(queries, db, top=10, algorithm=algorithm)
+    check_against_parasail(hits, [q for _, q in queries], [s for _, s in db], parasail.blosum62,
+                           11, 1, 10)
+    assert list(hits["query_id"][:1]) == [queries[0][0]]
+    assert hits["subject_id"][0] == db[hits["subject"][0]][0]
+    # the ends are those of the pair's own alignment (align's tie rule: smallest end in the
+    # query, then in the subject)
+    for h in hits[:5]:
+        r = lockstep.align(queries[h["query"]][1], db[h["subject"]][1], matrix="blosum62",
+                           gap_open=11, gap_extend=1, algorithm="cpu")
+        assert (r.score, r.end_a, r.end_b) == (h["score"], h["query_end"], h["subject_end"])
+
+
+@pytest.mark.parametrize("matrix", ["blosum45", "blosum50", "blosum80"])
+def test_every_builtin_matrix(proteins, matrix):
+    queries, db = proteins
+    gap_open, gap_extend = GAPS[matrix]
+    hits = lockstep.search(queries[:2], db[:100], top=5, matrix=matrix)  # NCBI's default gaps
+    check_against_parasail(hits, [q for _, q in queries[:2]], [s for _, s in db[:100]],
+                           getattr(parasail, matrix), gap_open, gap_extend, 5)
+
+
+def test_matrix_file_and_fasta_paths(proteins, tmp_path, root):
+    queries, db = proteins
+    qf, df = tmp_path / "q.fa", tmp_path / "db.fa.gz"
+    qf.write_text("".join(f">{n} query\n{s}\n" for n, s in queries[:1]))
+    with gzip.open(df, "wt") as f:
+        f.write("".join(f">{n}\n{s[:60]}\n{s[60:]}\n" for n, s in db[:50]))
+    from_paths = lockstep.search(str(qf), df, top=3, gap_open=10, gap_extend=2)
+    from_lists = lockstep.search(queries[:1], db[:50], top=3, gap_open=10, gap_extend=2)
+    np.testing.assert_array_equal(from_paths, from_lists)
+    check_against_parasail(from_paths, [queries[0][1]], [s for _, s in db[:50]],
+                           parasail.blosum62, 10, 2, 3)
+
+
+def test_dna():
+    rng = np.random.default_rng(7)
+    db = ["".join(rng.choice(list("ACGT"), size=int(n))) for n in rng.integers(20, 200, 60)]
+    q = db[5][10:60] + "N" + db[17][:30]
+    hits = lockstep.search([q], db, top=8, dna=True, match=2, mismatch=-3)
+    m = parasail.matrix_create("ACGTN", 2, -3)
+    for i in range(5):  # N never matches, not even N
+        m.set_value(4, i, -3)
+        m.set_value(i, 4, -3)
+    check_against_parasail(hits, [q], db, m, 5, 2, 8)
+    assert hits["subject"][0] == 5
+
+
+def test_ties_by_database_order():
+    db = ["MKVLAW", "GGGG", "MKVLAW", "PPPP", "MKVLAW"]
+    hits = lockstep.search(["MKVLAW"], db, top=4, algorithm="cpu")
+    assert list(hits["subject"]) == [0, 2, 4, 1]
+    device = lockstep.search(["MKVLAW"], db, top=4)
+    np.testing.assert_array_equal(device, hits)
+
+
+def test_empty_query_and_long_query(proteins):
+    _, db = proteins
+    subjects = [s for _, s in db if len(s) < 400][:40]
+    long_query = subjects[7][::-1] + "".join(subjects[:3])  # longer than every subject
+    assert len(long_query) > max(map(len, subjects))
+    hits = lockstep.search(["", long_query], subjects, top=4)
+    empty = hits[hits["query"] == 0]
+    assert list(empty["score"]) == [0] * 4 and list(empty["subject"]) == [0, 1, 2, 3]
+    assert list(empty["query_end"]) == [-1] * 4
+    long_hits = hits[hits["query"] == 1]
+    long_hits["query"] = 0
+    check_against_parasail(long_hits, [long_query], subjects, parasail.blosum62, 11, 1, 4)
+
+
+def test_letters_exactly_as_the_matrix_has_them():
+    # X, B, Z and * are scored as NCBI's table says (X-X = -1, B-D = 4, *-* = 1) ...
+    hits = lockstep.search(["XBZ*"], ["XBZ*", "D"], top=2, algorithm="cpu")
+    want = parasail_scores("XBZ*", ["XBZ*", "D"], parasail.blosum62, 11, 1)
+    np.testing.assert_array_equal(hits["score"], want)
+    # ... and a letter outside the matrix is refused, naming the sequence and the position
+    with pytest.raises(lockstep.InputError, match=r"db\[1\]: residue 3: 'J' is not in the matrix"):
+        lockstep.search(["MKV"], ["MKV", "MKJ"], algorithm="cpu")
+
+
+def test_bad_arguments():
+    with pytest.raises(lockstep.InputError, match="top must be"):
+        lockstep.search(["MKV"], ["MKV"], top=0)
+    with pytest.raises(lockstep.InputError, match="no sequences"):
+        lockstep.search(["MKV"], [], algorithm="cpu")
+    with pytest.raises(TypeError):
+        lockstep.search(["MKV"], [3], algorithm="cpu")
+    with pytest.raises(lockstep.InputError, match="exclude"):
+        lockstep.search(["ACGT"], ["ACGT"], dna=True, matrix="blosum45")

@@ -1,0 +1,215 @@
+// `lockstep search` through the CLI: the default table, BLAST tabular (--outfmt 6) with NCBI's
+// statistics, --json, standard input, DNA, a matrix file, and every bad input of issue 34 (an
+// empty database, a record with no residues, a letter the matrix lacks, a truncated gzip,
+// --top 0, a database larger than host memory allows): a one-line error, exit 1 or 2, and no
+// output file written or replaced. Everything runs on the host (--algorithm cpu) but one case,
+// which takes the default algorithm on the test device.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support.hpp"
+
+namespace {
+
+std::string write(const lockstep::test::TempDir& d, const std::string& name,
+                  const std::string& text) {
+  const std::string path = (d.path / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool has(const std::string& out, const std::string& what) {
+  return out.find(what) != std::string::npos;
+}
+
+// MKVLAW scores 5+5+4+4+4+11 = 33 against itself under BLOSUM62; GGGG scores nothing.
+const char* kQueries = ">q1 first query\nMKV\nLAW\n";
+const char* kDb = ">s1\nMKVLAW\n>s2 two\nGGGG\n>s3\nAAMKVLAWAA\n";
+
+}  // namespace
+
+TEST_CASE("search cli: the default table, ties by database order, 1-based ends") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  const std::string out = (d.path / "hits.tsv").string();
+  std::string log;
+  REQUIRE(lockstep::test::run_cli(
+              "search " + q + " " + db + " --top 2 --algorithm cpu --out " + out, log) == 0);
+  CHECK(slurp(out) ==
+        "#query\tsubject\tscore\tquery_end\tsubject_end\n"
+        "q1\ts1\t33\t6\t6\n"
+        "q1\ts3\t33\t6\t8\n");
+  CHECK(lockstep::test::last_line(log)["subjects"] == "3");
+  // --top larger than the database: every subject, a zero score with ends 0
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --algorithm cpu", log) == 0);
+  CHECK(has(log, "q1\ts2\t0\t0\t0\n"));
+  // queries from standard input
+  REQUIRE(lockstep::test::run_shell("cat " + q + " | " + lockstep::test::cli_path() + " search - " +
+                                        db + " --top 1 --algorithm cpu",
+                                    log) == 0);
+  CHECK(has(log, "q1\ts1\t33\t6\t6\n"));
+}
+
+TEST_CASE("search cli: the default algorithm on the device gives the same table") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  std::string log;
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --top 2", log) == 0);
+  CHECK(has(log, "q1\ts1\t33\t6\t6\nq1\ts3\t33\t6\t8\n"));
+}
+
+TEST_CASE("search cli: --outfmt 6 and --json") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  const std::string out = (d.path / "hits.m8").string(), json = (d.path / "s.json").string();
+  std::string log;
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db +
+                                      " --top 2 --algorithm cpu --outfmt 6 --out " + out +
+                                      " --json " + json,
+                                  log) == 0);
+  // E = K m n e^(-lambda S) (no length adjustment this small) and bits = (lambda S - ln K)/ln 2;
+  // lockstep's 11/1 is BLAST's gap existence 10, extension 1: lambda 0.243, K 0.024 for
+  // BLOSUM62; m = 6, n = 20 residues
+  const double e = 0.024 * 6 * 20 * std::exp(-0.243 * 33);
+  const double bits = (0.243 * 33 - std::log(0.024)) / std::log(2.0);
+  CHECK(e == doctest::Approx(9.48e-4).epsilon(0.01));
+  CHECK(bits == doctest::Approx(16.95).epsilon(0.01));
+  CHECK(slurp(out) ==
+        "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t0.001\t16.9\n"
+        "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t0.001\t16.9\n");
+  // BLAST's own 11/1 is lockstep's 12/1 (a gap of length L: 11 + L against 12 + (L-1)):
+  // lambda 0.267, K 0.041, as blastp -comp_based_stats 0 reports for these hits
+  REQUIRE(lockstep::test::run_cli(
+              "search " + q + " " + db + " --top 1 --algorithm cpu --outfmt 6 --gap-open 12",
+              log) == 0);
+  CHECK(has(log, "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t7.33e-04\t17.3\n"));
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  REQUIRE(j["hits"].size() == 2);
+  CHECK(j["hits"][1]["sstart"] == 3);
+  CHECK(j["hits"][0]["evalue"].get<double>() == doctest::Approx(e).epsilon(0.001));
+  CHECK(j["subjects"] == 3);
+
+  // DNA has no published parameters: NA, and one note on stderr
+  const std::string dq = write(d, "dq.fa", ">d\nACGTACGGTAC\n");
+  const std::string ddb = write(d, "ddb.fa", ">x\nTTACGTACGTACTT\n>y\nGGGG\n");
+  REQUIRE(lockstep::test::run_cli(
+              "search " + dq + " " + ddb + " --dna --top 1 --algorithm cpu --outfmt 6", log) == 0);
+  CHECK(has(log, "\tNA\tNA\n"));
+  CHECK(has(log, "no Karlin-Altschul parameters"));
+  CHECK(has(log, "d\tx\t"));
+}
+
+TEST_CASE("search cli: matrices: built-in names, a file, letters outside it") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  std::string log;
+  // BLOSUM45's diagonal: M 6, K 5, V 5, L 5, A 5, W 15 = 41, with its default gaps 15/2
+  REQUIRE(lockstep::test::run_cli(
+              "search " + q + " " + db + " --matrix blosum45 --top 1 --algorithm cpu", log) == 0);
+  CHECK(has(log, "q1\ts1\t41\t6\t6\n"));
+  CHECK(has(log, "gap_open=15 gap_extend=2"));
+  const std::string m = write(d, "tiny.mat", "# two letters\n   A  W\nA  1 -2\nW -2  3\n");
+  const std::string aw = write(d, "aw.fa", ">t\nAWWA\n");
+  REQUIRE(lockstep::test::run_cli("search " + aw + " " + aw + " --matrix " + m + " --algorithm cpu",
+                                  log) == 0);
+  CHECK(has(log, "t\tt\t8\t4\t4\n"));
+  const std::string out = (d.path / "never.tsv").string();
+  CHECK(lockstep::test::run_cli(
+            "search " + q + " " + aw + " --matrix " + m + " --algorithm cpu --out " + out, log) ==
+        1);
+  CHECK(has(log, q + ":2: record 1 ('q1'), residue 1: 'M' is not in the matrix (letters AW)"));
+  CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  const std::string out = write(d, "old.tsv", "old\n");
+  auto refused = [&](const std::string& args, int code, const std::string& what) {
+    std::string log;
+    CHECK(lockstep::test::run_cli("search " + args + " --algorithm cpu --out " + out, log) == code);
+    CHECK_MESSAGE(has(log, what), log);
+    CHECK(std::count(log.begin(), log.end(), '\n') <=
+          2 + int(code == 2) * 2);  // one line (+ usage)
+    CHECK(slurp(out) == "old\n");
+    CHECK(lockstep::test::count_files(d.path, ".tmp") == 0);
+  };
+  refused(q + " " + write(d, "empty.fa", ""), 1, "empty.fa: no sequence (empty file)");
+  refused(q + " " + write(d, "hollow.fa", ">a\n>b\n\n"), 1,
+          "no residues in any of its 2 record(s)");
+  refused(q + " " + write(d, "j.fa", ">a\nMKV\n>b desc\nMK\nVJW\n"), 1,
+          "j.fa:5: record 2 ('b'), residue 4: 'J' is not in the matrix");
+  refused(q + " " + d.path.string(), 1, d.path.string() + ": is a directory");
+  refused(q + " " + (d.path / "missing.fa").string(), 1, "missing.fa: cannot open");
+  refused(q + " " + db + " --top 0", 2, "--top must be in [1, ");
+  refused(q + " " + db + " --outfmt 7", 2, "--outfmt: only 6");
+  refused(q + " " + db + " --matrix blosum62 --dna", 2, "exclude each other");
+  std::string log;
+  const std::string gz = (d.path / "db.fa.gz").string();
+  REQUIRE(lockstep::test::run_shell(
+              "seq 1 3000 | sed 's/^/>s/;s/$/\\nMKVLAWGGHHPPKKLLVV/' | gzip -c > " + gz +
+                  " && truncate -s -12 " + gz,
+              log) == 0);
+  refused(q + " " + gz, 1, "corrupt gzip data");
+  // a database larger than host memory allows (LOCKSTEP_HOST_MEMORY_MIB, 1 MiB here)
+  const std::string big = write(d, "big.fa", ">big\n" + std::string(800000, 'A') + "\n");
+  {
+    lockstep::test::ScopedEnv env("LOCKSTEP_HOST_MEMORY_MIB", "1");
+    refused(q + " " + big, 1, "MiB of host memory");
+  }
+  // the output may not be an input
+  CHECK(lockstep::test::run_cli("search " + q + " " + db + " --algorithm cpu --out " + db, log) ==
+        2);
+  CHECK(has(log, "refusing to overwrite an input"));
+  CHECK(slurp(db) == kDb);
+}
+
+TEST_CASE("search cli: records with no residues are skipped and counted") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries);
+  const std::string db = write(d, "db.fa", ">e1\n>s1\nMKVLAW\n>e2\n\n>s2\nGG\n");
+  std::string log;
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --algorithm cpu", log) == 0);
+  CHECK(has(log, db + ": skipped 2 record(s) with no residues"));
+  CHECK(has(log, "q1\ts1\t33\t6\t6\n"));
+  CHECK(has(log, "subjects=2"));
+}
+
+TEST_CASE("gen proteins: a mutated, seeded database of the requested size that search reads") {
+  lockstep::test::TempDir d;
+  const std::string src =
+      write(d, "src.fa", ">a x\nMKVLAWGGHHPPKKLLVVCCDDEE\n>b\nWWYYFFMMKK\n>e\n");
+  const std::string one = (d.path / "one.fa").string(), two = (d.path / "two.fa").string();
+  std::string log;
+  REQUIRE(lockstep::test::run_cli(
+              "gen proteins " + src + " -o " + one + " --residues 1000 --seed 3", log) == 0);
+  const int64_t residues = std::stoll(lockstep::test::last_line(log)["residues"]);
+  CHECK(residues >= 1000);
+  CHECK(residues < 1000 + 40);
+  REQUIRE(lockstep::test::run_cli(
+              "gen proteins " + src + " -o " + two + " --residues 1000 --seed 3", log) == 0);
+  CHECK(slurp(one) == slurp(two));
+  REQUIRE(lockstep::test::run_cli(
+              "gen proteins " + src + " -o " + two + " --residues 1000 --seed 4", log) == 0);
+  CHECK(slurp(one) != slurp(two));
+  CHECK(slurp(one).rfind(">g0_0 a\nMKVLAWGGHHPPKKLLVVCCDDEE\n>g0_1 b\nWWYYFFMMKK\n>g1_0 a\n", 0) ==
+        0);
+  REQUIRE(lockstep::test::run_cli("search " + src + " " + one + " --top 1 --algorithm cpu", log) ==
+          0);
+  CHECK(has(log, "a\tg0_0\t"));
+  const std::string text = slurp(one);
+  CHECK(lockstep::test::last_line(log)["subjects"] ==
+        std::to_string(std::count(text.begin(), text.end(), '>')));
+  CHECK(lockstep::test::run_cli("gen proteins " + src + " -o " + src + " --residues 10", log) == 2);
+  CHECK(has(log, "refusing to overwrite an input"));
+}

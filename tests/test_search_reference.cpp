@@ -1,0 +1,108 @@
+// The host half of search (issue 34): read_sequences (records, skipped empty ones, errors naming
+// file, line, record and position), encode_exact, the CPU reference's top-K and ties, the hit
+// traceback's columns, and the statistics against blastp (BLAST+ 2.12, -comp_based_stats 0): its
+// search space for 57- and 361-residue queries against 2,000 proteins of 959,906 residues.
+#include <algorithm>
+#include <fstream>
+
+#include "lockstep/search.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+std::string write(const test::TempDir& d, const std::string& name, const std::string& text) {
+  const std::string path = (d.path / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+}  // namespace
+
+TEST_CASE("search: read_sequences keeps first words, skips empty records, names bad letters") {
+  test::TempDir d;
+  const Scoring s = blosum62(11, 1);
+  const SequenceSet set =
+      read_sequences(write(d, "a.fa", ">one first\nmkv\nLAW\n>empty\n\n>two\nXBZ*\n"), s);
+  REQUIRE(set.size() == 2);
+  CHECK(set.names == std::vector<std::string>{"one", "two"});
+  CHECK(set.skipped_empty == 1);
+  CHECK(set.length(0) == 6);
+  CHECK(set.offsets == std::vector<int64_t>{0, 6, 10});
+  CHECK(s(set.data(1)[0], set.data(1)[0]) == -1);  // X-X exactly as the table says
+  const std::string bad = write(d, "bad.fa", ">a\nMKV\n>b x\nMK\nVLA\nWJ\n");
+  CHECK_THROWS_WITH_AS(
+      read_sequences(bad, s),
+      doctest::Contains(
+          (bad + ":6: record 2 ('b'), residue 7: 'J' is not in the matrix (letters ARND").c_str()),
+      input_error);
+  CHECK_THROWS_WITH_AS(encode_exact(s, "MKU"), doctest::Contains("residue 3: 'U'"), input_error);
+  const Scoring dna = dna_scoring(2, -3, 5, 2);
+  CHECK(encode_exact(dna, "acgtRYn") == std::vector<uint8_t>{0, 1, 2, 3, 4, 4, 4});
+  CHECK_THROWS_WITH_AS(encode_exact(dna, "ACGE"), doctest::Contains("not an IUPAC"), input_error);
+}
+
+TEST_CASE("search: the CPU reference, top K with ties by database order, the hit's columns") {
+  const Scoring s = blosum62(11, 1);
+  SequenceSet q, db;
+  q.add("q", encode_exact(s, "MKVLAW"));
+  for (const char* r : {"GGGG", "AAMKVLAWAA", "MKVLAW", "MKVAW"}) db.add(r, encode_exact(s, r));
+  SearchOptions o;
+  o.top = 3;
+  const SearchResult r = search_cpu(q, db, s, o);
+  REQUIRE(r.hits.size() == 1);
+  REQUIRE(r.hits[0].size() == 3);
+  CHECK(r.hits[0][0].subject == 1);  // 33 twice: database order
+  CHECK(r.hits[0][1].subject == 2);
+  CHECK(r.hits[0][0].score == 33);
+  CHECK(r.hits[0][0].query_end == 5);
+  CHECK(r.hits[0][0].subject_end == 7);
+  CHECK(r.cells == 6.0 * 25);
+  const HitAlignment h = align_hit(q, db, s, r.hits[0][0]);
+  CHECK(h.pident == 100.0);
+  CHECK(h.length == 6);
+  CHECK(h.sstart == 3);
+  CHECK(h.send == 8);
+  std::vector<double> done;  // the progress callback
+  SequenceSet two = q;
+  two.add("q2", encode_exact(s, "WW"));
+  o.progress = [&](double f) { done.push_back(f); };
+  CHECK(search_cpu(two, db, s, o).hits[1][0].score == 11);  // one W in each subject
+  REQUIRE(!done.empty());  // per block of queries: increasing, ending at 1
+  CHECK(std::is_sorted(done.begin(), done.end()));
+  CHECK(done.back() == 1.0);
+  o.top = 0;
+  CHECK_THROWS_WITH_AS(search_cpu(q, db, s, o), doctest::Contains("top must be >= 1"), input_error);
+  CHECK_THROWS_WITH_AS(search_cpu(q, SequenceSet{}, s, {}), doctest::Contains("no sequences"),
+                       input_error);
+}
+
+TEST_CASE("search statistics: NCBI's parameters by content and BLAST's length adjustment") {
+  // lockstep's 12/1 is BLAST's existence 11, extension 1
+  const KarlinAltschul ka = karlin_altschul(blosum62(12, 1));
+  REQUIRE(ka);
+  CHECK(ka.matrix == "BLOSUM62");
+  CHECK(ka.lambda == 0.267);
+  CHECK(ka.K == 0.041);
+  CHECK(karlin_altschul(blosum62(11, 1)).lambda == 0.243);
+  CHECK(karlin_altschul(blosum45(15, 2)).matrix == "BLOSUM45");
+  CHECK(karlin_altschul(blosum80(10, 1)).K == 0.048);
+  CHECK(!karlin_altschul(blosum62(30, 1)));
+  CHECK(!karlin_altschul(dna_scoring(2, -3, 5, 2)));
+  // blastp's effective search spaces (57 and 361 residues against 959,906 in 2,000 sequences)
+  CHECK(length_adjustment(ka, 57, 959906, 2000) == 30);
+  CHECK(length_adjustment(ka, 361, 959906, 2000) == 83);
+  CHECK(evalue(ka, 55, 57, 959906, 2000) ==
+        doctest::Approx(0.041 * 27 * (959906 - 60000) * std::exp(-0.267 * 55)));
+  CHECK(bit_score(ka, 1067) == doctest::Approx(415.6).epsilon(0.001));  // blastp prints 415
+  // a matrix file with BLOSUM62's content is BLOSUM62
+  test::TempDir d;
+  const Scoring b = blosum62(12, 1);
+  std::string text = "  ";
+  for (char c : b.alphabet) text += std::string(" ") + c;
+  for (int i = 0; i < b.size(); ++i) {
+    text += std::string("\n") + b.alphabet[size_t(i)];
+    for (int j = 0; j < b.size(); ++j) text += " " + std::to_string(b(uint8_t(i), uint8_t(j)));
+  }
+  CHECK(karlin_altschul(read_ncbi_matrix(write(d, "m.txt", text + "\n"), 12, 1)).matrix ==
+        "BLOSUM62");
+}

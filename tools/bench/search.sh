@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Database search benchmark (issue 34), one command, every anchor in the same run:
+#  example: the mmseqs2 example DB (20,000 UniProt proteins, 9.06 M residues) x its 500 queries,
+#    top 10, BLOSUM62 11/1: lockstep search (run twice: cold = kernel builds included, warm =
+#    the headline), timed end to end (the process's wall time, reading the gzip FASTA included)
+#    and on the device only (its ms=); CUDASW++4.0 (--dpx, built here from .carry/cudasw4 with
+#    nvcc; its makedb preprocessing timed apart); parasail (sw_striped_profile_sat, exact) on
+#    $THREADS processes for the first $PARASAIL_QUERIES queries, whose top-10 scores must equal
+#    lockstep's (agree=1).
+#  large: `lockstep gen proteins` grows the example DB to $LARGE_RESIDUES residues (mutated
+#    copies, seed 1), searched with the first $LARGE_QUERIES queries by lockstep and CUDASW++.
+# Writes $OUT/search.txt (one line per run: case= tool= wall_s= tcups= [device_tcups=] and the
+# tool's own figures) and, with matplotlib, $OUT/search.png; prints the same lines. Without nvcc
+# (or without .carry/cudasw4: tools/gpu/prepare_search.sh) CUDASW++ is skipped and says so.
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [DB=.. QUERIES=..] [LARGE_RESIDUES=5e8]
+#      [LARGE_QUERIES=50] [PARASAIL_QUERIES=100] [THREADS=16] [STEP_TIMEOUT=150]
+#      tools/bench/search.sh           (on the GPU machine: well inside 6 minutes)
+set -uo pipefail
+: "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
+here=$(cd "$(dirname "$0")" && pwd)
+carry="$here/../../.carry"
+data=${SEARCH_DATA:-}
+for d in /usr/share/doc/mmseqs2/example-data "$carry/mmseqs2"; do
+  [[ -z "$data" && -f "$d/DB.fasta.gz" ]] && data=$d
+done
+DB=${DB:-$data/DB.fasta.gz}
+QUERIES=${QUERIES:-$data/QUERY.fasta.gz}
+if [[ ! -f "$DB" || ! -f "$QUERIES" ]]; then
+  echo "search.sh: no database (apt-get install mmseqs2-examples, or set DB and QUERIES)" >&2
+  exit 1
+fi
+TOP=${TOP:-10} THREADS=${THREADS:-16} PARASAIL_QUERIES=${PARASAIL_QUERIES:-100}
+LARGE_RESIDUES=${LARGE_RESIDUES:-5e8} LARGE_QUERIES=${LARGE_QUERIES:-50}
+tmp=${SEARCH_TMP:-/tmp/lockstep-search}
+rm -rf "$tmp" && mkdir -p "$tmp" "$OUT"
+txt="$OUT/search.txt"
+: > "$txt"
+: > "$OUT/search.err"
+# Python: one that has parasail (Debian's python3-parasail here), else one with numpy that takes
+# the carried wheel (the GPU machine); the plot: one with matplotlib.
+pick() { for p in /usr/bin/python3 python3; do "$p" -c "import $1" 2>/dev/null && echo "$p" && return; done; }
+py=$(pick parasail)
+if [[ -z "$py" ]] && py=$(pick numpy) && [[ -n "$py" ]] && ls "$carry"/wheels/parasail-*.whl >/dev/null 2>&1; then
+  "$py" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site "$carry"/wheels/*.whl && export PYTHONPATH=/tmp/site
+fi
+py=${py:-python3}
+plot_py=$(pick matplotlib)
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
+kv() { grep -o "\b$1=[^ ]*" <<< "$2" | head -n1 | cut -d= -f2; }
+# CUDASW++4.0, built in the background (14 of 16 cores) while lockstep runs
+build_pid=""
+cudasw="$tmp/cudasw4"
+if command -v nvcc >/dev/null && [[ -f "$carry/cudasw4/Makefile" ]]; then
+  (cp -r "$carry/cudasw4" "$cudasw" && cd "$cudasw" &&
+     sed -i 's/-arch=native/-arch=sm_90/; s/ -lnvToolsExt//; s/^COMPILE = $(COMPILER)/COMPILE = $(COMPILER) -x cu/' Makefile &&
+     make -j14 align makedb) > "$OUT/cudasw-build.log" 2>&1 &
+  build_pid=$!
+else
+  echo "tool=cudasw4 skipped=1 reason=no_nvcc_or_no_.carry/cudasw4" | tee -a "$txt"
+fi
+
+# lockstep_run CASE QUERIES DB [ARGS]: one search, its summary line with the wall time
+lockstep_run() {
+  local case=$1 q=$2 db=$3 t0 out rc
+  shift 3
+  t0=$(now)
+  out=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" search "$q" "$db" --top "$TOP" \
+          --out "$tmp/$case-lockstep.tsv" "$@" 2>> "$OUT/search.err")
+  rc=$?
+  local wall; wall=$(since "$t0")
+  if [[ $rc -ne 0 ]]; then echo "case=$case tool=lockstep error=1 rc=$rc" | tee -a "$txt"; return; fi
+  local line; line=$(tail -n1 <<< "$out")
+  local cells; cells=$(kv cells "$line")
+  echo "case=$case tool=lockstep wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms "$line")" \
+    'BEGIN { printf "tcups=%.4f device_tcups=%.4f", c / w / 1e12, (ms > 0 ? c / (ms * 1e9) : 0) }') $line" |
+    tee -a "$txt"
+}
+# cudasw_run CASE QUERIES DB: makedb (timed apart), then the search with --dpx
+cudasw_run() {
+  local case=$1 q=$2 db=$3 t0 out rc
+  [[ -x "$cudasw/align" ]] || return
+  t0=$(now)
+  timeout "${STEP_TIMEOUT:-150}" "$cudasw/makedb" "$db" "$tmp/cudasw-db-$case/db" >> "$OUT/cudasw.log" 2>&1
+  local makedb_s; makedb_s=$(since "$t0")
+  t0=$(now)
+  out=$(timeout "${STEP_TIMEOUT:-150}" "$cudasw/align" --query "$q" --db "$tmp/cudasw-db-$case/db" \
+          --top "$TOP" --verbose --dpx --tsv --of "$tmp/$case-cudasw.tsv" 2>> "$OUT/cudasw.log")
+  rc=$?
+  local wall; wall=$(since "$t0")
+  echo "$out" >> "$OUT/cudasw.log"
+  if [[ $rc -ne 0 ]]; then echo "case=$case tool=cudasw4 error=1 rc=$rc" | tee -a "$txt"; return; fi
+  local total; total=$(grep -m1 '^Total time:' <<< "$out")  # "Total time: S s, G GCUPS"
+  local s g; s=$(awk '{print $3}' <<< "$total"); g=$(awk '{print $5}' <<< "$total")
+  echo "case=$case tool=cudasw4 wall_s=$wall makedb_s=$makedb_s seconds=$s $(awk -v g="$g" -v s="$s" \
+    -v w="$wall" 'BEGIN { printf "device_tcups=%.4f tcups=%.4f", g / 1000, g * s / w / 1000 }')" |
+    tee -a "$txt"
+}
+
+"$LOCKSTEP" devices > "$OUT/search-devices.txt" 2>&1
+lockstep_run example-cold "$QUERIES" "$DB"
+lockstep_run example "$QUERIES" "$DB" --json "$OUT/search-example.json"
+t0=$(now)
+gen=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" gen proteins "$DB" -o "$tmp/large.fa" \
+        --residues "$LARGE_RESIDUES" --seed 1 2>> "$OUT/search.err")
+echo "case=large tool=gen wall_s=$(since "$t0") $gen" | tee -a "$txt"
+gzip -cdf "$QUERIES" | awk -v n="$LARGE_QUERIES" '/^>/ { k++ } k <= n' > "$tmp/large-queries.fa"
+lockstep_run large "$tmp/large-queries.fa" "$tmp/large.fa"
+if [[ -n "$build_pid" ]]; then
+  wait "$build_pid" || true
+  [[ -x "$cudasw/align" ]] || echo "tool=cudasw4 skipped=1 reason=build_failed(see_cudasw-build.log)" | tee -a "$txt"
+  cudasw_run example "$QUERIES" "$DB"
+  cudasw_run large "$tmp/large-queries.fa" "$tmp/large.fa"
+fi
+# parasail last, on an idle host
+out=$(timeout "${STEP_TIMEOUT:-150}" "$py" "$here/search_parasail.py" "$QUERIES" "$DB" \
+        --queries "$PARASAIL_QUERIES" --threads "$THREADS" --top "$TOP" \
+        --lockstep "$tmp/example-lockstep.tsv" 2>> "$OUT/search.err")
+echo "$out" | grep '^# differs' | head -5 | tee -a "$txt"
+if line=$(grep '^tool=parasail' <<< "$out"); then
+  echo "case=example $line $(awk -v g="$(kv gcups "$line")" 'BEGIN { printf "tcups=%.4f", g / 1000 }')" |
+    tee -a "$txt"
+else
+  echo "case=example tool=parasail error=1 (see search.err)" | tee -a "$txt"
+fi
+"${plot_py:-python3}" "$here/plot_search.py" "$txt" "$OUT/search.png" 2>> "$OUT/search.err" ||
+  echo "plot skipped (see $OUT/search.err)"
+rm -rf "$tmp"
+exit 0

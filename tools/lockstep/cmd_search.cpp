@@ -1,0 +1,182 @@
+// `lockstep search QUERIES DB`: every query against every database sequence (Smith-Waterman,
+// affine gaps), the top K hits per query (ties by database order). Scoring: --matrix (blosum62
+// default, blosum45|blosum50|blosum80 or an NCBI-format file, every letter scored as written,
+// a letter outside it an error) with NCBI's default gaps per matrix, or DNA (--dna, implied by
+// --match/--mismatch; A C G T, any other IUPAC letter N, which never matches). Output (--out FILE,
+// else standard output): a header `#query subject score query_end subject_end` then one line per
+// hit (ids: the first word of each header; 1-based inclusive ends; 0 when the score is 0), or
+// with --outfmt 6 BLAST's tabular columns from a traceback of each hit, E-value and bit score
+// from NCBI's Karlin-Altschul parameters (search_report.cpp). The summary key=value line goes to
+// standard output when the hits go to a file (--out FILE) and --json is not -, else to stderr.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "command.hpp"
+#include "lockstep/io.hpp"
+#include "lockstep/search.hpp"
+#include "output.hpp"
+#include "search_report.hpp"
+#include "vocabulary.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+const std::vector<std::string> kAlgorithms = {"auto", "inter", "intra", "cpu"};
+
+void declare(po::options_description& opts) {
+  opts.add_options()("queries", po::value<std::string>(), "query FASTA (gzip too; - for stdin)")(
+      "db", po::value<std::string>(), "database FASTA (gzip too)")(
+      "top", number<int>(1, 1 << 20)->default_value(10), "hits per query")(
+      "matrix", po::value<std::string>(),
+      "blosum62 (default), blosum45, blosum50, blosum80, or an NCBI-format matrix file")(
+      "dna", "DNA: A C G T score --match, other pairs --mismatch, N never matches")(
+      "match", number<int>(1, 1000), "DNA (implies --dna): match score (default 2)")(
+      "mismatch", number<int>(-1000, 1000),
+      "DNA (implies --dna): mismatch, sign ignored (default -3)")(
+      "gap-open", number<int>(0, 100000),
+      "a gap of length L costs open + (L-1) * extend (default: NCBI's for the matrix: BLOSUM62 "
+      "11, BLOSUM45 15, BLOSUM50 13, BLOSUM80 10, a file 11; DNA 5)")(
+      "gap-extend", number<int>(0, 100000),
+      "(default: BLOSUM62 1, 45 2, 50 2, 80 1, a file 1; DNA 2)");
+  add_algorithm_option(opts, kAlgorithms, "auto",
+                       "(inter: one subject per work-item; intra: long subjects; cpu: the host)");
+  opts.add_options()("max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
+                     "database MiB on the device per batch (0 = automatic)")(
+      "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
+      "outfmt", po::value<std::string>(),
+      "6: BLAST tabular (qseqid sseqid pident length mismatch "
+      "gapopen qstart qend sstart send evalue bitscore)")(
+      "json", po::value<std::string>(), "write the summary and the hits as JSON (- for stdout)");
+}
+
+Scoring scoring(const po::variables_map& vm, std::string& label) {
+  const bool dna = vm.count("dna") || vm.count("match") || vm.count("mismatch");
+  if (dna && vm.count("matrix"))
+    throw usage_error("--matrix and --dna (or --match/--mismatch) exclude each other");
+  const int open = vm.count("gap-open") ? vm["gap-open"].as<int>() : dna ? 5 : -1;
+  const int extend = vm.count("gap-extend") ? vm["gap-extend"].as<int>() : dna ? 2 : -1;
+  if (dna) {
+    label = "dna";
+    return dna_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
+                       vm.count("mismatch") ? vm["mismatch"].as<int>() : -3, open, extend);
+  }
+  label = vm.count("matrix") ? vm["matrix"].as<std::string>() : "blosum62";
+  return matrix_scoring(label, open, extend);
+}
+
+// A bar on standard error, drawn only when it is a terminal and the run passed 2 seconds.
+class Progress {
+ public:
+  Progress() : tty_(isatty(STDERR_FILENO) == 1), t0_(std::chrono::steady_clock::now()) {}
+  ~Progress() {
+    if (drawn_) std::cerr << "\r\033[K" << std::flush;
+  }
+  std::function<void(double)> callback() {
+    if (!tty_) return nullptr;
+    return [this](double f) {
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+      if (s < 2.0) return;
+      drawn_ = true;
+      const int width = 40, done = int(f * width + 0.5);
+      char eta[64];
+      std::snprintf(eta, sizeof eta, "] %3.0f%% %.0f s", 100 * f, f > 0 ? s / f - s : 0.0);
+      std::cerr << "\rsearch [" << std::string(size_t(done), '=')
+                << std::string(size_t(width - done), ' ') << eta << " left" << std::flush;
+    };
+  }
+
+ private:
+  bool tty_, drawn_ = false;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int run_search(const Args& args) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string usage =
+      "lockstep search QUERIES DB [--top K] [--matrix blosum62|blosum45|blosum50|blosum80|FILE | "
+      "--dna [--match M --mismatch X]] [--gap-open O --gap-extend E] [--algorithm " +
+      join(kAlgorithms) + "] [--max-device-mib N] [--out FILE] [--outfmt 6] [--json FILE|-]";
+  po::options_description opts("options");
+  declare(opts);
+  po::positional_options_description pos;
+  pos.add("queries", 1).add("db", 1);
+  po::variables_map vm;
+  if (!parse(usage, args, opts, pos, vm)) return 0;
+  if (!vm.count("queries") || !vm.count("db"))
+    throw usage_error("a query file and a database file expected\nusage: " + usage);
+  const std::string qpath = vm["queries"].as<std::string>(), dpath = vm["db"].as<std::string>();
+  if (qpath == "-" && dpath == "-") throw usage_error("QUERIES and DB cannot both be - (stdin)");
+  const bool tabular = vm.count("outfmt");
+  if (tabular && vm["outfmt"].as<std::string>() != "6")
+    throw usage_error("--outfmt: only 6 (BLAST tabular) is supported, got '" +
+                      vm["outfmt"].as<std::string>() + "'");
+  if (!vm.count("out") && vm.count("json") && vm["json"].as<std::string>() == "-")
+    throw usage_error("--json - needs --out FILE: the hits go to standard output");
+  SearchOptions o;
+  o.top = vm["top"].as<int>();
+  o.max_device_mib = vm["max-device-mib"].as<long long>();
+  o.algorithm = vm["algorithm"].as<std::string>();
+  if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm) == kAlgorithms.end())
+    throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +
+                      join(kAlgorithms, ", ") + ")");
+  std::string label;
+  const Scoring s = scoring(vm, label);
+  Outputs outs(vm, {"out", "json"}, {{"queries", "QUERIES"}, {"db", "DB"}, {"matrix", "--matrix"}});
+
+  const SequenceSet db = read_sequences(dpath, s);
+  const SequenceSet queries = read_sequences(qpath, s);
+  for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries, &qpath}})
+    if (set->skipped_empty)
+      std::cerr << "lockstep search: " << *path << ": skipped " << set->skipped_empty
+                << " record(s) with no residues\n";
+  const double read_ms = ms_since(t0);
+
+  Progress progress;
+  o.progress = progress.callback();
+  std::unique_ptr<Context> ctx;
+  if (o.algorithm != "cpu") ctx = std::make_unique<Context>(device_spec(vm));
+  const SearchResult r = ctx ? search(*ctx, queries, db, s, o) : search_cpu(queries, db, s, o);
+  o.progress = nullptr;
+
+  std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
+  nlohmann::json hits =
+      tabular ? write_tabular(out, queries, db, s, r, std::cerr) : write_hits(out, queries, db, r);
+  Report kv;
+  kv.add("device", ctx ? ctx->info().name : std::string("cpu"))
+      .add("algorithm", r.algorithm)
+      .add("scoring", label)
+      .add("gap_open", s.gap_open)
+      .add("gap_extend", s.gap_extend)
+      .add("queries", queries.size())
+      .add("subjects", db.size())
+      .add("residues", db.residues.size())
+      .add("top", o.top)
+      .add("recomputed", r.recomputed)
+      .add("cells", r.cells)
+      .add("read_ms", read_ms)
+      .add("ms", r.ms)
+      .add("gcups", r.ms > 0 ? r.cells / (r.ms * 1e6) : 0.0);
+  const double total_ms = ms_since(t0);
+  kv.add("total_ms", total_ms).add("total_gcups", r.cells / (total_ms * 1e6));
+  nlohmann::json j = kv.json();
+  j["hits"] = std::move(hits);
+  outs.json("json", j);
+  outs.commit();
+  const bool stdout_free = outs.has("out") && vm["out"].as<std::string>() != "-" &&
+                           !(vm.count("json") && vm["json"].as<std::string>() == "-");
+  (stdout_free ? std::cout : std::cerr) << kv.str() << "\n";
+  return 0;
+}
+
+}  // namespace
+LOCKSTEP_COMMAND("search", "database search: the top K Smith-Waterman hits of each query",
+                 run_search);
+}  // namespace lockstep::cli

@@ -1,0 +1,27 @@
+// The hit tables of `lockstep search` (cmd_search.cpp): the default table and BLAST's tabular
+// format (outfmt 6), each also returned as the JSON array of --json.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "lockstep/search.hpp"
+
+namespace lockstep::cli {
+
+/// `#query subject score query_end subject_end`, then one tab-separated line per hit (1-based
+/// inclusive ends, 0 when the score is 0).
+nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
+                          const SearchResult& r);
+/// qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore, no
+/// header (as BLAST), from a traceback of each hit; evalue and bitscore NA (with one note on
+/// `note`) when NCBI publishes no Karlin-Altschul parameters for the scoring.
+nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
+                             const Scoring& s, const SearchResult& r, std::ostream& note);
+
+/// BLAST+'s formatting of an E-value ("0.0" below 1e-180, "1.89e-57", "0.003", "0.40", "1.2",
+/// "12").
+std::string format_evalue(double e);
+/// BLAST+'s formatting of a bit score ("45.8", "123": truncated above 99.9).
+std::string format_bits(double b);
+
+}  // namespace lockstep::cli
