@@ -84,7 +84,10 @@ if want host; then
   run 50000 50000 --algorithm ssw --threads 1
   run 200000 180000 --algorithm ssw --threads 16
 fi
-# The new pipeline against the old binary and its own portable path, then its shapes at 1M.
+# The new pipeline against the old binary (OLD) and its own portable path (LOCKSTEP_DPX=0), in
+# 16-bit lanes (the default where the pair's scores fit: saturation reruns in 32 bits) and in
+# 32 bits, then its shapes at 1M x 1M in both; with ptxas and cuobjdump on the PATH, the SASS
+# instruction census of the pipeline kernels this run built ($OUT/align_sass.txt).
 if want dpx; then
   for size in 200000,180000 1000000,1000000; do
     n=${size%,*} m=${size#*,}
@@ -94,16 +97,40 @@ if want dpx; then
       case=dpx-old bin=$OLD
       run "$n" "$m" --algorithm pipeline --repeat "$reps"
     fi
-    case=dpx-new bin=$LOCKSTEP
-    run "$n" "$m" --algorithm pipeline --repeat "$reps"
-    case=dpx-portable
-    LOCKSTEP_DPX=0 run "$n" "$m" --algorithm pipeline --repeat "$reps"
+    bin=$LOCKSTEP
+    for bits in 16 32; do
+      case=dpx-new
+      run "$n" "$m" --algorithm pipeline --score-bits "$bits" --repeat "$reps"
+      case=dpx-portable
+      LOCKSTEP_DPX=0 run "$n" "$m" --algorithm pipeline --score-bits "$bits" --repeat "$reps"
+    done
   done
   case=dpx-shape bin=$LOCKSTEP
-  for shape in "64 32 64" "128 16 32" "128 32 64" "64 16 64" "256 16 64" "64 32 32" "128 8 64"; do
-    read -r t r w <<< "$shape"
-    run 1000000 1000000 --algorithm pipeline --local-size "$t" --cells "$r" --tile-cols "$w" --repeat 1
+  for bits in 16 32; do
+    for shape in "128 16 64" "64 16 64" "64 16 32" "128 8 64" "256 8 64" "64 32 64" "64 8 64"; do
+      read -r t r w <<< "$shape"
+      run 1000000 1000000 --algorithm pipeline --score-bits "$bits" --local-size "$t" \
+        --cells "$r" --tile-cols "$w" --repeat 1
+    done
   done
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockstep/programs
+  if command -v ptxas > /dev/null && command -v cuobjdump > /dev/null && [[ -d "$cache" ]]; then
+    sass=$(mktemp -d)
+    for f in "$cache"/*.bin; do
+      grep -aq '\.entry sw_pipeline' "$f" || continue
+      tr -d '\000' < "$f" | awk '/^\.version/{p=1} p' > "$sass/k.ptx"
+      opts=$(tr -d '\000' < "$f" | grep -aoE -- '-D (DPX_NV|LOCAL_SIZE|SW_R|SW_W|SW_PROF_CHAR)=[0-9]+' |
+        sort -u | tr '\n' ' ')
+      ptxas -arch=sm_90 -v "$sass/k.ptx" -o "$sass/k.cubin" 2> "$sass/v.txt" || continue
+      {
+        echo "== $(basename "$f") $opts"
+        grep -o 'Used [0-9]* registers.*' "$sass/v.txt" | head -2
+        cuobjdump -sass "$sass/k.cubin" | grep -oE '^ +/\*[0-9a-f]+\*/ +[A-Z][A-Z0-9._]*' |
+          awk '{print $2}' | sort | uniq -c | sort -rn | head -25
+      } >> "$OUT/align_sass.txt"
+    done
+    rm -rf "$sass"
+  fi
 fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_align.py" "$txt" "$OUT/align.png" 2>> "$OUT/align.err" | tee -a "$txt" ||
