@@ -2,8 +2,9 @@
 # Issue 34's long-pair run on the lent GPU machine, from the repository root, after
 # tools/gpu/prepare.sh and tools/bench/build_old.sh filled .carry/ here (lockstep, lockstep_tests,
 # lockstep-old, opencl-env.sh, genomes/). Registers the NVIDIA OpenCL driver, prints the device
-# (compute capability and dpx=1 expected on an H100), runs the alignment and kernel-build tests
-# on the GPU (DPX path; not the build-every-variant test) into $OUT/tests-gpu.txt, then tools/bench/align.sh's case dpx: the old
+# (compute capability and dpx=1 expected on an H100), runs the alignment tests and the
+# device-free kernel-build test on the GPU (DPX path) into $OUT/tests-gpu.txt, then
+# tools/bench/align.sh's case dpx: the old
 # binary's pipeline, the new pipeline in 16-bit lanes and in 32 bits, each with DPX and with the
 # portable path (LOCKSTEP_DPX=0), at 200k x 180k and 1M x 1M, a shape sweep at 1M, and the SASS
 # census of the pipeline kernels ($OUT/align.txt, $OUT/align_sass.txt). About 3-4 minutes.
