@@ -3,6 +3,7 @@
 // no positive score, every barrier strategy (relaunch included) of the tile-diagonal kernel and
 // the flag-array pipeline (whose groups read the row published by another group with ordinary
 // loads after an acquire of its flag), with more stripes than groups so groups take turns.
+#include "align/gpu_common.hpp"
 #include "align_support.hpp"
 #include "lockstep/align.hpp"
 #include "lockstep/tuning.hpp"
@@ -96,6 +97,108 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
       CHECK(got.end_a == -1);
     }
   }
+}
+
+// cl/sw_pipeline.cl in the shapes its host code chooses between: an int profile with rows per
+// work-item no multiple of 4 (3: the profile's vector loads padded), a byte profile (BLOSUM62 on
+// 64 x 16 rows is 24 KiB as bytes, too large as ints for the 48 KiB budget), exact ties in one
+// row (the smallest end in B wins) and in one column (the smallest end in A wins), which the
+// kernel's per-column best check must pass to its exact per-row pass. On PoCL this is the
+// portable path of cl/dpx.cl; on an NVIDIA GPU of compute capability 9.0, the DPX one.
+TEST_CASE("align gpu: pipeline profiles (int, bytes), rows no multiple of 4, ties in a row and a column") {
+  Context& ctx = test::context();
+  Scoring dna = dna_scoring(2, -3, 5, 2);
+  AlignConfig c3 = small(AlignAlgorithm::pipeline);
+  c3.cells = 3;
+  {
+    const Defines d = detail::sw_pipeline_defines(ctx.info(), {16, 3, 48}, dna);
+    CHECK(d.values().count("SW_PROF_CHAR") == 0);
+    CHECK(d.values().count("DPX_NV") == (ctx.info().dpx ? 1u : 0u));
+  }
+  // A copy of a region of A placed at `at` in `s`, between runs of N (which never match), so that
+  // both copies score the same: 150 matches.
+  const std::string ns(12, 'N');
+  auto place = [&](std::string& s, size_t at, const std::string& region) {
+    s.replace(at - ns.size(), region.size() + 2 * ns.size(), ns + region + ns);
+  };
+  {  // one region twice in B: equal scores in the same row, at two columns
+    auto [sa, sb] = test::planted_pair(11, 901, 1200, 10);
+    const std::string region = sa.substr(300, 150);
+    place(sa, 300, region);
+    place(sb, 100, region);
+    place(sb, 700, region);
+    auto a = dna.encode(sa), b = dna.encode(sb);
+    const AlignResult want = align_cpu(a, b, dna);
+    REQUIRE(want.score >= 280);
+    CHECK(want.end_b < 300);
+    for (int bits : {32, 16}) {
+      CAPTURE(bits);
+      c3.score_bits = bits;
+      check_same(align(ctx, a, b, dna, c3), want);
+    }
+  }
+  {  // one region twice in A: equal scores in the same column, at two rows
+    auto [sa, sb] = test::planted_pair(12, 1001, 700, 10);
+    const std::string region = sa.substr(100, 150);
+    place(sa, 100, region);
+    place(sa, 600, region);
+    place(sb, 200, region);
+    auto a = dna.encode(sa), b = dna.encode(sb);
+    const AlignResult want = align_cpu(a, b, dna);
+    REQUIRE(want.score >= 280);
+    CHECK(want.end_a < 300);
+    for (int bits : {32, 16}) {
+      CAPTURE(bits);
+      c3.score_bits = bits;
+      check_same(align(ctx, a, b, dna, c3), want);
+    }
+  }
+  {  // BLOSUM62 on 64 x 16 rows: the byte profile
+    Scoring s = blosum62(11, 1);
+    CHECK(detail::sw_pipeline_defines(ctx.info(), {64, 16, 64}, s).values().count("SW_PROF_CHAR"));
+    CHECK_THROWS_AS(detail::sw_pipeline_defines(ctx.info(), {1024, 64, 64}, s), input_error);
+    auto [sa, sb] = test::planted_pair(13, 1500, 1300, 300, true);
+    auto a = s.encode(sa), b = s.encode(sb);
+    AlignConfig c = small(AlignAlgorithm::pipeline);
+    c.local_size = 64, c.cells = 16, c.tile_cols = 64;
+    AlignResult got = align(ctx, a, b, s, c);
+    check_same(got, align_cpu(a, b, s));
+    CHECK(got.config.score_bits == 32);  // 2 x 24 x 1024 shorts: no room for the 16-bit profile
+  }
+}
+
+// cl/sw_pipeline16.cl: exact where every score fits 16 bits; a planted pair whose best score
+// (40,000) leaves them is detected and run again in 32 bits, still exact; and the 16-bit
+// kernel's upper stripe (lane 0) and lower stripe (lane 1) both reach the end (three double
+// stripes of 2 x 16 x 2 rows on 100-odd rows; a pair of one row).
+TEST_CASE("align gpu: 16-bit pipeline, exact, and a saturated pair run again in 32 bits") {
+  Context& ctx = test::context();
+  Scoring s = dna_scoring(100, -100, 150, 50);
+  AlignConfig c = small(AlignAlgorithm::pipeline);
+  for (size_t region : {300, 400}) {
+    CAPTURE(region);
+    auto [sa, sb] = test::planted_pair(14, 901, 800, 10);
+    sb.replace(300, region, sa.substr(200, region));
+    auto a = s.encode(sa), b = s.encode(sb);
+    const AlignResult want = align_cpu(a, b, s);
+    REQUIRE(want.score >= int(region) * 100);
+    const AlignResult got = align(ctx, a, b, s, c);
+    check_same(got, want);
+    CHECK(got.strategy == (want.score < 32000 ? "flags16" : "flags16-saturated"));
+    CHECK(got.config.score_bits == (want.score < 32000 ? 16 : 32));
+  }
+  Scoring dna = dna_scoring(2, -3, 5, 2);
+  c.score_bits = 16;
+  for (auto [n, m] : {std::pair<size_t, size_t>{130, 97}, {1, 50}, {64, 1}}) {
+    CAPTURE(n);
+    auto [sa, sb] = test::planted_pair(15, n, m, 40);
+    auto a = dna.encode(sa), b = dna.encode(sb);
+    const AlignResult got = align(ctx, a, b, dna, c);
+    check_same(got, align_cpu(a, b, dna));
+    CHECK(got.strategy == "flags16");
+  }
+  CHECK_THROWS_AS(align(ctx, s.encode("ACGT"), s.encode("ACGT"), dna_scoring(2, -3, 9000, 1), c),
+                  input_error);
 }
 
 TEST_CASE("align gpu: a 20 kbp slice pair of the two genomes, with traceback") {

@@ -30,12 +30,14 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
   for (const char* f : {"barrier_bench.cl", "persistent_check.cl", "spmv.cl", "spmv_merge.cl",
                         "blas1.cl", "cg.cl", "bitonic.cl", "radix.cl", "radix_small.cl",
                         "radix_persistent.cl", "bfs.cl", "bfs_persistent.cl", "bfs_lb.cl",
-                        "bfs_bitmap.cl", "smith_waterman.cl", "floyd_warshall.cl",
+                        "bfs_bitmap.cl", "smith_waterman.cl", "sw_pipeline.cl", "sw_pipeline16.cl",
+                        "floyd_warshall.cl",
                         "floyd_warshall_rest.cl", "copy.cl", "halo.cl"})
     CHECK_MESSAGE(files.count(f), f);
   // The persistent kernels get LOCAL_SIZE from PersistentKernel (persistent_defines).
   for (const auto& b : amd)
     if (b.file == "bitonic.cl" || b.file == "bfs_persistent.cl" || b.file == "smith_waterman.cl" ||
+        b.file == "sw_pipeline.cl" || b.file == "sw_pipeline16.cl" ||
         b.file == "persistent_check.cl" || b.file == "radix_persistent.cl")
       CHECK_MESSAGE(b.options.find("-D LOCAL_SIZE=") != std::string::npos, b.file, " ", b.options);
   // The APSP tuning space's micro-tiles reach fw_rest: 16 x 4 and unroll 1, 2.
@@ -59,6 +61,24 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
   for (const auto& b : kernel_builds(device_profile("nvidia", 0, "1.2")))
     ptx |= b.options.find("BARRIER_NV_PTX=1") != std::string::npos;
   CHECK(ptx);
+  // DPX: the alignment pipeline's inline PTX on compute capability 9.0 only (the capability, not
+  // the name: the same NVIDIA profile at 8.0 builds the portable path), never on AMD.
+  auto dpx_builds = [](const DeviceInfo& d) {
+    int with = 0, without = 0;
+    for (const auto& b : kernel_builds(d))
+      if (b.file == "sw_pipeline.cl" || b.file == "sw_pipeline16.cl")
+        (b.options.find("DPX_NV=1") != std::string::npos ? with : without)++;
+    return std::pair<int, int>(with, without);
+  };
+  DeviceInfo hopper = device_profile("nvidia", 0, "1.2");
+  CHECK(hopper.nv_cc_major == 9);
+  CHECK(dpx_builds(hopper).first > 0);
+  CHECK(dpx_builds(hopper).second == 0);
+  DeviceInfo ampere = hopper;
+  ampere.nv_cc_major = 8, ampere.dpx = false;
+  CHECK(dpx_builds(ampere).first == 0);
+  CHECK(dpx_builds(ampere).second > 0);
+  CHECK(dpx_builds(device_profile("amd", 0, "2.0")).first == 0);
 }
 
 // PoCL 3.1 refuses -cl-std=CL2.0 here (no atomic_*_explicit overload for a __global atomic_int

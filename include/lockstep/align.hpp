@@ -81,6 +81,10 @@ struct AlignConfig {
   int tile_cols = 0;        // columns per tile (barrier) or per published chunk (pipeline)
   int groups = 0;           // 0: as many as co-resident (and useful)
   int threads = 0;          // cpu/ssw: host threads (0: one)
+  // pipeline: 16 (packed 16-bit lanes, cl/sw_pipeline16.cl; a pair whose scores leave 16 bits
+  // is detected and run again in 32 bits), 32, or 0 (16 where the scores, gaps and profile
+  // allow it, else 32)
+  int score_bits = 0;
   bool traceback = false;
 };
 

@@ -22,7 +22,8 @@ struct KernelBuild {
 
 /// A DeviceInfo for a device known only by vendor ("amd", "intel", "nvidia", "cpu"), wave
 /// width (0: the library's vendor rule) and OpenCL C version ("1.2", "2.0", "3.0"), with
-/// generous limits (1024 work-items, 64 KiB local memory, fp64, 100 compute units).
+/// generous limits (1024 work-items, 64 KiB local memory, fp64, 100 compute units); "nvidia"
+/// is compute capability 9.0 (DPX).
 DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
                           const std::string& opencl_c);
 

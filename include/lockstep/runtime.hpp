@@ -30,6 +30,11 @@ struct DeviceInfo {
   bool c20_atomics = false;      // OpenCL C 2.0/3.0 atomics with device scope, acquire/release
   bool subgroups = false;        // cl_khr_subgroups or OpenCL C 3.0 __opencl_c_subgroups
   unsigned wave_width = 1;       // lanes that run in lockstep: 32 NVIDIA, 64 AMD, 1 unknown/CPU
+  // NVIDIA's compute capability (cl_nv_device_attribute_query), 0.0 elsewhere.
+  int nv_cc_major = 0, nv_cc_minor = 0;
+  // Hopper's DPX instructions through inline PTX (NVIDIA, compute capability >= 9.0; the
+  // environment's LOCKSTEP_DPX=0 turns them off, so the portable path runs on the same GPU).
+  bool dpx = false;
   bool is_gpu() const { return type == "GPU"; }
   // An NVIDIA GPU (its OpenCL compiler takes inline PTX: fences, shuffles, cache hints).
   bool is_nvidia() const {

@@ -10,7 +10,7 @@ namespace lockstep {
 AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
                           const std::vector<uint8_t>& b, const Scoring& sc, const AlignConfig& c) {
   detail::check_scores(sc, a.size(), b.size());
-  const detail::SwShape s = detail::sw_shape(ctx, c, a.size(), b.size(), true);
+  const detail::SwShape s = detail::sw_shape(ctx, c, a.size(), b.size(), true, sc.size());
   const int n = int(a.size()), m = int(b.size());
   const int tiles_r = (n + s.rows() - 1) / s.rows(), tiles_c = (m + s.W - 1) / s.W;
   const int n_pad = tiles_r * s.rows(), longest = std::min(tiles_r, tiles_c);

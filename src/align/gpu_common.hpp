@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <climits>
+#include <string>
 
 #include "lockstep/align.hpp"
 
@@ -15,17 +16,20 @@ struct SwShape {
   int rows() const { return T * R; }
 };
 
-/// Fills the zeros of `c` by the rule: GPUs 256 work-items x 8 rows (blocks of 2048 rows); the
-/// pipeline publishes every 128 columns (stripe k starts about k * (128 + 256) steps late, so
-/// short chunks keep the fill short); barrier tiles are m/128 columns wide within [256, 2048] so
-/// a diagonal is long enough to hold work but the per-tile skew of T steps stays small.
-/// PoCL: small groups (its work-group barrier is a loop over work-items).
-inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t m, bool barrier) {
+/// Fills the zeros of `c` by the rule. Barrier: GPUs 256 work-items x 8 rows (blocks of 2048
+/// rows), tiles m/128 columns wide within [256, 2048] so a diagonal is long enough to hold work but
+/// the per-tile skew of T steps stays small. Pipeline: GPUs 128 work-items x 16 rows (stripes of
+/// 2048 rows; their query profile, 5 x 2048 ints for DNA, fits 48 KiB of local memory), 64 x 16
+/// for larger alphabets, publishing every 64 columns (stripe k starts about k * (64 + T) steps
+/// late, so short chunks and groups keep the fill short). PoCL: small groups (its work-group
+/// barrier is a loop over work-items).
+inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t m, bool barrier,
+                           int alphabet = 5) {
   const bool gpu = info.is_gpu();
-  if (!c.local_size) c.local_size = gpu ? 256 : 32;
-  if (!c.cells) c.cells = gpu ? 8 : 4;
+  if (!c.local_size) c.local_size = gpu ? (barrier ? 256 : alphabet <= 5 ? 128 : 64) : 32;
+  if (!c.cells) c.cells = gpu ? (barrier ? 8 : 16) : 4;
   if (!c.tile_cols)
-    c.tile_cols = gpu ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 128) : 256;
+    c.tile_cols = gpu ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 64) : 256;
   return c;
 }
 
@@ -39,9 +43,10 @@ inline SwShape sw_shape(const AlignConfig& c) {
 }
 
 /// The shape that runs: the tuning database's shape when there is one, else the rule.
-inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier) {
+inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier,
+                        int alphabet) {
   c.algorithm = barrier ? AlignAlgorithm::barrier : AlignAlgorithm::pipeline;
-  return sw_shape(sw_rule(ctx.info(), align_tuned(ctx.info(), c, n, m), m, barrier));
+  return sw_shape(sw_rule(ctx.info(), align_tuned(ctx.info(), c, n, m), m, barrier, alphabet));
 }
 
 /// The kernels' -D options beside LOCAL_SIZE (= s.T, which PersistentKernel sets).
@@ -49,6 +54,46 @@ inline Defines sw_defines(const SwShape& s, const Scoring& sc) {
   Defines d;
   d.set("SW_R", s.R).set("SW_W", s.W).set("SW_ALPHA", sc.size());
   return d;
+}
+
+/// The pipeline's options (cl/sw_pipeline.cl, or cl/sw_pipeline16.cl with bits 16):
+/// sw_defines, DPX_NV=1 where the device has DPX, and SW_PROF_CHAR=1 (32 bits) when the query
+/// profile (alphabet x T x R rows rounded up to 4) fits the group's local memory (the device's,
+/// at most 48 KiB: what a GPU group gets statically, and room for a few groups per compute unit)
+/// only as bytes (every table score in [-127, 127]). Throws input_error when it fits neither way.
+inline size_t sw_local_budget(const DeviceInfo& info) {
+  return std::min<size_t>(size_t(info.local_mem_bytes), 48 * 1024);
+}
+inline size_t sw_profile_entries(const SwShape& s, const Scoring& sc) {
+  return size_t(sc.size()) * size_t(s.T) * size_t((s.R + 3) / 4 * 4);
+}
+inline Defines sw_pipeline_defines(const DeviceInfo& info, const SwShape& s, const Scoring& sc,
+                                   int bits = 32) {
+  Defines d = sw_defines(s, sc);
+  if (info.dpx) d.set("DPX_NV", 1);
+  if (bits == 16) return d;
+  const size_t entries = sw_profile_entries(s, sc), rest = size_t(s.T) * 28 + 64;
+  const size_t local = sw_local_budget(info);
+  if (entries * 4 + rest <= local) return d;
+  const auto [lo, hi] = std::minmax_element(sc.table.begin(), sc.table.end());
+  if (entries + rest <= local && *lo >= -127 && *hi <= 127) return d.set("SW_PROF_CHAR", 1);
+  throw input_error("align: the pipeline's profile of " + std::to_string(entries) +
+                    " scores does not fit local memory (" + std::to_string(local) +
+                    " bytes): lower --local-size or --cells");
+}
+
+/// Whether cl/sw_pipeline16.cl may run: gaps and every score within 8000 (so no step leaves a
+/// 16-bit lane below: initial values -16384, padding rows -8192) and its profile (2 x alphabet x
+/// T x R rows rounded up to 4 shorts) within the local budget.
+inline bool sw16_fits(const DeviceInfo& info, const SwShape& s, const Scoring& sc) {
+  const auto [lo, hi] = std::minmax_element(sc.table.begin(), sc.table.end());
+  if (sc.gap_open > 8000 || sc.gap_extend > 8000 || *lo < -8000 || *hi > 8000) return false;
+  return sw_profile_entries(s, sc) * 4 + size_t(s.T) * 28 + 96 <= sw_local_budget(info);
+}
+/// The 16-bit kernel's overflow threshold on G = H - open: below it, G + the best score of a
+/// pair stays inside a 16-bit lane, so every value up to the first one at or above it is exact.
+inline int sw16_saturation(const Scoring& sc) {
+  return 32767 - std::max(0, *std::max_element(sc.table.begin(), sc.table.end())) - 1;
 }
 
 /// A padded with code 0 to `rows` (the padding rows are computed but never reported).

@@ -22,10 +22,8 @@ std::string db_key(AlignAlgorithm alg, double cells) {
 // The shapes one GPU algorithm is tuned over, and their limits.
 std::vector<tuning::Space> align_spaces(AlignAlgorithm alg) {
   const bool pipe = alg == AlignAlgorithm::pipeline;
-  return {{{"local_size", {128, 256}},
-           {"cells", {4, 8, 16}},
-           {"tile_cols", pipe ? std::vector<nlohmann::json>{64, 128, 512}
-                              : std::vector<nlohmann::json>{512, 1024, 2048}}}};
+  if (pipe) return {{{"local_size", {64, 128}}, {"cells", {8, 16, 32}}, {"tile_cols", {32, 64}}}};
+  return {{{"local_size", {128, 256}}, {"cells", {4, 8, 16}}, {"tile_cols", {512, 1024, 2048}}}};
 }
 bool align_valid(const tuning::Params& p) {
   const int t = p.at("local_size").get<int>(), r = p.at("cells").get<int>(),
@@ -57,7 +55,7 @@ class AlignFamily : public tuning::Family {
     want_ = double(n) * double(m) <= 2e8
                 ? align_cpu(a_, b_, scoring_)
                 : align_one(detail::sw_rule(ctx.info(), AlignConfig{}, m,
-                                            alg == AlignAlgorithm::barrier));
+                                            alg == AlignAlgorithm::barrier, scoring_.size()));
   }
 
   std::string name() const override { return "align"; }
@@ -79,7 +77,9 @@ class AlignFamily : public tuning::Family {
   }
   Defines defines(const tuning::Params& p) const override {
     const AlignConfig c = shape_of(p, alg_);
-    return detail::sw_defines({c.local_size, c.cells, c.tile_cols}, scoring_);
+    const detail::SwShape s{c.local_size, c.cells, c.tile_cols};
+    return alg_ == AlignAlgorithm::pipeline ? detail::sw_pipeline_defines(ctx_.info(), s, scoring_)
+                                            : detail::sw_defines(s, scoring_);
   }
   nlohmann::json metrics(const tuning::Params&, double ms) const override {
     return {{"score", last_.score}, {"gcups", ms > 0 ? double(n_) * double(m_) / (ms * 1e6) : 0.0}};
@@ -103,9 +103,24 @@ class AlignFamily : public tuning::Family {
 
 }  // namespace
 
+namespace detail {
+namespace {
+// The pipeline's builds of one shape: 32-bit, and 16-bit where it may run.
+void pipeline_builds(const DeviceInfo& d, const SwShape& s, const Scoring& sc,
+                     std::vector<KernelBuild>& out) {
+  persistent_kernel_builds(d, "align", "sw_pipeline.cl", sw_pipeline_defines(d, s, sc), s.T, out,
+                           false);
+  if (sw16_fits(d, s, sc))
+    persistent_kernel_builds(d, "align", "sw_pipeline16.cl", sw_pipeline_defines(d, s, sc, 16),
+                             s.T, out, false);
+}
+}  // namespace
+}  // namespace detail
+
 // The rule's shapes (barrier tiles of a short and a long B: the narrowest and widest tile) for
-// DNA and BLOSUM62 (sw_barrier under every barrier strategy, sw_pipeline under its lock); the
-// tuning space's shapes, DNA, under the lock barrier (the pipeline's, and the GPU default of
+// DNA and BLOSUM62 (sw_barrier under every barrier strategy, sw_pipeline of cl/sw_pipeline.cl
+// under its lock, with DPX_NV where the device has DPX, and cl/sw_pipeline16.cl where it fits);
+// the tuning space's shapes, DNA, under the lock barrier (the pipeline's, and the GPU default of
 // the barrier algorithm).
 void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   const Scoring alphabets[] = {dna_scoring(2, -3, 5, 2), blosum62(11, 1)};
@@ -113,14 +128,19 @@ void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& 
     const bool barrier = alg == AlignAlgorithm::barrier;
     for (size_t m : {size_t(1) << 10, size_t(1) << 30})
       for (const Scoring& sc : alphabets) {
-        const SwShape s = sw_shape(sw_rule(d, AlignConfig{}, m, barrier));
-        persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, sc), s.T, out,
-                                 barrier);
+        const SwShape s = sw_shape(sw_rule(d, AlignConfig{}, m, barrier, sc.size()));
+        if (barrier)
+          persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, sc), s.T, out, true);
+        else
+          pipeline_builds(d, s, sc, out);
       }
     for (const tuning::Params& p : tuning::enumerate(align_spaces(alg), align_valid)) {
       const SwShape s = sw_shape(shape_of(p, alg));
-      persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, alphabets[0]), s.T,
-                               out, false);
+      if (barrier)
+        persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, alphabets[0]), s.T,
+                                 out, false);
+      else
+        pipeline_builds(d, s, alphabets[0], out);
     }
   }
 }

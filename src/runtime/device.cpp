@@ -110,6 +110,15 @@ DeviceInfo describe(const cl::Device& d) {
           std::string("LOCKSTEP_WAVE_WIDTH must be a power of two in [1, 1024], got '") + w + "'");
     i.wave_width = unsigned(v);
   }
+  // Compute capability: CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV (0x4000 / 0x4001).
+  if (i.is_nvidia() && has("cl_nv_device_attribute_query")) {
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(d(), 0x4000, sizeof major, &major, nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(d(), 0x4001, sizeof minor, &minor, nullptr) == CL_SUCCESS)
+      i.nv_cc_major = int(major), i.nv_cc_minor = int(minor);
+  }
+  const char* dpx_env = std::getenv("LOCKSTEP_DPX");
+  i.dpx = i.is_nvidia() && i.nv_cc_major >= 9 && !(dpx_env && std::string(dpx_env) == "0");
   auto all = all_devices();
   for (size_t k = 0; k < all.size(); ++k)
     if (all[k]() == d()) i.index = int(k);

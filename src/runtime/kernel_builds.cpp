@@ -29,6 +29,7 @@ DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
   i.c20_atomics = opencl_c != "1.2";  // ROCm (2.0), NEO and PoCL (3.0) list the features used
   // The vendor rule of describe() (device.cpp), or the override LOCKSTEP_WAVE_WIDTH would set.
   i.wave_width = wave_width ? wave_width : vendor == "amd" ? 64 : vendor == "nvidia" ? 32 : 1;
+  if (vendor == "nvidia") i.nv_cc_major = 9, i.dpx = true;  // the H100 (sm_90)
   return i;
 }
 

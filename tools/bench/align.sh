@@ -9,7 +9,12 @@
 # configuration keys then score= end_a= end_b= cells= ms= gcups=) and, with matplotlib,
 # $OUT/align.png. Every device run of one size must report the same score and ends (checked by
 # plot_align.py, which prints consistent=0/1).
-# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GENOMES=dir] [SIZES="..."] tools/bench/align.sh
+# Case dpx (issue 34): the flag pipeline of cl/sw_pipeline.cl on 200k x 180k and 1M x 1M with
+# its DPX path (NVIDIA compute capability >= 9.0), the same kernel's portable path on the same
+# device (LOCKSTEP_DPX=0), the old binary's pipeline when OLD names one (built from the commit
+# before, e.g. by tools/bench/build_old.sh), and a shape sweep of the new pipeline at 1M x 1M.
+# Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GENOMES=dir] [SIZES="..."] [OLD=old/lockstep]
+#      [CASES="size shape traceback host dpx"] tools/bench/align.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,12 +37,15 @@ txt="$OUT/align.txt"
 : > "$txt"
 # run N M ARGS...: one alignment of A[0,N) x B[0,M); the configuration line and the result line
 # of the CLI joined into one line of $txt.
+cases=${CASES:-"size shape traceback host dpx"}
+want() { [[ " $cases " == *" $1 "* ]]; }
+bin=$LOCKSTEP
 run() {
   local n=$1 m=$2
   shift 2
-  echo "# lockstep align --slice-a 0,$n --slice-b 0,$m $*" >> "$txt"
+  echo "# $bin align --slice-a 0,$n --slice-b 0,$m $*" >> "$txt"
   local out
-  out=$("$LOCKSTEP" align "$A" "$B" --slice-a "0,$n" --slice-b "0,$m" "$@" 2>> "$OUT/align.err")
+  out=$("$bin" align "$A" "$B" --slice-a "0,$n" --slice-b "0,$m" "$@" 2>> "$OUT/align.err")
   local rc=$?
   if [[ $rc -ne 0 ]]; then
     echo "error rc=$rc n=$n m=$m args=\"$*\"" | tee -a "$txt"
@@ -47,7 +55,7 @@ run() {
     tee -a "$txt"
 }
 case=size
-for size in $sizes; do
+want size && for size in $sizes; do
   n=${size%,*} m=${size#*,}
   reps=3
   ((n >= 1000000)) && reps=1
@@ -57,21 +65,73 @@ done
 # Shapes at 200k x 180k: rows per work-item and chunk width of the pipeline, tile width of the
 # barrier kernel (auto strategy).
 case=shape
-for cells in 4 8 16; do
-  for w in 64 128 512; do
-    run 200000 180000 --algorithm pipeline --cells "$cells" --tile-cols "$w" --repeat 3
+if want shape; then
+  for cells in 8 16 32; do
+    for w in 32 64 128; do
+      run 200000 180000 --algorithm pipeline --cells "$cells" --tile-cols "$w" --repeat 3
+    done
   done
-done
-for w in 512 1024 2048 4096; do run 200000 180000 --algorithm barrier --tile-cols "$w" --repeat 3; done
-run 200000 180000 --algorithm pipeline --local-size 128 --cells 16 --repeat 3
+  for w in 512 1024 2048 4096; do run 200000 180000 --algorithm barrier --tile-cols "$w" --repeat 3; done
+  run 200000 180000 --algorithm pipeline --local-size 256 --cells 8 --tile-cols 128 --repeat 3
+fi
 # Traceback of the long pair (start by the bounded reverse pass, CIGAR by the banded pass).
 case=traceback
-run 1000000 1000000 --algorithm pipeline --traceback --view-limit 0
+want traceback && run 1000000 1000000 --algorithm pipeline --traceback --view-limit 0
 # Host: CPU reference and libssw (16-bit scores: fine on these slices).
 case=host
-run 20000 20000 --algorithm cpu
-run 50000 50000 --algorithm ssw --threads 1
-run 200000 180000 --algorithm ssw --threads 16
+if want host; then
+  run 20000 20000 --algorithm cpu
+  run 50000 50000 --algorithm ssw --threads 1
+  run 200000 180000 --algorithm ssw --threads 16
+fi
+# The new pipeline against the old binary (OLD) and its own portable path (LOCKSTEP_DPX=0), in
+# 16-bit lanes (the default where the pair's scores fit: saturation reruns in 32 bits) and in
+# 32 bits, then its shapes at 1M x 1M in both; with ptxas and cuobjdump on the PATH, the SASS
+# instruction census of the pipeline kernels this run built ($OUT/align_sass.txt).
+if want dpx; then
+  for size in 200000,180000 1000000,1000000; do
+    n=${size%,*} m=${size#*,}
+    reps=3
+    ((n >= 1000000)) && reps=2
+    if [[ -n "${OLD:-}" ]]; then
+      case=dpx-old bin=$OLD
+      run "$n" "$m" --algorithm pipeline --repeat "$reps"
+    fi
+    bin=$LOCKSTEP
+    for bits in 16 32; do
+      case=dpx-new
+      run "$n" "$m" --algorithm pipeline --score-bits "$bits" --repeat "$reps"
+      case=dpx-portable
+      LOCKSTEP_DPX=0 run "$n" "$m" --algorithm pipeline --score-bits "$bits" --repeat "$reps"
+    done
+  done
+  case=dpx-shape bin=$LOCKSTEP
+  for bits in 16 32; do
+    for shape in "128 16 64" "64 16 64" "64 16 32" "128 8 64" "256 8 64" "64 32 64" "64 8 64"; do
+      read -r t r w <<< "$shape"
+      run 1000000 1000000 --algorithm pipeline --score-bits "$bits" --local-size "$t" \
+        --cells "$r" --tile-cols "$w" --repeat 1
+    done
+  done
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/lockstep/programs
+  if command -v ptxas > /dev/null && command -v cuobjdump > /dev/null && [[ -d "$cache" ]]; then
+    sass=$(mktemp -d)
+    for f in "$cache"/*.bin; do
+      grep -aq '\.entry sw_pipeline' "$f" || continue
+      tr -d '\000' < "$f" | awk '/^\.version/{p=1} p' > "$sass/k.ptx"
+      opts=$(tr -d '\000' < "$f" | grep -aoE -- '-D (DPX_NV|LOCAL_SIZE|SW_R|SW_W|SW_PROF_CHAR)=[0-9]+' |
+        sort -u | tr '\n' ' ')
+      ptxas -arch=sm_90 -v "$sass/k.ptx" -o "$sass/k.cubin" 2> "$sass/v.txt" || continue
+      {
+        echo "== $(basename "$f") $opts"
+        grep -o 'Used [0-9]* registers.*' "$sass/v.txt" | head -2
+        cuobjdump -sass "$sass/k.cubin" | grep -oE '^ +/\*[0-9a-f]+\*/ +[A-Z][A-Z0-9._]*' |
+          awk '{print $2}' | sort | uniq -c | sort -rn | head -25
+      } >> "$OUT/align_sass.txt"
+    done
+    rm -rf "$sass"
+  fi
+fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_align.py" "$txt" "$OUT/align.png" 2>> "$OUT/align.err" | tee -a "$txt" ||
   echo "plot skipped (see $OUT/align.err)"

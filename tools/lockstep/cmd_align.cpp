@@ -117,6 +117,9 @@ void declare(po::options_description& opts, Deprecated& old) {
       "tile-cols", number<int>(0, 1 << 24)->default_value(0),
       "columns per tile / pipeline chunk (0 = automatic)")(
       "groups", number<int>(0, 1 << 20)->default_value(0), "work-groups (0 = co-resident)")(
+      "score-bits", number<int>(0, 32)->default_value(0),
+      "pipeline: 16 (packed lanes, rerun in 32 bits when a score leaves them), 32, or 0 (16 "
+      "where scores and shape allow)")(
       "threads", number<int>(0, 4096)->default_value(1),
       "ssw: independent slices of B aligned in parallel (0 = all cores)")(
       "record", number<int>(1, 1 << 30)->default_value(1), "FASTA record of both files (1-based)")(
@@ -141,6 +144,9 @@ AlignConfig config(const po::variables_map& vm) {
   cfg.cells = vm["cells"].as<int>();
   cfg.tile_cols = vm["tile-cols"].as<int>();
   cfg.groups = vm["groups"].as<int>();
+  cfg.score_bits = vm["score-bits"].as<int>();
+  if (cfg.score_bits != 0 && cfg.score_bits != 16 && cfg.score_bits != 32)
+    throw usage_error("--score-bits must be 0, 16 or 32");
   cfg.threads = vm["threads"].as<int>();
   if (cfg.threads == 0) cfg.threads = int(std::max(1u, std::thread::hardware_concurrency()));
   cfg.traceback = vm.count("traceback");
@@ -194,6 +200,7 @@ Report configuration(const po::variables_map& vm, const Context* ctx, const Pair
         .add("local_size", r.config.local_size)
         .add("cells_per_item", r.config.cells)
         .add("tile_cols", r.config.tile_cols);
+  if (r.config.algorithm == AlignAlgorithm::pipeline) conf.add("score_bits", r.config.score_bits);
   if (r.config.algorithm == AlignAlgorithm::ssw) conf.add("threads", r.config.threads);
   return conf;
 }

@@ -1,5 +1,6 @@
 // `lockstep devices`: every OpenCL device with what lockstep relies on.
 #include <iostream>
+#include <string>
 
 #include "command.hpp"
 #include "lockstep/runtime.hpp"
@@ -25,6 +26,9 @@ int run_devices(const Args& args) {
     kv.add("atomics64", int(i.int64_atomics)).add("fp64", int(i.fp64));
     kv.add("c20_atomics", int(i.c20_atomics)).add("subgroups", int(i.subgroups));
     kv.add("wave", i.wave_width);
+    if (i.nv_cc_major)
+      kv.add("compute_capability", std::to_string(i.nv_cc_major) + "." + std::to_string(i.nv_cc_minor))
+          .add("dpx", int(i.dpx));
     std::cout << kv.str() << "\n";
   }
   return 0;
