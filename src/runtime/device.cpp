@@ -9,7 +9,6 @@
 #include <filesystem>
 
 #include "lockstep/runtime.hpp"
-#include "runtime/nv_capability.hpp"
 
 namespace lockstep {
 
@@ -215,17 +214,6 @@ const cl::Buffer& Context::scratch(size_t slot, size_t bytes, bool zeroed) {
     have = bytes;
   }
   return buffer;
-}
-
-NvCapability nv_capability(const cl::Device& d) {
-  NvCapability c;
-  const std::string ext = info<CL_DEVICE_EXTENSIONS>(d, "CL_DEVICE_EXTENSIONS");
-  if ((" " + ext + " ").find(" cl_nv_device_attribute_query ") == std::string::npos) return c;
-  cl_uint major = 0, minor = 0;
-  if (clGetDeviceInfo(d(), 0x4000, sizeof major, &major, nullptr) == CL_SUCCESS &&  // _MAJOR_NV
-      clGetDeviceInfo(d(), 0x4001, sizeof minor, &minor, nullptr) == CL_SUCCESS)    // _MINOR_NV
-    c.major = int(major), c.minor = int(minor);
-  return c;
 }
 
 }  // namespace lockstep

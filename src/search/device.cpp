@@ -12,7 +12,6 @@
 #include <numeric>
 #include <thread>
 
-#include "runtime/nv_capability.hpp"
 #include "search/search_impl.hpp"
 
 namespace lockstep {
@@ -50,8 +49,10 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
-  sh.dpx = di.is_nvidia() && nv_capability(ctx.device()).major >= 9;
-  int top_level = 2;  // LOCKSTEP_SEARCH_DPX=0|1 caps the level (measurements)
+  sh.dpx = di.dpx;  // NVIDIA compute capability >= 9.0, unless LOCKSTEP_DPX=0
+  // Level 2 (three-input max.s16x2) is refused by ptxas 13.0 ("Arguments mismatch"; two-input
+  // max is fused into VIMNMX3 anyway, BENCHMARKS.md): tried only under LOCKSTEP_SEARCH_DPX=2.
+  int top_level = 1;
   if (const char* e = std::getenv("LOCKSTEP_SEARCH_DPX"); e && *e) top_level = std::atoi(e);
   if (top_level <= 0) sh.dpx = false;
   for (int level : {2, 1}) {

@@ -18,7 +18,8 @@ cp "$shared"/graphs/*.gz "$carry/graphs/" 2>/dev/null || true
 cp "$shared"/genomes/*.fasta.gz "$carry/genomes/" 2>/dev/null || true
 if [[ ! -x "$root/build-gpu/opencl_anchors" ]]; then  # needs libviennacl-dev and libboost-dev here
   g++ -O3 -std=c++17 -static-libstdc++ -static-libgcc -w "$shared/anchors/opencl_anchors.cpp" \
-      -o "$root/build-gpu/opencl_anchors" -lOpenCL
+      -o "$root/build-gpu/opencl_anchors" -lOpenCL ||
+    echo "prepare: opencl_anchors not built (needs libviennacl-dev, libboost-dev)" >&2
 fi
-cp "$root/build-gpu/opencl_anchors" "$carry/"
+[[ -x "$root/build-gpu/opencl_anchors" ]] && cp "$root/build-gpu/opencl_anchors" "$carry/"
 du -sh "$carry"
