@@ -2,6 +2,9 @@
 // checks and docstrings are in python/lockstep/*.py). This file: the exception translation
 // (lockstep::input_error -> lockstep.InputError, lockstep::opencl_error -> lockstep.OpenCLError
 // with call, status, status name and build log), devices() and Context.
+#include <cerrno>
+#include <cstring>
+
 #include "common.hpp"
 
 namespace lockstep::python {
@@ -64,6 +67,9 @@ PYBIND11_MODULE(_lockstep, m) {
   py::module_ errors = py::module_::import("lockstep._errors");
   static PyObject* input_cls = py::object(errors.attr("InputError")).release().ptr();
   static PyObject* opencl_cls = py::object(errors.attr("OpenCLError")).release().ptr();
+  static PyObject* missing_cls = py::object(errors.attr("MissingFileError")).release().ptr();
+  static PyObject* cycle_cls = py::object(errors.attr("NegativeCycleError")).release().ptr();
+  static PyObject* device_cls = py::object(errors.attr("DeviceNotFoundError")).release().ptr();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -72,7 +78,21 @@ PYBIND11_MODULE(_lockstep, m) {
           e.what(), e.call(), e.status(), status_name(e.status()), e.build_log());
       PyErr_SetObject(opencl_cls, exc.ptr());
     } catch (const input_error& e) {
-      PyErr_SetString(input_cls, e.what());
+      // the subclasses that match what Python and SciPy raise, told apart by the library's
+      // wording (src/io/input.cpp, src/apsp/graph.cpp, src/runtime/device.cpp)
+      const std::string m = e.what();
+      const std::string enoent = ": cannot open: " + std::string(std::strerror(ENOENT));
+      const size_t at = m.find(enoent);
+      if (at != std::string::npos && at + enoent.size() == m.size()) {
+        py::object exc = py::reinterpret_borrow<py::object>(missing_cls)(ENOENT, m, m.substr(0, at));
+        PyErr_SetObject(missing_cls, exc.ptr());
+      } else if (m.find("negative cycle") != std::string::npos) {
+        PyErr_SetString(cycle_cls, e.what());
+      } else if (m.rfind("no OpenCL device", 0) == 0) {
+        PyErr_SetString(device_cls, e.what());
+      } else {
+        PyErr_SetString(input_cls, e.what());
+      }
     }
   });
 
