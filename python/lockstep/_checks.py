@@ -100,17 +100,6 @@ def as_operand(what: str, name: str, x: Any, a_dtype: np.dtype, length: int,
     return np.ascontiguousarray(x, dtype=dtype), dtype
 
 
-def as_keys(what: str, a: Any, accepted: Sequence[Any]) -> np.ndarray:
-    """A contiguous 1-D array of one of the accepted dtypes."""
-    if not isinstance(a, np.ndarray):
-        raise TypeError(f"{what}: expected a numpy.ndarray of dtype {_names(accepted)}, not "
-                        f"{type(a).__name__}")
-    check_dtype(what, "the array", a.dtype, accepted)
-    if a.ndim != 1:
-        raise InputError(f"{what}: expected a 1-D array, not shape {a.shape} (use a.ravel())")
-    return np.ascontiguousarray(a)
-
-
 def check_square(what: str, shape: Tuple[int, ...]) -> None:
     if len(shape) != 2 or shape[0] != shape[1]:
         raise InputError(f"{what}: needs a square matrix, not shape {tuple(shape)}")

@@ -12,7 +12,9 @@ KeyType key_type_of(const py::array& a) {
   if (kind == 'i' && size == 4) return KeyType::i32;
   if (kind == 'f' && size == 4) return KeyType::f32;
   if (kind == 'u' && size == 8) return KeyType::u64;
-  throw py::type_error("sort: keys must be uint32, int32, float32 or uint64, not " +
+  if (kind == 'i' && size == 8) return KeyType::i64;
+  if (kind == 'f' && size == 8) return KeyType::f64;
+  throw py::type_error("sort: keys must be uint32, int32, float32, uint64, int64 or float64, not " +
                        std::string(py::str(a.dtype())));
 }
 
