@@ -34,6 +34,7 @@ namespace detail {
 // One per family, next to the code that builds its kernels.
 void barrier_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void spmv_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void blas1_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);

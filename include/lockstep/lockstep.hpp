@@ -16,6 +16,7 @@
 #include "lockstep/persistent.hpp"
 #include "lockstep/runtime.hpp"
 #include "lockstep/sort.hpp"
+#include "lockstep/spmm.hpp"
 #include "lockstep/spmv.hpp"
 #include "lockstep/spmv_measure.hpp"
 #include "lockstep/spmv_tuner.hpp"

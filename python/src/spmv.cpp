@@ -92,6 +92,47 @@ class DeviceMatrix {
     return out;
   }
 
+  /// Y = alpha A X + beta Y for X of shape (cols, k), C or Fortran order (the result has X's
+  /// order); Y (when given) is overwritten and returned. One SpMM launch (lockstep::spmm).
+  py::array spmm_py(const py::array& X, std::optional<py::array> Y, double alpha, double beta) {
+    if (X.ndim() != 2 || X.shape(0) != cols() || !py::isinstance<py::array_t<T>>(X))
+      throw input_error("lockstep.spmm: X must be (" + std::to_string(cols()) + ", k) of A's dtype");
+    const bool c_order = X.flags() & py::array::c_style, f_order = X.flags() & py::array::f_style;
+    if (!c_order && !f_order) throw input_error("lockstep.spmm: X must be contiguous");
+    const DenseLayout layout = c_order ? DenseLayout::row_major : DenseLayout::col_major;
+    const py::ssize_t k = X.shape(1);
+    if (k < 1 || k > INT32_MAX) throw input_error("lockstep.spmm: X needs 1 to 2^31-1 columns");
+    const std::vector<py::ssize_t> shape{rows(), k};
+    std::vector<py::ssize_t> strides{py::ssize_t(sizeof(T)) * k, py::ssize_t(sizeof(T))};
+    if (layout == DenseLayout::col_major) strides = {py::ssize_t(sizeof(T)), py::ssize_t(sizeof(T)) * rows()};
+    if (Y) {
+      const bool same = Y->ndim() == 2 && Y->shape(0) == rows() && Y->shape(1) == k &&
+                        py::isinstance<py::array_t<T>>(*Y) &&
+                        (Y->flags() & (c_order ? py::array::c_style : py::array::f_style)) &&
+                        Y->writeable();
+      if (!same) throw input_error("lockstep.spmm: Y must be a writeable (rows, k) array in X's order");
+    } else if (beta != 0) {
+      throw input_error("lockstep.spmm: beta != 0 needs Y");
+    }
+    py::array out = Y ? *Y : py::array(py::dtype::of<T>(), shape, strides);
+    const size_t xb = size_t(cols()) * size_t(k) * sizeof(T), yb = size_t(rows()) * size_t(k) * sizeof(T);
+    const void* px = X.data();
+    void* po = out.mutable_data();
+    const T a = T(alpha), b = T(beta);
+    if (yb)
+      device_call(*c_, [&](Context& ctx) {
+        cl::CommandQueue& q = ctx.queue();
+        cl::Buffer bx = make_buffer(ctx.context(), CL_MEM_READ_ONLY, std::max<size_t>(xb, 1));
+        cl::Buffer by = make_buffer(ctx.context(), CL_MEM_READ_WRITE, yb);
+        if (xb) check(q.enqueueWriteBuffer(bx, CL_FALSE, 0, xb, px), "clEnqueueWriteBuffer");
+        if (b != T(0)) check(q.enqueueWriteBuffer(by, CL_FALSE, 0, yb, po), "clEnqueueWriteBuffer");
+        spmm<T>(q, *dev_, bx, by, int(k), layout, a, b);
+        check(q.enqueueReadBuffer(by, CL_TRUE, 0, yb, po), "clEnqueueReadBuffer");
+        return 0;
+      });
+    return out;
+  }
+
   py::tuple cg_py(const Array<T>& b, double tol, int maxiter, const std::string& algorithm,
                   const std::string& preconditioner) {
     if (rows() != cols())
@@ -200,6 +241,7 @@ void bind_matrix(py::module_& m, const char* name) {
       .def_property_readonly("cols", &DeviceMatrix<T>::cols)
       .def("spmv", &DeviceMatrix<T>::spmv_py)
       .def("cg", &DeviceMatrix<T>::cg_py)
+      .def("spmm", &DeviceMatrix<T>::spmm_py)
       .def("time_cpp", &DeviceMatrix<T>::time_cpp)
       .def("automatic", &DeviceMatrix<T>::automatic);
   m.def(std::string("tune_").append(name + 7).c_str(), &tune_py<T>);  // "_Matrix64" -> "tune_64"

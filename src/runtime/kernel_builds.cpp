@@ -41,6 +41,7 @@ std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
     detail::barrier_kernel_builds(c12, all);
   }
   detail::spmv_kernel_builds(target, all);
+  detail::spmm_kernel_builds(target, all);
   detail::blas1_kernel_builds(target, all);
   detail::cg_kernel_builds(target, all);
   detail::sort_kernel_builds(target, all);
