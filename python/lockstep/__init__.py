@@ -22,6 +22,7 @@ from ._checks import ConversionWarning
 from ._context import Context, default_context, devices
 from ._sparse import Matrix, read_matrix_market, spmv, tune
 from ._cg import cg
+from ._array import Array, asarray, empty, synchronize, zeros
 from ._sort import argsort, sort, sort_pairs
 from ._graph import apsp, bfs, read_graph
 from ._align import Alignment, Sequence, align, read_fasta
@@ -29,8 +30,9 @@ from ._align import Alignment, Sequence, align, read_fasta
 __version__ = "0.1.0"
 
 __all__ = [
-    "Alignment", "Context", "ConversionWarning", "DeviceNotFoundError", "Error", "InputError",
+    "Alignment", "Array", "Context", "ConversionWarning", "DeviceNotFoundError", "Error", "InputError",
     "Matrix", "MissingFileError", "NegativeCycleError", "OpenCLError", "PrecisionWarning",
     "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
-    "read_fasta", "read_graph", "read_matrix_market", "sort", "sort_pairs", "spmv", "tune",
+    "asarray", "empty", "read_fasta", "read_graph", "read_matrix_market", "sort", "sort_pairs",
+    "spmv", "synchronize", "tune", "zeros",
 ]

@@ -102,12 +102,19 @@ def cg(A: Any, b: Any, x0: Optional[Any] = None, *, rtol: float = 1e-5, atol: fl
     A = as_matrix(A, ctx)
     check_square("lockstep.cg", A.shape)
     n = A.shape[0]
-    b, dtype = as_operand("lockstep.cg", "b", b, A.dtype, n, ndim=1)
     check_name("lockstep.cg", "algorithm", algorithm)
     check_name("lockstep.cg", "preconditioner", preconditioner)
     if rtol < 0 or atol < 0:
         raise InputError("lockstep.cg: rtol and atol must be >= 0")
     maxiter = max(100, 10 * n) if maxiter is None else int(maxiter)
+    from ._device_ops import device_cg
+    if M is None and callback is None:
+        r = device_cg(A, b, x0, rtol, atol, maxiter, algorithm, preconditioner)
+        if r is not NotImplemented:  # a device b: x on the device
+            if r[2]:
+                warnings.warn(f"lockstep.cg: {r[2]}", RuntimeWarning, stacklevel=2)
+            return r[0], r[1]
+    b, dtype = as_operand("lockstep.cg", "b", b, A.dtype, n, ndim=1)
     x = np.zeros(n, dtype) if x0 is None else \
         np.array(as_operand("lockstep.cg", "x0", x0, dtype, n, ndim=1)[0], dtype=dtype)
     bnorm = float(np.linalg.norm(b))

@@ -54,7 +54,7 @@ def sort(a: Any, descending: bool = False, algorithm: str = "auto", barrier: str
     """A sorted copy of the 1-D array ``a``, like ``numpy.sort``; descending gives the reverse
     order. See the module docstring for the dtypes, the float order and the options. A device
     array is sorted into a new device array (no host transfer)."""
-    from ._array import device_sort
+    from ._device_ops import device_sort
     r = device_sort(a, None, descending, algorithm, barrier, local_size, ctx)
     if r is not NotImplemented:
         return r[0]
@@ -69,7 +69,7 @@ def argsort(a: Any, descending: bool = False, algorithm: str = "auto", barrier: 
     """The permutation (uint32) that sorts ``a``: ``a[p]`` is ``sort(a)``. With algorithm
     "radix" it is stable (equal keys keep their order: ``numpy.argsort(a, kind="stable")``);
     "auto" may pick the bitonic sort, which orders equal keys arbitrarily."""
-    from ._array import device_argsort
+    from ._device_ops import device_argsort
     r = device_argsort(a, descending, algorithm, barrier, local_size, ctx)
     if r is not NotImplemented:
         return r
@@ -85,7 +85,7 @@ def sort_pairs(keys: Any, values: Any, descending: bool = False, algorithm: str 
     ``p = numpy.argsort(keys); keys[p], values[p]``). values: any 1-D array of the same length;
     4-byte values move on the device, others through argsort. Equal keys keep their values'
     order with algorithm "radix". Device arrays (keys and 4-byte values): new device arrays."""
-    from ._array import device_sort
+    from ._device_ops import device_sort
     r = device_sort(keys, values, descending, algorithm, barrier, local_size, ctx)
     if r is not NotImplemented:
         return r

@@ -61,7 +61,7 @@ class Matrix(spla.LinearOperator):
         if (type(x) is np.ndarray and x.dtype == self.dtype and x.ndim == 1  # the fast path
                 and x.flags.c_contiguous and y is None and beta == 0):
             return m.spmv(x, None, alpha, beta, algorithm, local_size)
-        from ._array import device_spmv
+        from ._device_ops import device_spmv
         r = device_spmv(self, x, alpha, beta, y, algorithm, local_size)
         if r is not NotImplemented:
             return r

@@ -106,7 +106,8 @@ PYBIND11_MODULE(_lockstep, m) {
                                         "An OpenCL device with its context and in-order queue; "
                                         "every lockstep call takes one as ctx= (default: "
                                         "lockstep.default_context()). Calls on one context run one "
-                                        "at a time, without the GIL.")
+                                        "at a time, without the GIL.",
+                                        py::dynamic_attr())
       .def(py::init([](const py::object& device) {
              std::string spec = device_spec(device);
              py::gil_scoped_release nogil;
@@ -125,6 +126,7 @@ PYBIND11_MODULE(_lockstep, m) {
                d.platform + ", " + d.type + ")";
       });
 
+  bind_array(m);
   bind_spmv(m);
   bind_sort(m);
   bind_graph(m);

@@ -133,6 +133,54 @@ class DeviceMatrix {
     return out;
   }
 
+  // ---- device arrays: buffers of this context at offset 0, enqueued and not waited for ----
+  void need(const DeviceBuffer& b, size_t values, const char* name) const {
+    if (b.ctx.get() != c_.get())
+      throw input_error(std::string("lockstep.spmv: ") + name + " lives on another context");
+    if (b.nbytes < values * sizeof(T))
+      throw input_error(std::string("lockstep.spmv: ") + name + " is too small");
+  }
+  void spmv_buf(const DeviceBuffer& x, DeviceBuffer& y, double alpha, double beta,
+                const std::string& algorithm, int local_size) {
+    need(x, size_t(cols()), "x"), need(y, size_t(rows()), "y");
+    const SpmvConfig config = spmv_config(algorithm, local_size);
+    device_call(*c_, [&](Context& ctx) {
+      return spmv<T>(ctx.queue(), *dev_, x.buffer, y.buffer, T(alpha), T(beta), config), 0;
+    });
+  }
+  void spmm_buf(const DeviceBuffer& x, DeviceBuffer& y, int k, bool col_major, double alpha,
+                double beta) {
+    need(x, size_t(cols()) * size_t(k), "X"), need(y, size_t(rows()) * size_t(k), "Y");
+    const DenseLayout l = col_major ? DenseLayout::col_major : DenseLayout::row_major;
+    device_call(*c_, [&](Context& ctx) {
+      return spmm<T>(ctx.queue(), *dev_, x.buffer, y.buffer, k, l, T(alpha), T(beta)), 0;
+    });
+  }
+  py::tuple cg_buf(const DeviceBuffer& b, DeviceBuffer& x, double tol, int maxiter,
+                   const std::string& algorithm, const std::string& preconditioner) {
+    need(b, size_t(rows()), "b"), need(x, size_t(rows()), "x");
+    CgOptions o;
+    o.tol = tol, o.maxit = std::max(0, maxiter);
+    o.algorithm = parse_cg_algorithm(algorithm);
+    o.preconditioner = parse_preconditioner(preconditioner);
+    CgResult r = device_call(*c_, [&](Context& ctx) { return cg<T>(ctx.queue(), *dev_, b.buffer, x.buffer, o); });
+    return py::make_tuple(r.iterations, r.converged, r.breakdown);
+  }
+  /// Seconds for n chained y = A x on device buffers from C++ (enqueue n, then clFinish): the
+  /// baseline of Python's chained Matrix @ x on device arrays (tools/gpu/python_bench.sh).
+  double time_chain(const DeviceBuffer& x, DeviceBuffer& y, int n) {
+    need(x, size_t(cols()), "x"), need(y, size_t(rows()), "y");
+    return device_call(*c_, [&](Context& ctx) {
+      cl::CommandQueue& q = ctx.queue();
+      spmv<T>(q, *dev_, x.buffer, y.buffer);
+      check(q.finish(), "clFinish");
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < n; ++i) spmv<T>(q, *dev_, x.buffer, y.buffer);
+      check(q.finish(), "clFinish");
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
+  }
+
   py::tuple cg_py(const Array<T>& b, double tol, int maxiter, const std::string& algorithm,
                   const std::string& preconditioner) {
     if (rows() != cols())
@@ -242,6 +290,10 @@ void bind_matrix(py::module_& m, const char* name) {
       .def("spmv", &DeviceMatrix<T>::spmv_py)
       .def("cg", &DeviceMatrix<T>::cg_py)
       .def("spmm", &DeviceMatrix<T>::spmm_py)
+      .def("spmv_buf", &DeviceMatrix<T>::spmv_buf)
+      .def("spmm_buf", &DeviceMatrix<T>::spmm_buf)
+      .def("cg_buf", &DeviceMatrix<T>::cg_buf)
+      .def("time_chain", &DeviceMatrix<T>::time_chain)
       .def("time_cpp", &DeviceMatrix<T>::time_cpp)
       .def("automatic", &DeviceMatrix<T>::automatic);
   m.def(std::string("tune_").append(name + 7).c_str(), &tune_py<T>);  // "_Matrix64" -> "tune_64"
