@@ -11,6 +11,8 @@ packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-header
           libboost-program-options-dev doctest-dev nlohmann-json3-dev zlib1g-dev libssw-dev
           libopenmpi-dev openmpi-bin
           python3-dev python3-pybind11 python3-numpy python3-scipy python3-pytest
+          # the wheel (.ci/run: tools/python_wheel.py vendors libssw/libgomp; the interop tests)
+          patchelf python3-venv python3-pyopencl
           # tools/portability/compile_kernels.sh (CI): AMD GPU and SPIR-V ahead-of-time compiles
           clang-16 clang-19 rocm-device-libs clang-15 llvm-spirv-15 spirv-tools python3)
 missing=()

@@ -23,6 +23,7 @@ from ._context import Context, default_context, devices
 from ._sparse import Matrix, read_matrix_market, spmv, tune
 from ._cg import cg
 from ._array import Array, asarray, empty, synchronize, zeros
+from ._warmup import warmup
 from ._sort import argsort, sort, sort_pairs
 from ._graph import apsp, bfs, read_graph
 from ._align import Alignment, Sequence, align, read_fasta
@@ -34,5 +35,5 @@ __all__ = [
     "Matrix", "MissingFileError", "NegativeCycleError", "OpenCLError", "PrecisionWarning",
     "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
     "asarray", "empty", "read_fasta", "read_graph", "read_matrix_market", "sort", "sort_pairs",
-    "spmv", "synchronize", "tune", "zeros",
+    "spmv", "synchronize", "tune", "warmup", "zeros",
 ]

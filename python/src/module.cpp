@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common.hpp"
+#include "lockstep/kernel_builds.hpp"
 
 namespace lockstep::python {
 
@@ -126,6 +127,17 @@ PYBIND11_MODULE(_lockstep, m) {
                d.platform + ", " + d.type + ")";
       });
 
+  m.def("_precompile", [](SharedContext& c, const std::vector<std::string>& families,
+                          const std::vector<std::string>& types, const py::object& progress) {
+    const std::vector<KernelBuild> builds = select_builds(c.ctx.info(), families, types);
+    return device_call(c, [&](Context& ctx) {
+      return precompile(ctx, builds, [&](size_t done, size_t total, const KernelBuild& b, double s) {
+        if (progress.is_none()) return;
+        py::gil_scoped_acquire gil;
+        progress(done, total, b.family, b.file, s);
+      });
+    });
+  });
   bind_array(m);
   bind_spmv(m);
   bind_sort(m);

@@ -40,7 +40,8 @@ SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout) {
   c.local_size = int(std::min<size_t>(256, device.max_work_group_size));
   c.vec = layout == DenseLayout::col_major ? 1 : (k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1);
   const int chunks = ceil_div(std::max(1, k), c.vec);
-  const int per_lane = layout == DenseLayout::col_major ? kMaxChunks : 4;
+  // GPUs: a lane per VEC columns (more work-items in flight); CPUs: fewer, longer lanes
+  const int per_lane = layout == DenseLayout::col_major ? kMaxChunks : device.is_gpu() ? 1 : 4;
   c.team = std::min({32, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
   return c;
 }

@@ -113,3 +113,14 @@ def test_pyopencl_interop(laplace, rng):
     other = lockstep.asarray(x0)  # the default context: another OpenCL context
     with pytest.raises(lockstep.InputError, match="another context"):
         M @ other
+
+
+def test_warmup_builds_with_progress():
+    seen = []
+    seconds = lockstep.warmup("spmm", np.float32, progress=lambda *a: seen.append(a))
+    assert seconds >= 0 and seen and seen[-1][0] == seen[-1][1]  # done == total at the end
+    assert all(f == "spmm" and file == "spmm.cl" for _, _, f, file, _ in seen)
+    with pytest.raises(TypeError, match="complex64"):
+        lockstep.warmup("spmm", np.complex64)
+    with pytest.raises(lockstep.InputError, match="unknown type"):
+        lockstep._lockstep._precompile(lockstep.default_context(), [], ["f16"], None)
