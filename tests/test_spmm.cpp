@@ -61,10 +61,10 @@ void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, fl
 TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, empty rows") {
   Context& ctx = test::context();
   const Csr<float> a = random_matrix(301, 257, 0.03, 7);
-  check_spmm(ctx, a, 8, DenseLayout::row_major, 1.0f, 0.0f);    // the rule: vec 4, team 1
-  check_spmm(ctx, a, 8, DenseLayout::col_major, 2.0f, -0.5f);   // one work-item per row
+  check_spmm(ctx, a, 8, DenseLayout::row_major, 1.0f, 0.0f);   // the rule: vec 4, team 1
+  check_spmm(ctx, a, 8, DenseLayout::col_major, 2.0f, -0.5f);  // one work-item per row
   SpmmConfig c;
-  c.local_size = 64, c.team = 4, c.vec = 1;                     // 3 columns over 4 lanes
+  c.local_size = 64, c.team = 4, c.vec = 1;  // 3 columns over 4 lanes
   check_spmm(ctx, a, 3, DenseLayout::row_major, 1.5f, 1.0f, c);
   Csr<float> empty;
   empty.rows = 0, empty.cols = 5, empty.row_ptr = {0};
@@ -78,8 +78,8 @@ TEST_CASE("spmm: the rule, the validity checks and the tuned shape that automati
     for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major})
       CHECK_MESSAGE(spmm_valid(spmm_rule(d, k, l), d, k, l), "k=", k, " ", to_string(l));
   const SpmmConfig c{64, 4, 4};
-  CHECK_FALSE(spmm_valid(c, d, 6, DenseLayout::row_major));   // 6 % 4 != 0
-  CHECK_FALSE(spmm_valid(c, d, 8, DenseLayout::col_major));   // vec > 1 in column-major
+  CHECK_FALSE(spmm_valid(c, d, 6, DenseLayout::row_major));  // 6 % 4 != 0
+  CHECK_FALSE(spmm_valid(c, d, 8, DenseLayout::col_major));  // vec > 1 in column-major
   CHECK_FALSE(spmm_valid(SpmmConfig{64, 32, 1}, d, 4, DenseLayout::row_major));  // idle lanes
   CHECK_FALSE(spmm_valid(SpmmConfig{64, 1, 1}, d, 64, DenseLayout::row_major));  // 64 accumulators
   CHECK_THROWS_AS(parse_dense_layout("diag"), input_error);

@@ -43,7 +43,8 @@ def main():
         sys.exit(__doc__)
     build, out = sys.argv[1], sys.argv[2]
     src = os.path.join(build, "python", "lockstep")
-    version = re.search(r'__version__ = "([^"]+)"', open(os.path.join(src, "__init__.py")).read())[1]
+    init = open(os.path.join(src, "__init__.py")).read()
+    version = re.search(r'__version__ = "([^"]+)"', init)[1]
     py = f"cp{sys.version_info.major}{sys.version_info.minor}"
     tag = f"{py}-{py}-{sysconfig.get_platform().replace('-', '_').replace('.', '_')}"
     if shutil.which("patchelf") is None:

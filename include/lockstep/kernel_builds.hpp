@@ -40,8 +40,9 @@ std::vector<KernelBuild> select_builds(const DeviceInfo& device,
                                        const std::vector<std::string>& types);
 /// Builds each into the program cache (memory and disk: later processes load them instead of
 /// compiling), calling progress(done, total, build, seconds) after each; returns the seconds.
-double precompile(Context& ctx, const std::vector<KernelBuild>& builds,
-                  const std::function<void(size_t, size_t, const KernelBuild&, double)>& progress = {});
+double precompile(
+    Context& ctx, const std::vector<KernelBuild>& builds,
+    const std::function<void(size_t, size_t, const KernelBuild&, double)>& progress = {});
 
 namespace detail {
 // One per family, next to the code that builds its kernels.

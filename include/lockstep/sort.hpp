@@ -1,5 +1,5 @@
-// Sorting on an OpenCL device: keys (u32, i32, f32, u64, i64, f64), optionally with u32 values or as an
-// index permutation (argsort), ascending or descending, any n >= 0. Three algorithms:
+// Sorting on an OpenCL device: keys (u32, i32, f32, u64, i64, f64), optionally with u32 values or
+// as an index permutation (argsort), ascending or descending, any n >= 0. Three algorithms:
 //  - bitonic (the seed paper's persistent application): tiles sorted in local memory, then the
 //    global stages either one launch per pass (relaunch) or all in ONE persistent kernel with a
 //    global barrier (lock, grouped-lock, lock-free, tree) through PersistentKernel. Not stable.
@@ -12,7 +12,8 @@
 //    about a tile of 4 keys per work-item per compute unit). Stable. n < 2^30.
 // f32 and f64 order: -inf < ... < -0 < +0 < ... < +inf, NaNs last (in both orders; returned as
 // the canonical quiet NaN 0x7FC00000, f64 0x7FF8000000000000). i64 and f64 keys are u64's sort
-// with a bit transform in and out (cl/sort_keys.cl). Descending is the exact reverse order (NaNs still last).
+// with a bit transform in and out (cl/sort_keys.cl). Descending is the exact reverse order (NaNs
+// still last).
 //
 //   lockstep::Context ctx;
 //   std::vector<float> v = {...};

@@ -32,8 +32,8 @@ struct SpmmConfig {
 };
 
 /// The rule (no tuning entry): row-major: the widest VEC that divides k, TEAM the fewest lanes
-/// that cover k with one chunk each on GPUs (at most 4 elsewhere), up to 32; column-major: one work-item per row (up to
-/// 8 columns each, else more lanes). 256 work-items.
+/// that cover k with one chunk each on GPUs (at most 4 elsewhere), up to 32; column-major: one
+/// work-item per row (up to 8 columns each, else more lanes). 256 work-items.
 SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout);
 /// Whether a configuration can run k columns in `layout` on a device.
 bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayout layout);

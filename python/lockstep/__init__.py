@@ -31,7 +31,8 @@ from ._align import Alignment, Sequence, align, read_fasta
 __version__ = "0.1.0"
 
 __all__ = [
-    "Alignment", "Array", "Context", "ConversionWarning", "DeviceNotFoundError", "Error", "InputError",
+    "Alignment", "Array", "Context", "ConversionWarning", "DeviceNotFoundError", "Error",
+    "InputError",
     "Matrix", "MissingFileError", "NegativeCycleError", "OpenCLError", "PrecisionWarning",
     "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
     "asarray", "empty", "read_fasta", "read_graph", "read_matrix_market", "sort", "sort_pairs",

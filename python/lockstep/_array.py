@@ -70,8 +70,10 @@ class Array:
 
     def reshape(self, *shape: Any, order: str = "C") -> "Array":
         """The same buffer seen with another shape (no copy; the layout must allow it)."""
-        shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-        if int(np.prod(shape, dtype=np.int64)) != self.size or (self.ndim > 1 and order != self.order):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        if (int(np.prod(shape, dtype=np.int64)) != self.size
+                or (self.ndim > 1 and order != self.order)):
             raise InputError(f"lockstep.Array.reshape: {self.shape} -> {shape} needs a copy")
         return Array(self._buf, shape, self.dtype, order, self._foreign_queue, self._owner)
 
@@ -93,7 +95,8 @@ class Array:
             _order_after(self.ctx, self._foreign_queue)
 
     def __repr__(self) -> str:
-        return f"lockstep.Array(shape={self.shape}, dtype={self.dtype}, order={self.order!r}) on {self.ctx.name}"
+        return (f"lockstep.Array(shape={self.shape}, dtype={self.dtype}, order={self.order!r}) "
+                f"on {self.ctx.name}")
 
 
 def _queue_ptr(ctx: Context) -> int:
@@ -138,8 +141,8 @@ def asarray(a: Any, dtype: Any = None, ctx: Optional[Context] = None) -> Array:
     anything NumPy takes (native byte order, C or Fortran order kept) written to the device."""
     if isinstance(a, Array):
         if dtype is not None and np.dtype(dtype) != a.dtype:
-            raise TypeError(f"lockstep.asarray: the device array is {a.dtype}, not {np.dtype(dtype)} "
-                            "(convert on the host: lockstep.asarray(a.get().astype(...)))")
+            raise TypeError(f"lockstep.asarray: the device array is {a.dtype}, not "
+                            f"{np.dtype(dtype)} (convert on the host: lockstep.asarray(a.get().astype(...)))")
         return a
     if type(a).__module__.startswith("pyopencl"):
         return _wrap_pyopencl(a, ctx)

@@ -41,7 +41,8 @@ def device_spmv(M: Any, x: Any, alpha: float, beta: float, y: Any, algorithm: st
     else:
         yd = asarray(y, ctx=M.ctx)
         if yd.shape != shape or yd.dtype != dtype or (yd.ndim == 2 and yd.order != xd.order):
-            raise InputError(f"lockstep.spmv: y must be a device array {shape} {dtype} in x's order")
+            raise InputError(f"lockstep.spmv: y must be a device array {shape} {dtype} in x's "
+                             "order")
         yd._before_use()
     xd._before_use()
     m = M._on(dtype)
@@ -104,7 +105,8 @@ def device_sort(keys: Any, values: Any, descending: bool, algorithm: str, barrie
     if values is not None:
         vd = asarray(values, ctx=k.ctx)
         if vd.shape != k.shape or vd.dtype.itemsize != 4:
-            raise InputError(f"lockstep.sort_pairs: device values must be {k.shape} of 4 bytes each")
+            raise InputError(f"lockstep.sort_pairs: device values must be {k.shape} of 4 bytes "
+                             "each")
         vd._before_use()
         v = _copy(vd)
     _lockstep.sort_buffer(k.ctx, out.dtype, out._buf, out.size, v._buf if v else None,

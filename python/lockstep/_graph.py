@@ -90,7 +90,8 @@ def apsp(graph: Any, paths: bool = False, directed: bool = True, algorithm: str 
     matrix (edges: the stored entries); duplicate edges keep the smaller weight; directed=False
     makes every edge two-way. Integer weights are added as int32 (``(n-1) * max|w| < 2^28``),
     floating weights as float32 (float64 weights that float32 does not hold exactly are
-    warned about with a lockstep.PrecisionWarning). Returns the float64 distances (inf: unreachable), and with
+    warned about with a lockstep.PrecisionWarning). Returns the float64 distances (inf:
+    unreachable), and with
     paths=True also the int32 predecessors (-9999 on the diagonal and where unreachable). A
     negative cycle raises lockstep.NegativeCycleError (scipy.sparse.csgraph.NegativeCycleError's
     subclass, and an InputError) naming a vertex on it. algorithm: "auto",

@@ -40,7 +40,8 @@ def as_keys(what: str, a: Any) -> Tuple[np.ndarray, np.dtype]:
     if a.ndim != 1:
         raise InputError(f"{what}: expected a 1-D array, not shape {a.shape} (use a.ravel())")
     native = a.dtype.newbyteorder("=")
-    device = native if native in [np.dtype(d) for d in KEY_DTYPES] else np.dtype(_WIDEN[a.dtype.kind])
+    device = (native if native in [np.dtype(d) for d in KEY_DTYPES]
+              else np.dtype(_WIDEN[a.dtype.kind]))
     return np.ascontiguousarray(a, dtype=device), native
 
 

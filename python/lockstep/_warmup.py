@@ -17,7 +17,8 @@ _TYPES = {"float32": "f32", "float64": "f64", "uint32": "u32", "int32": "i32",
 
 
 def _progress_line(done: int, total: int, family: str, file: str, seconds: float) -> None:
-    sys.stderr.write(f"\rlockstep.warmup: [{done}/{total}] {family} ({file}, {seconds:.1f} s)\033[K")
+    sys.stderr.write(f"\rlockstep.warmup: [{done}/{total}] {family} ({file}, "
+                     f"{seconds:.1f} s)\033[K")
     if done == total:
         sys.stderr.write("\n")
     sys.stderr.flush()

@@ -34,8 +34,9 @@ DeviceBuffer::DeviceBuffer(ContextPtr c, intptr_t mem) : ctx(std::move(c)) {
   const cl::Context owner = buffer.getInfo<CL_MEM_CONTEXT>(&err);
   check(err, "clGetMemObjectInfo");
   if (owner() != ctx->ctx.context()())
-    throw input_error("lockstep.Array: the buffer belongs to another OpenCL context (use "
-                      "lockstep.Context.from_pyopencl(context, queue) for that context)");
+    throw input_error(
+        "lockstep.Array: the buffer belongs to another OpenCL context (use "
+        "lockstep.Context.from_pyopencl(context, queue) for that context)");
   nbytes = buffer.getInfo<CL_MEM_SIZE>(&err);
   check(err, "clGetMemObjectInfo");
 }
@@ -45,46 +46,66 @@ void bind_array(py::module_& m) {
       .def(py::init([](ContextPtr c, size_t bytes) {
         return std::make_shared<DeviceBuffer>(std::move(c), bytes);
       }))
-      .def_static("from_int_ptr", [](ContextPtr c, intptr_t mem) {
-        return std::make_shared<DeviceBuffer>(std::move(c), mem);
-      })
+      .def_static("from_int_ptr",
+                  [](ContextPtr c, intptr_t mem) {
+                    return std::make_shared<DeviceBuffer>(std::move(c), mem);
+                  })
       .def_readonly("nbytes", &DeviceBuffer::nbytes)
       .def_readonly("ctx", &DeviceBuffer::ctx)
       .def_property_readonly("int_ptr", [](const DeviceBuffer& b) { return intptr_t(b.buffer()); })
-      .def("write", [](DeviceBuffer& b, const py::array& host, size_t offset) {
-        need_host(host, size_t(host.nbytes()), false);
-        if (offset + size_t(host.nbytes()) > b.nbytes) throw input_error("lockstep.Array: write past the end");
-        const void* p = host.data();
-        const size_t n = size_t(host.nbytes());
-        if (n) device_call(*b.ctx, [&](Context& ctx) {
-          return check(ctx.queue().enqueueWriteBuffer(b.buffer, CL_TRUE, offset, n, p), "clEnqueueWriteBuffer"), 0;
-        });
-      })
-      .def("read", [](DeviceBuffer& b, py::array& host, size_t offset) {
-        need_host(host, size_t(host.nbytes()), true);
-        if (offset + size_t(host.nbytes()) > b.nbytes) throw input_error("lockstep.Array: read past the end");
-        void* p = host.mutable_data();
-        const size_t n = size_t(host.nbytes());
-        if (n) device_call(*b.ctx, [&](Context& ctx) {
-          return check(ctx.queue().enqueueReadBuffer(b.buffer, CL_TRUE, offset, n, p), "clEnqueueReadBuffer"), 0;
-        });
-      })
-      .def("fill_zero", [](DeviceBuffer& b) {
-        if (b.nbytes) device_call(*b.ctx, [&](Context& ctx) {
-          return check(ctx.queue().enqueueFillBuffer(b.buffer, cl_uchar(0), 0, b.nbytes), "clEnqueueFillBuffer"), 0;
-        });
-      })
-      .def("copy_from", [](DeviceBuffer& b, const DeviceBuffer& src, size_t src_offset, size_t bytes) {
-        if (src_offset + bytes > src.nbytes || bytes > b.nbytes) throw input_error("lockstep.Array: copy out of range");
-        if (bytes) device_call(*b.ctx, [&](Context& ctx) {
-          return check(ctx.queue().enqueueCopyBuffer(src.buffer, b.buffer, src_offset, 0, bytes), "clEnqueueCopyBuffer"), 0;
-        });
+      .def("write",
+           [](DeviceBuffer& b, const py::array& host, size_t offset) {
+             need_host(host, size_t(host.nbytes()), false);
+             if (offset + size_t(host.nbytes()) > b.nbytes)
+               throw input_error("lockstep.Array: write past the end");
+             const void* p = host.data();
+             const size_t n = size_t(host.nbytes());
+             if (n)
+               device_call(*b.ctx, [&](Context& ctx) {
+                 return check(ctx.queue().enqueueWriteBuffer(b.buffer, CL_TRUE, offset, n, p),
+                              "clEnqueueWriteBuffer"),
+                        0;
+               });
+           })
+      .def("read",
+           [](DeviceBuffer& b, py::array& host, size_t offset) {
+             need_host(host, size_t(host.nbytes()), true);
+             if (offset + size_t(host.nbytes()) > b.nbytes)
+               throw input_error("lockstep.Array: read past the end");
+             void* p = host.mutable_data();
+             const size_t n = size_t(host.nbytes());
+             if (n)
+               device_call(*b.ctx, [&](Context& ctx) {
+                 return check(ctx.queue().enqueueReadBuffer(b.buffer, CL_TRUE, offset, n, p),
+                              "clEnqueueReadBuffer"),
+                        0;
+               });
+           })
+      .def("fill_zero",
+           [](DeviceBuffer& b) {
+             if (b.nbytes)
+               device_call(*b.ctx, [&](Context& ctx) {
+                 return check(ctx.queue().enqueueFillBuffer(b.buffer, cl_uchar(0), 0, b.nbytes),
+                              "clEnqueueFillBuffer"),
+                        0;
+               });
+           })
+      .def("copy_from", [](DeviceBuffer& b, const DeviceBuffer& src, size_t src_offset,
+                           size_t bytes) {
+        if (src_offset + bytes > src.nbytes || bytes > b.nbytes)
+          throw input_error("lockstep.Array: copy out of range");
+        if (bytes)
+          device_call(*b.ctx, [&](Context& ctx) {
+            return check(ctx.queue().enqueueCopyBuffer(src.buffer, b.buffer, src_offset, 0, bytes),
+                         "clEnqueueCopyBuffer"),
+                   0;
+          });
       });
 
   // the context side: handles, synchronisation, ordering against a foreign queue
   auto cls = py::reinterpret_borrow<py::object>(m.attr("Context"));
-  cls.attr("_from_handles") = py::cpp_function(
-      [](intptr_t context, intptr_t device, intptr_t queue) {
+  cls.attr("_from_handles") =
+      py::cpp_function([](intptr_t context, intptr_t device, intptr_t queue) {
         cl::Context c = handle_of<cl::Context>(context);
         cl::Device d = handle_of<cl::Device>(device);
         cl::CommandQueue q;

@@ -85,7 +85,8 @@ PYBIND11_MODULE(_lockstep, m) {
       const std::string enoent = ": cannot open: " + std::string(std::strerror(ENOENT));
       const size_t at = m.find(enoent);
       if (at != std::string::npos && at + enoent.size() == m.size()) {
-        py::object exc = py::reinterpret_borrow<py::object>(missing_cls)(ENOENT, m, m.substr(0, at));
+        py::object exc =
+            py::reinterpret_borrow<py::object>(missing_cls)(ENOENT, m, m.substr(0, at));
         PyErr_SetObject(missing_cls, exc.ptr());
       } else if (m.find("negative cycle") != std::string::npos) {
         PyErr_SetString(cycle_cls, e.what());
@@ -118,8 +119,9 @@ PYBIND11_MODULE(_lockstep, m) {
            "A device with its OpenCL context and queue.\n\n"
            "device: None (LOCKSTEP_DEVICE, else the first GPU, else the first device), an index\n"
            "from lockstep.devices(), or a case-insensitive part of the platform or device name.")
-      .def_property_readonly("info", [](const SharedContext& c) { return device_dict(c.ctx.info()); },
-                             "The device's description (a dict, as in lockstep.devices()).")
+      .def_property_readonly(
+          "info", [](const SharedContext& c) { return device_dict(c.ctx.info()); },
+          "The device's description (a dict, as in lockstep.devices()).")
       .def_property_readonly("name", [](const SharedContext& c) { return c.ctx.info().name; })
       .def("__repr__", [](const SharedContext& c) {
         const DeviceInfo& d = c.ctx.info();
@@ -131,15 +133,17 @@ PYBIND11_MODULE(_lockstep, m) {
                           const std::vector<std::string>& types, const py::object& progress) {
     const std::vector<KernelBuild> builds = select_builds(c.ctx.info(), families, types);
     return device_call(c, [&](Context& ctx) {
-      return precompile(ctx, builds, [&](size_t done, size_t total, const KernelBuild& b, double s) {
-        if (progress.is_none()) return;
-        py::gil_scoped_acquire gil;
-        progress(done, total, b.family, b.file, s);
-      });
+      return precompile(ctx, builds,
+                        [&](size_t done, size_t total, const KernelBuild& b, double s) {
+                          if (progress.is_none()) return;
+                          py::gil_scoped_acquire gil;
+                          progress(done, total, b.family, b.file, s);
+                        });
     });
   });
   bind_array(m);
   bind_spmv(m);
+  bind_tune(m);
   bind_sort(m);
   bind_graph(m);
   bind_align(m);

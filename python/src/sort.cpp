@@ -107,9 +107,10 @@ void sort_buffer(const ContextPtr& c, const py::dtype& dtype, DeviceBuffer& keys
   if (keys.nbytes < n * key_bytes(type) || (values && (*values)->nbytes < n * 4))
     throw input_error("sort: the device arrays are smaller than n");
   const SortOptions o = sort_options(descending, algorithm, barrier, local_size);
-  if (n) device_call(*c, [&](Context& ctx) {
-    return sort(ctx, type, keys.buffer, n, o, values ? &(*values)->buffer : nullptr), 0;
-  });
+  if (n)
+    device_call(*c, [&](Context& ctx) {
+      return sort(ctx, type, keys.buffer, n, o, values ? &(*values)->buffer : nullptr), 0;
+    });
 }
 
 }  // namespace

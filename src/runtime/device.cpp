@@ -163,7 +163,8 @@ Context::Context(const cl::Context& context, const cl::Device& device,
     check(err, "clGetCommandQueueInfo");
     if (qc() != context() || qd() != device())
       throw input_error("Context: the queue belongs to another context or device");
-    shares_queue_ = (p & CL_QUEUE_PROFILING_ENABLE) && !(p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    shares_queue_ =
+        (p & CL_QUEUE_PROFILING_ENABLE) && !(p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   }
   if (shares_queue_) {
     queue_ = *queue;

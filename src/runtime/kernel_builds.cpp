@@ -56,8 +56,11 @@ std::vector<KernelBuild> select_builds(const DeviceInfo& device,
                                        const std::vector<std::string>& families,
                                        const std::vector<std::string>& types) {
   static const std::map<std::string, std::vector<std::string>> tokens = {
-      {"f32", {"VALUE_TYPE=float", "KEY_TYPE=2"}}, {"f64", {"VALUE_TYPE=double", "KEY_TYPE=5"}},
-      {"u32", {"KEY_TYPE=0"}}, {"i32", {"KEY_TYPE=1"}}, {"u64", {"KEY_TYPE=3"}},
+      {"f32", {"VALUE_TYPE=float", "KEY_TYPE=2"}},
+      {"f64", {"VALUE_TYPE=double", "KEY_TYPE=5"}},
+      {"u32", {"KEY_TYPE=0"}},
+      {"i32", {"KEY_TYPE=1"}},
+      {"u64", {"KEY_TYPE=3"}},
       {"i64", {"KEY_TYPE=4"}}};
   for (const std::string& t : types)
     if (!tokens.count(t))
@@ -68,10 +71,12 @@ std::vector<KernelBuild> select_builds(const DeviceInfo& device,
     for (const std::string& f : families) family |= b.family.rfind(f, 0) == 0;
     if (!family) continue;
     const std::string o = " " + b.options + " ";
-    const bool typed = o.find("VALUE_TYPE=") != std::string::npos || o.find("KEY_TYPE=") != std::string::npos;
+    const bool typed =
+        o.find("VALUE_TYPE=") != std::string::npos || o.find("KEY_TYPE=") != std::string::npos;
     bool type = types.empty() || !typed;
     for (const std::string& t : types)
-      for (const std::string& tok : tokens.at(t)) type |= o.find("-D " + tok + " ") != std::string::npos;
+      for (const std::string& tok : tokens.at(t))
+        type |= o.find("-D " + tok + " ") != std::string::npos;
     if (type) out.push_back(std::move(b));
   }
   return out;

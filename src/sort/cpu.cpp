@@ -1,8 +1,9 @@
 // The host reference for lockstep::sort: the key transform of cl/sort_keys.cl written once more
 // in C++ (so the reference orders f32 and f64 exactly as the device does: -0 before +0, NaNs last
-// in both orders, returned as 0x7FC00000 / 0x7FF8000000000000), then a stable sort of (key, value) by transformed key:
-// libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where built with OpenMP, so
-// that verifying 2^27 keys takes seconds on a many-core host; std::stable_sort otherwise.
+// in both orders, returned as 0x7FC00000 / 0x7FF8000000000000), then a stable sort of (key, value)
+// by transformed key: libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where built
+// with OpenMP, so that verifying 2^27 keys takes seconds on a many-core host; std::stable_sort
+// otherwise.
 #include <algorithm>
 #if defined(_OPENMP) && defined(__GLIBCXX__)
 #include <parallel/algorithm>

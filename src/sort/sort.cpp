@@ -60,8 +60,8 @@ const char* to_string(SortAlgorithm a) {
 }
 
 static_assert(int(KeyType::u32) == KEY_U32 && int(KeyType::i32) == KEY_I32 &&
-              int(KeyType::f32) == KEY_F32 && int(KeyType::u64) == KEY_U64 &&
-              int(KeyType::i64) == KEY_I64 && int(KeyType::f64) == KEY_F64,
+                  int(KeyType::f32) == KEY_F32 && int(KeyType::u64) == KEY_U64 &&
+                  int(KeyType::i64) == KEY_I64 && int(KeyType::f64) == KEY_F64,
               "KeyType and cl/contract.h's KEY_* differ");
 size_t key_bytes(KeyType t) { return int(t) >= int(KeyType::u64) ? 8 : 4; }
 
@@ -106,8 +106,8 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
 // fusion depths.
 void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   const int local = int(std::min<size_t>(256, d.max_work_group_size));
-  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64,
-                    KeyType::f64})
+  for (KeyType t :
+       {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64})
     for (bool pairs : {false, true}) {
       const RadixParams p = radix_params(d, t, pairs, 0);
       for (bool desc : {false, true})

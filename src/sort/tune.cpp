@@ -59,8 +59,12 @@ class SortFamily : public tuning::Family {
       case KeyType::u32: reference<uint32_t>(); break;
       case KeyType::i32: reference<int32_t>(); break;
       case KeyType::f32: reference<float>(); break;
-      case KeyType::i64: reference<int64_t>(); break;
-      case KeyType::f64: reference<double>(); break;
+      case KeyType::i64:
+        reference<int64_t>();
+        break;
+      case KeyType::f64:
+        reference<double>();
+        break;
       default: reference<uint64_t>(); break;
     }
   }

@@ -132,13 +132,13 @@ void detail::spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& o
     }
 }
 
-#define LOCKSTEP_INSTANTIATE(T)                                                                   \
-  template Defines spmm_defines<T>(const SpmmConfig&, int, DenseLayout);                          \
-  template SpmmConfig choose_spmm_config<T>(const DeviceInfo&, const DeviceCsr<T>&, int,         \
-                                            DenseLayout);                                         \
-  template SpmvRun spmm<T>(cl::CommandQueue&, const DeviceCsr<T>&, const cl::Buffer&,            \
-                           cl::Buffer&, int, DenseLayout, T, T, SpmmConfig);                      \
-  template void spmm<T>(Context&, const DeviceCsr<T>&, const std::vector<T>&, std::vector<T>&,   \
+#define LOCKSTEP_INSTANTIATE(T)                                                                    \
+  template Defines spmm_defines<T>(const SpmmConfig&, int, DenseLayout);                           \
+  template SpmmConfig choose_spmm_config<T>(const DeviceInfo&, const DeviceCsr<T>&, int,           \
+                                            DenseLayout);                                          \
+  template SpmvRun spmm<T>(cl::CommandQueue&, const DeviceCsr<T>&, const cl::Buffer&, cl::Buffer&, \
+                           int, DenseLayout, T, T, SpmmConfig);                                    \
+  template void spmm<T>(Context&, const DeviceCsr<T>&, const std::vector<T>&, std::vector<T>&,     \
                         int, DenseLayout, T, T, SpmmConfig);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

@@ -37,19 +37,24 @@ class SpmmFamily : public tuning::Family {
     }
     x_ = upload(ctx.queue(), x, CL_MEM_READ_ONLY);
     y_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, m * kk) * sizeof(T));
-    bytes_ = double(host.nnz()) * (sizeof(T) + 4) + double(m + 1) * 4 +
-             double((n + m) * kk) * sizeof(T);
+    bytes_ =
+        double(host.nnz()) * (sizeof(T) + 4) + double(m + 1) * 4 + double((n + m) * kk) * sizeof(T);
   }
 
   std::string name() const override { return "spmm"; }
   std::vector<tuning::Space> spaces() const override {
-    return {{{"local_size", {64, 128, 256, 512}}, {"team", {1, 2, 4, 8, 16, 32}},
-             {"vec", {1, 2, 4}}}};
+    return {
+        {{"local_size", {64, 128, 256, 512}}, {"team", {1, 2, 4, 8, 16, 32}}, {"vec", {1, 2, 4}}}};
   }
-  bool valid(const tuning::Params& p) const override { return spmm_valid(config(p), dev_.device(), k_, layout_); }
+  bool valid(const tuning::Params& p) const override {
+    return spmm_valid(config(p), dev_.device(), k_, layout_);
+  }
   std::string key() const override { return spmm_key(sizeof(T), k_, layout_, dev_.fingerprint()); }
   nlohmann::json features() const override {
-    return {{"rows", dev_.rows()}, {"cols", dev_.cols()}, {"nnz", dev_.nnz()}, {"k", k_},
+    return {{"rows", dev_.rows()},
+            {"cols", dev_.cols()},
+            {"nnz", dev_.nnz()},
+            {"k", k_},
             {"layout", to_string(layout_)}};
   }
   Defines defines(const tuning::Params& p) const override {
@@ -60,7 +65,8 @@ class SpmmFamily : public tuning::Family {
     cl::CommandQueue& q = ctx_.queue();
     spmm<T>(q, dev_, x_, y_, k_, layout_, T(1), T(0), c);  // warm-up (and the build)
     std::vector<double> ms;
-    for (int r = 0; r < repeats_; ++r) ms.push_back(spmm<T>(q, dev_, x_, y_, k_, layout_, T(1), T(0), c).ms());
+    for (int r = 0; r < repeats_; ++r)
+      ms.push_back(spmm<T>(q, dev_, x_, y_, k_, layout_, T(1), T(0), c).ms());
     std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
     return last_ms_ = ms[ms.size() / 2];
   }

@@ -24,9 +24,8 @@ int run_precompile(const Args& args) {
   po::options_description opts("options");
   opts.add_options()("family", po::value<std::string>()->default_value(""),
                      "families, by prefix: spmv,spmm,cg,blas1,sort,bfs,align,apsp,barrier,copy "
-                     "(default: all)")(
-      "type", po::value<std::string>()->default_value(""),
-      "value / key types: f32,f64,u32,i32,u64,i64 (default: all)")(
+                     "(default: all)")("type", po::value<std::string>()->default_value(""),
+                                       "value / key types: f32,f64,u32,i32,u64,i64 (default: all)")(
       "list", "print the selected builds (family, file, options) instead of building them");
   po::variables_map vm;
   if (!parse("lockstep precompile [--family F,...] [--type T,...] [--list]", args, opts, {}, vm))
@@ -36,18 +35,22 @@ int run_precompile(const Args& args) {
   Context ctx(device_spec(vm));
   const std::vector<KernelBuild> builds = select_builds(ctx.info(), families, types);
   if (vm.count("list")) {
-    for (const KernelBuild& b : builds) std::cout << b.family << '\t' << b.file << '\t' << b.options << '\n';
+    for (const KernelBuild& b : builds)
+      std::cout << b.family << '\t' << b.file << '\t' << b.options << '\n';
     return 0;
   }
-  const double s = precompile(ctx, builds, [](size_t done, size_t total, const KernelBuild& b, double sec) {
-    std::cerr << "[" << done << "/" << total << "] " << b.family << " " << b.file << " "
-              << int(sec * 1000) << " ms\n";
-  });
-  std::cout << "device=\"" << ctx.info().name << "\" builds=" << builds.size() << " seconds=" << s << "\n";
+  const double s =
+      precompile(ctx, builds, [](size_t done, size_t total, const KernelBuild& b, double sec) {
+        std::cerr << "[" << done << "/" << total << "] " << b.family << " " << b.file << " "
+                  << int(sec * 1000) << " ms\n";
+      });
+  std::cout << "device=\"" << ctx.info().name << "\" builds=" << builds.size() << " seconds=" << s
+            << "\n";
   return 0;
 }
 
 }  // namespace
-LOCKSTEP_COMMAND("precompile", "build the kernels a workload uses into the program cache, with progress",
+LOCKSTEP_COMMAND("precompile",
+                 "build the kernels a workload uses into the program cache, with progress",
                  run_precompile);
 }  // namespace lockstep::cli

@@ -1,4 +1,5 @@
-// `lockstep spmm FILE --k K[,K...] [--layout row|col] [--precision float|double] [--tune] [--local-size N
+// `lockstep spmm FILE --k K[,K...] [--layout row|col] [--precision float|double] [--tune]
+// [--local-size N
 // --team T --vec V] [--repeat N]`: times one CSR SpMM (Y = A X, X of K columns) through the tuning
 // family (event-timed median after a warm-up; checked against a host product in double). --tune
 // first searches every valid shape with the one tuning engine and stores the fastest verified one,
@@ -29,7 +30,8 @@ int run(const po::variables_map& vm, const std::vector<int>& ks) {
 }
 
 template <typename T>
-int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k, DenseLayout layout) {
+int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k,
+          DenseLayout layout) {
   const std::string file = vm["file"].as<std::string>();
   auto family = spmm_family<T>(ctx, host, k, layout, vm["repeat"].as<int>());
   if (vm.count("tune")) {
@@ -55,10 +57,14 @@ int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k, 
   const nlohmann::json m = family->metrics(p, ms);
   Report kv;
   kv.add("matrix", file).add("device", ctx.info().name);
-  kv.add("precision", sizeof(T) == 8 ? "double" : "float").add("k", k).add("layout", to_string(layout));
+  kv.add("precision", sizeof(T) == 8 ? "double" : "float")
+      .add("k", k)
+      .add("layout", to_string(layout));
   kv.add("rows", host.rows).add("nnz", host.nnz());
   kv.add("local_size", c.local_size).add("team", c.team).add("vec", c.vec);
-  kv.add("median_ms", ms).add("gflops", m["gflops"].get<double>()).add("gbs", m["gbs"].get<double>());
+  kv.add("median_ms", ms)
+      .add("gflops", m["gflops"].get<double>())
+      .add("gbs", m["gbs"].get<double>());
   kv.add("max_rel_err", v.error).add("verified", int(v.ok));
   std::cout << kv.str() << "\n";
   return v.ok ? 0 : 1;
@@ -78,7 +84,8 @@ int run_spmm(const Args& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse("lockstep spmm FILE [--k K[,K...]] [--layout row|col] [--precision float|double] [--tune] "
+  if (!parse("lockstep spmm FILE [--k K[,K...]] [--layout row|col] [--precision float|double] "
+             "[--tune] "
              "[--local-size N --team T --vec V] [--repeat N]",
              args, opts, pos, vm))
     return 0;
