@@ -37,6 +37,15 @@
 #define BITONIC_KEY_IN 1         // flag: the phase reads keys through key_in (the first phase)
 #define BITONIC_KEY_OUT 2        // flag: the phase writes keys through key_out (the last phase)
 
+// ---- sort keys (cl/sort_keys.cl): KEY_TYPE, the values of lockstep::KeyType (sort.cpp checks
+// them). The 64-bit types are u64's radix sort with i64/f64 bit transforms. ----
+#define KEY_U32 0
+#define KEY_I32 1
+#define KEY_F32 2
+#define KEY_U64 3
+#define KEY_I64 4
+#define KEY_F64 5
+
 // ---- radix sort state (cl/radix_state.cl, src/sort/radix.cpp): ints ----
 // Zero between sorts: the counts per pass (room for 8 digits, whatever the key type, since sorts
 // of different key types share the buffer) and digit, the 8 passes' tile counters, the finished

@@ -104,7 +104,7 @@ __kernel void radix_histogram(__global const key_t* keys, uint n, __global volat
       plan |= p == copy ? PLAN_COPY : 0;
       ++at;
     }
-#if KEY_TYPE == 2
+#if KEY_FLOAT
     if (hops == 0 && p == 0) plan = PLAN_INPLACE;
 #endif
     state[ST_PLAN + p] = plan;

@@ -188,7 +188,7 @@ void finish(__global key_t* keys, __global uint* vals, __global const key_t* tmp
             __global const uint* tmpv, uint n, uint tiles, uint moves) {
   const uint run = popcount(moves), l = get_local_id(0);
   const int copy = !HELD && (run & 1);
-#if KEY_TYPE == 2
+#if KEY_FLOAT
   const int todo = copy || run == 0;
 #else
   const int todo = copy;  // other keys come back bit for bit from key_out(key_in(x))

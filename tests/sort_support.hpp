@@ -22,6 +22,8 @@ inline std::vector<K> random_keys(size_t n, uint64_t seed, uint64_t range = 0) {
     uint64_t r = range ? rng() % range : rng();
     if constexpr (std::is_same_v<K, float>)
       x = float(int64_t(r % 2000001) - 1000000) / 64.0f;
+    else if constexpr (std::is_same_v<K, double>)
+      x = double(int64_t(r >> 11) - (int64_t(1) << 52)) / 4096.0;
     else
       x = K(r);
   }

@@ -95,3 +95,22 @@ TEST_CASE("kernel builds: this device's barrier builds, from its own DeviceInfo,
     }
   CHECK(built >= (ctx.info().c20_atomics ? 5 : 0));
 }
+
+TEST_CASE("kernel builds: select_builds takes a workload's families and types") {
+  const DeviceInfo d = device_profile("nvidia", 0, "3.0");
+  const auto sort64 = select_builds(d, {"sort/radix"}, {"f64"});
+  REQUIRE_FALSE(sort64.empty());
+  for (const auto& b : sort64) {
+    CHECK(b.family.rfind("sort/radix", 0) == 0);
+    CHECK(b.options.find("-D KEY_TYPE=5") != std::string::npos);
+  }
+  const auto spmv = select_builds(d, {"spmv", "spmm"}, {"f32"});
+  bool spmm = false;
+  for (const auto& b : spmv) {
+    CHECK(b.options.find("VALUE_TYPE=float") != std::string::npos);
+    spmm |= b.family == "spmm";
+  }
+  CHECK(spmm);
+  CHECK(select_builds(d, {}, {}).size() == kernel_builds(d).size());
+  CHECK_THROWS_AS(select_builds(d, {}, {"f16"}), input_error);
+}

@@ -13,6 +13,8 @@ packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-header
           python3-dev python3-pybind11 python3-numpy python3-scipy python3-pytest
           # search (issue 34): parasail, the exact reference, and real proteins to search
           python3-parasail mmseqs2-examples
+          # the wheel (.ci/run: tools/python_wheel.py vendors libssw/libgomp; the interop tests)
+          patchelf python3-venv python3-pyopencl
           # tools/portability/compile_kernels.sh (CI): AMD GPU and SPIR-V ahead-of-time compiles
           clang-16 clang-19 rocm-device-libs clang-15 llvm-spirv-15 spirv-tools python3)
 missing=()

@@ -7,6 +7,7 @@
 // it can pick on a device like `target`; pure constants (a barrier's group count) get
 // representative values.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,24 @@ DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
 /// under the OpenCL C 1.2 ordering path that LOCKSTEP_BARRIER_C11=0 selects.
 std::vector<KernelBuild> kernel_builds(const DeviceInfo& target);
 
+/// The builds of kernel_builds(device) that a workload uses: families whose name starts with one
+/// of `families` (e.g. "sort" takes sort/radix, sort/bitonic, ...; empty: all), and of those with
+/// a VALUE_TYPE or KEY_TYPE only the ones named in `types` (f32, f64, u32, i32, u64, i64; empty:
+/// all). Builds without either (barriers, BFS) always pass.
+std::vector<KernelBuild> select_builds(const DeviceInfo& device,
+                                       const std::vector<std::string>& families,
+                                       const std::vector<std::string>& types);
+/// Builds each into the program cache (memory and disk: later processes load them instead of
+/// compiling), calling progress(done, total, build, seconds) after each; returns the seconds.
+double precompile(
+    Context& ctx, const std::vector<KernelBuild>& builds,
+    const std::function<void(size_t, size_t, const KernelBuild&, double)>& progress = {});
+
 namespace detail {
 // One per family, next to the code that builds its kernels.
 void barrier_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void spmv_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void blas1_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);

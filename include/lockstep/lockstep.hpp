@@ -17,6 +17,7 @@
 #include "lockstep/runtime.hpp"
 #include "lockstep/search.hpp"
 #include "lockstep/sort.hpp"
+#include "lockstep/spmm.hpp"
 #include "lockstep/spmv.hpp"
 #include "lockstep/spmv_measure.hpp"
 #include "lockstep/spmv_tuner.hpp"

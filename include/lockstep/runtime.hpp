@@ -107,6 +107,13 @@ class Context {
  public:
   explicit Context(const std::string& device_spec = "");
   explicit Context(const cl::Device& device);
+  /// Joins an existing OpenCL program (PyOpenCL, an application's own context): lockstep works
+  /// in `context` on `device`, on `queue` when it is an in-order queue of that device with
+  /// profiling enabled (what lockstep's timing needs), else on a queue of its own in `context`
+  /// (order it against the caller's queue with events: shares_queue() says which).
+  Context(const cl::Context& context, const cl::Device& device,
+          const cl::CommandQueue* queue = nullptr);
+  bool shares_queue() const { return shares_queue_; }
   const cl::Context& context() const { return context_; }
   const cl::Device& device() const { return device_; }
   cl::CommandQueue& queue() { return queue_; }
@@ -130,6 +137,7 @@ class Context {
   cl::CommandQueue queue_;
   DeviceInfo info_;
   std::vector<std::pair<size_t, cl::Buffer>> scratch_;  // per slot: bytes, buffer
+  bool shares_queue_ = false;
 };
 
 // ---- small checked helpers over the Khronos bindings ----

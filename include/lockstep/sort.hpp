@@ -1,5 +1,5 @@
-// Sorting on an OpenCL device: keys (u32, i32, f32, u64), optionally with u32 values or as an
-// index permutation (argsort), ascending or descending, any n >= 0. Three algorithms:
+// Sorting on an OpenCL device: keys (u32, i32, f32, u64, i64, f64), optionally with u32 values or
+// as an index permutation (argsort), ascending or descending, any n >= 0. Three algorithms:
 //  - bitonic (the seed paper's persistent application): tiles sorted in local memory, then the
 //    global stages either one launch per pass (relaunch) or all in ONE persistent kernel with a
 //    global barrier (lock, grouped-lock, lock-free, tree) through PersistentKernel. Not stable.
@@ -10,8 +10,10 @@
 //    barrier between a pass's counting and its scatter; a tile per co-resident work-group, kept
 //    in registers and sorted in place), for the mid range (GPUs: past one group's tile up to
 //    about a tile of 4 keys per work-item per compute unit). Stable. n < 2^30.
-// f32 order: -inf < ... < -0 < +0 < ... < +inf, NaNs last (in both orders; returned as the
-// canonical quiet NaN 0x7FC00000). Descending is the exact reverse order (NaNs still last).
+// f32 and f64 order: -inf < ... < -0 < +0 < ... < +inf, NaNs last (in both orders; returned as
+// the canonical quiet NaN 0x7FC00000, f64 0x7FF8000000000000). i64 and f64 keys are u64's sort
+// with a bit transform in and out (cl/sort_keys.cl). Descending is the exact reverse order (NaNs
+// still last).
 //
 //   lockstep::Context ctx;
 //   std::vector<float> v = {...};
@@ -35,9 +37,9 @@ namespace tuning {
 class Family;
 }
 
-enum class KeyType { u32, i32, f32, u64 };
+enum class KeyType { u32, i32, f32, u64, i64, f64 };  // cl/contract.h KEY_*
 enum class SortAlgorithm { automatic, bitonic, radix, radix_persistent };
-KeyType parse_key_type(const std::string& name);              // u32|i32|f32|u64; input_error
+KeyType parse_key_type(const std::string& name);  // u32|i32|f32|u64|i64|f64; input_error
 // auto|bitonic|radix|radix-persistent; input_error
 SortAlgorithm parse_sort_algorithm(const std::string& name);
 const char* to_string(KeyType t);
@@ -46,16 +48,21 @@ size_t key_bytes(KeyType t);
 template <typename K>
 constexpr KeyType key_type_of() {
   static_assert(std::is_same_v<K, uint32_t> || std::is_same_v<K, int32_t> ||
-                    std::is_same_v<K, float> || std::is_same_v<K, uint64_t>,
-                "sort keys are uint32_t, int32_t, float or uint64_t");
+                    std::is_same_v<K, float> || std::is_same_v<K, uint64_t> ||
+                    std::is_same_v<K, int64_t> || std::is_same_v<K, double>,
+                "sort keys are uint32_t, int32_t, float, uint64_t, int64_t or double");
   if constexpr (std::is_same_v<K, uint32_t>)
     return KeyType::u32;
   else if constexpr (std::is_same_v<K, int32_t>)
     return KeyType::i32;
   else if constexpr (std::is_same_v<K, float>)
     return KeyType::f32;
-  else
+  else if constexpr (std::is_same_v<K, uint64_t>)
     return KeyType::u64;
+  else if constexpr (std::is_same_v<K, int64_t>)
+    return KeyType::i64;
+  else
+    return KeyType::f64;
 }
 
 struct SortOptions {

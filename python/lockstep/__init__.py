@@ -10,14 +10,20 @@ Every call takes ``ctx=None`` (the default context: ``LOCKSTEP_DEVICE``, else th
 else the first device) or a ``lockstep.Context(device=...)``. The names of the options are the
 CLI's: ``algorithm=``, ``barrier=``, ``local_size=``. Errors: ``TypeError`` for a wrong type or
 dtype (the message lists the accepted dtypes), ``lockstep.InputError`` (a ValueError) for bad
-input, ``lockstep.OpenCLError`` (a RuntimeError with ``call``, ``status_name`` and
+input, with subclasses that are what Python and SciPy raise (``MissingFileError``: a
+FileNotFoundError; ``NegativeCycleError``: scipy.sparse.csgraph's; ``DeviceNotFoundError``: a
+RuntimeError), ``lockstep.OpenCLError`` (a RuntimeError with ``call``, ``status_name`` and
 ``build_log``) when the device fails. Device work runs without the GIL.
 """
-from ._errors import Error, InputError, OpenCLError  # first: the C++ module imports them
+from ._errors import (DeviceNotFoundError, Error, InputError, MissingFileError,  # first: the
+                      NegativeCycleError, OpenCLError, PrecisionWarning)  # C++ module imports them
 from . import _lockstep
 from ._checks import ConversionWarning
 from ._context import Context, default_context, devices
-from ._sparse import Matrix, cg, read_matrix_market, spmv, tune
+from ._sparse import Matrix, read_matrix_market, spmv, tune
+from ._cg import cg
+from ._array import Array, asarray, empty, synchronize, zeros
+from ._warmup import warmup
 from ._sort import argsort, sort, sort_pairs
 from ._graph import apsp, bfs, read_graph
 from ._align import Alignment, Sequence, align, read_fasta
@@ -26,8 +32,10 @@ from ._search import search
 __version__ = "0.1.0"
 
 __all__ = [
-    "Alignment", "Context", "ConversionWarning", "Error", "InputError", "Matrix", "OpenCLError",
+    "Alignment", "Array", "Context", "ConversionWarning", "DeviceNotFoundError", "Error",
+    "InputError",
+    "Matrix", "MissingFileError", "NegativeCycleError", "OpenCLError", "PrecisionWarning",
     "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
-    "read_fasta", "read_graph", "read_matrix_market", "search", "sort", "sort_pairs", "spmv",
-    "tune",
+    "asarray", "empty", "read_fasta", "read_graph", "read_matrix_market", "search", "sort",
+    "sort_pairs", "spmv", "synchronize", "tune", "warmup", "zeros",
 ]

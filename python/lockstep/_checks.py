@@ -71,15 +71,33 @@ def as_vector(what: str, name: str, x: Any, dtype: np.dtype, length: int) -> np.
     return np.ascontiguousarray(x)
 
 
-def as_keys(what: str, a: Any, accepted: Sequence[Any]) -> np.ndarray:
-    """A contiguous 1-D array of one of the accepted dtypes."""
-    if not isinstance(a, np.ndarray):
-        raise TypeError(f"{what}: expected a numpy.ndarray of dtype {_names(accepted)}, not "
-                        f"{type(a).__name__}")
-    check_dtype(what, "the array", a.dtype, accepted)
-    if a.ndim != 1:
-        raise InputError(f"{what}: expected a 1-D array, not shape {a.shape} (use a.ravel())")
-    return np.ascontiguousarray(a)
+def compute_dtype(what: str, name: str, a: np.dtype, x: np.dtype) -> np.dtype:
+    """The dtype NumPy computes ``A @ x`` in (np.result_type: float32 with float64 or int64 is
+    float64, with int16 float32), in native byte order; TypeError when that is not float32 or
+    float64 (complex, object, longdouble)."""
+    if x.kind not in "biuf":
+        raise TypeError(f"{what}: {name} has dtype {x}; accepted: real numbers (float32, float64 "
+                        "or integers, converted as numpy.result_type does)")
+    r = np.result_type(a, x).newbyteorder("=")
+    if r not in (np.dtype(np.float32), np.dtype(np.float64)):
+        raise TypeError(f"{what}: {name} of dtype {x} against A's {a} computes in {r}; accepted: "
+                        "float32, float64")
+    return r
+
+
+def as_operand(what: str, name: str, x: Any, a_dtype: np.dtype, length: int,
+               ndim: int = 0) -> Tuple[np.ndarray, np.dtype]:
+    """x as NumPy would take it (lists, other byte orders, integers: ``numpy.asarray``) and the
+    dtype ``A @ x`` computes in; x converted to it, contiguous (C order for a vector; a 2-D x keeps
+    C or Fortran order). ndim 1 or 2 demands it; 0 takes either. Shape (length,) or (length, k)."""
+    x = np.asarray(x)
+    dtype = compute_dtype(what, name, np.dtype(a_dtype), x.dtype)
+    if x.ndim not in ((1, 2) if ndim == 0 else (ndim,)) or x.shape[0] != length:
+        want = f"({length},)" if ndim == 1 else f"({length},) or ({length}, k)"
+        raise InputError(f"{what}: {name} must have shape {want}, not {x.shape}")
+    if x.ndim == 2 and x.flags.f_contiguous and not x.flags.c_contiguous:
+        return np.asfortranarray(x, dtype=dtype), dtype
+    return np.ascontiguousarray(x, dtype=dtype), dtype
 
 
 def check_square(what: str, shape: Tuple[int, ...]) -> None:

@@ -1,4 +1,8 @@
-"""The exceptions of lockstep (the C++ module raises these; see python/src/module.cpp)."""
+"""The exceptions of lockstep (the C++ module raises these; see python/src/module.cpp). Each also
+subclasses what SciPy or Python raises for the same problem, so code written against them catches
+lockstep's too: a missing file is a FileNotFoundError, a negative cycle a
+scipy.sparse.csgraph.NegativeCycleError, a missing device a RuntimeError."""
+from scipy.sparse.csgraph import NegativeCycleError as _SciPyNegativeCycleError
 
 
 class Error(Exception):
@@ -7,7 +11,22 @@ class Error(Exception):
 
 class InputError(Error, ValueError):
     """Bad input: a malformed file (the message names the file and line), a shape or size that
-    does not fit, an unknown algorithm name, a negative cycle, ..."""
+    does not fit, an unknown algorithm name, ..."""
+
+
+class MissingFileError(FileNotFoundError, InputError):
+    """An input file that does not exist: a FileNotFoundError (``errno``, ``filename``) and a
+    lockstep.InputError."""
+
+
+class NegativeCycleError(InputError, _SciPyNegativeCycleError):
+    """apsp found a negative cycle (the message names a vertex on it): what
+    ``scipy.sparse.csgraph.floyd_warshall`` raises, and a lockstep.InputError."""
+
+
+class DeviceNotFoundError(InputError, RuntimeError):
+    """No OpenCL device (or none matching the ``device=`` asked for): a RuntimeError, and a
+    lockstep.InputError as before."""
 
 
 class OpenCLError(Error, RuntimeError):
@@ -25,3 +44,7 @@ class OpenCLError(Error, RuntimeError):
         self.status = status
         self.status_name = status_name
         self.build_log = build_log
+
+
+class PrecisionWarning(UserWarning):
+    """A result computed in lower precision than its input (apsp's float64 weights)."""

@@ -2,6 +2,7 @@
 conventions of ``scipy.sparse.csgraph`` (predecessor -9999 where there is none)."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Optional, Tuple, Union
 
 import numpy as np
@@ -10,7 +11,7 @@ import scipy.sparse as sp
 from . import _lockstep
 from ._checks import as_csr, check_name, check_square, csr_arrays
 from ._context import Context, context_or_default
-from ._errors import InputError
+from ._errors import InputError, PrecisionWarning
 
 NO_PREDECESSOR = -9999  # scipy.sparse.csgraph's value
 
@@ -70,6 +71,11 @@ def _edges(graph: Any) -> Tuple[int, np.ndarray, np.ndarray, np.ndarray, bool]:
     if w.dtype.kind == "f" and np.isnan(w).any():
         raise InputError("lockstep.apsp: a weight is NaN")
     integer = w.dtype.kind in "biu"
+    if w.dtype == np.float64 and np.any(w.astype(np.float32).astype(np.float64) != w):
+        warnings.warn("lockstep.apsp: float64 weights are added in float32 on the device (the "
+                      "distances are float32 sums returned as float64; relative error ~1e-7 per "
+                      "hop); use scipy.sparse.csgraph for float64 sums", PrecisionWarning,
+                      stacklevel=3)
     return (graph.shape[0], np.ascontiguousarray(src, dtype=np.int32),
             np.ascontiguousarray(dst, dtype=np.int32),
             np.ascontiguousarray(w, dtype=np.float64), integer)
@@ -83,9 +89,12 @@ def apsp(graph: Any, paths: bool = False, directed: bool = True, algorithm: str 
     graph: a square dense array (edges: entries that are nonzero and finite) or ``scipy.sparse``
     matrix (edges: the stored entries); duplicate edges keep the smaller weight; directed=False
     makes every edge two-way. Integer weights are added as int32 (``(n-1) * max|w| < 2^28``),
-    floating weights as float32. Returns the float64 distances (inf: unreachable), and with
+    floating weights as float32 (float64 weights that float32 does not hold exactly are
+    warned about with a lockstep.PrecisionWarning). Returns the float64 distances (inf:
+    unreachable), and with
     paths=True also the int32 predecessors (-9999 on the diagonal and where unreachable). A
-    negative cycle raises lockstep.InputError naming a vertex on it. algorithm: "auto",
+    negative cycle raises lockstep.NegativeCycleError (scipy.sparse.csgraph.NegativeCycleError's
+    subclass, and an InputError) naming a vertex on it. algorithm: "auto",
     "naive", "blocked" or "generalized".
     """
     n, src, dst, w, integer = _edges(graph)

@@ -1,82 +1,120 @@
-"""Sparse matrices: SpMV, a device-resident matrix, the SpMV tuner, conjugate gradients and the
-Matrix Market reader."""
+"""Sparse matrices: SpMV and SpMM, a device-resident matrix that is a SciPy LinearOperator, the
+SpMV tuner and the Matrix Market reader (conjugate gradients: _cg.py)."""
 from __future__ import annotations
 
-import warnings
 from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from . import _lockstep
-from ._checks import as_csr, as_vector, check_name, check_square, csr_arrays
+from ._checks import as_csr, as_operand, csr_arrays
 from ._context import Context, context_or_default
 from ._errors import InputError
 
 _VALUE_DTYPES = (np.float32, np.float64)
 
 
-class Matrix:
-    """A CSR matrix resident on the device, for repeated products and CG solves.
+class Matrix(spla.LinearOperator):
+    """A CSR matrix resident on the device, for repeated products and CG solves; a
+    ``scipy.sparse.linalg.LinearOperator`` (``aslinearoperator(M)``, ``M.matvec``, ``M.matmat``,
+    ``scipy.sparse.linalg.cg(M, b)``).
 
     ``Matrix(A, ctx=None)`` uploads a ``scipy.sparse`` matrix of float32 or float64 once (other
-    formats are converted to CSR with a ``ConversionWarning``); ``M @ x``, ``M.spmv(...)`` and
-    ``M.cg(b)`` then send only the vectors. The automatic SpMV kernel is resolved on first use
-    (from the tuning database, see ``lockstep.tune``, else the model) and kept.
+    formats are converted to CSR with a ``ConversionWarning``); ``M @ x`` (SpMV), ``M @ X`` (SpMM,
+    X of shape (n, k)), ``M.spmv(...)`` and ``M.cg(b)`` then send only the vectors. Operands are
+    converted as NumPy would (lists, other byte orders, integers); an operand of a wider dtype
+    (float64 x against a float32 A) is computed in that dtype, as ``A @ x`` in SciPy: the float64
+    copy of A is uploaded on first use and kept. ``rmatvec`` (A^T x) runs on the host (SciPy).
     """
-
-    __slots__ = ("_m", "ctx", "shape", "dtype", "nnz")
 
     def __init__(self, A: Any, ctx: Optional[Context] = None) -> None:
         self.ctx = context_or_default(ctx)
         A = as_csr("lockstep.Matrix", A, _VALUE_DTYPES)
         rows, cols, indptr, indices, data = csr_arrays(A)
-        cls = _lockstep._Matrix32 if data.dtype == np.float32 else _lockstep._Matrix64
-        self._m = cls(self.ctx, rows, cols, indptr, indices, data)
-        self.shape: Tuple[int, int] = (rows, cols)
-        self.dtype: np.dtype = data.dtype
+        super().__init__(data.dtype, (rows, cols))
+        self._host = A  # for the float64 twin and rmatvec (a reference, not a copy)
+        self._dev = {data.dtype: self._upload(data.dtype)}
+        self._m = self._dev[data.dtype]
         self.nnz: int = int(indices.shape[0])
 
-    def spmv(self, x: np.ndarray, alpha: float = 1.0, beta: float = 0.0,
-             y: Optional[np.ndarray] = None, algorithm: str = "auto",
-             local_size: int = 0) -> np.ndarray:
-        """``alpha * A @ x + beta * y``. Without ``y``: a new array (``beta`` must be 0). With
-        ``y``: ``y`` is overwritten with the result and returned. ``x`` and ``y`` must have A's
-        dtype. algorithm: "auto", "scalar", "vector", "adaptive" or "merge"; local_size (work-group
-        size, a power of two) only with an explicit algorithm."""
+    def _upload(self, dtype: np.dtype) -> Any:
+        rows, cols, indptr, indices, data = csr_arrays(self._host)
+        cls = _lockstep._Matrix32 if dtype == np.float32 else _lockstep._Matrix64
+        return cls(self.ctx, rows, cols, indptr, indices, np.ascontiguousarray(data, dtype=dtype))
+
+    def _on(self, dtype: np.dtype) -> Any:
+        """The device matrix of `dtype` (A's own, or its float64 twin)."""
+        m = self._dev.get(dtype)
+        if m is None:
+            m = self._dev[dtype] = self._upload(dtype)
+        return m
+
+    def spmv(self, x: Any, alpha: float = 1.0, beta: float = 0.0, y: Optional[Any] = None,
+             algorithm: str = "auto", local_size: int = 0) -> Any:
+        """``alpha * A @ x + beta * y``; x of shape (n,) (SpMV) or (n, k) (SpMM, C or Fortran
+        order). Without ``y``: a new array (``beta`` must be 0). With ``y``: ``y`` is overwritten
+        with the result and returned. algorithm (SpMV): "auto", "scalar", "vector", "adaptive" or
+        "merge"; local_size (work-group size, a power of two) only with an explicit algorithm."""
         m = self._m
-        if not (type(x) is np.ndarray and x.dtype == self.dtype and x.ndim == 1
-                and x.flags.c_contiguous):  # the fast path skips this
-            x = as_vector("lockstep.spmv", "x", x, self.dtype, self.shape[1])
+        if (type(x) is np.ndarray and x.dtype == self.dtype and x.ndim == 1  # the fast path
+                and x.flags.c_contiguous and y is None and beta == 0):
+            return m.spmv(x, None, alpha, beta, algorithm, local_size)
+        from ._device_ops import device_spmv
+        r = device_spmv(self, x, alpha, beta, y, algorithm, local_size)
+        if r is not NotImplemented:
+            return r
+        x, dtype = as_operand("lockstep.spmv", "x", x, self.dtype, self.shape[1])
+        if x.ndim == 2:
+            from ._spmm import spmm
+            return spmm(self, x, alpha, beta, y, dtype)
+        m = self._on(dtype)
         if y is None:
             if beta != 0:
                 raise InputError("lockstep.spmv: beta != 0 needs y")
             return m.spmv(x, None, alpha, beta, algorithm, local_size)
         if not isinstance(y, np.ndarray):
             raise TypeError(f"lockstep.spmv: y must be a numpy.ndarray, not {type(y).__name__}")
-        yc = as_vector("lockstep.spmv", "y", y, self.dtype, self.shape[0])
-        if yc is y and y.flags.writeable:  # in place
+        yc, _ = as_operand("lockstep.spmv", "y", y, dtype, self.shape[0], ndim=1)
+        if yc is y and y.flags.writeable and y.dtype == dtype:  # in place
             return m.spmv(x, y, alpha, beta, algorithm, local_size)
-        out = m.spmv(x, yc.copy(), alpha, beta, algorithm, local_size)
+        out = m.spmv(x, np.array(yc, dtype=dtype), alpha, beta, algorithm, local_size)
         y[...] = out.reshape(y.shape)  # a non-contiguous (or column) y: written back
         return y
 
-    def __matmul__(self, x: np.ndarray) -> np.ndarray:
+    # LinearOperator: products through the device; matvec keeps SciPy's (n, 1) -> (n, 1) shape
+    def __matmul__(self, x: Any) -> Any:
+        if isinstance(x, spla.LinearOperator) or sp.issparse(x) or np.isscalar(x):
+            return super().__matmul__(x)
         return self.spmv(x)
 
-    def cg(self, b: np.ndarray, tol: float = 1e-5, maxiter: Optional[int] = None,
-           algorithm: str = "classic", preconditioner: str = "none") -> Tuple[np.ndarray, int]:
+    def dot(self, x: Any) -> Any:
+        return self.__matmul__(x)
+
+    def matvec(self, x: Any) -> Any:
+        column = getattr(x, "ndim", 1) == 2
+        y = self.spmv(x)
+        return y.reshape(-1, 1) if column and isinstance(y, np.ndarray) else y
+
+    def matmat(self, X: Any) -> Any:
+        if getattr(X, "ndim", 2) != 2:
+            raise InputError(f"lockstep.Matrix.matmat: expected a 2-D array, not {X.ndim}-D")
+        return self.spmv(X)
+
+    def _matvec(self, x: np.ndarray) -> np.ndarray:
+        return self.spmv(np.ravel(x))
+
+    def _matmat(self, X: np.ndarray) -> np.ndarray:
+        return self.spmv(X)
+
+    def _rmatvec(self, x: np.ndarray) -> np.ndarray:
+        return self._host.T @ np.ravel(x)  # the host's A^T (A is real: no conjugate needed)
+
+    def cg(self, b: Any, x0: Optional[Any] = None, **kwargs: Any) -> Tuple[Any, int]:
         """See ``lockstep.cg``."""
-        check_square("lockstep.cg", self.shape)
-        b = as_vector("lockstep.cg", "b", b, self.dtype, self.shape[0])
-        check_name("lockstep.cg", "algorithm", algorithm)
-        check_name("lockstep.cg", "preconditioner", preconditioner)
-        x, iterations, converged, breakdown, _ = self._m.cg(
-            b, float(tol), 0 if maxiter is None else int(maxiter), algorithm, preconditioner)
-        if breakdown:
-            warnings.warn(f"lockstep.cg: {breakdown}", RuntimeWarning, stacklevel=2)
-            return x, -1
-        return x, 0 if converged else max(1, iterations)
+        from ._cg import cg
+        return cg(self, b, x0, **kwargs)
 
     @property
     def algorithm(self) -> str:
@@ -88,23 +126,25 @@ class Matrix:
                 f"{self.dtype} on {self.ctx.name}>")
 
 
-def _matrix(A: Union[Matrix, Any], ctx: Optional[Context]) -> Matrix:
+def as_matrix(A: Union[Matrix, Any], ctx: Optional[Context]) -> Matrix:
     return A if isinstance(A, Matrix) else Matrix(A, ctx)
 
 
-def spmv(A: Any, x: np.ndarray, alpha: float = 1.0, beta: float = 0.0,
-         y: Optional[np.ndarray] = None, algorithm: str = "auto", local_size: int = 0,
-         ctx: Optional[Context] = None) -> np.ndarray:
-    """``alpha * A @ x + beta * y`` on the device.
+def spmv(A: Any, x: Any, alpha: float = 1.0, beta: float = 0.0, y: Optional[Any] = None,
+         algorithm: str = "auto", local_size: int = 0, ctx: Optional[Context] = None) -> Any:
+    """``alpha * A @ x + beta * y`` on the device; x of shape (n,) (SpMV) or (n, k) (SpMM: k
+    right-hand sides, C or Fortran order), a NumPy array (or anything ``numpy.asarray`` takes) or
+    a device array (``lockstep.Array``, ``pyopencl.array.Array``: the result stays on the device).
 
     A: a ``scipy.sparse`` csr_array / csr_matrix of float32 or float64 (other formats are
     converted with a ``ConversionWarning``), or a ``lockstep.Matrix`` (no upload: use one for
-    repeated products). x (and y) must have A's dtype; without y a new array is returned, with y
-    it is overwritten and returned. algorithm: "auto" (tuning database, else model), "scalar",
-    "vector", "adaptive" or "merge". Raises TypeError for a wrong dtype, lockstep.InputError for
-    a wrong shape or name, lockstep.OpenCLError when the device fails.
+    repeated products). x is converted as NumPy would; a wider dtype than A's is computed in that
+    dtype (``A @ x``'s). Without y a new array is returned, with y it is overwritten and
+    returned. algorithm: "auto" (tuning database, else model), "scalar", "vector", "adaptive" or
+    "merge". Raises TypeError for a dtype NumPy cannot make floating (complex, object),
+    lockstep.InputError for a wrong shape or name, lockstep.OpenCLError when the device fails.
     """
-    return _matrix(A, ctx).spmv(x, alpha, beta, y, algorithm, local_size)
+    return as_matrix(A, ctx).spmv(x, alpha, beta, y, algorithm, local_size)
 
 
 def tune(A: Any, budget: float = 60.0, exhaustive: bool = False,
@@ -123,30 +163,11 @@ def tune(A: Any, budget: float = 60.0, exhaustive: bool = False,
               bool(exhaustive))
 
 
-def cg(A: Any, b: np.ndarray, tol: float = 1e-5, maxiter: Optional[int] = None,
-       algorithm: str = "classic", preconditioner: str = "none",
-       ctx: Optional[Context] = None) -> Tuple[np.ndarray, int]:
-    """Solves ``A x = b`` for symmetric positive definite A by conjugate gradients, like
-    ``scipy.sparse.linalg.cg``: returns ``(x, info)`` with info 0 when ``||r|| / ||b|| <= tol``,
-    the iteration count when maxiter (default ``max(100, 10 n)``) ran out, and -1 on a breakdown
-    (A not positive definite, or NaN: a RuntimeWarning says why). The iteration starts at 0.
-
-    algorithm: "classic" or "pipelined" (one reduction per iteration, Ghysels & Vanroose);
-    preconditioner: "none" or "jacobi". A non-square A or a b of the wrong length raises
-    lockstep.InputError.
-    """
-    if not isinstance(A, Matrix):
-        if sp.issparse(A):
-            check_square("lockstep.cg", A.shape)
-        A = Matrix(A, ctx)
-    return A.cg(b, tol, maxiter, algorithm, preconditioner)
-
-
 def read_matrix_market(path: str, dtype: Any = np.float64) -> sp.csr_array:
     """A Matrix Market file (coordinate or array; real, integer or pattern; general, symmetric
     or skew-symmetric; gzip and pipes too) as a ``scipy.sparse.csr_array`` of float64 (or
     float32), duplicates summed. A malformed file raises lockstep.InputError naming the file and
-    line."""
+    line; a missing one lockstep.MissingFileError (a FileNotFoundError)."""
     dtype = np.dtype(dtype)
     if dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
         raise TypeError(f"read_matrix_market: dtype {dtype}; accepted dtypes: float32, float64")

@@ -23,10 +23,23 @@ namespace py = pybind11;
 /// GIL is released during that work, so two Python threads may share one context).
 struct SharedContext {
   explicit SharedContext(const std::string& spec) : ctx(spec) {}
+  SharedContext(const cl::Context& c, const cl::Device& d, const cl::CommandQueue* q)
+      : ctx(c, d, q) {}
   Context ctx;
   std::mutex mu;
 };
 using ContextPtr = std::shared_ptr<SharedContext>;
+
+/// lockstep._Buffer: an OpenCL buffer of a context (its own, or a PyOpenCL one wrapped). The
+/// Python class lockstep.Array gives it shape and dtype; kernels take `buffer` at offset 0.
+struct DeviceBuffer {
+  DeviceBuffer(ContextPtr c, size_t bytes);  // a new buffer of `bytes` (at least 1) bytes
+  DeviceBuffer(ContextPtr c, intptr_t mem);  // wraps (retains) a cl_mem of c's context
+  ContextPtr ctx;
+  cl::Buffer buffer;
+  size_t nbytes = 0;
+};
+using BufferPtr = std::shared_ptr<DeviceBuffer>;
 
 /// Runs f(ctx) without the GIL, holding the context's lock. f must not touch Python objects.
 template <typename F>
@@ -65,11 +78,17 @@ std::vector<T> to_vector(const Array<T>& a) {
 void check_csr(const char* what, int64_t rows, int64_t cols, const Array<int32_t>& indptr,
                const Array<int32_t>& indices);
 
+/// The CSR pattern of a matrix from Python, checked (python/src/tune.cpp).
+Csr<double> csr_of(int64_t rows, int64_t cols, const Array<int32_t>& indptr,
+                   const Array<int32_t>& indices);
+
 /// One registration function per capability (module.cpp calls them).
 void bind_spmv(py::module_& m);
 void bind_sort(py::module_& m);
 void bind_graph(py::module_& m);
 void bind_align(py::module_& m);
 void bind_search(py::module_& m);
+void bind_array(py::module_& m);
+void bind_tune(py::module_& m);
 
 }  // namespace lockstep::python

@@ -2,7 +2,11 @@
 // checks and docstrings are in python/lockstep/*.py). This file: the exception translation
 // (lockstep::input_error -> lockstep.InputError, lockstep::opencl_error -> lockstep.OpenCLError
 // with call, status, status name and build log), devices() and Context.
+#include <cerrno>
+#include <cstring>
+
 #include "common.hpp"
+#include "lockstep/kernel_builds.hpp"
 
 namespace lockstep::python {
 
@@ -64,6 +68,9 @@ PYBIND11_MODULE(_lockstep, m) {
   py::module_ errors = py::module_::import("lockstep._errors");
   static PyObject* input_cls = py::object(errors.attr("InputError")).release().ptr();
   static PyObject* opencl_cls = py::object(errors.attr("OpenCLError")).release().ptr();
+  static PyObject* missing_cls = py::object(errors.attr("MissingFileError")).release().ptr();
+  static PyObject* cycle_cls = py::object(errors.attr("NegativeCycleError")).release().ptr();
+  static PyObject* device_cls = py::object(errors.attr("DeviceNotFoundError")).release().ptr();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -72,7 +79,22 @@ PYBIND11_MODULE(_lockstep, m) {
           e.what(), e.call(), e.status(), status_name(e.status()), e.build_log());
       PyErr_SetObject(opencl_cls, exc.ptr());
     } catch (const input_error& e) {
-      PyErr_SetString(input_cls, e.what());
+      // the subclasses that match what Python and SciPy raise, told apart by the library's
+      // wording (src/io/input.cpp, src/apsp/graph.cpp, src/runtime/device.cpp)
+      const std::string m = e.what();
+      const std::string enoent = ": cannot open: " + std::string(std::strerror(ENOENT));
+      const size_t at = m.find(enoent);
+      if (at != std::string::npos && at + enoent.size() == m.size()) {
+        py::object exc =
+            py::reinterpret_borrow<py::object>(missing_cls)(ENOENT, m, m.substr(0, at));
+        PyErr_SetObject(missing_cls, exc.ptr());
+      } else if (m.find("negative cycle") != std::string::npos) {
+        PyErr_SetString(cycle_cls, e.what());
+      } else if (m.rfind("no OpenCL device", 0) == 0) {
+        PyErr_SetString(device_cls, e.what());
+      } else {
+        PyErr_SetString(input_cls, e.what());
+      }
     }
   });
 
@@ -86,7 +108,8 @@ PYBIND11_MODULE(_lockstep, m) {
                                         "An OpenCL device with its context and in-order queue; "
                                         "every lockstep call takes one as ctx= (default: "
                                         "lockstep.default_context()). Calls on one context run one "
-                                        "at a time, without the GIL.")
+                                        "at a time, without the GIL.",
+                                        py::dynamic_attr())
       .def(py::init([](const py::object& device) {
              std::string spec = device_spec(device);
              py::gil_scoped_release nogil;
@@ -96,8 +119,9 @@ PYBIND11_MODULE(_lockstep, m) {
            "A device with its OpenCL context and queue.\n\n"
            "device: None (LOCKSTEP_DEVICE, else the first GPU, else the first device), an index\n"
            "from lockstep.devices(), or a case-insensitive part of the platform or device name.")
-      .def_property_readonly("info", [](const SharedContext& c) { return device_dict(c.ctx.info()); },
-                             "The device's description (a dict, as in lockstep.devices()).")
+      .def_property_readonly(
+          "info", [](const SharedContext& c) { return device_dict(c.ctx.info()); },
+          "The device's description (a dict, as in lockstep.devices()).")
       .def_property_readonly("name", [](const SharedContext& c) { return c.ctx.info().name; })
       .def("__repr__", [](const SharedContext& c) {
         const DeviceInfo& d = c.ctx.info();
@@ -105,7 +129,21 @@ PYBIND11_MODULE(_lockstep, m) {
                d.platform + ", " + d.type + ")";
       });
 
+  m.def("_precompile", [](SharedContext& c, const std::vector<std::string>& families,
+                          const std::vector<std::string>& types, const py::object& progress) {
+    const std::vector<KernelBuild> builds = select_builds(c.ctx.info(), families, types);
+    return device_call(c, [&](Context& ctx) {
+      return precompile(ctx, builds,
+                        [&](size_t done, size_t total, const KernelBuild& b, double s) {
+                          if (progress.is_none()) return;
+                          py::gil_scoped_acquire gil;
+                          progress(done, total, b.family, b.file, s);
+                        });
+    });
+  });
+  bind_array(m);
   bind_spmv(m);
+  bind_tune(m);
   bind_sort(m);
   bind_graph(m);
   bind_align(m);

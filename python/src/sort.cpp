@@ -12,7 +12,9 @@ KeyType key_type_of(const py::array& a) {
   if (kind == 'i' && size == 4) return KeyType::i32;
   if (kind == 'f' && size == 4) return KeyType::f32;
   if (kind == 'u' && size == 8) return KeyType::u64;
-  throw py::type_error("sort: keys must be uint32, int32, float32 or uint64, not " +
+  if (kind == 'i' && size == 8) return KeyType::i64;
+  if (kind == 'f' && size == 8) return KeyType::f64;
+  throw py::type_error("sort: keys must be uint32, int32, float32, uint64, int64 or float64, not " +
                        std::string(py::str(a.dtype())));
 }
 
@@ -94,9 +96,27 @@ py::array argsort_py(const ContextPtr& c, const py::array& keys, bool descending
   return std::move(perm);
 }
 
+/// Sorts n keys of `dtype` in `keys` in place on the device (and `values`, 4 bytes each, with
+/// them): device arrays, no host transfer. The sort waits for its kernels (it times them).
+void sort_buffer(const ContextPtr& c, const py::dtype& dtype, DeviceBuffer& keys, size_t n,
+                 std::optional<BufferPtr> values, bool descending, const std::string& algorithm,
+                 const std::string& barrier, int local_size) {
+  const KeyType type = key_type_of(py::array(dtype, std::vector<py::ssize_t>{0}));
+  if (keys.ctx.get() != c.get() || (values && (*values)->ctx.get() != c.get()))
+    throw input_error("sort: the arrays live on another context");
+  if (keys.nbytes < n * key_bytes(type) || (values && (*values)->nbytes < n * 4))
+    throw input_error("sort: the device arrays are smaller than n");
+  const SortOptions o = sort_options(descending, algorithm, barrier, local_size);
+  if (n)
+    device_call(*c, [&](Context& ctx) {
+      return sort(ctx, type, keys.buffer, n, o, values ? &(*values)->buffer : nullptr), 0;
+    });
+}
+
 }  // namespace
 
 void bind_sort(py::module_& m) {
+  m.def("sort_buffer", &sort_buffer);
   m.def("sort", &sort_py);
   m.def("argsort", &argsort_py);
 }

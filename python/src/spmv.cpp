@@ -4,7 +4,6 @@
 #include <chrono>
 
 #include "common.hpp"
-#include "lockstep/tuning.hpp"
 
 namespace lockstep::python {
 namespace {
@@ -21,17 +20,6 @@ SpmvConfig spmv_config(const std::string& algorithm, int local_size) {
     while ((1 << c.wg_bits) < local_size) ++c.wg_bits;
   }
   return c;
-}
-
-Csr<double> csr_of(int64_t rows, int64_t cols, const Array<int32_t>& indptr,
-                   const Array<int32_t>& indices) {
-  if (rows < 0 || cols < 0 || rows > INT32_MAX - 1 || cols > INT32_MAX - 1)
-    throw input_error("matrix shape does not fit 32-bit indices");
-  check_csr("matrix", rows, cols, indptr, indices);
-  Csr<double> a;
-  a.rows = int32_t(rows), a.cols = int32_t(cols);
-  a.row_ptr = to_vector(indptr), a.col_idx = to_vector(indices);
-  return a;
 }
 
 template <typename T>
@@ -90,6 +78,100 @@ class DeviceMatrix {
       return 0;
     });
     return out;
+  }
+
+  /// Y = alpha A X + beta Y for X of shape (cols, k), C or Fortran order (the result has X's
+  /// order); Y (when given) is overwritten and returned. One SpMM launch (lockstep::spmm).
+  py::array spmm_py(const py::array& X, std::optional<py::array> Y, double alpha, double beta) {
+    if (X.ndim() != 2 || X.shape(0) != cols() || !py::isinstance<py::array_t<T>>(X))
+      throw input_error("lockstep.spmm: X must be (" + std::to_string(cols()) +
+                        ", k) of A's dtype");
+    const bool c_order = X.flags() & py::array::c_style, f_order = X.flags() & py::array::f_style;
+    if (!c_order && !f_order) throw input_error("lockstep.spmm: X must be contiguous");
+    const DenseLayout layout = c_order ? DenseLayout::row_major : DenseLayout::col_major;
+    const py::ssize_t k = X.shape(1);
+    if (k < 1 || k > INT32_MAX) throw input_error("lockstep.spmm: X needs 1 to 2^31-1 columns");
+    const std::vector<py::ssize_t> shape{rows(), k};
+    std::vector<py::ssize_t> strides{py::ssize_t(sizeof(T)) * k, py::ssize_t(sizeof(T))};
+    if (layout == DenseLayout::col_major)
+      strides = {py::ssize_t(sizeof(T)), py::ssize_t(sizeof(T)) * rows()};
+    if (Y) {
+      const bool same = Y->ndim() == 2 && Y->shape(0) == rows() && Y->shape(1) == k &&
+                        py::isinstance<py::array_t<T>>(*Y) &&
+                        (Y->flags() & (c_order ? py::array::c_style : py::array::f_style)) &&
+                        Y->writeable();
+      if (!same)
+        throw input_error("lockstep.spmm: Y must be a writeable (rows, k) array in X's order");
+    } else if (beta != 0) {
+      throw input_error("lockstep.spmm: beta != 0 needs Y");
+    }
+    py::array out = Y ? *Y : py::array(py::dtype::of<T>(), shape, strides);
+    const size_t xb = size_t(cols()) * size_t(k) * sizeof(T),
+                 yb = size_t(rows()) * size_t(k) * sizeof(T);
+    const void* px = X.data();
+    void* po = out.mutable_data();
+    const T a = T(alpha), b = T(beta);
+    if (yb)
+      device_call(*c_, [&](Context& ctx) {
+        cl::CommandQueue& q = ctx.queue();
+        cl::Buffer bx = make_buffer(ctx.context(), CL_MEM_READ_ONLY, std::max<size_t>(xb, 1));
+        cl::Buffer by = make_buffer(ctx.context(), CL_MEM_READ_WRITE, yb);
+        if (xb) check(q.enqueueWriteBuffer(bx, CL_FALSE, 0, xb, px), "clEnqueueWriteBuffer");
+        if (b != T(0)) check(q.enqueueWriteBuffer(by, CL_FALSE, 0, yb, po), "clEnqueueWriteBuffer");
+        spmm<T>(q, *dev_, bx, by, int(k), layout, a, b);
+        check(q.enqueueReadBuffer(by, CL_TRUE, 0, yb, po), "clEnqueueReadBuffer");
+        return 0;
+      });
+    return out;
+  }
+
+  // ---- device arrays: buffers of this context at offset 0, enqueued and not waited for ----
+  void need(const DeviceBuffer& b, size_t values, const char* name) const {
+    if (b.ctx.get() != c_.get())
+      throw input_error(std::string("lockstep.spmv: ") + name + " lives on another context");
+    if (b.nbytes < values * sizeof(T))
+      throw input_error(std::string("lockstep.spmv: ") + name + " is too small");
+  }
+  void spmv_buf(const DeviceBuffer& x, DeviceBuffer& y, double alpha, double beta,
+                const std::string& algorithm, int local_size) {
+    need(x, size_t(cols()), "x"), need(y, size_t(rows()), "y");
+    const SpmvConfig config = spmv_config(algorithm, local_size);
+    device_call(*c_, [&](Context& ctx) {
+      return spmv<T>(ctx.queue(), *dev_, x.buffer, y.buffer, T(alpha), T(beta), config), 0;
+    });
+  }
+  void spmm_buf(const DeviceBuffer& x, DeviceBuffer& y, int k, bool col_major, double alpha,
+                double beta) {
+    need(x, size_t(cols()) * size_t(k), "X"), need(y, size_t(rows()) * size_t(k), "Y");
+    const DenseLayout l = col_major ? DenseLayout::col_major : DenseLayout::row_major;
+    device_call(*c_, [&](Context& ctx) {
+      return spmm<T>(ctx.queue(), *dev_, x.buffer, y.buffer, k, l, T(alpha), T(beta)), 0;
+    });
+  }
+  py::tuple cg_buf(const DeviceBuffer& b, DeviceBuffer& x, double tol, int maxiter,
+                   const std::string& algorithm, const std::string& preconditioner) {
+    need(b, size_t(rows()), "b"), need(x, size_t(rows()), "x");
+    CgOptions o;
+    o.tol = tol, o.maxit = std::max(0, maxiter);
+    o.algorithm = parse_cg_algorithm(algorithm);
+    o.preconditioner = parse_preconditioner(preconditioner);
+    CgResult r = device_call(
+        *c_, [&](Context& ctx) { return cg<T>(ctx.queue(), *dev_, b.buffer, x.buffer, o); });
+    return py::make_tuple(r.iterations, r.converged, r.breakdown);
+  }
+  /// Seconds for n chained y = A x on device buffers from C++ (enqueue n, then clFinish): the
+  /// baseline of Python's chained Matrix @ x on device arrays (tools/gpu/python_bench.sh).
+  double time_chain(const DeviceBuffer& x, DeviceBuffer& y, int n) {
+    need(x, size_t(cols()), "x"), need(y, size_t(rows()), "y");
+    return device_call(*c_, [&](Context& ctx) {
+      cl::CommandQueue& q = ctx.queue();
+      spmv<T>(q, *dev_, x.buffer, y.buffer);
+      check(q.finish(), "clFinish");
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < n; ++i) spmv<T>(q, *dev_, x.buffer, y.buffer);
+      check(q.finish(), "clFinish");
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
   }
 
   py::tuple cg_py(const Array<T>& b, double tol, int maxiter, const std::string& algorithm,
@@ -162,36 +244,6 @@ class DeviceMatrix {
 };
 
 template <typename T>
-py::dict tune_py(const ContextPtr& c, int64_t rows, int64_t cols, const Array<int32_t>& indptr,
-                 const Array<int32_t>& indices, const Array<T>& data, double budget, bool exhaustive) {
-  Csr<T> host = csr_of(rows, cols, indptr, indices).cast<T>();
-  if (data.size() != py::ssize_t(host.col_idx.size()))
-    throw input_error("tune: data and indices differ in length");
-  host.values = to_vector(data);
-  if (host.rows == 0 || host.nnz() == 0) throw input_error("tune: the matrix has no entries");
-  tuning::Options o;  // the one tuning engine, as `lockstep tune FILE`
-  o.budget_s = budget, o.exhaustive = exhaustive;
-  const tuning::Outcome r = device_call(*c, [&](Context& ctx) {
-    return tuning::tune(ctx, *spmv_family<T>(ctx, host), o);
-  });
-  auto one = [](const tuning::Measured& m) {
-    py::dict d;
-    d["config"] = tuning::str(m.params);
-    d["algorithm"] = m.params.value("algorithm", std::string());
-    d["ms"] = m.ms, d["verified"] = m.verified;
-    for (const char* k : {"gflops", "gbs", "pct_copy_bw"})
-      if (m.metrics.contains(k)) d[k] = m.metrics[k].get<double>();
-    return d;
-  };
-  py::dict d;
-  d["best"] = one(r.best);
-  if (const tuning::Measured* s = r.find(spmv_params(SpmvConfig{SpmvKernel::scalar})))
-    d["scalar"] = one(*s);
-  d["timed"] = r.candidates.size(), d["search_space"] = r.search_space, d["stored"] = r.stored;
-  return d;
-}
-
-template <typename T>
 void bind_matrix(py::module_& m, const char* name) {
   py::class_<DeviceMatrix<T>>(m, name)
       .def(py::init<ContextPtr, int64_t, int64_t, const Array<int32_t>&, const Array<int32_t>&,
@@ -200,9 +252,13 @@ void bind_matrix(py::module_& m, const char* name) {
       .def_property_readonly("cols", &DeviceMatrix<T>::cols)
       .def("spmv", &DeviceMatrix<T>::spmv_py)
       .def("cg", &DeviceMatrix<T>::cg_py)
+      .def("spmm", &DeviceMatrix<T>::spmm_py)
+      .def("spmv_buf", &DeviceMatrix<T>::spmv_buf)
+      .def("spmm_buf", &DeviceMatrix<T>::spmm_buf)
+      .def("cg_buf", &DeviceMatrix<T>::cg_buf)
+      .def("time_chain", &DeviceMatrix<T>::time_chain)
       .def("time_cpp", &DeviceMatrix<T>::time_cpp)
       .def("automatic", &DeviceMatrix<T>::automatic);
-  m.def(std::string("tune_").append(name + 7).c_str(), &tune_py<T>);  // "_Matrix64" -> "tune_64"
 }
 
 }  // namespace

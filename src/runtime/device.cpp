@@ -199,6 +199,31 @@ Context::Context(const cl::Device& device) : device_(device) {
   info_ = describe(device_);
 }
 
+Context::Context(const cl::Context& context, const cl::Device& device,
+                 const cl::CommandQueue* queue)
+    : device_(device), context_(context) {
+  cl_int err = CL_SUCCESS;
+  if (queue && (*queue)()) {
+    const cl::Device qd = queue->getInfo<CL_QUEUE_DEVICE>(&err);
+    check(err, "clGetCommandQueueInfo");
+    const cl::Context qc = queue->getInfo<CL_QUEUE_CONTEXT>(&err);
+    check(err, "clGetCommandQueueInfo");
+    const cl_command_queue_properties p = queue->getInfo<CL_QUEUE_PROPERTIES>(&err);
+    check(err, "clGetCommandQueueInfo");
+    if (qc() != context() || qd() != device())
+      throw input_error("Context: the queue belongs to another context or device");
+    shares_queue_ =
+        (p & CL_QUEUE_PROFILING_ENABLE) && !(p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  }
+  if (shares_queue_) {
+    queue_ = *queue;
+  } else {
+    queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+  }
+  info_ = describe(device_);
+}
+
 const cl::Buffer& Context::scratch(size_t slot, size_t bytes, bool zeroed) {
   if (scratch_.size() <= slot) scratch_.resize(slot + 1);
   auto& [have, buffer] = scratch_[slot];

@@ -3,7 +3,10 @@
 // only describes devices and collects.
 #include "lockstep/kernel_builds.hpp"
 
+#include <chrono>
+#include <map>
 #include <set>
+#include <sstream>
 
 namespace lockstep {
 
@@ -33,6 +36,66 @@ DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
   return i;
 }
 
+namespace {
+// The -D options of a listed build back into Defines (the program cache's key is its options).
+Defines parse_options(const std::string& options) {
+  Defines d;
+  std::istringstream in(options);
+  for (std::string tok; in >> tok;) {
+    if (tok == "-D" && in >> tok) {
+      const size_t eq = tok.find('=');
+      d.set(tok.substr(0, eq), eq == std::string::npos ? std::string("1") : tok.substr(eq + 1));
+    } else {
+      d.flag(tok);
+    }
+  }
+  return d;
+}
+}  // namespace
+
+std::vector<KernelBuild> select_builds(const DeviceInfo& device,
+                                       const std::vector<std::string>& families,
+                                       const std::vector<std::string>& types) {
+  static const std::map<std::string, std::vector<std::string>> tokens = {
+      {"f32", {"VALUE_TYPE=float", "KEY_TYPE=2"}},
+      {"f64", {"VALUE_TYPE=double", "KEY_TYPE=5"}},
+      {"u32", {"KEY_TYPE=0"}},
+      {"i32", {"KEY_TYPE=1"}},
+      {"u64", {"KEY_TYPE=3"}},
+      {"i64", {"KEY_TYPE=4"}}};
+  for (const std::string& t : types)
+    if (!tokens.count(t))
+      throw input_error("unknown type '" + t + "' (expected f32, f64, u32, i32, u64 or i64)");
+  std::vector<KernelBuild> out;
+  for (KernelBuild& b : kernel_builds(device)) {
+    bool family = families.empty();
+    for (const std::string& f : families) family |= b.family.rfind(f, 0) == 0;
+    if (!family) continue;
+    const std::string o = " " + b.options + " ";
+    const bool typed =
+        o.find("VALUE_TYPE=") != std::string::npos || o.find("KEY_TYPE=") != std::string::npos;
+    bool type = types.empty() || !typed;
+    for (const std::string& t : types)
+      for (const std::string& tok : tokens.at(t))
+        type |= o.find("-D " + tok + " ") != std::string::npos;
+    if (type) out.push_back(std::move(b));
+  }
+  return out;
+}
+
+double precompile(Context& ctx, const std::vector<KernelBuild>& builds,
+                  const std::function<void(size_t, size_t, const KernelBuild&, double)>& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < builds.size(); ++i) {
+    const auto t = std::chrono::steady_clock::now();
+    program(ctx.context(), ctx.device(), builds[i].file, parse_options(builds[i].options));
+    if (progress)
+      progress(i + 1, builds.size(), builds[i],
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
   std::vector<KernelBuild> all;
   detail::barrier_kernel_builds(target, all);
@@ -42,6 +105,7 @@ std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
     detail::barrier_kernel_builds(c12, all);
   }
   detail::spmv_kernel_builds(target, all);
+  detail::spmm_kernel_builds(target, all);
   detail::blas1_kernel_builds(target, all);
   detail::cg_kernel_builds(target, all);
   detail::sort_kernel_builds(target, all);

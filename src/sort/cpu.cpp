@@ -1,8 +1,9 @@
 // The host reference for lockstep::sort: the key transform of cl/sort_keys.cl written once more
-// in C++ (so the reference orders f32 exactly as the device does: -0 before +0, NaNs last in both
-// orders, returned as 0x7FC00000), then a stable sort of (key, value) by transformed key:
-// libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where built with OpenMP, so
-// that verifying 2^27 keys takes seconds on a many-core host; std::stable_sort otherwise.
+// in C++ (so the reference orders f32 and f64 exactly as the device does: -0 before +0, NaNs last
+// in both orders, returned as 0x7FC00000 / 0x7FF8000000000000), then a stable sort of (key, value)
+// by transformed key: libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where built
+// with OpenMP, so that verifying 2^27 keys takes seconds on a many-core host; std::stable_sort
+// otherwise.
 #include <algorithm>
 #if defined(_OPENMP) && defined(__GLIBCXX__)
 #include <parallel/algorithm>
@@ -21,8 +22,14 @@ namespace {
 template <typename K>
 uint64_t sortable_bits(K key, bool descending) {
   uint64_t x;
-  if constexpr (std::is_same_v<K, uint64_t>) {
-    x = key;
+  if constexpr (sizeof(K) == 8) {
+    std::memcpy(&x, &key, 8);
+    constexpr uint64_t sign = uint64_t(1) << 63;
+    if constexpr (std::is_same_v<K, int64_t>) x ^= sign;
+    if constexpr (std::is_same_v<K, double>) {
+      if ((x & ~sign) > 0x7FF0000000000000ull) return ~uint64_t(0);  // NaN: last in both orders
+      x = (x & sign) ? ~x : (x | sign);
+    }
   } else {
     uint32_t u;
     std::memcpy(&u, &key, 4);
@@ -33,7 +40,7 @@ uint64_t sortable_bits(K key, bool descending) {
     }
     x = u;
   }
-  return descending ? (std::is_same_v<K, uint64_t> ? ~x : (~x & 0xFFFFFFFFu)) : x;
+  return descending ? (sizeof(K) == 8 ? ~x : (~x & 0xFFFFFFFFu)) : x;
 }
 
 }  // namespace
@@ -55,6 +62,11 @@ void sort_cpu(std::vector<K>& keys, std::vector<uint32_t>* values, bool descendi
         const uint32_t nan = 0x7FC00000u;
         std::memcpy(&k[i], &nan, 4);
       }
+    if constexpr (std::is_same_v<K, double>)
+      if (k[i] != k[i]) {
+        const uint64_t nan = 0x7FF8000000000000ull;
+        std::memcpy(&k[i], &nan, 8);
+      }
     if (values) v[i] = (*values)[order[i].second];
   }
   keys.swap(k);
@@ -65,5 +77,7 @@ template void sort_cpu<uint32_t>(std::vector<uint32_t>&, std::vector<uint32_t>*,
 template void sort_cpu<int32_t>(std::vector<int32_t>&, std::vector<uint32_t>*, bool);
 template void sort_cpu<float>(std::vector<float>&, std::vector<uint32_t>*, bool);
 template void sort_cpu<uint64_t>(std::vector<uint64_t>&, std::vector<uint32_t>*, bool);
+template void sort_cpu<int64_t>(std::vector<int64_t>&, std::vector<uint32_t>*, bool);
+template void sort_cpu<double>(std::vector<double>&, std::vector<uint32_t>*, bool);
 
 }  // namespace lockstep

@@ -27,7 +27,16 @@ template <typename K>
 bool parse_key(const std::string& t, K& out) {
   char* end = nullptr;
   errno = 0;
-  if constexpr (std::is_same_v<K, float>) {
+  if constexpr (std::is_same_v<K, double>) {
+    const double v = std::strtod(t.c_str(), &end);
+    if (end != t.c_str() + t.size() || t.empty()) return false;
+    if (errno == ERANGE && std::isinf(v)) return false;
+    out = v;
+  } else if constexpr (std::is_same_v<K, int64_t>) {
+    const long long v = std::strtoll(t.c_str(), &end, 10);
+    if (end != t.c_str() + t.size() || t.empty() || errno == ERANGE) return false;
+    out = int64_t(v);
+  } else if constexpr (std::is_same_v<K, float>) {
     const float v = std::strtof(t.c_str(), &end);
     if (end != t.c_str() + t.size() || t.empty()) return false;
     if (errno == ERANGE && std::isinf(v)) return false;  // overflow; underflow is fine
@@ -82,5 +91,7 @@ template std::vector<uint32_t> read_keys<uint32_t>(const std::string&, bool);
 template std::vector<int32_t> read_keys<int32_t>(const std::string&, bool);
 template std::vector<float> read_keys<float>(const std::string&, bool);
 template std::vector<uint64_t> read_keys<uint64_t>(const std::string&, bool);
+template std::vector<int64_t> read_keys<int64_t>(const std::string&, bool);
+template std::vector<double> read_keys<double>(const std::string&, bool);
 
 }  // namespace lockstep

@@ -48,6 +48,8 @@ class SortFamily : public tuning::Family {
     for (auto& w : words_) w = uint32_t(rng());
     if (type == KeyType::f32)  // no NaNs
       for (auto& w : words_) w &= 0xBFFFFFFFu;
+    if (type == KeyType::f64)  // no NaNs: the high word of each key (little-endian)
+      for (size_t i = 1; i < words_.size(); i += 2) words_[i] &= 0xBFFFFFFFu;
     std::vector<uint32_t> iota(pairs ? n : 0);
     for (size_t i = 0; i < iota.size(); ++i) iota[i] = uint32_t(i);
     keys_ = upload(ctx.queue(), words_);
@@ -57,6 +59,12 @@ class SortFamily : public tuning::Family {
       case KeyType::u32: reference<uint32_t>(); break;
       case KeyType::i32: reference<int32_t>(); break;
       case KeyType::f32: reference<float>(); break;
+      case KeyType::i64:
+        reference<int64_t>();
+        break;
+      case KeyType::f64:
+        reference<double>();
+        break;
       default: reference<uint64_t>(); break;
     }
   }

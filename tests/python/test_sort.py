@@ -93,13 +93,11 @@ def test_sort_pairs(rng, vdtype):
 
 
 def test_wrong_inputs():
-    for bad in [np.int64, np.float64, np.int16, np.bool_]:
-        with pytest.raises(TypeError, match=r"accepted dtypes: uint32, int32, float32, uint64"):
+    for bad in [np.complex64, np.longdouble, object]:
+        with pytest.raises(TypeError, match=r"accepted: integers and floats of at most 64 bits"):
             lockstep.sort(np.zeros(4, bad))
-    with pytest.raises(TypeError, match=r"argsort.*accepted dtypes: uint32, int32, float32, uint64"):
-        lockstep.argsort(np.zeros(4, np.float64))
-    with pytest.raises(TypeError, match="numpy.ndarray"):
-        lockstep.sort([3, 1, 2])
+    with pytest.raises(TypeError, match=r"argsort: keys of dtype complex128"):
+        lockstep.argsort(np.zeros(4, np.complex128))
     with pytest.raises(lockstep.InputError, match=r"1-D array, not shape \(2, 2\)"):
         lockstep.sort(np.zeros((2, 2), np.uint32))
     with pytest.raises(lockstep.InputError, match=r"values must have shape \(3,\)"):

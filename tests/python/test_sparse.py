@@ -79,13 +79,13 @@ def test_spmv_wrong_dtypes_and_shapes():
     A = sp.csr_array(np.eye(3))
     with pytest.raises(TypeError, match=r"A has dtype int64; accepted dtypes: float32, float64"):
         lockstep.spmv(sp.csr_array(np.eye(3, dtype=np.int64)), np.ones(3))
-    with pytest.raises(TypeError, match=r"x has dtype float32; accepted dtypes: float64"):
-        lockstep.spmv(A, np.ones(3, np.float32))
-    with pytest.raises(TypeError, match=r"x has dtype int64"):
-        lockstep.spmv(A, np.ones(3, np.int64))
+    with pytest.raises(TypeError, match=r"x has dtype complex128; accepted: real numbers"):
+        lockstep.spmv(A, np.ones(3, np.complex128))
+    with pytest.raises(TypeError, match=r"x has dtype object"):
+        lockstep.spmv(A, np.array([None] * 3))
     with pytest.raises(TypeError, match="scipy.sparse CSR matrix"):
         lockstep.spmv(np.eye(3), np.ones(3))
-    with pytest.raises(lockstep.InputError, match=r"x must have shape \(3,\), not \(4,\)"):
+    with pytest.raises(lockstep.InputError, match=r"x must have shape \(3,\).*not \(4,\)"):
         lockstep.spmv(A, np.ones(4))
     with pytest.raises(lockstep.InputError, match="beta != 0 needs y"):
         lockstep.spmv(A, np.ones(3), beta=1.0)
@@ -126,7 +126,7 @@ def laplace1d(n, dtype=np.float64):
 def test_cg_matches_scipy(rng, algorithm, preconditioner):
     A = laplace1d(200)
     b = rng.standard_normal(200)
-    x, info = lockstep.cg(A, b, tol=1e-10, maxiter=2000, algorithm=algorithm,
+    x, info = lockstep.cg(A, b, rtol=1e-10, maxiter=2000, algorithm=algorithm,
                           preconditioner=preconditioner)
     assert info == 0
     want, winfo = spla.spsolve(A.tocsc(), b), 0
@@ -137,7 +137,7 @@ def test_cg_matches_scipy(rng, algorithm, preconditioner):
 def test_cg_info_and_errors(rng):
     A = laplace1d(100)
     b = rng.standard_normal(100)
-    x, info = lockstep.cg(A, b, tol=1e-12, maxiter=3)
+    x, info = lockstep.cg(A, b, rtol=1e-12, maxiter=3)
     assert info == 3  # like scipy: the iterations done without convergence
     with pytest.raises(lockstep.InputError, match=r"square matrix, not shape \(3, 4\)"):
         lockstep.cg(sp.csr_array(np.ones((3, 4))), np.ones(3))
@@ -156,7 +156,7 @@ def test_cg_info_and_errors(rng):
 def test_cg_float32(rng):
     A = laplace1d(50, np.float32)
     b = rng.standard_normal(50).astype(np.float32)
-    x, info = lockstep.cg(A, b, tol=1e-5)
+    x, info = lockstep.cg(A, b, rtol=1e-5)
     assert info == 0 and x.dtype == np.float32
     assert np.linalg.norm(b - A @ x) <= 1e-4 * np.linalg.norm(b)
 

@@ -1,4 +1,4 @@
-// `lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64] [--pairs]
+// `lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64|i64|f64] [--pairs]
 // [--descending] [--algorithm A] [--barrier B] [--local-size L] [--items I] [--verify]
 // [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or the keys of a file on the
 // device, R times from the same input, and reports the fastest run.
@@ -29,6 +29,8 @@ std::vector<K> random_keys(size_t n, uint64_t seed) {
     const uint64_t r = rng();
     if constexpr (std::is_same_v<K, float>)
       x = float(double(int64_t(r >> 11)) / double(1ull << 53) * 2e6 - 1e6);
+    else if constexpr (std::is_same_v<K, double>)
+      x = double(int64_t(r >> 11)) / double(1ull << 53) * 2e12 - 1e12;
     else
       x = K(r);
   }
@@ -140,7 +142,7 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
   opts.add_options()("n", number<long long>(0, (1ll << 30) - 1), "random keys (fixed --seed)")(
       "input", po::value<std::string>(), "keys from a file: one number a line (or --binary)")(
       "binary", "--input is raw little-endian keys of --type")(
-      "type", po::value<std::string>()->default_value("u32"), "u32|i32|f32|u64")(
+      "type", po::value<std::string>()->default_value("u32"), "u32|i32|f32|u64|i64|f64")(
       "pairs", "sort u32 values (the input positions) along with the keys")(
       "descending", "largest first (f32 NaNs still last)");
   add_algorithm_option(opts, kAlgorithms, "auto");
@@ -199,8 +201,12 @@ int run_sort(const Args& args) {
       return run_keys<int32_t>(vm, o, outs);
     case KeyType::f32:
       return run_keys<float>(vm, o, outs);
-    default:
+    case KeyType::u64:
       return run_keys<uint64_t>(vm, o, outs);
+    case KeyType::i64:
+      return run_keys<int64_t>(vm, o, outs);
+    default:
+      return run_keys<double>(vm, o, outs);
   }
 }
 

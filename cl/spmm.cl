@@ -1,0 +1,63 @@
+// CSR SpMM: Y = alpha * A * X + beta * Y for a dense X of k columns (lockstep::spmm,
+// src/spmv/spmm.cpp). A team of TEAM work-items (a power of two, within a wave) owns one row of A
+// and walks its nonzeros once; each member holds CPL chunks of VEC adjacent columns of the row's
+// result (columns (lane + t * TEAM) * VEC .. + VEC - 1), so one pass over A serves every column:
+// the matrix is read once instead of k times. Row-major X (COL_MAJOR=0): a team reads each X row
+// it needs as TEAM * VEC contiguous values (vloadVEC); column-major X (COL_MAJOR=1, VEC=1): with
+// TEAM=1 one work-item per row, whose neighbours read neighbouring X entries of each column
+// (what one SpMV per column would read, for all k columns at once).
+// Required: VALUE_TYPE, LOCAL_SIZE, TEAM, CPL, VEC, COL_MAJOR. The host guarantees
+// CPL * TEAM * VEC >= k and k % VEC == 0.
+#include "common.cl"
+#if !defined(LOCAL_SIZE) || !defined(TEAM) || !defined(CPL) || !defined(VEC) || !defined(COL_MAJOR)
+#error "spmm.cl needs LOCAL_SIZE, TEAM, CPL, VEC and COL_MAJOR"
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if VEC == 1
+typedef T TV;
+#define LOADV(p) (*(p))
+#define STOREV(v, p) (*(p) = (v))
+#else
+typedef CAT(VALUE_TYPE, VEC) TV;
+#define LOADV(p) CAT(vload, VEC)(0, p)
+#define STOREV(v, p) CAT(vstore, VEC)(v, 0, p)
+#endif
+
+#if COL_MAJOR
+#define AT(M, ld, r, c) ((M) + (size_t)(c) * (size_t)(ld) + (size_t)(r))
+#else
+#define AT(M, ld, r, c) ((M) + (size_t)(r) * (size_t)(ld) + (size_t)(c))
+#endif
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void spmm_csr(int rows, int k, __global const int* restrict row_ptr,
+              __global const int* restrict col, __global const T* restrict val,
+              __global const T* restrict X, int ldx, __global T* Y, int ldy, T alpha, T beta) {
+  const int lane = (int)(get_local_id(0) & (TEAM - 1));
+  const int row = (int)(get_global_id(0) / TEAM);
+  if (row >= rows) return;  // no barrier below
+  TV acc[CPL];
+  for (int t = 0; t < CPL; ++t) acc[t] = (TV)(0);
+  const int begin = row_ptr[row], end = row_ptr[row + 1];
+  for (int p = begin; p < end; ++p) {
+    const int j = col[p];
+    const T v = val[p];
+#pragma unroll
+    for (int t = 0; t < CPL; ++t) {
+      const int c = (lane + t * TEAM) * VEC;
+      if (c < k) acc[t] += v * LOADV(AT(X, ldx, j, c));
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < CPL; ++t) {
+    const int c = (lane + t * TEAM) * VEC;
+    if (c < k) {
+      __global T* y = AT(Y, ldy, row, c);
+      TV r = alpha * acc[t];
+      if (beta != (T)(0)) r += beta * LOADV(y);
+      STOREV(r, y);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// CSR SpMM: Y = alpha * A * X + beta * Y for a dense X of k columns (k right-hand sides), row- or
+// column-major, in one pass over A (cl/spmm.cl). The kernel's shape (work-group size, work-items
+// per row, columns per vector load) is tuned by the one tuning engine (family "spmm", a key per
+// matrix, k and layout: `lockstep spmm FILE --k K --tune`), else chosen by a rule.
+//
+//   lockstep::DeviceCsr<float> dA(ctx, A);
+//   lockstep::spmm<float>(ctx.queue(), dA, X, Y, k, lockstep::DenseLayout::row_major);
+#pragma once
+#include <memory>
+#include <string>
+
+#include "lockstep/spmv.hpp"
+
+namespace lockstep {
+namespace tuning {
+class Family;
+}
+
+/// How a dense rows x k block is stored: row-major (X[i * k + c], NumPy's C order) or
+/// column-major (X[c * rows + i], Fortran order: k vectors one after the other).
+enum class DenseLayout { row_major, col_major };
+DenseLayout parse_dense_layout(const std::string& name);  // "row" | "col"; input_error
+const char* to_string(DenseLayout l);
+
+/// The kernel's shape; 0 everywhere: automatic (the tuning database's entry, else the rule).
+struct SpmmConfig {
+  int local_size = 0;  // work-group size (LOCAL_SIZE)
+  int team = 0;        // work-items per row of A (TEAM, a power of two <= 32)
+  int vec = 0;         // adjacent columns per load (VEC: 1, 2 or 4; row-major only)
+  bool automatic() const { return local_size == 0; }
+  std::string str() const;
+};
+
+/// The rule (no tuning entry): row-major: the widest VEC that divides k, TEAM the fewest lanes
+/// that cover k with one chunk each on GPUs (at most 4 elsewhere), up to 32; column-major: one
+/// work-item per row (up to 8 columns each, else more lanes). 256 work-items.
+SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout);
+/// Whether a configuration can run k columns in `layout` on a device.
+bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayout layout);
+/// The -D options of a configuration for k columns.
+template <typename T>
+Defines spmm_defines(const SpmmConfig& c, int k, DenseLayout layout);
+/// The database key of (value type, k, layout, matrix).
+std::string spmm_key(size_t value_bytes, int k, DenseLayout layout, const std::string& fingerprint);
+/// What `automatic` resolves to for this matrix, k and layout.
+template <typename T>
+SpmmConfig choose_spmm_config(const DeviceInfo& device, const DeviceCsr<T>& a, int k,
+                              DenseLayout layout);
+
+/// Y = alpha * A * X + beta * Y on buffers: X holds cols x k values, Y rows x k, both in
+/// `layout` with leading dimension k (row-major) or cols / rows (column-major). One launch.
+template <typename T>
+SpmvRun spmm(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& X, cl::Buffer& Y,
+             int k, DenseLayout layout, T alpha = 1, T beta = 0, SpmmConfig config = {});
+/// The same on host vectors (uploads X and Y, downloads Y).
+template <typename T>
+void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vector<T>& Y, int k,
+          DenseLayout layout, T alpha = 1, T beta = 0, SpmmConfig config = {});
+
+/// SpMM as a tuning family: local_size x team x vec, each timed (median of `repeats`) and
+/// checked against a host product in double.
+template <typename T>
+std::unique_ptr<tuning::Family> spmm_family(Context& ctx, const Csr<T>& host, int k,
+                                            DenseLayout layout, int repeats = 10);
+
+}  // namespace lockstep

@@ -1,0 +1,146 @@
+// CSR SpMM launches (cl/spmm.cl): the configuration's -D options, the rule, the resolution of
+// `automatic` (the tuning database's entry for this matrix, k and layout, else the rule) and the
+// kernel builds that `lockstep kernels --list` and lockstep.warmup() know.
+#include "lockstep/spmm.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "lockstep/kernel_builds.hpp"
+#include "lockstep/tuning.hpp"
+
+namespace lockstep {
+namespace {
+
+int next_pow2(int v) {
+  int p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+constexpr int kMaxChunks = 8;  // accumulators (of VEC values) per work-item
+
+}  // namespace
+
+DenseLayout parse_dense_layout(const std::string& name) {
+  if (name == "row") return DenseLayout::row_major;
+  if (name == "col") return DenseLayout::col_major;
+  throw input_error("unknown dense layout '" + name + "' (expected row or col)");
+}
+const char* to_string(DenseLayout l) { return l == DenseLayout::row_major ? "row" : "col"; }
+
+std::string SpmmConfig::str() const {
+  std::ostringstream s;
+  s << "local_size=" << local_size << " team=" << team << " vec=" << vec;
+  return s.str();
+}
+
+SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout) {
+  SpmmConfig c;
+  c.local_size = int(std::min<size_t>(256, device.max_work_group_size));
+  c.vec = layout == DenseLayout::col_major ? 1 : (k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1);
+  const int chunks = ceil_div(std::max(1, k), c.vec);
+  // GPUs: a lane per VEC columns (more work-items in flight); CPUs: fewer, longer lanes
+  const int per_lane = layout == DenseLayout::col_major ? kMaxChunks : device.is_gpu() ? 1 : 4;
+  c.team = std::min({32, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
+  return c;
+}
+
+bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayout layout) {
+  if (k < 1 || c.local_size < 1 || c.team < 1 || c.vec < 1) return false;
+  if (size_t(c.local_size) > device.max_work_group_size) return false;
+  if (c.team & (c.team - 1) || c.team > 32 || c.team > c.local_size) return false;
+  if (c.vec != 1 && c.vec != 2 && c.vec != 4) return false;
+  if (k % c.vec || (layout == DenseLayout::col_major && c.vec != 1)) return false;
+  const int chunks = ceil_div(k, c.vec);
+  if (c.team > next_pow2(chunks)) return false;  // lanes without a column
+  return ceil_div(chunks, c.team) <= kMaxChunks;
+}
+
+template <typename T>
+Defines spmm_defines(const SpmmConfig& c, int k, DenseLayout layout) {
+  Defines d;
+  set_value_type<T>(d).set("LOCAL_SIZE", c.local_size).set("TEAM", c.team).set("VEC", c.vec);
+  d.set("CPL", ceil_div(ceil_div(k, c.vec), c.team));
+  d.set("COL_MAJOR", layout == DenseLayout::col_major ? 1 : 0);
+  return d;
+}
+
+std::string spmm_key(size_t value_bytes, int k, DenseLayout layout, const std::string& fp) {
+  return std::string(value_bytes == 8 ? "double:" : "float:") + "k" + std::to_string(k) + ":" +
+         to_string(layout) + ":" + fp;
+}
+
+template <typename T>
+SpmmConfig choose_spmm_config(const DeviceInfo& device, const DeviceCsr<T>& a, int k,
+                              DenseLayout layout) {
+  if (auto p = tuning::choose(device, "spmm", spmm_key(sizeof(T), k, layout, a.fingerprint()))) {
+    SpmmConfig c;
+    c.local_size = tuning::get_int(*p, "local_size");
+    c.team = tuning::get_int(*p, "team");
+    c.vec = tuning::get_int(*p, "vec");
+    if (spmm_valid(c, device, k, layout)) return c;
+  }
+  return spmm_rule(device, k, layout);
+}
+
+template <typename T>
+SpmvRun spmm(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& X, cl::Buffer& Y,
+             int k, DenseLayout layout, T alpha, T beta, SpmmConfig c) {
+  if (k < 1) throw input_error("spmm: k must be at least 1, not " + std::to_string(k));
+  const DeviceInfo& d = a.device();
+  if (c.automatic()) c = choose_spmm_config(d, a, k, layout);
+  if (!spmm_valid(c, d, k, layout))
+    throw input_error("spmm: configuration not valid for k=" + std::to_string(k) + " " +
+                      to_string(layout) + " on " + d.name + ": " + c.str());
+  SpmvRun run;
+  if (a.rows() == 0) {
+    check(queue.enqueueMarkerWithWaitList(nullptr, &run.first), "clEnqueueMarkerWithWaitList");
+    run.last = run.first;
+    return run;
+  }
+  cl::Kernel kern = kernel(queue, "spmm.cl", "spmm_csr", spmm_defines<T>(c, k, layout));
+  const bool row = layout == DenseLayout::row_major;
+  const int ldx = row ? k : a.cols(), ldy = row ? k : a.rows();
+  set_args(kern, a.rows(), k, a.row_ptr(), a.col_idx(), a.values(), X, ldx, Y, ldy, alpha, beta);
+  const size_t wg = size_t(c.local_size);
+  const size_t items = size_t(a.rows()) * size_t(c.team);
+  run.first = run.last = launch(queue, kern, (items + wg - 1) / wg * wg, wg);
+  return run;
+}
+
+template <typename T>
+void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vector<T>& Y, int k,
+          DenseLayout layout, T alpha, T beta, SpmmConfig config) {
+  if (k < 1 || X.size() != size_t(a.cols()) * size_t(k) || Y.size() != size_t(a.rows()) * size_t(k))
+    throw input_error("spmm: X must have cols * k (" + std::to_string(size_t(a.cols()) * k) +
+                      ") and Y rows * k (" + std::to_string(size_t(a.rows()) * k) + ") values");
+  cl::CommandQueue& q = ctx.queue();
+  cl::Buffer bx = upload(q, X.empty() ? std::vector<T>(1) : X, CL_MEM_READ_ONLY);
+  cl::Buffer by = upload(q, Y.empty() ? std::vector<T>(1) : Y);
+  spmm(q, a, bx, by, k, layout, alpha, beta, config);
+  if (!Y.empty()) Y = download<T>(q, by, Y.size());
+}
+
+// The rule's shape for k = 4, 8, 16, 32 and both layouts, float and (with fp64) double.
+void detail::spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  for (int k : {4, 8, 16, 32})
+    for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major}) {
+      const SpmmConfig c = spmm_rule(d, k, l);
+      out.push_back({"spmm", "spmm.cl", spmm_defines<float>(c, k, l).options()});
+      if (d.fp64) out.push_back({"spmm", "spmm.cl", spmm_defines<double>(c, k, l).options()});
+    }
+}
+
+#define LOCKSTEP_INSTANTIATE(T)                                                                    \
+  template Defines spmm_defines<T>(const SpmmConfig&, int, DenseLayout);                           \
+  template SpmmConfig choose_spmm_config<T>(const DeviceInfo&, const DeviceCsr<T>&, int,           \
+                                            DenseLayout);                                          \
+  template SpmvRun spmm<T>(cl::CommandQueue&, const DeviceCsr<T>&, const cl::Buffer&, cl::Buffer&, \
+                           int, DenseLayout, T, T, SpmmConfig);                                    \
+  template void spmm<T>(Context&, const DeviceCsr<T>&, const std::vector<T>&, std::vector<T>&,     \
+                        int, DenseLayout, T, T, SpmmConfig);
+LOCKSTEP_INSTANTIATE(float)
+LOCKSTEP_INSTANTIATE(double)
+
+}  // namespace lockstep

@@ -1,0 +1,103 @@
+// lockstep::spmm against a host product in double (the one tolerance rule): both layouts, k that
+// do and do not fill the lanes, alpha/beta, empty rows, a tuned shape through the engine (stored
+// under its key and chosen by `automatic`), and the configuration checks. Few builds (PoCL).
+#include <random>
+
+#include "lockstep/spmm.hpp"
+#include "lockstep/tolerance.hpp"
+#include "lockstep/tuning.hpp"
+#include "support.hpp"
+
+using namespace lockstep;
+
+namespace {
+
+Csr<float> random_matrix(int rows, int cols, double density, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  Csr<float> a;
+  a.rows = rows, a.cols = cols;
+  for (int i = 0; i < rows; ++i) {
+    if (i % 7 != 3)  // every 7th row empty
+      for (int j = 0; j < cols; ++j)
+        if (u(rng) < density) a.col_idx.push_back(j), a.values.push_back(float(u(rng) * 2 - 1));
+    a.row_ptr.push_back(int32_t(a.col_idx.size()));
+  }
+  return a;
+}
+
+void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, float alpha,
+                float beta, SpmmConfig c = {}) {
+  std::mt19937_64 rng(uint64_t(k) * 31 + int(layout));
+  std::uniform_real_distribution<float> u(-1, 1);
+  const size_t m = size_t(a.rows), n = size_t(a.cols), kk = size_t(k);
+  std::vector<float> X(n * kk), Y(m * kk);
+  for (auto& v : X) v = u(rng);
+  for (auto& v : Y) v = u(rng);
+  const std::vector<float> Y0 = Y;
+  DeviceCsr<float> dA(ctx, a);
+  spmm(ctx, dA, X, Y, k, layout, alpha, beta, c);
+  const bool row = layout == DenseLayout::row_major;
+  size_t bad = 0;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t col = 0; col < kk; ++col) {
+      double want = 0, scale = 0;
+      for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+        const size_t j = size_t(a.col_idx[size_t(p)]);
+        const double t = double(a.values[size_t(p)]) * (row ? X[j * kk + col] : X[col * n + j]);
+        want += t, scale += std::fabs(t);
+      }
+      const size_t at = row ? i * kk + col : col * m + i;
+      want = alpha * want + beta * double(Y0[at]);
+      scale = std::fabs(alpha) * scale + std::fabs(beta * Y0[at]);
+      bad += !close(Y[at], want, tolerance<float>(n), scale);
+    }
+  CHECK_MESSAGE(bad == 0, bad, " wrong entries, k=", k, " layout=", to_string(layout), " ",
+                c.str());
+}
+
+}  // namespace
+
+TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, empty rows") {
+  Context& ctx = test::context();
+  const Csr<float> a = random_matrix(301, 257, 0.03, 7);
+  check_spmm(ctx, a, 8, DenseLayout::row_major, 1.0f, 0.0f);   // the rule: vec 4, team 1
+  check_spmm(ctx, a, 8, DenseLayout::col_major, 2.0f, -0.5f);  // one work-item per row
+  SpmmConfig c;
+  c.local_size = 64, c.team = 4, c.vec = 1;  // 3 columns over 4 lanes
+  check_spmm(ctx, a, 3, DenseLayout::row_major, 1.5f, 1.0f, c);
+  Csr<float> empty;
+  empty.rows = 0, empty.cols = 5, empty.row_ptr = {0};
+  std::vector<float> X(5 * 4, 1.0f), Y;
+  spmm(ctx, DeviceCsr<float>(ctx, empty), X, Y, 4, DenseLayout::row_major);  // nothing to do
+}
+
+TEST_CASE("spmm: the rule, the validity checks and the tuned shape that automatic chooses") {
+  const DeviceInfo& d = test::context().info();
+  for (int k : {1, 3, 4, 8, 16, 32, 100})
+    for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major})
+      CHECK_MESSAGE(spmm_valid(spmm_rule(d, k, l), d, k, l), "k=", k, " ", to_string(l));
+  const SpmmConfig c{64, 4, 4};
+  CHECK_FALSE(spmm_valid(c, d, 6, DenseLayout::row_major));  // 6 % 4 != 0
+  CHECK_FALSE(spmm_valid(c, d, 8, DenseLayout::col_major));  // vec > 1 in column-major
+  CHECK_FALSE(spmm_valid(SpmmConfig{64, 32, 1}, d, 4, DenseLayout::row_major));  // idle lanes
+  CHECK_FALSE(spmm_valid(SpmmConfig{64, 1, 1}, d, 64, DenseLayout::row_major));  // 64 accumulators
+  CHECK_THROWS_AS(parse_dense_layout("diag"), input_error);
+
+  test::TempDir dir;
+  test::ScopedEnv db("LOCKSTEP_TUNING_DB", (dir.path / "db.json").string());
+  Context& ctx = test::context();
+  const Csr<float> a = random_matrix(200, 200, 0.05, 9);
+  auto family = spmm_family<float>(ctx, a, 4, DenseLayout::row_major, 2);
+  tuning::Options o;
+  o.candidates = {{{"local_size", 64}, {"team", 2}, {"vec", 2}}};  // one build
+  const tuning::Outcome r = tuning::tune(ctx, *family, o);
+  CHECK(r.best.verified);
+  CHECK(r.stored);
+  DeviceCsr<float> dA(ctx, a);
+  const SpmmConfig chosen = choose_spmm_config(ctx.info(), dA, 4, DenseLayout::row_major);
+  CHECK(chosen.local_size == 64);
+  CHECK(chosen.team == 2);
+  CHECK(chosen.vec == 2);
+  check_spmm(ctx, a, 4, DenseLayout::row_major, 1.0f, 0.0f);  // automatic: the tuned shape
+}

@@ -1,0 +1,56 @@
+// `lockstep precompile [--family F,...] [--type T,...] [--list]`: builds the kernels a workload
+// uses on the device into the program cache (memory, then disk: later processes load them instead
+// of compiling), with a progress line per build on stderr; the last line on stdout:
+// `builds= seconds=`. --list prints the selection (family, file, options) without building.
+#include <iostream>
+
+#include "command.hpp"
+#include "lockstep/kernel_builds.hpp"
+
+namespace lockstep::cli {
+namespace {
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at < s.size();) {
+    const size_t comma = std::min(s.find(',', at), s.size());
+    if (comma > at) out.push_back(s.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+int run_precompile(const Args& args) {
+  po::options_description opts("options");
+  opts.add_options()("family", po::value<std::string>()->default_value(""),
+                     "families, by prefix: spmv,spmm,cg,blas1,sort,bfs,align,apsp,barrier,copy "
+                     "(default: all)")("type", po::value<std::string>()->default_value(""),
+                                       "value / key types: f32,f64,u32,i32,u64,i64 (default: all)")(
+      "list", "print the selected builds (family, file, options) instead of building them");
+  po::variables_map vm;
+  if (!parse("lockstep precompile [--family F,...] [--type T,...] [--list]", args, opts, {}, vm))
+    return 0;
+  const std::vector<std::string> families = split(vm["family"].as<std::string>());
+  const std::vector<std::string> types = split(vm["type"].as<std::string>());
+  Context ctx(device_spec(vm));
+  const std::vector<KernelBuild> builds = select_builds(ctx.info(), families, types);
+  if (vm.count("list")) {
+    for (const KernelBuild& b : builds)
+      std::cout << b.family << '\t' << b.file << '\t' << b.options << '\n';
+    return 0;
+  }
+  const double s =
+      precompile(ctx, builds, [](size_t done, size_t total, const KernelBuild& b, double sec) {
+        std::cerr << "[" << done << "/" << total << "] " << b.family << " " << b.file << " "
+                  << int(sec * 1000) << " ms\n";
+      });
+  std::cout << "device=\"" << ctx.info().name << "\" builds=" << builds.size() << " seconds=" << s
+            << "\n";
+  return 0;
+}
+
+}  // namespace
+LOCKSTEP_COMMAND("precompile",
+                 "build the kernels a workload uses into the program cache, with progress",
+                 run_precompile);
+}  // namespace lockstep::cli

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Packs the Python package that CMake built (BUILD/python/lockstep: the pure-Python files and
+the _lockstep module) into a wheel, with the standard library alone (PEP 427), so that CI makes a
+wheel from Debian's packages without scikit-build-core or pybind11 from PyPI.
+
+The wheel travels to a Debian 12 (or similar glibc >= 2.36) that has Python, NumPy, SciPy and an
+OpenCL ICD: the module's shared libraries outside that set and outside the manylinux policy's
+(libc, libm, libstdc++, libgcc_s, libz; libOpenCL.so.1 is the ICD loader an ICD package brings)
+are copied into lockstep/_libs (libssw.so.0, libgomp.so.1) and the module's RUNPATH is set to
+$ORIGIN/_libs with patchelf (Debian's patchelf), as auditwheel repair does.
+
+    tools/python_wheel.py BUILD_DIR OUT_DIR      -> OUT_DIR/lockstep-VERSION-TAG.whl
+"""
+import base64
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import zipfile
+
+SYSTEM = re.compile(r"^(libc|libm|libdl|librt|libpthread|ld-linux.*|libstdc\+\+|libgcc_s|libz|"
+                    r"libOpenCL)\.so")
+
+
+def needed(so):
+    out = subprocess.run(["ldd", so], capture_output=True, text=True, check=True).stdout
+    libs = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+) => (\S+)", line)
+        if m and not SYSTEM.match(m.group(1)):
+            if m.group(2) == "not":
+                sys.exit(f"python_wheel: {so} needs {m.group(1)}, which is not found")
+            libs[m.group(1)] = m.group(2)
+    return libs
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    build, out = sys.argv[1], sys.argv[2]
+    src = os.path.join(build, "python", "lockstep")
+    init = open(os.path.join(src, "__init__.py")).read()
+    version = re.search(r'__version__ = "([^"]+)"', init)[1]
+    py = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    tag = f"{py}-{py}-{sysconfig.get_platform().replace('-', '_').replace('.', '_')}"
+    if shutil.which("patchelf") is None:
+        sys.exit("python_wheel: needs patchelf (apt-get install patchelf)")
+    with tempfile.TemporaryDirectory() as tmp:
+        pkg = os.path.join(tmp, "lockstep")
+        shutil.copytree(src, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+        module = [f for f in os.listdir(pkg) if f.startswith("_lockstep") and f.endswith(".so")][0]
+        libs = needed(os.path.join(pkg, module))
+        os.makedirs(os.path.join(pkg, "_libs"), exist_ok=True)
+        for name, path in libs.items():
+            shutil.copy2(path, os.path.join(pkg, "_libs", name))
+            subprocess.run(["patchelf", "--set-rpath", "$ORIGIN", os.path.join(pkg, "_libs", name)],
+                           check=True)
+        subprocess.run(["patchelf", "--set-rpath", "$ORIGIN/_libs", os.path.join(pkg, module)],
+                       check=True)
+        info = f"lockstep-{version}.dist-info"
+        os.makedirs(os.path.join(tmp, info))
+        files = {
+            "METADATA": f"Metadata-Version: 2.1\nName: lockstep\nVersion: {version}\n"
+                        "Summary: OpenCL SpMV/SpMM, CG, sorting, BFS, APSP and Smith-Waterman on "
+                        "NumPy/SciPy data\nRequires-Python: >=3.9\nRequires-Dist: numpy>=1.21\n"
+                        "Requires-Dist: scipy>=1.8\nProvides-Extra: test\n"
+                        "Requires-Dist: pytest; extra == \"test\"\n",
+            "WHEEL": f"Wheel-Version: 1.0\nGenerator: lockstep tools/python_wheel.py\n"
+                     f"Root-Is-Purelib: false\nTag: {tag}\n",
+        }
+        for name, text in files.items():
+            with open(os.path.join(tmp, info, name), "w") as f:
+                f.write(text)
+        os.makedirs(out, exist_ok=True)
+        wheel = os.path.join(out, f"lockstep-{version}-{tag}.whl")
+        record = []
+        with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+            for base, _, names in os.walk(tmp):
+                for n in sorted(names):
+                    path = os.path.join(base, n)
+                    arc = os.path.relpath(path, tmp)
+                    data = open(path, "rb").read()
+                    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                    record.append(f"{arc},sha256={digest.decode()},{len(data)}")
+                    z.write(path, arc)
+            record.append(f"{info}/RECORD,,")
+            z.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
+    print(f"wheel={wheel} vendored={','.join(sorted(libs)) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
