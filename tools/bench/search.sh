@@ -82,6 +82,7 @@ cudasw_run() {
   local case=$1 q=$2 db=$3 t0 out rc
   [[ -x "$cudasw/align" ]] || return
   t0=$(now)
+  mkdir -p "$tmp/cudasw-db-$case"  # makedb writes into an existing folder only
   timeout "${STEP_TIMEOUT:-150}" "$cudasw/makedb" "$db" "$tmp/cudasw-db-$case/db" >> "$OUT/cudasw.log" 2>&1
   local makedb_s; makedb_s=$(since "$t0")
   t0=$(now)
