@@ -18,16 +18,16 @@ struct SwShape {
 
 /// Fills the zeros of `c` by the rule. Barrier: GPUs 256 work-items x 8 rows (blocks of 2048
 /// rows), tiles m/128 columns wide within [256, 2048] so a diagonal is long enough to hold work but
-/// the per-tile skew of T steps stays small. Pipeline: GPUs 128 work-items x 16 rows (stripes of
-/// 2048 rows; their query profile, 5 x 2048 ints for DNA, fits 48 KiB of local memory), 64 x 16
-/// for larger alphabets, publishing every 64 columns (stripe k starts about k * (64 + T) steps
+/// the per-tile skew of T steps stays small. Pipeline: GPUs 128 work-items x 8 rows for DNA (the
+/// 16-bit kernel stacks two: 16 rows a work-item; H100, 10^6 x 10^6, one run: 1336 GCUPS against
+/// 1196 at 128 x 16, 1344 at 256 x 8; BENCHMARKS.md, session 9), 64 x 16 for larger alphabets, publishing every 64 columns (stripe k starts about k * (64 + T) steps
 /// late, so short chunks and groups keep the fill short). PoCL: small groups (its work-group
 /// barrier is a loop over work-items).
 inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t m, bool barrier,
                            int alphabet = 5) {
   const bool gpu = info.is_gpu();
   if (!c.local_size) c.local_size = gpu ? (barrier ? 256 : alphabet <= 5 ? 128 : 64) : 32;
-  if (!c.cells) c.cells = gpu ? (barrier ? 8 : 16) : 4;
+  if (!c.cells) c.cells = gpu ? (barrier || alphabet <= 5 ? 8 : 16) : 4;
   if (!c.tile_cols)
     c.tile_cols = gpu ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 64) : 256;
   return c;
