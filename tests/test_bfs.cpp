@@ -169,8 +169,7 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
 TEST_CASE("bfs: the shared real graphs (skipped when absent)") {
   const auto dir = test::source_dir().parent_path() / "shared" / "graphs";
   if (!std::filesystem::exists(dir / "wiki-Vote.txt.gz")) {
-    MESSAGE("skipped: no ", dir.string());
-    return;
+    return test::skip("no " + dir.string());
   }
   check_all(CsrGraph(read_graph((dir / "wiki-Vote.txt.gz").string())), 30, "wiki-Vote");
   check_all(CsrGraph(read_graph((dir / "facebook_combined.txt.gz").string(), GraphFormat::automatic,
@@ -271,3 +270,4 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   CHECK(test::run_cli("bfs " + graph + " --source 9", out) == 2);
   CHECK(test::run_cli("bfs --grid 0", out) == 2);
 }
+
