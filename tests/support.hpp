@@ -19,7 +19,6 @@
 
 #include "lockstep/runtime.hpp"
 #include "lockstep/tolerance.hpp"
-#include "runtime/environment.hpp"
 
 namespace lockstep::test {
 
@@ -79,7 +78,8 @@ void check_close(const std::vector<G>& got, const std::vector<double>& want,
 /// The source tree (LOCKSTEP_SOURCE_DIR in the environment overrides the build's path, so the
 /// suite can run from a copy on another machine).
 inline std::filesystem::path source_dir() {
-  return env::value("LOCKSTEP_SOURCE_DIR").value_or(LOCKSTEP_SOURCE_DIR);
+  const char* env = std::getenv("LOCKSTEP_SOURCE_DIR");  // in src/runtime/environment.cpp's table
+  return env && *env ? env : LOCKSTEP_SOURCE_DIR;
 }
 /// ../shared/matrices beside the checkout, when present (tests skip cleanly otherwise).
 inline std::filesystem::path shared_matrices() {
@@ -87,7 +87,10 @@ inline std::filesystem::path shared_matrices() {
 }
 
 /// The CLI under test (LOCKSTEP_CLI in the environment overrides the build's).
-inline std::string cli_path() { return env::value("LOCKSTEP_CLI").value_or(LOCKSTEP_CLI); }
+inline std::string cli_path() {
+  const char* env = std::getenv("LOCKSTEP_CLI");  // in src/runtime/environment.cpp's table
+  return env && *env ? env : LOCKSTEP_CLI;
+}
 
 /// Runs a shell command line; returns its exit code and fills `out` (stdout+stderr).
 inline int run_shell(const std::string& command, std::string& out) {
