@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <random>
 
+#include "runtime/environment.hpp"
 #include "align_support.hpp"
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
@@ -20,8 +21,8 @@ namespace {
 
 /// The mmseqs2 example data (Debian mmseqs2-examples), or the folder LOCKSTEP_SEARCH_DATA names.
 std::string examples() {
-  const char* env = std::getenv("LOCKSTEP_SEARCH_DATA");
-  return env && *env ? std::string(env) + "/" : "/usr/share/doc/mmseqs2/example-data/";
+  const auto dir = env::value("LOCKSTEP_SEARCH_DATA");
+  return dir ? *dir + "/" : "/usr/share/doc/mmseqs2/example-data/";
 }
 
 SequenceSet read_fasta(const std::string& path, const Scoring& s, size_t limit) {
