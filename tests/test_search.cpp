@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <random>
 
-#include "runtime/environment.hpp"
 #include "align_support.hpp"
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
+#include "runtime/environment.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -126,8 +126,8 @@ TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K 
     db.add("copy" + std::to_string(i), s.encode(b));  // a tie with the subject before it
   }
   for (int j = 0; j < 60; ++j)
-    db.add("r" + std::to_string(j), s.encode(test::random_residues(rng, 20 + (j * 53) % 300,
-                                                                   "ACGTN")));
+    db.add("r" + std::to_string(j),
+           s.encode(test::random_residues(rng, 20 + (j * 53) % 300, "ACGTN")));
   db.add("copy0-again", seq(db, 0));
   const SearchResult r = search(ctx, q, db, s, shape(5));
   check_against_cpu(r, q, db, s, 5);
