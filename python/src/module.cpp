@@ -90,7 +90,7 @@ PYBIND11_MODULE(_lockstep, m) {
         PyErr_SetObject(missing_cls, exc.ptr());
       } else if (m.find("negative cycle") != std::string::npos) {
         PyErr_SetString(cycle_cls, e.what());
-      } else if (m.rfind("no OpenCL device", 0) == 0) {
+      } else if (m.find("no OpenCL device") != std::string::npos) {  // "--device X: no ..." too
         PyErr_SetString(device_cls, e.what());
       } else {
         PyErr_SetString(input_cls, e.what());
