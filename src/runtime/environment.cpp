@@ -63,6 +63,14 @@ const std::vector<Variable>& variables() {
       {"LOCKSTEP_BARRIER_ORDER",
        "NVIDIA: the PTX ordering of the barriers and flags, `fence`, `acqrel` or `acqrel-rspin`",
        "`auto` (the measured default)"},
+      {"LOCKSTEP_DPX",
+       "`0`: NVIDIA GPUs of compute capability 9.0 and up run the portable OpenCL C path instead "
+       "of Hopper's DPX instructions (inline PTX)",
+       "DPX where the compute capability has it"},
+      {"LOCKSTEP_SEARCH_DPX",
+       "search on NVIDIA: the highest DPX level its kernels try (`0`: none; `2` adds the "
+       "three-input max, which ptxas 13.0 refuses)",
+       "1"},
       {"LOCKSTEP_POISON",
        "`1`: the Floyd-Warshall kernels fill their local memory with garbage first (a test "
        "that no kernel reads local memory it did not write)",
