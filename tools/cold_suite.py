@@ -36,6 +36,9 @@ def main():
             wall = time.time() - t0
         lines = out.splitlines()
     names, secs, builds = parse(lines)
+    for line in lines:  # ctest's verdict and the tests that failed or were skipped
+        if re.match(r'^\d+% tests passed', line) or re.match(r'^\s*\d+/\d+ Test .*\*\*\*', line):
+            print(line.strip())
     uses = collections.Counter(b for s in builds.values() for b in s)
     if wall is not None:
         print(f'wall {wall:.0f} s; sum of test times {sum(secs.values()):.0f} s; load now {os.getloadavg()[0]:.1f}')
