@@ -206,8 +206,7 @@ TEST_CASE("align gpu: a 20 kbp slice pair of the two genomes, with traceback") {
   if (!std::filesystem::exists(dir / "MG1655-K12.fasta.gz"))
     dir = test::source_dir() / ".carry" / "genomes";  // the GPU machine (tools/gpu/prepare.sh)
   if (!std::filesystem::exists(dir / "MG1655-K12.fasta.gz")) {
-    MESSAGE("skipped: no genomes in ../shared/genomes or .carry/genomes");
-    return;
+    return test::skip("no genomes in ../shared/genomes or .carry/genomes");
   }
   Context& ctx = test::context();
   Scoring s = dna_scoring(2, -3, 5, 2);

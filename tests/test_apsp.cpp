@@ -225,8 +225,9 @@ TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKST
   // Regression for issue 13 (PoCL 5.0 on a 16-core AVX-512 CPU gave too-short distances and
   // spurious negative cycles): with local memory pre-filled with -12345, any local read before the
   // group wrote it would make distances too short here too, on any device. The configurations
-  // cover fw_lead, fw_panel, fw_rest (blocked), fw_diag with next hops (generalized, K x tile <=
-  // 128) and fw_cross (generalized K x tile = 144: the diagonal block one tile of k at a time).
+  // cover fw_lead, fw_panel, fw_rest (blocked, f32), fw_diag with next hops (generalized, K x tile
+  // <= 128) and fw_cross (generalized K x tile = 144: the diagonal block one tile of k at a time),
+  // both i32 with paths: one program pair (each -D set is a PoCL compile).
   auto& ctx = test::context();
   Graph g = with_potentials(random_graph(70, 0.1, 1307, 1, 100), 13);
   Graph wide = with_potentials(random_graph(150, 0.05, 1309, 1, 100), 7);
@@ -234,11 +235,12 @@ TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKST
 
   auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 16, 1, false, 4});
   auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 16, 2, true, 4});
-  auto deep = apsp<float>(ctx, wide, {ApspVariant::generalized, 16, 9, true, 4});
+  // i32 as `general`: the same two programs (fw_cross is in them), no third pair to compile
+  auto deep = apsp<int32_t>(ctx, wide, {ApspVariant::generalized, 16, 9, true, 4});
 
   check(g, blocked, "poisoned blocked tile 16 f32");
   check(g, general, "poisoned generalized tile 16 K=2 i32 paths");
-  check(wide, deep, "poisoned generalized tile 16 K=9 f32 paths");
+  check(wide, deep, "poisoned generalized tile 16 K=9 i32 paths");
   CHECK(general.kernel_ms.count("diag") == 1);
   CHECK(deep.kernel_ms.count("diag") == 0);
   CHECK(deep.kernel_ms.count("cross") == 1);

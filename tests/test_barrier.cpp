@@ -27,8 +27,8 @@ void stress(BarrierStrategy s, int rounds, BarrierVariant v = {}) {
   Context& ctx = test::context();
   int groups = std::min(ctx.info().is_gpu() ? 64 : 4, bench_kernel_coresident(ctx, s, 64, v));
   if (groups < 2) {  // one group proves nothing about ordering between groups
-    MESSAGE("skipped: " << to_string(s) << " has " << groups << " co-resident group of 64 here");
-    return;
+    return test::skip(to_string(s) + " has " + std::to_string(groups) +
+                      " co-resident group of 64 here");
   }
 
   BarrierBenchResult r = bench_barrier(ctx, s, groups, 64, rounds, 0, v);
@@ -140,8 +140,7 @@ TEST_CASE("barrier: the OpenCL C 1.2 path (NVIDIA's) is correct too") {
 // variant, packed and padded flags, 10^5 barriers each, and the flag helpers' token ring.
 TEST_CASE("barrier: every NVIDIA PTX ordering variant is correct") {
   if (!nvidia_ptx()) {
-    MESSAGE("not an NVIDIA device: the PTX ordering variants are tested there");
-    return;
+    return test::skip("not an NVIDIA device: the PTX ordering variants are tested there");
   }
   for (auto o : {BarrierOrder::fence, BarrierOrder::acqrel, BarrierOrder::acqrel_rspin}) {
     for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock}) stress(s, 50000, {o, 0});

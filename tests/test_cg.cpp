@@ -98,7 +98,7 @@ CgResult solve(Context& ctx, const Csr<double>& A, const CgOptions& o) {
 
 TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exact solution") {
   Context& ctx = test::context();
-  if (!ctx.info().fp64) return;
+  if (!ctx.info().fp64) return test::skip("no fp64 on this device");
   // Pipelined takes classic's iterations within two on the test matrices (Laplacians, a random
   // SPD matrix); on a badly scaled one (cond ~ 1e6) rounding costs it a few per cent more.
   // Pipelined runs twice: its SpMV inside the update kernel where it can, and as its own launch.
@@ -134,7 +134,7 @@ TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exac
 
 TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, not a NaN") {
   Context& ctx = test::context();
-  if (!ctx.info().fp64) return;
+  if (!ctx.info().fp64) return test::skip("no fp64 on this device");
   const std::vector<double> ones(6, 1.0);
   struct Case {
     std::vector<double> diag;

@@ -64,7 +64,7 @@ TEST_CASE("inputs from a pipe, a FIFO, standard input and gzip read as streams")
       "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 1\n2 2 1\n";
   std::ofstream(good) << text;
   const std::string want = "rows=2 cols=3 nnz=3";
-  const std::string cli = std::getenv("LOCKSTEP_CLI") ? std::getenv("LOCKSTEP_CLI") : LOCKSTEP_CLI;
+  const std::string cli = test::cli_path();
   std::string out;
 
   CHECK(test::run_cli("info - < " + good, out) == 0);

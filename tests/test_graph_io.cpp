@@ -154,8 +154,7 @@ TEST_CASE("graph readers: malformed files name the file and the line") {
 TEST_CASE("graph readers: the shared real graphs (skipped when absent)") {
   const auto dir = shared_graphs();
   if (!std::filesystem::exists(dir / "facebook_combined.txt.gz")) {
-    MESSAGE("skipped: no ", dir.string());
-    return;
+    return test::skip("no " + dir.string());
   }
   CsrGraph fb(
       read_graph((dir / "facebook_combined.txt.gz").string(), GraphFormat::automatic, true));

@@ -46,6 +46,12 @@ TEST_CASE("device selection by index, substring and error") {
   CHECK_THROWS_WITH_AS(select_device("no-such-device-anywhere"),
                        doctest::Contains("no OpenCL device matches"), input_error);
   CHECK_THROWS_WITH_AS(select_device("999"), doctest::Contains("out of range"), input_error);
+  // The comma list and the nth match (what each MPI rank of a host asks for): the nth item,
+  // modulo the list; among the matching devices the nth, modulo their count.
+  CHECK(describe(select_device("0,999", 0)).index == 0);
+  CHECK(describe(select_device("999,0", 3)).index == 0);
+  CHECK_THROWS_WITH_AS(select_device("0,999", 1), doctest::Contains("out of range"), input_error);
+  CHECK(describe(select_device(first.name, all.size())).name == first.name);
   CHECK(first.compute_units > 0);
   CHECK(first.max_work_group_size > 0);
 }

@@ -12,6 +12,7 @@
 #include "align_support.hpp"
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
+#include "runtime/environment.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -20,8 +21,8 @@ namespace {
 
 /// The mmseqs2 example data (Debian mmseqs2-examples), or the folder LOCKSTEP_SEARCH_DATA names.
 std::string examples() {
-  const char* env = std::getenv("LOCKSTEP_SEARCH_DATA");
-  return env && *env ? std::string(env) + "/" : "/usr/share/doc/mmseqs2/example-data/";
+  const auto dir = env::value("LOCKSTEP_SEARCH_DATA");
+  return dir ? *dir + "/" : "/usr/share/doc/mmseqs2/example-data/";
 }
 
 SequenceSet read_fasta(const std::string& path, const Scoring& s, size_t limit) {
@@ -125,8 +126,8 @@ TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K 
     db.add("copy" + std::to_string(i), s.encode(b));  // a tie with the subject before it
   }
   for (int j = 0; j < 60; ++j)
-    db.add("r" + std::to_string(j), s.encode(test::random_residues(rng, 20 + (j * 53) % 300,
-                                                                   "ACGTN")));
+    db.add("r" + std::to_string(j),
+           s.encode(test::random_residues(rng, 20 + (j * 53) % 300, "ACGTN")));
   db.add("copy0-again", seq(db, 0));
   const SearchResult r = search(ctx, q, db, s, shape(5));
   check_against_cpu(r, q, db, s, 5);

@@ -3,6 +3,7 @@
 // matrices with empty rows, one full row and rows longer than a work-group (spanning many
 // merge-path tiles), n = 0, 1, 7, 93, 4099; beta = 0 with NaN in y; the real shared matrices
 // with the automatic choice; the untuned rule's choices on an H100-like device description.
+#include <algorithm>
 #include <random>
 
 #include "lockstep/matrix_market.hpp"
@@ -84,7 +85,8 @@ void check_spmv(const Csr<double>& a64, const SpmvConfig& c, double alpha, doubl
 TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape" *
                        doctest::test_suite("portable"),
                    T, float, double) {
-  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  if (std::is_same_v<T, double> && !test::context().info().fp64)
+    return test::skip("no fp64 on this device");
   for (int n : {0, 1, 7, 93, 4099}) {
     Csr<double> a = random_matrix(n, uint32_t(n) + 11);
     for (const SpmvConfig& c : test_configs(test::context().info(), sizeof(T))) {
@@ -99,7 +101,8 @@ TEST_CASE_TEMPLATE("spmv matches the reference for every kernel and shape" *
 // Merge-path fix-up: rows over more than 32 tiles of 448 (a whole group adds their carries),
 // rows over a few tiles (one item adds them), empty rows between, and beta != 0.
 TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, float, double) {
-  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  if (std::is_same_v<T, double> && !test::context().info().fp64)
+    return test::skip("no fp64 on this device");
   const int cols = 20000;
   Csr<double> a;
   a.rows = 300, a.cols = cols;
@@ -123,7 +126,8 @@ TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, floa
 // rows (32 items per row), rows of one group (257, 600: the four-sum loop and its remainder) and a
 // row split into chunks (5000), among empty and short rows.
 TEST_CASE_TEMPLATE("adaptive: few-row blocks, long rows and remainders", T, float, double) {
-  if (std::is_same_v<T, double> && !test::context().info().fp64) return;
+  if (std::is_same_v<T, double> && !test::context().info().fp64)
+    return test::skip("no fp64 on this device");
   const int cols = 6000;
   const std::vector<int> lens = {100, 100, 100, 80, 80, 80, 0, 60, 60, 60, 60, 257, 3, 600, 0,
                                  5000, 1, 2, 100, 100};
@@ -143,14 +147,51 @@ TEST_CASE_TEMPLATE("adaptive: few-row blocks, long rows and remainders", T, floa
   check_spmv<T>(a, c, 0.75, -1.5);
 }
 
-TEST_CASE("every configuration in the search space is valid and the model's choice is in it") {
-  const DeviceInfo& d = test::context().info();
-  auto space = spmv_search_space(d, 8);
-  REQUIRE(!space.empty());
-  for (auto& c : space) CHECK(spmv_valid(c, d, 8));
+// spmv_valid against limits stated here, not against its own filter: a made-up device of
+// 256 items per group and 4 KiB of local memory, not NVIDIA (no shuffles).
+TEST_CASE("spmv_valid: each kernel within a device's limits; the model's choice in the space") {
+  DeviceInfo d;
+  d.type = "GPU", d.vendor = "Advanced Micro Devices, Inc.", d.platform = "AMD";
+  d.max_work_group_size = 256, d.local_mem_bytes = 4096, d.wave_width = 64, d.compute_units = 8;
+  auto cfg = [](SpmvKernel k, int wg_bits, int rows_bits = 5, int shuffle = 0, int items = 7) {
+    SpmvConfig c;
+    c.kernel = k, c.wg_bits = wg_bits, c.rows_bits = rows_bits, c.shuffle = shuffle,
+    c.items = items;
+    return c;
+  };
+  CHECK(spmv_valid(cfg(SpmvKernel::scalar, 8), d, 8));
+  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::scalar, 9), d, 8));        // 512 items > 256
+  CHECK(spmv_valid(cfg(SpmvKernel::vector, 8, 8), d, 8));           // 256 * 8 B = 2 KiB
+  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::vector, 7, 8), d, 8));     // more rows than items
+  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::vector, 8, 5, 1), d, 8));  // shuffles: NVIDIA only
+  CHECK(spmv_valid(cfg(SpmvKernel::adaptive, 8), d, 8));            // 2 * 256 * 8 = 4 KiB
+  d.local_mem_bytes = 4095;
+  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::adaptive, 8), d, 8));  // one byte short
+  d.local_mem_bytes = 4096;
+  CHECK(spmv_valid(cfg(SpmvKernel::merge, 6, 5, 0, 4), d, 4));        // 64*4*8+4+64*8 = 2564 B
+  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::merge, 6, 5, 0, 7), d, 8));  // 64*7*12+4+64*12 > 4 KiB
+  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::merge, 6, 5, 0, 0), d, 4));  // no items
+  // The search space holds every declared kernel, within the limits, and nothing past them.
+  const auto space = spmv_search_space(d, 8);
+  for (const auto& spec : spmv_parameters()) {
+    CAPTURE(to_string(spec.kernel));
+    CHECK(std::any_of(space.begin(), space.end(),
+                      [&](const SpmvConfig& c) { return c.kernel == spec.kernel; }));
+  }
+  for (const auto& c : space) {
+    CAPTURE(c.str());
+    CHECK(c.wg_bits <= 8);
+    CHECK(c.shuffle == 0);
+  }
+  // On the device under test: the model's choice is one of the space's configurations.
+  const DeviceInfo& here = test::context().info();
+  const auto mine = spmv_search_space(here, 8);
   RowStats regular{5, 5, 5.0, 0.0}, irregular{1, 100000, 4.0, 120.0};
-  CHECK(spmv_valid(predict_spmv_config(d, regular, 1000, 8), d, 8));
-  CHECK(predict_spmv_config(d, irregular, 1000000, 8).kernel == SpmvKernel::adaptive);
+  const std::string chosen = predict_spmv_config(here, regular, 1000, 8).str();
+  CAPTURE(chosen);
+  CHECK(std::any_of(mine.begin(), mine.end(),
+                    [&](const SpmvConfig& c) { return c.str() == chosen; }));
+  CHECK(predict_spmv_config(here, irregular, 1000000, 8).kernel == SpmvKernel::adaptive);
   CHECK_THROWS_AS(parse_spmv_kernel("fastest"), input_error);
 }
 
@@ -182,8 +223,7 @@ TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more,
 TEST_CASE("shared real matrices: automatic configuration matches the reference") {
   auto dir = test::shared_matrices();
   if (!std::filesystem::exists(dir)) {
-    MESSAGE("../shared/matrices absent: skipped");
-    return;
+    return test::skip("no " + dir.string());
   }
   for (auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".mtx") continue;

@@ -14,24 +14,10 @@ packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-header
           # search (issue 34): parasail, the exact reference, and real proteins to search
           python3-parasail mmseqs2-examples
           # the wheel (.ci/run: tools/python_wheel.py vendors libssw/libgomp; the interop tests)
-          patchelf python3-venv python3-pyopencl
-          # tools/portability/compile_kernels.sh (CI): AMD GPU and SPIR-V ahead-of-time compiles
-          clang-16 clang-19 rocm-device-libs clang-15 llvm-spirv-15 spirv-tools python3)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "lockstep: missing Debian packages; install them with:" >&2
-    echo "  sudo apt-get install -y ${missing[*]}" >&2
-    exit 1
-  fi
-  echo "lockstep: installing ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+          patchelf python3-venv python3-pyopencl)
+# Only what building, tuning and the tests need: the AMD/SPIR-V compile pass's toolchain
+# (clang-15/16/19, rocm-device-libs, llvm-spirv-15, spirv-tools) is installed by .ci/run.
+"$root/tools/install_packages.sh" "${packages[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
 # The Python module (python/) is built for Debian's python3, whose numpy and scipy are Debian's.
 python=/usr/bin/python3

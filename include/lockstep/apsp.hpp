@@ -48,7 +48,8 @@ struct ApspConfig {
 };
 /// The rule for tile, K and the bulk's micro-tile (tile 32, K*tile = 128; on GPUs without next
 /// hops 8 x 8 unrolled twice beside the next multi-tile's phases, else 4 x 4: the fastest of the
-/// H100 sweeps of tools/bench/apsp.sh at n = 8192, f32 and i32): fills the zero fields of `requested`.
+/// H100 sweeps of tools/bench/apsp.sh at n = 8192, f32 and i32): fills the zero fields of
+/// `requested`.
 ApspConfig apsp_rule(const DeviceInfo& device, int32_t n, ApspConfig requested);
 
 /// What apsp() runs for fields left 0: the entry `lockstep tune apsp` stored for this device, type,

@@ -115,7 +115,7 @@ class GlobalBarrier {
  private:
   BarrierStrategy strategy_;
   int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1, lock_split_ = 1,
-      spin_ns_ = 0;
+                            spin_ns_ = 0;
   Defines ordering_defines_;
   std::string ordering_;
   size_t state_ints_;

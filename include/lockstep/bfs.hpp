@@ -61,10 +61,12 @@ struct BfsRule {
   /// replaces cost 0.1-0.2 ms on the H100 on small graphs, 2026-11-24), never (-1) on other
   /// devices; < 0: never.
   double multi_work = 0;
-  /// The whole-graph CPU rule's bound in edges: on GPUs 16384 x the CPU path's threads
-  /// (H100 host, 16 threads, 2026-11-24: facebook 176k edges CPU 0.263 ms against multi 0.280,
-  /// wiki-Vote 104k 0.131 against 0.235; soc-Slashdot 948k 0.74 against 0.43, copter2 704k 2.68
-  /// against 0.47), never (-1) on other devices (the device is the host); < 0: never.
+  /// The whole-graph CPU rule's bound in edges: on GPUs 16384 x bfs_auto_cpu_threads(), i.e. at
+  /// most 16384 x 16 (H100 host, 16 threads, 2026-11-24: facebook 176k edges CPU 0.263 ms
+  /// against multi 0.280, wiki-Vote 104k 0.131 against 0.235; soc-Slashdot 948k 0.74 against
+  /// 0.43, copter2 704k 2.68 against 0.47; on the 64-thread host the bound of 16384 x 64 sent
+  /// NotreDame, mdual and soc-Slashdot to a CPU path 3-7x slower than the 16-thread host's),
+  /// never (-1) on other devices (the device is the host); < 0: never.
   int64_t cpu_graph_edges = 0;
 };
 
@@ -78,6 +80,13 @@ struct BfsOptions {
 };
 /// bfs_rule with its zero fields filled for this device and these options.
 BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& options);
+/// The host threads that `automatic`'s whole-graph CPU rule is scaled by and that its CPU path
+/// then runs on: cpu_threads, else the hardware threads (hardware_threads <= 0: this host's),
+/// at most kBfsAutoCpuThreadsMax, the team the rule was measured with. More threads cost every
+/// level's parallel region more (OpenMP fork/join over 64 threads) and were never measured to
+/// win, so a many-core host takes the 16-core host's decisions rather than a slower path.
+constexpr int kBfsAutoCpuThreadsMax = 16;
+int bfs_auto_cpu_threads(const BfsOptions& options, int hardware_threads = 0);
 /// The whole-graph rule's estimate for g on this device, (n * WAVE_WIDTH + edges) / multi_max +
 /// largest degree / WAVE_WIDTH (bfs_rule's multi_max; the kernels' wave width), to compare with
 /// multi_work.

@@ -11,7 +11,8 @@
 //   __kernel void my_kernel(__global volatile int* state, ..., int phase_begin, int phase_end) {
 //     if (barrier_discovery(state)) return;
 //     int round = 0;
-//     for (int p = phase_begin; p < phase_end; ++p) { ...phase p...; global_barrier(state, &round); }
+//     for (int p = phase_begin; p < phase_end; ++p) { ...phase p...; global_barrier(state, &round);
+//     }
 //   }
 // Under relaunch, global_barrier() is a no-op and run_phases() launches once per phase.
 //

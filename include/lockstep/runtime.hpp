@@ -19,6 +19,21 @@
 namespace lockstep {
 
 /// What lockstep needs to know about a device; `lockstep devices` prints it.
+/// A device's maker, the one vendor rule (vendor_of): what describe() derives the wave width
+/// from, what the kernel-build profiles (`lockstep kernels --vendor`) describe, and what
+/// DeviceInfo::is_nvidia() reads.
+enum class Vendor { other, nvidia, amd, intel };
+/// From CL_DEVICE_VENDOR and the platform name, case-insensitively ("NVIDIA Corporation",
+/// "Advanced Micro Devices, Inc." or "AMD Accelerated Parallel Processing", "Intel(R) ...").
+Vendor vendor_of(const std::string& vendor, const std::string& platform);
+/// "nvidia", "amd", "intel", "other" (the names `lockstep kernels --vendor` takes).
+const char* to_string(Vendor v);
+/// The CL_DEVICE_VENDOR string a vendor's devices report (device profiles use it).
+const char* vendor_name(Vendor v);
+/// The lanes that run in lockstep on a GPU of this vendor: 32 NVIDIA, 64 AMD, else 1
+/// (LOCKSTEP_WAVE_WIDTH replaces it in describe()).
+unsigned vendor_wave_width(Vendor v, bool gpu);
+
 struct DeviceInfo {
   int index = -1;  // position in list_devices()
   std::string platform, name, vendor, type, version, driver_version, opencl_c_version;
@@ -36,18 +51,21 @@ struct DeviceInfo {
   // environment's LOCKSTEP_DPX=0 turns them off, so the portable path runs on the same GPU).
   bool dpx = false;
   bool is_gpu() const { return type == "GPU"; }
+  Vendor vendor_id() const { return vendor_of(vendor, platform); }
   // An NVIDIA GPU (its OpenCL compiler takes inline PTX: fences, shuffles, cache hints).
-  bool is_nvidia() const {
-    return is_gpu() && (vendor + " " + platform).find("NVIDIA") != std::string::npos;
-  }
+  bool is_nvidia() const { return is_gpu() && vendor_id() == Vendor::nvidia; }
 };
 
 /// All devices of all platforms, in the order `lockstep devices` lists them.
 std::vector<cl::Device> all_devices();
 DeviceInfo describe(const cl::Device& device);
-/// Resolves a device spec ("" means: LOCKSTEP_DEVICE, else the first GPU, else the first device).
+/// Resolves a device spec, the one parser of `--device` and LOCKSTEP_DEVICE ("" means:
+/// LOCKSTEP_DEVICE, else the GPUs, else the first device): digits name an index; other text the
+/// devices whose name or platform contains it (case-insensitively); a comma list is one spec per
+/// process of a host. `nth` (an MPI rank's local rank; 0 otherwise) picks the list's item nth
+/// modulo its length, and among several matching devices the nth modulo their count.
 /// Throws input_error when nothing matches.
-cl::Device select_device(const std::string& spec = "");
+cl::Device select_device(const std::string& spec = "", size_t nth = 0);
 /// Why all_devices() is empty, as far as can be told: the ICD hint, and a PoCL kernel cache
 /// directory (POCL_CACHE_DIR, XDG_CACHE_HOME/pocl, ~/.cache/pocl) that cannot be written.
 std::string no_device_message();

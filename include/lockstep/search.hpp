@@ -44,30 +44,30 @@ SequenceSet read_sequences(const std::string& path, const Scoring& s);
 std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues);
 
 struct SearchOptions {
-  int top = 10;                // hits per query (>= 1)
-  int64_t max_device_mib = 0;  // database bytes on the device per batch (0: automatic)
-  std::string algorithm = "auto";  // auto | inter (one subject per work-item) | intra | cpu
+  int top = 10;                          // hits per query (>= 1)
+  int64_t max_device_mib = 0;            // database bytes on the device per batch (0: automatic)
+  std::string algorithm = "auto";        // auto | inter (one subject per work-item) | intra | cpu
   std::function<void(double)> progress;  // called with the fraction done, when set
-  int local_size = 0;  // inter: subjects per work-group (0: automatic)
-  int stripe = 0;      // inter: query rows held per work-item, even, <= 64 (0: automatic)
+  int local_size = 0;                    // inter: subjects per work-group (0: automatic)
+  int stripe = 0;  // inter: query rows held per work-item, even, <= 64 (0: automatic)
 };
 
 struct SearchHit {
-  int32_t query = 0;      // index into the query set
-  int64_t subject = 0;    // index into the database
+  int32_t query = 0;    // index into the query set
+  int64_t subject = 0;  // index into the database
   int32_t score = 0;
   int64_t query_end = -1, subject_end = -1;  // 0-based, inclusive; -1 when score is 0
 };
 
 struct SearchResult {
   std::vector<std::vector<SearchHit>> hits;  // per query, best first (ties: database order)
-  double ms = 0;               // device work, reading excluded
-  double cells = 0;            // sum over queries of query length x database residues
-  size_t recomputed = 0;       // pairs whose 16-bit score saturated, recomputed in 32 bits
-  std::string algorithm;       // as resolved
-  bool dpx = false;            // inter: the NVIDIA DPX instructions ran (else the portable path)
-  double kernel_ms = 0;        // inter: the packed kernels' device time (events)
-  double ends_ms = 0;          // the ends of the reported hits (32-bit path), wall time
+  double ms = 0;                             // device work, reading excluded
+  double cells = 0;                          // sum over queries of query length x database residues
+  size_t recomputed = 0;  // pairs whose 16-bit score saturated, recomputed in 32 bits
+  std::string algorithm;  // as resolved
+  bool dpx = false;       // inter: the NVIDIA DPX instructions ran (else the portable path)
+  double kernel_ms = 0;   // inter: the packed kernels' device time (events)
+  double ends_ms = 0;     // the ends of the reported hits (32-bit path), wall time
 };
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,

@@ -24,7 +24,8 @@ inline bool close(double got, double want, double tol, double scale = 1.0) {
 
 /// The relative error that close() bounds.
 inline double relative_error(double got, double want, double scale = 1.0) {
-  return std::fabs(got - want) / std::max({std::fabs(want), scale, std::numeric_limits<double>::min()});
+  return std::fabs(got - want) /
+         std::max({std::fabs(want), scale, std::numeric_limits<double>::min()});
 }
 
 }  // namespace lockstep

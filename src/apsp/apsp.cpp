@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "apsp/dense.hpp"
+#include "runtime/environment.hpp"
 
 namespace lockstep {
 namespace {
@@ -17,10 +18,7 @@ int chunk_of(const ApspConfig& c, int tm, int tn) { return c.paths || tm * tn >=
 size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
 // LOCKSTEP_POISON=1: kernels fill their local memory with garbage before use (POISON_LOCAL).
-bool poison_local() {
-  const char* e = std::getenv("LOCKSTEP_POISON");
-  return e && *e && std::string(e) != "0";
-}
+bool poison_local() { return env::is_on("LOCKSTEP_POISON"); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cl/contract.h"
+#include "runtime/environment.hpp"
 
 namespace lockstep {
 
@@ -89,7 +90,7 @@ BarrierOrder parse_barrier_order(const std::string& name) {
 // overloads). Follow the device's own OpenCL C version.
 static std::string c11_std_option(const DeviceInfo& info) {
   return info.opencl_c_version.find("OpenCL C 2.") != std::string::npos ? "-cl-std=CL2.0"
-                                                                         : "-cl-std=CL3.0";
+                                                                        : "-cl-std=CL3.0";
 }
 
 std::string add_flag_defines(const Context& ctx, Defines& d, BarrierOrder order) {
@@ -99,7 +100,7 @@ std::string add_flag_defines(const Context& ctx, Defines& d, BarrierOrder order)
 std::string add_flag_defines(const DeviceInfo& di, Defines& d, BarrierOrder order) {
   bool c11 = di.c20_atomics;
   // LOCKSTEP_BARRIER_C11=0 forces the OpenCL C 1.2 path (what NVIDIA runs) on any device.
-  if (const char* v = std::getenv("LOCKSTEP_BARRIER_C11"); v && std::string(v) == "0") c11 = false;
+  if (env::is_zero("LOCKSTEP_BARRIER_C11")) c11 = false;
   d.set("BARRIER_C11", c11 ? 1 : 0);
   if (c11) {
     d.flag(c11_std_option(di));
@@ -110,8 +111,8 @@ std::string add_flag_defines(const DeviceInfo& di, Defines& d, BarrierOrder orde
   bool nv = di.wave_width == 32 && di.is_nvidia();
   if (!nv) return "mem_fence";
   if (order == BarrierOrder::automatic) {
-    const char* v = std::getenv("LOCKSTEP_BARRIER_ORDER");
-    order = v && *v ? parse_barrier_order(v) : BarrierOrder::automatic;
+    const auto v = env::value("LOCKSTEP_BARRIER_ORDER");
+    order = v ? parse_barrier_order(*v) : BarrierOrder::automatic;
     if (order == BarrierOrder::automatic) order = kDefaultNvOrder;
   }
   d.set("BARRIER_NV_PTX", 1).set("BARRIER_NV_ORDER", int(order));
@@ -194,7 +195,7 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
   const bool top_bit =
       strategy == BarrierStrategy::lock || strategy == BarrierStrategy::grouped_lock;
   if (nv_ptx && top_bit)
-    spin_ns_ = variant.spin_ns >= 0                             ? variant.spin_ns
+    spin_ns_ = variant.spin_ns >= 0                        ? variant.spin_ns
                : strategy == BarrierStrategy::grouped_lock ? kDefaultGroupedSpinNs
                                                            : 0;
   int arrays = 0;

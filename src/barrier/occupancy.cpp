@@ -40,8 +40,6 @@ using nlohmann::json;
 constexpr int kMeasurements = 4;  // at most, per kernel and process
 
 fs::path occupancy_file() {
-  if (const char* off = std::getenv("LOCKSTEP_OCCUPANCY_CACHE"); off && std::string(off) == "0")
-    return {};  // the older, occupancy-only spelling of LOCKSTEP_DISK_CACHE=0
   fs::path root = disk_cache::folder();
   return root.empty() ? fs::path() : root / "occupancy.json";
 }

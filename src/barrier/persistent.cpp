@@ -105,7 +105,8 @@ void PersistentKernel::build(BarrierStrategy s, int groups) {
   kernel_ = ctx_->kernel(file_, name_, defines());
   if (!scratch_()) scratch_ = make_buffer(ctx_->context(), CL_MEM_READ_WRITE, 256);
   bind_placeholders(scratch_, kernel_, config_.local_mem);
-  coresident_ = max_coresident_groups(*ctx_, kernel_, size_t(config_.local_size), config_.local_mem);
+  coresident_ =
+      max_coresident_groups(*ctx_, kernel_, size_t(config_.local_size), config_.local_mem);
   set_arg(kernel_, 0, barrier_->state());
 }
 

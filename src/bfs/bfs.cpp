@@ -63,12 +63,15 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   // barrier spins on the same cores (wiki-Vote, PoCL on 2 busy cores: 28.8 ms a search in
   // multi, 1.5 ms by the per-level rule).
   if (r.multi_work == 0) r.multi_work = device.is_gpu() ? 256 : -1;
-  if (r.cpu_graph_edges == 0) {  // the CPU path's threads: cpu_threads, else the hardware's
-    const int64_t threads =
-        o.cpu_threads > 0 ? o.cpu_threads : std::max(1u, std::thread::hardware_concurrency());
-    r.cpu_graph_edges = device.is_gpu() ? 16384 * threads : -1;
-  }
+  if (r.cpu_graph_edges == 0)
+    r.cpu_graph_edges = device.is_gpu() ? 16384 * int64_t(bfs_auto_cpu_threads(o)) : -1;
   return r;
+}
+
+int bfs_auto_cpu_threads(const BfsOptions& o, int hardware_threads) {
+  if (hardware_threads <= 0)
+    hardware_threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  return std::min(o.cpu_threads > 0 ? o.cpu_threads : hardware_threads, kBfsAutoCpuThreadsMax);
 }
 
 double bfs_multi_work(const CsrGraph& g, const DeviceInfo& device, const BfsOptions& o) {
@@ -111,7 +114,8 @@ BfsResult Bfs::run(int32_t source) {
   if (source < 0 || source >= g.n)
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
-  if (o.strategy == BfsStrategy::cpu || whole_cpu_) return bfs_cpu(g, source, o.cpu_threads);
+  if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  if (whole_cpu_) return bfs_cpu(g, source, bfs_auto_cpu_threads(o));  // the measured team
   detail::BfsDevice& dev = *dev_;
   // the strategy of every level, or automatic (per level); a small graph's auto is forced multi
   const BfsStrategy fixed = whole_multi_ ? BfsStrategy::multi : o.strategy;

@@ -1,8 +1,6 @@
 // read_input: whole-content reads through zlib's gzread, which passes plain data through
 // unchanged and inflates gzip (also concatenated members), from any file descriptor, so pipes,
 // FIFOs and standard input read as streams: nothing here seeks.
-#include "lockstep/io.hpp"
-
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -16,6 +14,8 @@
 #include <cstring>
 
 #include "lockstep/error.hpp"
+#include "lockstep/io.hpp"
+#include "runtime/environment.hpp"
 
 namespace lockstep {
 
@@ -67,9 +67,9 @@ std::string mib(double bytes) {
 }  // namespace
 
 size_t host_memory_bytes() {
-  if (const char* env = std::getenv("LOCKSTEP_HOST_MEMORY_MIB"); env && *env) {
+  if (const auto mib = env::value("LOCKSTEP_HOST_MEMORY_MIB")) {
     char* end = nullptr;
-    const unsigned long long v = std::strtoull(env, &end, 10);
+    const unsigned long long v = std::strtoull(mib->c_str(), &end, 10);
     if (*end == '\0' && v > 0 && v < (1ull << 40)) return size_t(v) << 20;
   }
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);

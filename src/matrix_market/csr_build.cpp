@@ -31,7 +31,8 @@ Csr<T> to_csr(const Triplets& t, Duplicates dup) {
   a.values.reserve(n);
   for (int32_t r = 0; r < t.rows; ++r) {
     auto b = order.begin() + count[size_t(r)], e = order.begin() + count[size_t(r) + 1];
-    std::stable_sort(b, e, [&](int32_t x, int32_t y) { return t.col[size_t(x)] < t.col[size_t(y)]; });
+    std::stable_sort(b, e,
+                     [&](int32_t x, int32_t y) { return t.col[size_t(x)] < t.col[size_t(y)]; });
     for (auto it = b; it != e; ++it) {
       int32_t c = t.col[size_t(*it)];
       double v = t.value[size_t(*it)];
@@ -55,7 +56,8 @@ void write_matrix_market(const std::string& path, const Csr<T>& a) {
   out += std::is_integral_v<T> ? "%%MatrixMarket matrix coordinate integer general\n"
                                : "%%MatrixMarket matrix coordinate real general\n";
   out += "% written by lockstep\n";
-  out += std::to_string(a.rows) + " " + std::to_string(a.cols) + " " + std::to_string(a.nnz()) + "\n";
+  out +=
+      std::to_string(a.rows) + " " + std::to_string(a.cols) + " " + std::to_string(a.nnz()) + "\n";
   char buf[96];
   char* const end = buf + sizeof buf - 1;  // room for the separator after each number
   for (int32_t r = 0; r < a.rows; ++r)

@@ -1,11 +1,9 @@
 // MPI session, rank-to-device mapping and failure agreement (see lockstep/mpi/session.hpp).
 #include "lockstep/mpi/session.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
-#include <sstream>
-#include <vector>
+
+#include "runtime/environment.hpp"
 
 namespace lockstep::mpi {
 
@@ -39,8 +37,8 @@ int size(MPI_Comm comm) {
 }
 
 int local_rank(MPI_Comm comm) {
-  for (const char* name : {"LOCKSTEP_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"})
-    if (const char* v = std::getenv(name); v && *v) return std::atoi(v);
+  if (const auto v = env::value("LOCKSTEP_LOCAL_RANK")) return std::atoi(v->c_str());
+  if (const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK"); v && *v) return std::atoi(v);
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank(comm), MPI_INFO_NULL, &node);
   int r = rank(node);
@@ -49,34 +47,9 @@ int local_rank(MPI_Comm comm) {
 }
 
 cl::Device select_rank_device(MPI_Comm comm, const std::string& spec) {
-  std::string list = spec;
-  if (list.empty())
-    if (const char* env = std::getenv("LOCKSTEP_DEVICE")) list = env;
-  const size_t local = size_t(local_rank(comm));
-  std::vector<std::string> items;
-  std::stringstream s(list);
-  for (std::string item; std::getline(s, item, ',');) items.push_back(item);
-  if (items.size() > 1) return select_device(items[local % items.size()]);
-  // One name (or none: the GPUs) that several devices match: local rank L takes the L-th.
-  std::string want = items.empty() ? "" : items[0];
-  auto lower = [](std::string t) {
-    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return t;
-  };
-  bool index = !want.empty() && std::all_of(want.begin(), want.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
-  if (index) return select_device(want);
-  std::vector<cl::Device> matches;
-  for (const cl::Device& d : all_devices()) {
-    DeviceInfo i = describe(d);
-    if (want.empty() ? i.is_gpu()
-                     : lower(i.name).find(lower(want)) != std::string::npos ||
-                           lower(i.platform).find(lower(want)) != std::string::npos)
-      matches.push_back(d);
-  }
-  if (matches.empty()) return select_device(want);  // its error, or the default device
-  return matches[local % matches.size()];
+  // The one device parser (runtime): a comma list's item, or the matching devices' (the GPUs'
+  // when nothing is named), chosen by the local rank.
+  return select_device(spec, size_t(local_rank(comm)));
 }
 
 void agree(MPI_Comm comm, int code, const std::string& message) {

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 
 #include "lockstep/runtime.hpp"
+#include "runtime/environment.hpp"
 
 namespace lockstep {
 
@@ -34,6 +36,46 @@ std::string trim(std::string s) {
 }
 
 }  // namespace
+
+Vendor vendor_of(const std::string& vendor, const std::string& platform) {
+  const std::string v = lower(vendor + " " + platform);
+  if (v.find("nvidia") != std::string::npos) return Vendor::nvidia;
+  if (v.find("advanced micro") != std::string::npos || v.find("amd") != std::string::npos)
+    return Vendor::amd;
+  if (v.find("intel") != std::string::npos) return Vendor::intel;
+  return Vendor::other;
+}
+
+const char* to_string(Vendor v) {
+  switch (v) {
+    case Vendor::nvidia:
+      return "nvidia";
+    case Vendor::amd:
+      return "amd";
+    case Vendor::intel:
+      return "intel";
+    default:
+      return "other";
+  }
+}
+
+const char* vendor_name(Vendor v) {
+  switch (v) {
+    case Vendor::nvidia:
+      return "NVIDIA Corporation";
+    case Vendor::amd:
+      return "Advanced Micro Devices, Inc.";
+    case Vendor::intel:
+      return "Intel(R) Corporation";
+    default:
+      return "";
+  }
+}
+
+unsigned vendor_wave_width(Vendor v, bool gpu) {
+  if (!gpu) return 1;
+  return v == Vendor::nvidia ? 32 : v == Vendor::amd ? 64 : 1;
+}
 
 std::vector<cl::Device> all_devices() {
   std::vector<cl::Platform> platforms;
@@ -94,19 +136,15 @@ DeviceInfo describe(const cl::Device& d) {
     device_scope = acq_rel = true;
   }
   i.c20_atomics = device_scope && acq_rel;
-  std::string vendor = lower(i.vendor + " " + i.platform);
-  if (i.is_gpu() && vendor.find("nvidia") != std::string::npos) i.wave_width = 32;
-  else if (i.is_gpu() && (vendor.find("amd") != std::string::npos ||
-                          vendor.find("advanced micro") != std::string::npos))
-    i.wave_width = 64;
+  i.wave_width = vendor_wave_width(i.vendor_id(), i.is_gpu());
   // LOCKSTEP_WAVE_WIDTH=W (a power of two, 1..1024) replaces the vendor rule, so the code AMD GPUs
   // would run (wave 64) builds and runs on PoCL in CI. The one place wave_width is computed.
-  if (const char* w = std::getenv("LOCKSTEP_WAVE_WIDTH"); w && *w) {
+  if (const auto w = env::value("LOCKSTEP_WAVE_WIDTH")) {
     char* end = nullptr;
-    const long v = std::strtol(w, &end, 10);
+    const long v = std::strtol(w->c_str(), &end, 10);
     if (*end || v < 1 || v > 1024 || (v & (v - 1)))
-      throw input_error(
-          std::string("LOCKSTEP_WAVE_WIDTH must be a power of two in [1, 1024], got '") + w + "'");
+      throw input_error("LOCKSTEP_WAVE_WIDTH must be a power of two in [1, 1024], got '" + *w +
+                        "'");
     i.wave_width = unsigned(v);
   }
   // Compute capability: CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV (0x4000 / 0x4001).
@@ -116,8 +154,7 @@ DeviceInfo describe(const cl::Device& d) {
         clGetDeviceInfo(d(), 0x4001, sizeof minor, &minor, nullptr) == CL_SUCCESS)
       i.nv_cc_major = int(major), i.nv_cc_minor = int(minor);
   }
-  const char* dpx_env = std::getenv("LOCKSTEP_DPX");
-  i.dpx = i.is_nvidia() && i.nv_cc_major >= 9 && !(dpx_env && std::string(dpx_env) == "0");
+  i.dpx = i.is_nvidia() && i.nv_cc_major >= 9 && !env::is_zero("LOCKSTEP_DPX");
   auto all = all_devices();
   for (size_t k = 0; k < all.size(); ++k)
     if (all[k]() == d()) i.index = int(k);
@@ -146,20 +183,21 @@ std::string no_device_message() {
   return msg;
 }
 
-cl::Device select_device(const std::string& spec_in) {
+cl::Device select_device(const std::string& spec_in, size_t nth) {
   std::string spec = spec_in;
-  if (spec.empty())
-    if (const char* env = std::getenv("LOCKSTEP_DEVICE")) spec = env;
-  auto all = all_devices();
-  if (all.empty())
-    throw input_error(no_device_message());
-  if (spec.empty()) {
-    for (auto& d : all)
-      if (info<CL_DEVICE_TYPE>(d, "CL_DEVICE_TYPE") & CL_DEVICE_TYPE_GPU) return d;
-    return all.front();
-  }
+  if (spec.empty()) spec = env::value("LOCKSTEP_DEVICE").value_or("");
   // Named as the user gave it: the variable, or the caller's option (the CLI's --device).
   const std::string named = spec_in.empty() ? "LOCKSTEP_DEVICE=" + spec : "--device " + spec;
+  if (spec.find(',') != std::string::npos) {  // one spec per process of a host
+    std::vector<std::string> items;
+    std::stringstream s(spec);
+    for (std::string item; std::getline(s, item, ',');) items.push_back(item);
+    if (items.empty()) items.push_back("");
+    spec = items[nth % items.size()];
+    nth = 0;
+  }
+  auto all = all_devices();
+  if (all.empty()) throw input_error(no_device_message());
   auto listing = [&] {
     std::string s = std::to_string(all.size()) + " device(s):";
     for (size_t k = 0; k < all.size(); ++k) {
@@ -168,7 +206,9 @@ cl::Device select_device(const std::string& spec_in) {
     }
     return s;
   };
-  if (std::all_of(spec.begin(), spec.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+  if (!spec.empty() && std::all_of(spec.begin(), spec.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      })) {
     // Digits only: an index (compared as text first, so that no number overflows).
     const size_t digits = spec.size() - std::min(spec.find_first_not_of('0'), spec.size());
     const size_t k = digits > 9 ? all.size() : size_t(std::strtoul(spec.c_str(), nullptr, 10));
@@ -177,13 +217,21 @@ cl::Device select_device(const std::string& spec_in) {
                         " (see `lockstep devices`)");
     return all[k];
   }
-  std::string want = lower(spec);
+  // The GPUs (no spec), or the devices whose name or platform contains the text: the nth.
+  const std::string want = lower(spec);
+  std::vector<cl::Device> matches;
   for (auto& d : all) {
+    if (want.empty()) {
+      if (info<CL_DEVICE_TYPE>(d, "CL_DEVICE_TYPE") & CL_DEVICE_TYPE_GPU) matches.push_back(d);
+      continue;
+    }
     DeviceInfo i = describe(d);
     if (lower(i.name).find(want) != std::string::npos ||
         lower(i.platform).find(want) != std::string::npos)
-      return d;
+      matches.push_back(d);
   }
+  if (!matches.empty()) return matches[nth % matches.size()];
+  if (want.empty()) return all.front();
   throw input_error(named + ": no OpenCL device matches; " + listing() +
                     " (see `lockstep devices`)");
 }

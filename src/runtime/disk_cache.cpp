@@ -1,8 +1,6 @@
 // The one disk-cache utility: cache root and off switch, FNV-1a, the device key, atomic writes.
 #include "runtime/disk_cache.hpp"
 
-#include "io/temporaries.hpp"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,14 +16,17 @@
 #include <mutex>
 #include <sstream>
 
+#include "io/temporaries.hpp"
+#include "runtime/environment.hpp"
+
 namespace fs = std::filesystem;
 
 namespace lockstep {
 
 std::string cache_directory() {
   std::string root, from;
-  if (const char* d = std::getenv("LOCKSTEP_CACHE_DIR"); d && *d) {
-    root = d, from = "LOCKSTEP_CACHE_DIR";
+  if (const auto d = env::value("LOCKSTEP_CACHE_DIR")) {
+    root = *d, from = "LOCKSTEP_CACHE_DIR";
   } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
     root = (fs::path(x) / "lockstep").string(), from = "XDG_CACHE_HOME";
   } else if (const char* h = std::getenv("HOME"); h && *h) {
@@ -70,10 +71,7 @@ std::string hex(uint64_t h) {
   return buf;
 }
 
-bool enabled() {
-  const char* v = std::getenv("LOCKSTEP_DISK_CACHE");
-  return !(v && std::string(v) == "0");
-}
+bool enabled() { return !env::disk_cache_off(); }
 
 fs::path folder(const std::string& sub) {
   if (!enabled()) return {};

@@ -16,10 +16,8 @@ DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
   i.platform = "profile";
   i.name = vendor + " (described, not opened)";
   i.type = vendor == "cpu" ? "CPU" : "GPU";
-  i.vendor = vendor == "amd"      ? "Advanced Micro Devices, Inc."
-             : vendor == "nvidia" ? "NVIDIA Corporation"
-             : vendor == "intel"  ? "Intel(R) Corporation"
-                                  : vendor;
+  const Vendor v = vendor_of(vendor, "");  // "amd", "nvidia", "intel"; "cpu": other
+  i.vendor = v == Vendor::other ? vendor : vendor_name(v);
   if (opencl_c != "1.2" && opencl_c != "2.0" && opencl_c != "3.0")
     throw input_error("OpenCL C version must be 1.2, 2.0 or 3.0, got '" + opencl_c + "'");
   i.version = "OpenCL " + opencl_c;
@@ -31,7 +29,7 @@ DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
   i.fp64 = i.int64_atomics = true;
   i.c20_atomics = opencl_c != "1.2";  // ROCm (2.0), NEO and PoCL (3.0) list the features used
   // The vendor rule of describe() (device.cpp), or the override LOCKSTEP_WAVE_WIDTH would set.
-  i.wave_width = wave_width ? wave_width : vendor == "amd" ? 64 : vendor == "nvidia" ? 32 : 1;
+  i.wave_width = wave_width ? wave_width : vendor_wave_width(i.vendor_id(), i.is_gpu());
   if (vendor == "nvidia") i.nv_cc_major = 9, i.dpx = true;  // the H100 (sm_90)
   return i;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "lockstep/runtime.hpp"
+#include "runtime/environment.hpp"
 
 namespace lockstep {
 namespace detail {
@@ -18,13 +19,13 @@ const std::map<std::string, std::string_view>& embedded_kernels();  // generated
 namespace {
 
 std::string raw_source(const std::string& file) {
-  if (const char* dir = std::getenv("LOCKSTEP_KERNEL_DIR"); dir && *dir) {
-    std::ifstream in(std::string(dir) + "/" + file, std::ios::binary);
-    if (!in) throw input_error("LOCKSTEP_KERNEL_DIR=" + std::string(dir) + ": cannot read " + file);
+  if (const auto dir = env::value("LOCKSTEP_KERNEL_DIR")) {
+    std::ifstream in(*dir + "/" + file, std::ios::binary);
+    if (!in) throw input_error("LOCKSTEP_KERNEL_DIR=" + *dir + ": cannot read " + file);
     std::ostringstream s;
     s << in.rdbuf();
     if (s.str().find_first_not_of(" \t\r\n") == std::string::npos)
-      throw input_error("LOCKSTEP_KERNEL_DIR=" + std::string(dir) + ": " + file +
+      throw input_error("LOCKSTEP_KERNEL_DIR=" + *dir + ": " + file +
                         " is empty (unset LOCKSTEP_KERNEL_DIR to use the built-in kernels)");
     return s.str();
   }
@@ -61,8 +62,7 @@ void resolve(const std::string& file, std::set<std::string>& seen, std::string& 
 std::string kernel_source(const std::string& file) {
   // Embedded sources never change: resolve each once (every kernel() call on a solver's hot
   // path asks for its source). Files under LOCKSTEP_KERNEL_DIR are re-read every time.
-  const char* dir = std::getenv("LOCKSTEP_KERNEL_DIR");
-  const bool embedded = !(dir && *dir);
+  const bool embedded = !env::value("LOCKSTEP_KERNEL_DIR");
   static std::mutex m;
   static std::map<std::string, std::string> resolved;
   if (embedded) {

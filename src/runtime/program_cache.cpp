@@ -16,6 +16,7 @@
 #include "lockstep/runtime.hpp"
 #include "lockstep/version.hpp"
 #include "runtime/disk_cache.hpp"
+#include "runtime/environment.hpp"
 
 namespace fs = std::filesystem;
 
@@ -24,10 +25,7 @@ namespace {
 
 constexpr char kMagic[] = "lockstep-program-cache-1\n";
 
-bool show_builds() {
-  const char* v = std::getenv("LOCKSTEP_SHOW_BUILDS");
-  return v && *v && std::string(v) != "0";
-}
+bool show_builds() { return env::is_on("LOCKSTEP_SHOW_BUILDS"); }
 
 std::string build_log(const cl::Program& p, const cl::Device& d) {
   std::string log;
@@ -143,8 +141,8 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
                     const Defines& defines) {
   std::string source = kernel_source(file);
   std::string options = defines.options();
-  if (const char* extra = std::getenv("LOCKSTEP_BUILD_OPTIONS"); extra && *extra)
-    options += std::string(options.empty() ? "" : " ") + extra;  // part of both cache keys
+  if (const auto extra = env::value("LOCKSTEP_BUILD_OPTIONS"))
+    options += (options.empty() ? "" : " ") + *extra;  // part of both cache keys
   MemoryKey key{context(), device(), source, options};
   std::lock_guard<std::mutex> lock(cache_mutex);  // one build at a time keeps logs readable
   auto& cache = memory_cache();
@@ -179,9 +177,9 @@ cl::Kernel kernel(const cl::Context& context, const cl::Device& device, const st
   }
   if (ms > 100 && show_builds())  // PoCL compiles the kernel's code here, not in clBuildProgram
     std::cerr << "lockstep: kernel " << name << " (" << file << ") created in " << ms << " ms\n";
-  const char* dir = std::getenv("LOCKSTEP_KERNEL_DIR");
+  const auto dir = env::value("LOCKSTEP_KERNEL_DIR");
   check(err, ("clCreateKernel(" + name + " in " + file +
-              (dir && *dir ? " from LOCKSTEP_KERNEL_DIR=" + std::string(dir) : std::string()) + ")")
+              (dir ? " from LOCKSTEP_KERNEL_DIR=" + *dir : std::string()) + ")")
                  .c_str());
   return k;
 }

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <thread>
 
+#include "runtime/environment.hpp"
 #include "search/search_impl.hpp"
 
 namespace lockstep {
@@ -53,7 +54,7 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
   // Level 2 (three-input max.s16x2) is refused by ptxas 13.0 ("Arguments mismatch"; two-input
   // max is fused into VIMNMX3 anyway, BENCHMARKS.md): tried only under LOCKSTEP_SEARCH_DPX=2.
   int top_level = 1;
-  if (const char* e = std::getenv("LOCKSTEP_SEARCH_DPX"); e && *e) top_level = std::atoi(e);
+  if (const auto e = env::value("LOCKSTEP_SEARCH_DPX")) top_level = std::atoi(e->c_str());
   if (top_level <= 0) sh.dpx = false;
   for (int level : {2, 1}) {
     if (!sh.dpx) break;

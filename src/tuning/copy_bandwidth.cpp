@@ -26,7 +26,8 @@ double copy_bandwidth_gbs(Context& ctx) {
   ctx.device().getInfo(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, &llc);  // 0 when the device does not say
   size_t want = std::max<size_t>(size_t(64) << 20, size_t(llc) * 8);
   size_t cap = info.is_gpu() ? size_t(1) << 30 : size_t(256) << 20;  // CPUs: keep it short
-  size_t bytes = std::min<size_t>(info.is_gpu() ? cap : std::min(want, cap), info.max_alloc_bytes / 4);
+  size_t bytes =
+      std::min<size_t>(info.is_gpu() ? cap : std::min(want, cap), info.max_alloc_bytes / 4);
   bytes = std::max<size_t>(bytes / 16 * 16, 16);
   int n4 = int(bytes / 16);
   cl::Buffer src = make_buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);

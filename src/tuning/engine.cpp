@@ -89,7 +89,7 @@ Outcome tune(Context& ctx, Family& family, const Options& o) {
   const bool climb = o.candidates.empty() && !o.exhaustive;
   // The model-led search times at most a quarter of the space, whatever timing noise does to
   // the climb (plus the seeds); the exhaustive search times all of it.
-  const size_t limit = !climb ? space.size() + family.seeds().size()
+  const size_t limit = !climb    ? space.size() + family.seeds().size()
                        : o.limit ? o.limit
                                  : std::max<size_t>(3, space.size() / 4);
   const auto start = Clock::now();

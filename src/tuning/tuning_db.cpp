@@ -26,6 +26,7 @@
 
 #include "lockstep/version.hpp"
 #include "runtime/disk_cache.hpp"
+#include "runtime/environment.hpp"
 
 using nlohmann::json;
 
@@ -134,7 +135,7 @@ struct FolderLock {
 }  // namespace
 
 std::string TuningDb::path_for(const DeviceInfo& d) {
-  if (const char* p = std::getenv("LOCKSTEP_TUNING_DB"); p && *p) return p;
+  if (const auto p = env::value("LOCKSTEP_TUNING_DB")) return *p;
   const auto dir = disk_cache::folder("tuning");  // empty: caches off or the root unusable
   return dir.empty() ? std::string() : (dir / (disk_cache::device_file_stem(d) + ".json")).string();
 }
@@ -178,7 +179,7 @@ bool TuningDb::store(const TuningEntry& entry) {
     std::call_once(said, [] {
       std::cerr << "lockstep: tuning result not stored: no tuning database ("
                 << (!disk_cache::enabled() ? "LOCKSTEP_DISK_CACHE=0"
-                    : cache_directory().empty() && !std::getenv("LOCKSTEP_CACHE_DIR") &&
+                    : cache_directory().empty() && !env::value("LOCKSTEP_CACHE_DIR") &&
                             !std::getenv("XDG_CACHE_HOME") && !std::getenv("HOME")
                         ? "no cache directory: HOME, XDG_CACHE_HOME, LOCKSTEP_CACHE_DIR unset"
                         : "the cache directory is unusable")

@@ -125,9 +125,11 @@ int main(int argc, char** argv) {
       search(ctx, warm, db, s, o);
       for (int rep = 0; rep < 2; ++rep) {
         const SearchResult r = search(ctx, q, db, s, o);
-        std::printf("shape %d:%d dpx %d  %.1f ms  %.1f GCUPS  (kernels %.1f ms, ends %.1f ms)"
-                    "  recomputed %zu\n", local, stripe, int(r.dpx), r.ms,
-                    r.cells / r.ms * 1e-6, r.kernel_ms, r.ends_ms, r.recomputed);
+        std::printf(
+            "shape %d:%d dpx %d  %.1f ms  %.1f GCUPS  (kernels %.1f ms, ends %.1f ms)"
+            "  recomputed %zu\n",
+            local, stripe, int(r.dpx), r.ms, r.cells / r.ms * 1e-6, r.kernel_ms, r.ends_ms,
+            r.recomputed);
         std::fflush(stdout);
         if (!wrote && argc > 4) {
           std::ofstream out(argv[4]);

@@ -111,8 +111,8 @@ void declare(po::options_description& opts, Deprecated& old) {
   old.alias("strategy", "algorithm");
   add_barrier_option(opts, "multi's global barrier");
   add_local_size_option(opts, number<int>(32, 1024)->default_value(256), "work-group size");
-  opts.add_options()(
-      "wave-width", number<int>(0, 1024)->default_value(0), "lanes per vertex of wave (0: device)")(
+  opts.add_options()("wave-width", number<int>(0, 1024)->default_value(0),
+                     "lanes per vertex of wave (0: device)")(
       "cpu-max", number<int>(0, INT32_MAX)->default_value(0),
       "auto: CPU below this frontier (0: work-group size)")(
       "multi-max", number<int>(0, INT32_MAX)->default_value(0),
@@ -126,7 +126,7 @@ void declare(po::options_description& opts, Deprecated& old) {
       "wave width <= this (0: 256 on GPUs, else never; -1: never)")(
       "cpu-graph-edges", number<long long>(-1, INT64_MAX)->default_value(0),
       "auto: the CPU path for every level when the graph has at most this many edges (0: 16384 "
-      "x the host's threads on GPUs, else never; -1: never)")(
+      "x min(the host's threads, 16) on GPUs, else never; -1: never)")(
       "alpha", number<double>(1e-3, 1e9)->default_value(14),
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
@@ -140,7 +140,8 @@ void declare(po::options_description& opts, Deprecated& old) {
       "untimed runs per strategy first (lazy JIT, allocation)")(
       "validate", "check every result (Graph500 BFS-tree validation)")(
       "json", po::value<std::string>(), "write the summary as JSON")(
-      "distributed", "under mpirun: split the graph over the ranks, one device each (MPI builds; "
+      "distributed",
+      "under mpirun: split the graph over the ranks, one device each (MPI builds; "
       "--algorithm auto|top-down|bottom-up)");
 }
 

@@ -27,7 +27,8 @@ int run_devices(const Args& args) {
     kv.add("c20_atomics", int(i.c20_atomics)).add("subgroups", int(i.subgroups));
     kv.add("wave", i.wave_width);
     if (i.nv_cc_major)
-      kv.add("compute_capability", std::to_string(i.nv_cc_major) + "." + std::to_string(i.nv_cc_minor))
+      kv.add("compute_capability",
+             std::to_string(i.nv_cc_major) + "." + std::to_string(i.nv_cc_minor))
           .add("dpx", int(i.dpx));
     std::cout << kv.str() << "\n";
   }

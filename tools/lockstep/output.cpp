@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "lockstep/runtime.hpp"
+#include "runtime/environment.hpp"
 
 namespace lockstep::cli {
 namespace {
@@ -33,14 +34,13 @@ bool clash(const std::string& out, const std::string& other, bool other_is_outpu
 /// database folder (the cache root's tuning/).
 std::string database_named_by(const std::string& out) {
   if (out == "-") return {};
-  if (const char* db = std::getenv("LOCKSTEP_TUNING_DB"); db && *db)
-    return clash(out, db, true) ? "LOCKSTEP_TUNING_DB=" + std::string(db) : std::string();
+  if (const auto db = env::value("LOCKSTEP_TUNING_DB"))
+    return clash(out, *db, true) ? "LOCKSTEP_TUNING_DB=" + *db : std::string();
   namespace fs = std::filesystem;
   std::error_code e1, e2;
   const auto file = fs::weakly_canonical(fs::absolute(out), e1);
   if (e1 || file.parent_path().filename() != "tuning") return {};  // (no cache lookup needed)
-  const char* off = std::getenv("LOCKSTEP_DISK_CACHE");
-  if (off && std::string(off) == "0") return {};
+  if (env::disk_cache_off()) return {};
   const std::string root = cache_directory();
   if (root.empty()) return {};
   const auto dir = fs::weakly_canonical(fs::path(root) / "tuning", e2);

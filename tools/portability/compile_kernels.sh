@@ -23,7 +23,7 @@ out=${2:-$(mktemp -d)}
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$SECONDS
 for tool in clang-16 clang-19 clang-15 llvm-spirv-15 spirv-val python3; do
-  command -v "$tool" >/dev/null || { echo "compile_kernels: $tool not found (tools/run.sh installs it)" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "compile_kernels: $tool not found (.ci/run installs it: tools/install_packages.sh)" >&2; exit 1; }
 done
 libs=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 [[ -f $libs/opencl.bc ]] || { echo "compile_kernels: $libs/opencl.bc missing (rocm-device-libs)" >&2; exit 1; }
