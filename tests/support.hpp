@@ -105,6 +105,11 @@ inline int run_shell(const std::string& command, std::string& out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/// Whether `text` holds `what` (the CLI tests' checks of a message or an output line).
+inline bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
 /// Runs the CLI with the given arguments; returns its exit code and fills `out` (stdout+stderr).
 inline int run_cli(const std::string& args, std::string& out) {
   return run_shell(cli_path() + " " + args, out);

@@ -9,13 +9,10 @@
 
 namespace fs = std::filesystem;
 using lockstep::test::run_cli;
+using lockstep::test::has;
 using lockstep::test::run_shell;
 
 namespace {
-
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
 
 void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 

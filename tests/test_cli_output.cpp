@@ -17,6 +17,7 @@
 #include "support.hpp"
 
 using namespace lockstep;
+using lockstep::test::has;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,10 +36,6 @@ std::set<std::string> names(const fs::path& dir) {
   std::set<std::string> s;
   for (const auto& e : fs::directory_iterator(dir)) s.insert(e.path().filename().string());
   return s;
-}
-
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
 }
 
 /// A graph, a matrix, two FASTA files and a key file, each an input the CLI must not overwrite.

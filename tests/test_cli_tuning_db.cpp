@@ -16,13 +16,10 @@
 
 namespace fs = std::filesystem;
 using lockstep::test::run_cli;
+using lockstep::test::has;
 using lockstep::test::run_shell;
 
 namespace {
-
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
 
 /// An n x n diagonal matrix: n makes its fingerprint (the tuning key) its own.
 std::string diagonal(const fs::path& dir, int n) {
