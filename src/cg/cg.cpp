@@ -86,29 +86,31 @@ CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgO
   cl::Buffer r = s.vector(), p = s.vector(), Ap = s.vector(), z, dinv;
   if (jacobi) z = s.vector(), dinv = s.vector(), s.inverse_diagonal(dinv);
   cl::Buffer& zr = jacobi ? z : r;  // z = M^-1 r
-  if (from_x) s.spmv(x, Ap);
-  if (n) {
-    if (!from_x) fill<T>(q, x, n, T(0));
-    copy<T>(q, n, b, r);  // r = b - A x
-    if (from_x) axpby<T>(q, n, T(-1), Ap, T(1), r);
-    if (jacobi) scale<T>(q, n, dinv, r, z);
-    copy<T>(q, n, zr, p);  // p = z
-  }
+  // r = b - A x (b when x = 0), z = M^-1 r, p = z and their products: the start, and a restart
+  // from a true residual.
+  double rr = 0, rz = 0;
+  auto restart = [&](bool x_zero) {
+    if (!x_zero) s.spmv(x, Ap);
+    if (n) {
+      copy<T>(q, n, b, r);
+      if (!x_zero) axpby<T>(q, n, T(-1), Ap, T(1), r);
+      if (jacobi) scale<T>(q, n, dinv, r, z);
+      copy<T>(q, n, zr, p);
+    }
+    rr = s.dot(r, r), rz = jacobi ? s.dot(r, z) : rr;
+  };
+  if (!from_x && n) fill<T>(q, x, n, T(0));
+  restart(!from_x);
   CgResult res;
   const double bb = rhs_norm(s, b, res);
   if (!std::isfinite(bb)) return res;
-  double rr = s.dot(r, r), rz = jacobi ? s.dot(r, z) : rr;
   res.residuals.push_back(std::sqrt(rr) / bb);
   // A recursive residual below tol is checked against b - A x (float: the recursion drifts
   // from the true residual on ill-conditioned matrices); when the true one is above tol, the
   // iteration restarts from it (p = M^-1 r).
-  bool verified = true;  // x = 0: the residual is b itself
+  bool verified = true;  // the first residual is a true one
   auto verify = [&] {
-    s.spmv(x, Ap);
-    if (n) copy<T>(q, n, b, r), axpby<T>(q, n, T(-1), Ap, T(1), r);
-    if (n && jacobi) scale<T>(q, n, dinv, r, z);
-    if (n) copy<T>(q, n, zr, p);
-    rr = s.dot(r, r), rz = jacobi ? s.dot(r, z) : rr;
+    restart(false);
     res.residuals.back() = std::sqrt(rr) / bb;
     ++res.replacements;
     verified = true;
