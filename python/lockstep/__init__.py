@@ -22,7 +22,7 @@ from ._checks import ConversionWarning
 from ._context import Context, default_context, devices
 from ._sparse import Matrix, read_matrix_market, spmv, tune
 from ._cg import cg
-from ._array import Array, asarray, empty, synchronize, zeros
+from ._array import Array, asarray, empty, free_cached_buffers, synchronize, zeros
 from ._warmup import warmup
 from ._sort import argsort, sort, sort_pairs
 from ._graph import apsp, bfs, read_graph
@@ -36,6 +36,6 @@ __all__ = [
     "InputError",
     "Matrix", "MissingFileError", "NegativeCycleError", "OpenCLError", "PrecisionWarning",
     "Sequence", "align", "apsp", "argsort", "bfs", "cg", "default_context", "devices",
-    "asarray", "empty", "read_fasta", "read_graph", "read_matrix_market", "search", "sort",
+    "asarray", "empty", "free_cached_buffers", "read_fasta", "read_graph", "read_matrix_market", "search", "sort",
     "sort_pairs", "spmv", "synchronize", "tune", "warmup", "zeros",
 ]

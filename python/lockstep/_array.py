@@ -49,7 +49,9 @@ class Array:
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
     nbytes = property(lambda self: self.size * self.dtype.itemsize)
     queue = property(lambda self: self._foreign_queue or self.ctx)
-    int_ptr = property(lambda self: self._buf.int_ptr, doc="the cl_mem handle, as PyOpenCL's")
+    int_ptr = property(lambda self: self._buf.export(),
+                       doc="the cl_mem handle, as PyOpenCL's (the buffer then never returns to "
+                           "lockstep's pool of free buffers)")
 
     def __len__(self) -> int:
         return self.shape[0]
@@ -67,6 +69,13 @@ class Array:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.get()
         return a if dtype is None else a.astype(dtype, copy=False)
+
+    def sort(self, descending: bool = False, algorithm: str = "auto", barrier: str = "auto",
+             local_size: int = 0) -> None:
+        """Sorts a 1-D array in place, like ``numpy.ndarray.sort`` (lockstep.sort's keys, order
+        and options; no copy, no host transfer)."""
+        from ._device_ops import device_sort_in_place
+        device_sort_in_place(self, descending, algorithm, barrier, local_size)
 
     def reshape(self, *shape: Any, order: str = "C") -> "Array":
         """The same buffer seen with another shape (no copy; the layout must allow it)."""
@@ -191,6 +200,12 @@ def from_pyopencl(context: Any, queue: Any = None) -> Context:
     c._pyopencl_context, c._pyopencl_queue = context, queue
     _contexts[context.int_ptr] = c
     return c
+
+
+def free_cached_buffers(ctx: Optional[Context] = None) -> None:
+    """Releases the device buffers lockstep keeps from dead arrays for the next array of the same
+    size (at most 1/8 of the device memory; as CuPy's ``MemoryPool.free_all_blocks``)."""
+    _lockstep._free_cached_buffers(context_or_default(ctx))
 
 
 def synchronize(ctx: Optional[Context] = None) -> None:

@@ -114,6 +114,13 @@ def device_sort(keys: Any, values: Any, descending: bool, algorithm: str, barrie
     return (_result(out, keys), _result(v, values) if v is not None else None)
 
 
+def device_sort_in_place(a: Array, descending: bool, algorithm: str, barrier: str,
+                         local_size: int) -> None:
+    k = _keys("lockstep.Array.sort", a, None)
+    _lockstep.sort_buffer(k.ctx, k.dtype, k._buf, k.size, None, bool(descending), algorithm,
+                          barrier, int(local_size))
+
+
 def device_argsort(keys: Any, descending: bool, algorithm: str, barrier: str, local_size: int,
                    ctx: Optional[Context]) -> Any:
     if not is_device(keys):

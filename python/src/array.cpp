@@ -24,8 +24,55 @@ void need_host(const py::array& a, size_t bytes, bool write) {
 
 }  // namespace
 
-DeviceBuffer::DeviceBuffer(ContextPtr c, size_t bytes) : ctx(std::move(c)), nbytes(bytes) {
-  buffer = make_buffer(ctx->ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1));
+void SharedContext::init_pool() {
+  cl_int err = CL_SUCCESS;
+  pool.limit = size_t(ctx.device().getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>(&err) / 8);
+  check(err, "clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_SIZE)");
+}
+
+cl::Buffer BufferPool::take(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = free_.find(bytes);
+  if (it == free_.end()) return {};
+  cl::Buffer b = std::move(it->second);
+  free_.erase(it);
+  cached_ -= bytes;
+  return b;
+}
+
+void BufferPool::give(size_t bytes, cl::Buffer b) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (bytes > limit) return;
+  while (cached_ + bytes > limit && !free_.empty()) {  // the largest go first
+    auto last = std::prev(free_.end());
+    cached_ -= last->first;
+    free_.erase(last);
+  }
+  free_.emplace(bytes, std::move(b));
+  cached_ += bytes;
+}
+
+void BufferPool::clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  free_.clear();
+  cached_ = 0;
+}
+
+DeviceBuffer::DeviceBuffer(ContextPtr c, size_t bytes)
+    : ctx(std::move(c)), nbytes(bytes), pooled(true) {
+  const size_t size = std::max<size_t>(bytes, 1);
+  buffer = ctx->pool.take(size);
+  if (!buffer()) buffer = make_buffer(ctx->ctx.context(), CL_MEM_READ_WRITE, size);
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (!pooled || exported || !buffer() || ctx->ctx.shares_queue()) return;
+  cl_uint refs = 0;  // someone else (a PyOpenCL object) still holding it: not ours to reuse
+  if (clGetMemObjectInfo(buffer(), CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) !=
+          CL_SUCCESS ||
+      refs != 1)
+    return;
+  ctx->pool.give(std::max<size_t>(nbytes, 1), std::move(buffer));
 }
 
 DeviceBuffer::DeviceBuffer(ContextPtr c, intptr_t mem) : ctx(std::move(c)) {
@@ -53,6 +100,10 @@ void bind_array(py::module_& m) {
       .def_readonly("nbytes", &DeviceBuffer::nbytes)
       .def_readonly("ctx", &DeviceBuffer::ctx)
       .def_property_readonly("int_ptr", [](const DeviceBuffer& b) { return intptr_t(b.buffer()); })
+      .def("export", [](DeviceBuffer& b) {  // PyOpenCL will see it: never back to the pool
+        b.exported = true;
+        return intptr_t(b.buffer());
+      })
       .def("write",
            [](DeviceBuffer& b, const py::array& host, size_t offset) {
              need_host(host, size_t(host.nbytes()), false);
@@ -117,6 +168,7 @@ void bind_array(py::module_& m) {
     return py::make_tuple(intptr_t(c.ctx.context()()), intptr_t(c.ctx.device()()),
                           intptr_t(c.ctx.queue()()), c.ctx.shares_queue());
   });
+  m.def("_free_cached_buffers", [](SharedContext& c) { c.pool.clear(); });
   m.def("_finish", [](SharedContext& c) {
     device_call(c, [](Context& ctx) { return check(ctx.queue().finish(), "clFinish"), 0; });
   });

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,23 +22,51 @@ namespace py = pybind11;
 
 /// lockstep.Context: a lockstep::Context plus the mutex that serialises device work on it (the
 /// GIL is released during that work, so two Python threads may share one context).
+/// Buffers of lockstep.Array that died, kept for the next array of the same size (as CuPy's memory
+/// pool): `x = M @ x` in a loop allocates nothing after its first turn. Only buffers lockstep
+/// allocated and nobody else retains come back, and only for lockstep's own in-order queue, which
+/// orders their next use after their last; at most 1/8 of the device memory is kept.
+class BufferPool {
+ public:
+  cl::Buffer take(size_t bytes);
+  void give(size_t bytes, cl::Buffer b);
+  void clear();
+  size_t limit = 0;
+
+ private:
+  std::mutex mu_;
+  std::multimap<size_t, cl::Buffer> free_;
+  size_t cached_ = 0;
+};
+
 struct SharedContext {
-  explicit SharedContext(const std::string& spec) : ctx(spec) {}
+  explicit SharedContext(const std::string& spec) : ctx(spec) { init_pool(); }
   SharedContext(const cl::Context& c, const cl::Device& d, const cl::CommandQueue* q)
-      : ctx(c, d, q) {}
+      : ctx(c, d, q) {
+    init_pool();
+  }
   Context ctx;
   std::mutex mu;
+  BufferPool pool;
+
+ private:
+  void init_pool();
 };
 using ContextPtr = std::shared_ptr<SharedContext>;
 
 /// lockstep._Buffer: an OpenCL buffer of a context (its own, or a PyOpenCL one wrapped). The
 /// Python class lockstep.Array gives it shape and dtype; kernels take `buffer` at offset 0.
 struct DeviceBuffer {
-  DeviceBuffer(ContextPtr c, size_t bytes);  // a new buffer of `bytes` (at least 1) bytes
+  DeviceBuffer(ContextPtr c, size_t bytes);  // a buffer of `bytes` (at least 1), from c's pool
   DeviceBuffer(ContextPtr c, intptr_t mem);  // wraps (retains) a cl_mem of c's context
+  ~DeviceBuffer();                           // an own, unshared buffer goes back to the pool
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ContextPtr ctx;
   cl::Buffer buffer;
   size_t nbytes = 0;
+  bool pooled = false;    // allocated by lockstep (not a wrapped foreign cl_mem)
+  bool exported = false;  // handed to PyOpenCL (another queue may still use it): never pooled
 };
 using BufferPtr = std::shared_ptr<DeviceBuffer>;
 

@@ -83,6 +83,27 @@ def test_cg_and_sorts_on_device_arrays(laplace, rng):
     np.testing.assert_array_equal(sv.get(), v[np.argsort(k, kind="stable")])
 
 
+def test_in_place_sort_and_the_buffer_pool(rng):
+    k = rng.standard_normal(3000)
+    k[::7] = np.nan
+    kd = lockstep.asarray(k)
+    assert kd.sort() is None  # in place, as numpy.ndarray.sort
+    np.testing.assert_array_equal(kd.get(), np.sort(k))
+    kd.sort(descending=True)
+    assert np.isnan(kd.get()[-429:]).all()
+    np.testing.assert_array_equal(kd.get()[:-429], np.sort(k)[:-429][::-1])
+    a = lockstep.empty(1000)
+    handle = a._buf.int_ptr  # not exported
+    del a
+    b = lockstep.empty(1000)  # a dead array's buffer of the same size comes back
+    assert b._buf.int_ptr == handle
+    c = lockstep.empty(999)  # another size does not take it
+    assert c._buf.int_ptr != handle
+    lockstep.free_cached_buffers()
+    del b
+    lockstep.free_cached_buffers()
+
+
 def test_pyopencl_interop(laplace, rng):
     cl = pytest.importorskip("pyopencl")
     cla = pytest.importorskip("pyopencl.array")
@@ -107,6 +128,12 @@ def test_pyopencl_interop(laplace, rng):
         np.testing.assert_array_equal(s.get(), np.sort(k.get()))
         a = lockstep.asarray(x)  # wrapped, no copy
         assert a.int_ptr == x.base_data.int_ptr
+        if not props:  # an array handed to PyOpenCL never returns to lockstep's pool
+            own = lockstep.empty(4096, ctx=L)
+            held = own.to_pyopencl(q)
+            del own
+            fresh = lockstep.empty(4096, ctx=L)
+            assert fresh._buf.int_ptr != held.base_data.int_ptr
         np.testing.assert_array_equal(lockstep.asarray(x0, ctx=L).to_pyopencl().get(), x0)
     part = cla.to_device(q, x0)[8:]  # at an offset: copied on the device
     np.testing.assert_array_equal(lockstep.asarray(part).get(), x0[8:])
