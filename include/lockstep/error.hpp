@@ -7,6 +7,7 @@
 #include <CL/cl.h>
 
 #include <stdexcept>
+#include <utility>
 #include <string>
 
 namespace lockstep {
@@ -31,6 +32,28 @@ class opencl_error : public std::runtime_error {
 class input_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// The kinds of input_error that callers map to their own exceptions (the Python package: a
+/// FileNotFoundError, SciPy's NegativeCycleError, a RuntimeError), told apart by type.
+class missing_file_error : public input_error {  // open() failed; errno kept
+ public:
+  missing_file_error(const std::string& what, std::string path, int error_number)
+      : input_error(what), path_(std::move(path)), errno_(error_number) {}
+  const std::string& path() const { return path_; }
+  int error_number() const { return errno_; }
+
+ private:
+  std::string path_;
+  int errno_;
+};
+class negative_cycle_error : public input_error {
+ public:
+  using input_error::input_error;
+};
+class device_not_found_error : public input_error {
+ public:
+  using input_error::input_error;
 };
 
 /// Throws opencl_error(call, status) unless status is CL_SUCCESS.

@@ -78,23 +78,20 @@ PYBIND11_MODULE(_lockstep, m) {
       py::object exc = py::reinterpret_borrow<py::object>(opencl_cls)(
           e.what(), e.call(), e.status(), status_name(e.status()), e.build_log());
       PyErr_SetObject(opencl_cls, exc.ptr());
-    } catch (const input_error& e) {
-      // the subclasses that match what Python and SciPy raise, told apart by the library's
-      // wording (src/io/input.cpp, src/apsp/graph.cpp, src/runtime/device.cpp)
-      const std::string m = e.what();
-      const std::string enoent = ": cannot open: " + std::string(std::strerror(ENOENT));
-      const size_t at = m.find(enoent);
-      if (at != std::string::npos && at + enoent.size() == m.size()) {
-        py::object exc =
-            py::reinterpret_borrow<py::object>(missing_cls)(ENOENT, m, m.substr(0, at));
+    } catch (const missing_file_error& e) {
+      if (e.error_number() == ENOENT) {
+        py::object exc = py::reinterpret_borrow<py::object>(missing_cls)(
+            e.error_number(), std::string(e.what()), e.path());
         PyErr_SetObject(missing_cls, exc.ptr());
-      } else if (m.find("negative cycle") != std::string::npos) {
-        PyErr_SetString(cycle_cls, e.what());
-      } else if (m.find("no OpenCL device") != std::string::npos) {  // "--device X: no ..." too
-        PyErr_SetString(device_cls, e.what());
       } else {
         PyErr_SetString(input_cls, e.what());
       }
+    } catch (const negative_cycle_error& e) {
+      PyErr_SetString(cycle_cls, e.what());
+    } catch (const device_not_found_error& e) {
+      PyErr_SetString(device_cls, e.what());
+    } catch (const input_error& e) {
+      PyErr_SetString(input_cls, e.what());
     }
   });
 

@@ -178,7 +178,7 @@ void finish(const Graph& g, int32_t N, const std::vector<T>& d, const std::vecto
         s << cycle[0] + 1 << ")";
       }
       s << "; shortest paths are undefined";
-      throw input_error(s.str());
+      throw negative_cycle_error(s.str());
     }
   r.n = n;
   r.dist.resize(size_t(n) * n);

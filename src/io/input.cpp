@@ -21,7 +21,10 @@ namespace lockstep {
 
 std::string read_input(const std::string& path) {
   int fd = path == "-" ? dup(STDIN_FILENO) : open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw input_error(path + ": cannot open: " + std::strerror(errno));
+  if (fd < 0) {
+    const int e = errno;
+    throw missing_file_error(path + ": cannot open: " + std::strerror(e), path, e);
+  }
   struct stat st {};
   if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     close(fd);

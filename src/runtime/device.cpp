@@ -197,7 +197,7 @@ cl::Device select_device(const std::string& spec_in, size_t nth) {
     nth = 0;
   }
   auto all = all_devices();
-  if (all.empty()) throw input_error(no_device_message());
+  if (all.empty()) throw device_not_found_error(no_device_message());
   auto listing = [&] {
     std::string s = std::to_string(all.size()) + " device(s):";
     for (size_t k = 0; k < all.size(); ++k) {
@@ -232,7 +232,7 @@ cl::Device select_device(const std::string& spec_in, size_t nth) {
   }
   if (!matches.empty()) return matches[nth % matches.size()];
   if (want.empty()) return all.front();
-  throw input_error(named + ": no OpenCL device matches; " + listing() +
+  throw device_not_found_error(named + ": no OpenCL device matches; " + listing() +
                     " (see `lockstep devices`)");
 }
 
