@@ -107,7 +107,9 @@ int run_search(const Args& args) {
   const std::string usage =
       "lockstep search QUERIES DB [--top K] [--matrix blosum62|blosum45|blosum50|blosum80|FILE | "
       "--dna [--match M --mismatch X]] [--gap-open O --gap-extend E] [--algorithm " +
-      join(kAlgorithms) + "] [--local-size L --stripe S] [--max-device-mib N] [--out FILE] [--outfmt 6] [--json FILE|-]";
+      join(kAlgorithms) +
+      "] [--local-size L --stripe S] [--max-device-mib N] [--out FILE] [--outfmt 6] [--json "
+      "FILE|-]";
   po::options_description opts("options");
   declare(opts);
   po::positional_options_description pos;
