@@ -13,17 +13,17 @@ mkdir -p $OUT/r/search $OUT/r/align
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/r/device.txt
 .carry/lockstep devices | tee -a $OUT/r/device.txt
 t0=$SECONDS
-LOCKSTEP_SEARCH_DATA=$PWD/.carry/mmseqs2 timeout 120 .carry/lockstep_tests -tc='search*,align gpu*' \
+LOCKSTEP_SEARCH_DATA=$PWD/.carry/mmseqs2 timeout 90 .carry/lockstep_tests -tc='search*,align gpu*' \
   > $OUT/r/tests.txt 2>&1
 echo "tests rc=$? s=$((SECONDS-t0))"
 grep -E "^\[doctest\] (test cases|assertions)|ERROR|FAILED" $OUT/r/tests.txt | head -20
 t0=$SECONDS
 LOCKSTEP=$PWD/.carry/lockstep OUT=$OUT/r/search STEP_TIMEOUT=100 SWEEP="${SWEEP:-128:32 256:32 64:32 128:16}" \
-  timeout 330 bash tools/bench/search.sh > $OUT/r/search/log.txt 2>&1
+  timeout 300 bash tools/bench/search.sh > $OUT/r/search/log.txt 2>&1
 echo "search rc=$? s=$((SECONDS-t0))"; grep -E "^case=|^# differs" $OUT/r/search/search.txt
 t0=$SECONDS
 LOCKSTEP=$PWD/.carry/lockstep GENOMES=$PWD/.carry/genomes CASES=rule OUT=$OUT/r/align \
-  timeout 90 bash tools/bench/align.sh > $OUT/r/align/log.txt 2>&1
+  timeout 80 bash tools/bench/align.sh > $OUT/r/align/log.txt 2>&1
 echo "align rc=$? s=$((SECONDS-t0))"; grep "^case=" $OUT/r/align/align.txt |
   grep -oE "case=[^ ]+|n=[0-9]+|strategy=[^ ]+|local_size=[0-9]+|cells_per_item=[0-9]+|tile_cols=[0-9]+|score_bits=[0-9]+|score=[0-9]+|end_a=[0-9]+|end_b=[0-9]+|gcups=[0-9.]+" |
   paste -sd' ' | sed 's/ case=/\ncase=/g'
