@@ -170,6 +170,44 @@ TEST_CASE("search: an empty query, a query longer than every subject, several ba
   CHECK(l.hits[0][0].subject == 5);
 }
 
+// The batch pipeline (batches.cpp: batch b+1 packed into the other pinned staging buffer while
+// batch b's launches run, score buffers alternating across batches): three batches of 1 MiB give
+// the hits of one batch, and both those of the CPU reference.
+TEST_CASE("search: several overlapped batches give the hits of one batch") {
+  Context& ctx = test::context();
+  const Scoring s = blosum62(11, 1);
+  std::mt19937 rng(11);
+  const std::string aa = "ARNDCQEGHILKMFPSTWYV";
+  SequenceSet q, db;
+  for (int k = 0; k < 5; ++k)
+    q.add("q" + std::to_string(k), s.encode(test::random_residues(rng, 12 + 5 * k, aa)));
+  for (int j = 0; j < 4500; ++j) {
+    std::string r = test::random_residues(rng, 40 + (j * 131) % 1000, aa);
+    if (j % 700 == 3) r.replace(r.size() / 2, 0, "WWCWWHWW");
+    db.add("s" + std::to_string(j), s.encode(r));
+  }
+  SearchOptions o = shape(7);
+  const SearchResult one = search(ctx, q, db, s, o);
+  o.max_device_mib = 1;
+  const SearchResult many = search(ctx, q, db, s, o);
+  CHECK(one.batches == 1);
+  CHECK(many.batches >= 3);
+  const SearchResult cpu = search_cpu(q, db, s, o);
+  for (const SearchResult* r : {&one, &many}) {
+    REQUIRE(r->hits.size() == q.size());
+    for (size_t i = 0; i < q.size(); ++i) {
+      REQUIRE(r->hits[i].size() == cpu.hits[i].size());
+      for (size_t k = 0; k < cpu.hits[i].size(); ++k) {
+        INFO("query " << i << " rank " << k);
+        CHECK(r->hits[i][k].subject == cpu.hits[i][k].subject);
+        CHECK(r->hits[i][k].score == cpu.hits[i][k].score);
+        CHECK(r->hits[i][k].query_end == cpu.hits[i][k].query_end);
+        CHECK(r->hits[i][k].subject_end == cpu.hits[i][k].subject_end);
+      }
+    }
+  }
+}
+
 TEST_CASE("search: a planted pair past the 16-bit limit is exact, its lane partner too") {
   Context& ctx = test::context();
   const Scoring s = blosum62(11, 1);

@@ -5,6 +5,7 @@
 // directory or an unreadable path with the same clear message.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -16,6 +17,10 @@ namespace lockstep {
 /// "PATH: is a directory", "PATH: cannot open: <reason>", "PATH: corrupt gzip data (...)",
 /// "PATH: read error: <reason>".
 std::string read_input(const std::string& path);
+/// The same content in blocks of `block` bytes (the last one shorter), handed to `each` as they
+/// are read and inflated (it may move from the block); the same errors, thrown when met.
+void read_input_blocks(const std::string& path, size_t block,
+                       const std::function<void(std::string&)>& each);
 
 /// The host memory lockstep plans for, in bytes: LOCKSTEP_HOST_MEMORY_MIB when set, else the
 /// machine's physical memory, lowered to the address-space limit (ulimit -v) when there is one.

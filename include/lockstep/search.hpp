@@ -67,7 +67,9 @@ struct SearchResult {
   std::string algorithm;  // as resolved
   bool dpx = false;       // inter: the NVIDIA DPX instructions ran (else the portable path)
   double kernel_ms = 0;   // inter: the packed kernels' device time (events)
-  double ends_ms = 0;     // the ends of the reported hits (32-bit path), wall time
+  size_t batches = 0;     // inter: database batches streamed through the device
+  int local_size = 0, stripe = 0;  // inter: the kernel's shape as resolved
+  double ends_ms = 0;              // the ends of the reported hits (32-bit path), wall time
 };
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,

@@ -16,21 +16,39 @@ struct SwShape {
   int rows() const { return T * R; }
 };
 
-/// Fills the zeros of `c` by the rule. Barrier: GPUs 256 work-items x 8 rows (blocks of 2048
-/// rows), tiles m/128 columns wide within [256, 2048] so a diagonal is long enough to hold work but
-/// the per-tile skew of T steps stays small. Pipeline: GPUs 128 work-items x 8 rows for DNA (the
-/// 16-bit kernel stacks two: 16 rows a work-item; H100, 10^6 x 10^6, one run: 1336 GCUPS against
-/// 1196 at 128 x 16, 1344 at 256 x 8; BENCHMARKS.md, session 9), 64 x 16 for larger alphabets, publishing every 64 columns (stripe k starts about k * (64 + T) steps
-/// late, so short chunks and groups keep the fill short). PoCL: small groups (its work-group
-/// barrier is a loop over work-items).
-inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t m, bool barrier,
+/// Rows of A from which the GPU pipeline takes the long pair's shape (below: the shape of the
+/// pipeline before session 9, whose 200k x 180k pair ran 404 GCUPS on the H100 against 314 with
+/// the long pair's; few tall stripes do not fill the GPU there).
+constexpr size_t kLongPairRows = 500000;
+
+/// Fills the zeros of `c` by the rule (A of n rows, B of m columns). Barrier: GPUs 256 work-items
+/// x 8 rows (blocks of 2048 rows), tiles m/128 columns wide within [256, 2048] so a diagonal is
+/// long enough to hold work but the per-tile skew of T steps stays small. Pipeline, GPUs, DNA:
+/// from kLongPairRows rows 128 work-items x 8 rows (the 16-bit kernel stacks two: 16 rows a
+/// work-item; H100, 10^6 x 10^6, one run: 1336 GCUPS against 1196 at 128 x 16, 1344 at 256 x 8;
+/// BENCHMARKS.md, session 9), publishing every 64 columns; below, 256 x 8 publishing every 128
+/// columns, in 32 bits (sw_rule_bits). Larger alphabets 64 x 16, every 64 columns (stripe k
+/// starts about k * (64 + T) steps late, so short chunks and groups keep the fill short). PoCL:
+/// small groups (its work-group barrier is a loop over work-items).
+inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t m, bool barrier,
                            int alphabet = 5) {
-  const bool gpu = info.is_gpu();
-  if (!c.local_size) c.local_size = gpu ? (barrier ? 256 : alphabet <= 5 ? 128 : 64) : 32;
-  if (!c.cells) c.cells = gpu ? (barrier || alphabet <= 5 ? 8 : 16) : 4;
+  const bool gpu = info.is_gpu(), dna = alphabet <= 5, short_pair = n < kLongPairRows;
+  if (!c.local_size)
+    c.local_size = gpu ? (barrier || (dna && short_pair) ? 256 : dna ? 128 : 64) : 32;
+  if (!c.cells) c.cells = gpu ? (barrier || dna ? 8 : 16) : 4;
   if (!c.tile_cols)
-    c.tile_cols = gpu ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 64) : 256;
+    c.tile_cols = gpu ? (barrier             ? int(std::clamp<size_t>(m / 128, 256, 2048))
+                         : dna && short_pair ? 128
+                                             : 64)
+                      : 256;
   return c;
+}
+/// The pipeline's automatic score width under the rule's shape: 32 bits on a GPU for a DNA pair
+/// below kLongPairRows rows (the 16-bit kernel's double stripes would halve its few stripes),
+/// else 0 (16 bits where they fit).
+inline int sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int alphabet) {
+  const bool rule_shape = c.local_size == 0 && c.cells == 0 && c.tile_cols == 0;
+  return info.is_gpu() && rule_shape && alphabet <= 5 && n < kLongPairRows ? 32 : 0;
 }
 
 /// A resolved configuration's shape; throws input_error outside the kernels' limits.
@@ -46,7 +64,7 @@ inline SwShape sw_shape(const AlignConfig& c) {
 inline SwShape sw_shape(const Context& ctx, AlignConfig c, size_t n, size_t m, bool barrier,
                         int alphabet) {
   c.algorithm = barrier ? AlignAlgorithm::barrier : AlignAlgorithm::pipeline;
-  return sw_shape(sw_rule(ctx.info(), align_tuned(ctx.info(), c, n, m), m, barrier, alphabet));
+  return sw_shape(sw_rule(ctx.info(), align_tuned(ctx.info(), c, n, m), n, m, barrier, alphabet));
 }
 
 /// The kernels' -D options beside LOCAL_SIZE (= s.T, which PersistentKernel sets).

@@ -65,7 +65,9 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
                       "2 x alphabet x T x R shorts within local memory (lower --local-size or "
                       "--cells, or use --score-bits 32)");
   bool over = false;
-  if (c.score_bits == 16 || (c.score_bits == 0 && fits16)) {
+  const int bits =
+      c.score_bits ? c.score_bits : detail::sw_rule_bits(ctx.info(), c, a.size(), sc.size());
+  if (bits == 16 || (bits == 0 && fits16)) {
     AlignResult r16 = run_pipeline(ctx, a, b, sc, c, s, 16, &over);
     if (!over) return r16;
     AlignResult r = run_pipeline(ctx, a, b, sc, c, s, 32, &over);

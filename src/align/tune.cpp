@@ -54,7 +54,7 @@ class AlignFamily : public tuning::Family {
     a_ = scoring_.encode(sa), b_ = scoring_.encode(sb);
     want_ = double(n) * double(m) <= 2e8
                 ? align_cpu(a_, b_, scoring_)
-                : align_one(detail::sw_rule(ctx.info(), AlignConfig{}, m,
+                : align_one(detail::sw_rule(ctx.info(), AlignConfig{}, n, m,
                                             alg == AlignAlgorithm::barrier, scoring_.size()));
   }
 
@@ -117,7 +117,8 @@ void pipeline_builds(const DeviceInfo& d, const SwShape& s, const Scoring& sc,
 }  // namespace
 }  // namespace detail
 
-// The rule's shapes (barrier tiles of a short and a long B: the narrowest and widest tile) for
+// The rule's shapes for a short and a long pair (the narrowest and widest barrier tile, the
+// pipeline's short- and long-pair shapes) for
 // DNA and BLOSUM62 (sw_barrier under every barrier strategy, sw_pipeline of cl/sw_pipeline.cl
 // under its lock, with DPX_NV where the device has DPX, and cl/sw_pipeline16.cl where it fits);
 // the tuning space's shapes, DNA, under the lock barrier (the pipeline's, and the GPU default of
@@ -128,7 +129,7 @@ void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& 
     const bool barrier = alg == AlignAlgorithm::barrier;
     for (size_t m : {size_t(1) << 10, size_t(1) << 30})
       for (const Scoring& sc : alphabets) {
-        const SwShape s = sw_shape(sw_rule(d, AlignConfig{}, m, barrier, sc.size()));
+        const SwShape s = sw_shape(sw_rule(d, AlignConfig{}, m, m, barrier, sc.size()));
         if (barrier)
           persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, sc), s.T, out, true);
         else

@@ -19,46 +19,83 @@
 
 namespace lockstep {
 
-std::string read_input(const std::string& path) {
-  int fd = path == "-" ? dup(STDIN_FILENO) : open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int e = errno;
-    throw missing_file_error(path + ": cannot open: " + std::strerror(e), path, e);
-  }
-  struct stat st {};
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    close(fd);
-    throw input_error(path + ": is a directory");
-  }
-  gzFile gz = gzdopen(fd, "rb");
-  if (!gz) {
-    close(fd);
-    throw input_error(path + ": cannot open: out of memory");
-  }
-  gzbuffer(gz, 1 << 20);
-  std::string text;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) text.reserve(size_t(st.st_size));
-  char buf[1 << 16];
-  for (;;) {
-    int n = gzread(gz, buf, sizeof buf);
-    if (n > 0) {
-      text.append(buf, size_t(n));
-      continue;
+namespace {
+// One input opened through zlib (plain data passes through): the refusals every reader shares.
+class GzInput {
+ public:
+  explicit GzInput(const std::string& path) : path_(path) {
+    int fd = path == "-" ? dup(STDIN_FILENO) : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      const int e = errno;
+      throw missing_file_error(path + ": cannot open: " + std::strerror(e), path, e);
     }
-    if (n == 0) break;
-    int code = 0;
-    std::string what = gzerror(gz, &code);
-    int saved = errno;
-    gzclose(gz);
-    if (code == Z_ERRNO) throw input_error(path + ": read error: " + std::strerror(saved));
-    throw input_error(path + ": corrupt gzip data (" + what + ")");
+    if (fstat(fd, &st_) == 0 && S_ISDIR(st_.st_mode)) {
+      close(fd);
+      throw input_error(path + ": is a directory");
+    }
+    gz_ = gzdopen(fd, "rb");
+    if (!gz_) {
+      close(fd);
+      throw input_error(path + ": cannot open: out of memory");
+    }
+    gzbuffer(gz_, 1 << 20);
   }
-  int code = 0;
-  std::string what = gzerror(gz, &code);
-  gzclose(gz);
-  if (code != Z_OK && code != Z_STREAM_END)
-    throw input_error(path + ": corrupt gzip data (" + what + ")");
+  ~GzInput() {
+    if (gz_) gzclose(gz_);
+  }
+  GzInput(const GzInput&) = delete;
+  GzInput& operator=(const GzInput&) = delete;
+  /// The size of a regular file, else 0.
+  size_t file_size() const {
+    return S_ISREG(st_.st_mode) && st_.st_size > 0 ? size_t(st_.st_size) : 0;
+  }
+  /// Up to `n` bytes into `buf`; 0 at the end; throws on a read error or corrupt gzip data.
+  size_t read(char* buf, unsigned n) {
+    const int got = gzread(gz_, buf, n);
+    if (got > 0) return size_t(got);
+    int code = 0;
+    const std::string what = gzerror(gz_, &code);
+    const int saved = errno;
+    if (got < 0 && code == Z_ERRNO)
+      throw input_error(path_ + ": read error: " + std::strerror(saved));
+    if (got < 0 || (code != Z_OK && code != Z_STREAM_END))
+      throw input_error(path_ + ": corrupt gzip data (" + what + ")");
+    return 0;
+  }
+
+ private:
+  std::string path_;
+  struct stat st_ {};
+  gzFile gz_ = nullptr;
+};
+}  // namespace
+
+std::string read_input(const std::string& path) {
+  GzInput in(path);
+  std::string text;
+  text.reserve(in.file_size());
+  char buf[1 << 16];
+  while (const size_t n = in.read(buf, sizeof buf)) text.append(buf, n);
   return text;
+}
+
+void read_input_blocks(const std::string& path, size_t block,
+                       const std::function<void(std::string&)>& each) {
+  GzInput in(path);
+  block = std::max<size_t>(block, 1 << 16);
+  for (;;) {
+    std::string b(block, '\0');
+    size_t used = 0;
+    while (used < block) {
+      const size_t n = in.read(&b[used], unsigned(std::min<size_t>(block - used, 1 << 30)));
+      if (n == 0) break;
+      used += n;
+    }
+    if (used == 0) return;
+    b.resize(used);
+    each(b);
+    if (used < block) return;
+  }
 }
 
 namespace {

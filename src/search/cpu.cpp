@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "lockstep/search.hpp"
+#include "search/search_impl.hpp"
 
 namespace lockstep {
 namespace {
@@ -61,7 +62,7 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
 std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top) {
   const size_t k = std::min(all.size(), size_t(std::max(top, 0)));
   auto better = [](const SearchHit& x, const SearchHit& y) {
-    return x.score != y.score ? x.score > y.score : x.subject < y.subject;
+    return detail::ranks_before(x.score, x.subject, y.score, y.subject);
   };
   std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(k), all.end(), better);
   all.resize(k);

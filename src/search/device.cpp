@@ -1,7 +1,7 @@
 // lockstep::search on the device (issue 34). The database is ordered by length (longest first),
 // packed in chunks of local_size subjects (src/search/pack.cpp) and streamed in batches; the
 // queries are paired for the two 16-bit lanes; each launch runs several query pairs against a
-// batch (cl/search.cl search_inter), its scores read back while the next launch runs. Scores
+// batch (cl/search.cl search_inter; the batches' pipeline in batches.cpp). Scores
 // above the 16-bit limit, subjects longer than kLongSubject and the ends of the reported hits go
 // through the exact 32-bit path (src/search/exact.cpp). Ranking: score descending, then database
 // order; ends follow align_cpu's rule (smallest end in the query, then in the subject).
@@ -9,8 +9,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
-#include <numeric>
-#include <thread>
 
 #include "runtime/environment.hpp"
 #include "search/search_impl.hpp"
@@ -29,6 +27,17 @@ struct Shape {
   int dpx_level = 0;
   Defines defines;
 };
+
+/// `ids` ordered by length, longest first, equal lengths in their order (a counting sort: a
+/// million subjects of at most kLongSubject residues).
+std::vector<int64_t> longest_first(const SequenceSet& db, const std::vector<int64_t>& ids) {
+  std::vector<size_t> start(size_t(kLongSubject) + 2, 0);
+  for (int64_t i : ids) ++start[size_t(kLongSubject - db.length(size_t(i))) + 1];
+  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+  std::vector<int64_t> out(ids.size());
+  for (int64_t i : ids) out[start[size_t(kLongSubject - db.length(size_t(i)))]++] = i;
+  return out;
+}
 
 Defines inter_defines(const Shape& sh, int dpx_level, bool gpu) {
   Defines d;
@@ -96,6 +105,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
   const Shape sh = resolve_shape(ctx, o);
   r.dpx = r.algorithm == "inter" && sh.dpx;
+  r.local_size = sh.local, r.stripe = sh.stripe;
   const size_t nq = queries.size(), top = size_t(o.top);
   std::vector<TopK> keep(nq, TopK(top));
   std::map<std::pair<int32_t, int64_t>, ExactJob> known;  // pairs with exact ends
@@ -115,127 +125,19 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       continue;
     }
     for (size_t q = 0; q < nq; ++q)
-      if (queries.length(q) > 0) jobs.push_back({int32_t(q), int64_t(i)});
-      else keep[q].add(0, int64_t(i));
+      if (queries.length(q) > 0)
+        jobs.push_back({int32_t(q), int64_t(i)});
+      else
+        keep[q].add(0, int64_t(i));
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t x, int64_t y) {
-                     return db.length(size_t(x)) > db.length(size_t(y));
-                   });
+  order = longest_first(db, order);
   for (size_t q = 0; q < nq; ++q)  // an empty query scores 0 against every packed subject
     if (queries.length(q) == 0)
       for (int64_t i : order) keep[q].add(0, i);
 
   const QueryPairs qp = pair_queries(queries, s, sh.stripe);
-  const size_t npairs = qp.a.size();
-  if (!order.empty() && npairs > 0) {
-    const DeviceInfo& di = ctx.info();
-    auto& queue = ctx.queue();
-    cl::Buffer dprof = upload(queue, qp.profile, CL_MEM_READ_ONLY);
-    cl::Buffer dinfo = upload(queue, qp.info, CL_MEM_READ_ONLY);
-    const int64_t budget = o.max_device_mib > 0
-                               ? o.max_device_mib << 20
-                               : int64_t(std::min<cl_ulong>(di.global_mem_bytes / 8,
-                                                            di.max_alloc_bytes / 2));
-    const int64_t bmax = int64_t(std::min<cl_ulong>(di.max_alloc_bytes, di.global_mem_bytes / 4));
-    const int64_t target = int64_t(di.compute_units) * (di.is_gpu() ? 2048 : 4 * sh.local);
-    const int32_t limit = packed_limit(s);
-    const uint32_t neg_open = uint16_t(-s.gap_open) * 0x10001u,
-                   neg_ext = uint16_t(-s.gap_extend) * 0x10001u;
-    const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    // Batches: whole chunks (the longest subject of a chunk is its first) up to the budget.
-    std::vector<size_t> cuts{0};
-    std::vector<int64_t> columns{0};  // per batch: padded columns x lanes (its boundary / 8)
-    for (size_t at = 0; at < order.size(); at += size_t(sh.local)) {
-      const int64_t chunk = (db.length(size_t(order[at])) + 3) / 4 * 4 * sh.local;
-      if (columns.back() > 0 && columns.back() + chunk > budget)
-        cuts.push_back(at), columns.push_back(0);
-      columns.back() += chunk;
-    }
-    cuts.push_back(order.size());
-    size_t launches_done = 0, launches_total = 0;
-    std::vector<size_t> per_launch(cuts.size() - 1);
-    for (size_t b = 0; b + 1 < cuts.size(); ++b) {
-      const size_t slots = (cuts[b + 1] - cuts[b] + sh.local - 1) / sh.local * sh.local;
-      // Enough work-items to fill the device, and at most 4 launches per batch: a launch's
-      // longest chunk (started first) then overlaps the rest instead of ending it alone.
-      const size_t fill = size_t((target + int64_t(slots) - 1) / int64_t(slots));
-      const size_t fits = size_t(std::max<int64_t>(1, bmax / (8 * columns[b])));
-      per_launch[b] =
-          std::clamp<size_t>(std::max(fill, (npairs + 3) / 4), 1, std::min(npairs, fits));
-      launches_total += (npairs + per_launch[b] - 1) / per_launch[b];
-    }
-    cl::Kernel k = ctx.kernel("search.cl", "search_inter", sh.defines);
-    for (size_t b = 0; b + 1 < cuts.size(); ++b) {
-      const PackedBatch pb = pack_batch(db, order, cuts[b], cuts[b + 1], sh.local);
-      const size_t slots = pb.subjects.size(), nchunks = pb.chunks.size() / 4;
-      const size_t P = per_launch[b];
-      const int64_t per_pair = pb.boundary_columns * 8;
-      cl::Buffer dwords = upload(queue, pb.words, CL_MEM_READ_ONLY);
-      cl::Buffer dchunks = upload(queue, pb.chunks, CL_MEM_READ_ONLY);
-      const cl::Buffer& dbnd = ctx.scratch(0, size_t(std::max<int64_t>(8, per_pair)) * P);
-      cl::Buffer dscore[2] = {make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4),
-                              make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4)};
-      std::vector<uint32_t> host[2] = {std::vector<uint32_t>(slots * P),
-                                       std::vector<uint32_t>(slots * P)};
-      struct Pending {
-        size_t first = 0, count = 0;
-        int buf = 0;
-        cl::Event read, kernel;
-      };
-      std::vector<Pending> pending;
-      std::vector<std::vector<ExactJob>> sat(threads);
-      auto consume = [&](Pending& pd) {
-        check(pd.read.wait(), "clWaitForEvents(search scores)");
-        r.kernel_ms += event_ms(pd.kernel);
-        const std::vector<uint32_t>& sc = host[pd.buf];
-        auto work = [&](unsigned t) {
-          for (size_t p = t; p < pd.count; p += threads) {
-            const size_t pair = pd.first + p;
-            const int32_t qa = qp.a[pair], qb = qp.b[pair];
-            const uint32_t* row = sc.data() + p * slots;
-            for (size_t slot = 0; slot < slots; ++slot) {
-              const int64_t id = pb.subjects[slot];
-              if (id < 0) continue;
-              const int32_t lo = int16_t(row[slot] & 0xffff), hi = int16_t(row[slot] >> 16);
-              if (lo > limit) sat[t].push_back({qa, id});
-              else keep[size_t(qa)].add(lo, id);
-              if (qb < 0) continue;
-              if (hi > limit) sat[t].push_back({qb, id});
-              else keep[size_t(qb)].add(hi, id);
-            }
-          }
-        };
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-        work(0);
-        for (auto& th : pool) th.join();
-        if (o.progress) o.progress(double(++launches_done) / double(launches_total));
-      };
-      // Launch n+1 runs while the host ranks the scores of launch n.
-      for (size_t first = 0, n = 0; first < npairs; first += P, ++n) {
-        const int cnt = int(std::min(P, npairs - first)), base = int(first), nslots = int(slots);
-        set_args(k, dwords, dchunks, cnt, base, dprof, dinfo, dbnd, dscore[n % 2], nslots,
-                 neg_open, neg_ext);
-        Pending pd{first, size_t(cnt), int(n % 2), {}, {}};
-        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(sh.local), size_t(sh.local));
-        check(queue.enqueueReadBuffer(dscore[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
-                                      host[n % 2].data(), nullptr, &pd.read),
-              "clEnqueueReadBuffer(search scores)");
-        check(queue.flush(), "clFlush");
-        pending.push_back(pd);
-        if (pending.size() == 2) {
-          consume(pending[0]);
-          pending.erase(pending.begin());
-        }
-      }
-      for (Pending& pd : pending) consume(pd);
-      for (auto& v : sat) {
-        r.recomputed += v.size();
-        jobs.insert(jobs.end(), v.begin(), v.end());
-      }
-    }
-  }
+  if (!order.empty() && !qp.a.empty())
+    run_inter(ctx, sh.local, sh.defines, db, order, qp, s, o, keep, jobs, r);
   exact_into(ctx, sh.defines, queries, db, s, jobs, keep, known);
 
   // The hits, and the ends of those the exact path has not seen.
@@ -244,8 +146,10 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
     for (const auto& [score, id] : keep[q].take()) {
       SearchHit h{int32_t(q), id, score, -1, -1};
       auto it = known.find({int32_t(q), id});
-      if (it != known.end()) h.query_end = it->second.end_q, h.subject_end = it->second.end_s;
-      else if (score > 0) jobs.push_back({int32_t(q), id});
+      if (it != known.end())
+        h.query_end = it->second.end_q, h.subject_end = it->second.end_s;
+      else if (score > 0)
+        jobs.push_back({int32_t(q), id});
       r.hits[q].push_back(h);
     }
   }

@@ -19,12 +19,11 @@ int32_t packed_limit(const Scoring& s) {
   return 32767 - std::max(0, *std::max_element(s.table.begin(), s.table.end()));
 }
 
-PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order, size_t begin,
-                       size_t end, int local) {
+PackedBatch layout_batch(const SequenceSet& db, const std::vector<int64_t>& order, size_t begin,
+                         size_t end, int local) {
   PackedBatch p;
   const size_t n = end - begin, nchunks = (n + local - 1) / local;
   p.subjects.assign(nchunks * local, -1);
-  int64_t words = 0;
   for (size_t c = 0; c < nchunks; ++c) {
     int64_t longest = 0;
     for (size_t l = 0; l < size_t(local) && c * local + l < n; ++l) {
@@ -34,19 +33,24 @@ PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order,
       p.residues += db.length(size_t(id));
     }
     const int64_t padded = std::max<int64_t>(4, (longest + 3) / 4 * 4);
-    p.chunks.insert(p.chunks.end(), {int32_t(words), int32_t(padded),
-                                     int32_t(p.boundary_columns), int32_t(c * local)});
-    words += padded / 4 * local;
+    p.chunks.insert(p.chunks.end(), {int32_t(p.words), int32_t(padded), int32_t(p.boundary_columns),
+                                     int32_t(c * local)});
+    p.words += padded / 4 * local;
     p.boundary_columns += padded * local;
+    if (p.words > INT32_MAX || p.boundary_columns > INT32_MAX)
+      throw input_error("search: a database batch exceeds 2^31 words (lower --max-device-mib)");
   }
-  if (words > INT32_MAX || p.boundary_columns > INT32_MAX)
-    throw input_error("search: a database batch exceeds 2^31 words (lower --max-device-mib)");
+  return p;
+}
+
+void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t* words,
+                unsigned threads) {
   // Word by word (the writes sequential, each lane's residues read in order), chunks split over
-  // the host's threads: a 500 M-residue database packs in a fraction of the byte-wise time.
-  p.words.resize(size_t(words));
+  // the threads: a 500 M-residue database packs in a fraction of the byte-wise time.
+  const size_t nchunks = p.chunks.size() / 4;
   auto fill = [&](size_t c0, size_t c1) {
     for (size_t c = c0; c < c1; ++c) {
-      uint32_t* out = p.words.data() + p.chunks[4 * c];
+      uint32_t* out = words + p.chunks[4 * c];
       const int64_t nw = p.chunks[4 * c + 1] / 4;
       for (int l = 0; l < local; ++l) {
         const int64_t id = p.subjects[c * local + size_t(l)];
@@ -63,14 +67,12 @@ PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order,
       }
     }
   };
-  const unsigned threads = std::max(
-      1u, std::min({16u, std::thread::hardware_concurrency(), unsigned(nchunks / 64 + 1)}));
+  threads = std::max(1u, std::min(threads, unsigned(nchunks / 64 + 1)));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t)
     pool.emplace_back(fill, nchunks * t / threads, nchunks * (t + 1) / threads);
   fill(0, nchunks / threads);
   for (auto& th : pool) th.join();
-  return p;
 }
 
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe) {

@@ -1,16 +1,21 @@
 // What the device search's pieces share (src/search/device.cpp drives, pack.cpp lays out the
-// database and the query profiles, exact.cpp runs the 32-bit pairs, topk.cpp keeps the best hits).
+// database and the query profiles, batches.cpp streams the batches, exact.cpp runs the 32-bit
+// pairs, TopK below keeps the best hits).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "lockstep/search.hpp"
 
 namespace lockstep::detail {
 
-constexpr int kSwCodes = 32;       // profile columns per row (cl/search.cl SW_CODES)
-constexpr int kPadCode = 31;       // code of padding residues
+constexpr int kSwCodes = 32;  // profile columns per row (cl/search.cl SW_CODES)
+constexpr int kPadCode = 31;  // code of padding residues
 constexpr int32_t kPadScore = -16384;
+
+/// read_sequences with blocks of `block` bytes (read_sequences: 8 MiB), for the tests.
+SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block);
 
 /// Whether the packed 16-bit kernel represents this scoring: at most 31 codes, table entries and
 /// gap costs small enough that no lane wraps before the saturation limit is seen.
@@ -22,20 +27,23 @@ int32_t packed_limit(const Scoring& s);
 /// its longest subject (a multiple of 4) and interleaved four codes per word.
 struct PackedBatch {
   std::vector<int64_t> subjects;  // database index of each slot (chunk * local + lane), -1: pad
-  std::vector<uint32_t> words;
   std::vector<int32_t> chunks;    // 4 per chunk: word offset, padded length, boundary offset, slot
+  int64_t words = 0;              // packed words of the batch
   int64_t boundary_columns = 0;   // sum over chunks of padded length x local
   int64_t residues = 0;           // real residues of the batch
 };
-/// `order`: database indices, longest first; packs order[begin, end).
-PackedBatch pack_batch(const SequenceSet& db, const std::vector<int64_t>& order, size_t begin,
-                       size_t end, int local);
+/// `order`: database indices, longest first; lays out order[begin, end).
+PackedBatch layout_batch(const SequenceSet& db, const std::vector<int64_t>& order, size_t begin,
+                         size_t end, int local);
+/// Writes the batch's `words` words (pinned host memory on the device path) on `threads` threads.
+void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t* words,
+                unsigned threads);
 
 /// Queries paired for the two 16-bit lanes (similar lengths side by side), with the profiles.
 struct QueryPairs {
-  std::vector<int32_t> a, b;         // query index of lane 0 and lane 1 (-1: none)
-  std::vector<uint32_t> profile;     // per pair: [row][kSwCodes]
-  std::vector<int32_t> info;         // per pair: profile word offset, stripes
+  std::vector<int32_t> a, b;      // query index of lane 0 and lane 1 (-1: none)
+  std::vector<uint32_t> profile;  // per pair: [row][kSwCodes]
+  std::vector<int32_t> info;      // per pair: profile word offset, stripes
 };
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe);
 
@@ -54,8 +62,14 @@ struct ExactJob {
 /// Score and ends of every job in 32 bits: pairs up to 2^26 cells one per work-group, all at once
 /// (search_ends), larger ones through align() (the device's intra-sequence pipeline on GPUs).
 void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
-               const SequenceSet& db, const Scoring& s,
-               std::vector<ExactJob>& jobs);
+               const SequenceSet& db, const Scoring& s, std::vector<ExactJob>& jobs);
+
+/// The search's one ranking: a higher score first, equal scores in database order (TopK here,
+/// top_hits in cpu.cpp).
+inline bool ranks_before(int32_t score, int64_t subject, int32_t other_score,
+                         int64_t other_subject) {
+  return score != other_score ? score > other_score : subject < other_subject;
+}
 
 /// The best `top` subjects of one query by (score descending, subject ascending).
 class TopK {
@@ -72,7 +86,7 @@ class TopK {
  private:
   using Hit = std::pair<int32_t, int64_t>;
   static bool better(const Hit& x, const Hit& y) {
-    return x.first != y.first ? x.first > y.first : x.second < y.second;
+    return ranks_before(x.first, x.second, y.first, y.second);
   }
   void shrink();
   size_t top_;
@@ -80,5 +94,14 @@ class TopK {
   Hit floor_{0, 0};  // the worst kept hit once full
   std::vector<Hit> c_;
 };
+
+/// The packed kernel (program `defines`, `local` lanes) over the subjects `order` (longest
+/// first) against every query pair, batch after batch with the host's packing and ranking
+/// overlapped (batches.cpp): the best hits into `keep`, the saturated pairs appended to `jobs`,
+/// kernel_ms and recomputed added to `r`.
+void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSet& db,
+               const std::vector<int64_t>& order, const QueryPairs& qp, const Scoring& s,
+               const SearchOptions& o, std::vector<TopK>& keep, std::vector<ExactJob>& jobs,
+               SearchResult& r);
 
 }  // namespace lockstep::detail

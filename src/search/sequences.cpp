@@ -1,14 +1,23 @@
 // The sequence sets of `lockstep search`: FASTA files (gzip, "-" for standard input) read through
 // read_input and parsed by for_each_fasta_record (src/align/fasta.cpp), encoded exactly: every
 // letter of the matrix as written, a letter outside it an error naming file, line, record and
-// position. Records with no residues are skipped and counted.
+// position. Records with no residues are skipped and counted. Large files are read in blocks: this
+// thread inflates, the host's other threads parse whole records of the blocks already read; an
+// error sends the whole text through one parse again, so that it names the first bad place
+// exactly as a single pass does.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
+#include "search/search_impl.hpp"
 
 namespace lockstep {
 namespace {
@@ -84,44 +93,193 @@ std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues)
   return out;
 }
 
-SequenceSet read_sequences(const std::string& path, const Scoring& s) {
-  struct stat st {};
-  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))  // text + codes
-    check_host_memory(path, "reading the sequences", 2.0 * double(st.st_size));
-  const std::string text = read_input(path);
-  check_host_memory(path, "the sequences (" + std::to_string(text.size()) + " bytes of FASTA)",
-                    2.0 * double(text.size()));
-  const std::array<int16_t, 256> code = code_table(s);
-  SequenceSet set;
-  set.residues.reserve(text.size());
-  size_t record = 0;
+namespace {
+
+// The records of one piece of FASTA text, encoded; `record` counts every record (empty ones too).
+struct Part {
+  std::vector<std::string> names;
+  std::vector<uint8_t> residues;
+  std::vector<int64_t> ends;  // end of each sequence in `residues`
+  size_t skipped_empty = 0, records = 0;
+};
+
+void parse(const std::string& path, const std::string& text, const std::array<int16_t, 256>& code,
+           const Scoring& s, Part& p) {
+  p.residues.reserve(text.size());
   for_each_fasta_record(path, text, [&](Sequence& q, int header_line) {
-    ++record;
+    ++p.records;
     if (q.residues.empty()) {
-      ++set.skipped_empty;
+      ++p.skipped_empty;
       return true;
     }
     std::string name = first_word(q.name);
-    const size_t base = set.residues.size();
-    set.residues.resize(base + q.residues.size());
-    uint8_t* out = set.residues.data() + base;
+    const size_t base = p.residues.size();
+    p.residues.resize(base + q.residues.size());
+    uint8_t* out = p.residues.data() + base;
     for (size_t i = 0; i < q.residues.size(); ++i) {
       const int16_t c = code[static_cast<unsigned char>(q.residues[i])];
       if (c < 0)
         throw input_error(path + ":" + std::to_string(residue_line(path, text, header_line, i)) +
-                          ": record " + std::to_string(record) + " ('" + name + "'), residue " +
+                          ": record " + std::to_string(p.records) + " ('" + name + "'), residue " +
                           std::to_string(i + 1) + ": " + refusal(s, q.residues[i]));
       out[i] = uint8_t(c);
     }
-    set.names.push_back(std::move(name));
-    set.offsets.push_back(int64_t(set.residues.size()));
+    p.names.push_back(std::move(name));
+    p.ends.push_back(int64_t(p.residues.size()));
     return true;
   });
+}
+
+// Whether `text` (the start of a file) is FASTA whose pieces may be parsed apart: its first line
+// that is neither blank nor a ';' comment is a '>' header. 1 yes, 0 no (a plain sequence file),
+// -1 not known yet (no such line so far).
+int fasta_mode(const std::string& text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) return -1;  // the line may go on in the next block
+    const std::string_view line(text.data() + at, nl - at);
+    at = nl + 1;
+    if (!line.empty() && line[0] == ';') continue;
+    bool blank = true;
+    for (char c : line) blank &= std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (!blank) return line[0] == '>' ? 1 : 0;
+  }
+  return -1;
+}
+
+// Parsers on the host's threads: pieces in file order, each parsed into its Part as it comes.
+class Parsers {
+ public:
+  Parsers(const std::string& path, const Scoring& s) : path_(path), s_(s), code_(code_table(s)) {
+    const unsigned n = std::max(1u, std::min(15u, std::thread::hardware_concurrency() - 1));
+    for (unsigned t = 0; t < n; ++t) pool_.emplace_back([this] { work(); });
+  }
+  ~Parsers() { finish(); }
+  void add(std::string&& piece) {
+    std::lock_guard<std::mutex> lock(m_);
+    pieces_.push_back(std::move(piece));
+    parts_.emplace_back();
+    failed_.push_back(0);
+    todo_.push_back(pieces_.size() - 1);
+    cv_.notify_one();
+  }
+  void finish() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : pool_) t.join();
+    pool_.clear();
+  }
+  bool failed() const { return std::find(failed_.begin(), failed_.end(), 1) != failed_.end(); }
+  std::deque<std::string>& pieces() { return pieces_; }
+  std::deque<Part>& parts() { return parts_; }
+
+ private:
+  void work() {
+    for (;;) {
+      size_t k = 0;
+      const std::string* piece = nullptr;
+      Part* part = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        cv_.wait(lock, [&] { return closed_ || !todo_.empty(); });
+        if (todo_.empty()) return;
+        k = todo_.front();
+        todo_.pop_front();
+        piece = &pieces_[k], part = &parts_[k];  // a deque's elements stay put as it grows
+      }
+      try {
+        parse(path_, *piece, code_, s_, *part);
+      } catch (const std::exception&) {
+        std::lock_guard<std::mutex> lock(m_);
+        failed_[k] = 1;  // the whole text again on one thread names the error exactly
+      }
+    }
+  }
+  const std::string& path_;
+  const Scoring& s_;
+  const std::array<int16_t, 256> code_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::string> pieces_;
+  std::deque<Part> parts_;
+  std::deque<char> failed_;
+  std::deque<size_t> todo_;
+  bool closed_ = false;
+  std::vector<std::thread> pool_;
+};
+
+}  // namespace
+
+SequenceSet read_sequences(const std::string& path, const Scoring& s) {
+  return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+}
+
+namespace detail {
+
+SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block) {
+  struct stat st {};
+  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))  // text + codes
+    check_host_memory(path, "reading the sequences", 2.0 * double(st.st_size));
+  // This thread reads and inflates the file block by block; each block, cut after its last
+  // record's start, goes to the parsers while the next one is read.
+  Parsers parsers(path, s);
+  std::string carry;
+  int mode = -1;
+  size_t bytes = 0;
+  read_input_blocks(path, block, [&](std::string& b) {
+    bytes += b.size();
+    if (carry.empty())
+      carry.swap(b);
+    else
+      carry += b;
+    if (mode < 0) mode = fasta_mode(carry);
+    if (mode != 1) return;  // a plain file (or not known yet): one piece
+    const size_t cut = carry.rfind("\n>");
+    if (cut == std::string::npos || cut == 0) return;
+    std::string rest = carry.substr(cut + 1);
+    carry.resize(cut + 1);
+    parsers.add(std::move(carry));
+    carry = std::move(rest);
+  });
+  if (!carry.empty()) parsers.add(std::move(carry));
+  parsers.finish();
+  check_host_memory(path, "the sequences (" + std::to_string(bytes) + " bytes of FASTA)",
+                    2.0 * double(bytes));
+  std::deque<Part>& parts = parsers.parts();
+  if (parsers.failed()) {  // the first error in file order, named as one pass names it
+    std::string text;
+    text.reserve(bytes);
+    for (std::string& p : parsers.pieces()) text += p, std::string().swap(p);
+    parts.assign(1, Part());
+    parse(path, text, code_table(s), s, parts[0]);
+  }
+  parsers.pieces().clear();
+  SequenceSet set;
+  size_t records = 0, residues = 0, names = 0;
+  for (const Part& p : parts)
+    records += p.records, residues += p.residues.size(), names += p.names.size();
+  set.residues.reserve(residues);
+  set.names.reserve(names);
+  set.offsets.reserve(names + 1);
+  for (Part& p : parts) {
+    const int64_t base = int64_t(set.residues.size());
+    set.residues.insert(set.residues.end(), p.residues.begin(), p.residues.end());
+    for (int64_t e : p.ends) set.offsets.push_back(base + e);
+    for (std::string& n : p.names) set.names.push_back(std::move(n));
+    set.skipped_empty += p.skipped_empty;
+    p = Part();
+  }
   if (set.size() == 0)
-    throw input_error(path + (record == 0 ? ": no sequence (empty file)"
-                                          : ": no residues in any of its " +
-                                                std::to_string(record) + " record(s)"));
+    throw input_error(path + (records == 0 ? ": no sequence (empty file)"
+                                           : ": no residues in any of its " +
+                                                 std::to_string(records) + " record(s)"));
   return set;
 }
+
+}  // namespace detail
 
 }  // namespace lockstep

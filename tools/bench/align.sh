@@ -14,7 +14,7 @@
 # device (LOCKSTEP_DPX=0), the old binary's pipeline when OLD names one (built from the commit
 # before, e.g. by tools/bench/build_old.sh), and a shape sweep of the new pipeline at 1M x 1M.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GENOMES=dir] [SIZES="..."] [OLD=old/lockstep]
-#      [CASES="size shape traceback host dpx"] tools/bench/align.sh
+#      [CASES="size shape traceback host dpx rule"] tools/bench/align.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -83,6 +83,22 @@ if want host; then
   run 20000 20000 --algorithm cpu
   run 50000 50000 --algorithm ssw --threads 1
   run 200000 180000 --algorithm ssw --threads 16
+fi
+# Case rule (issue 34, session 10): the pipeline's rule as it runs (no shape given: below 500k
+# rows the pre-session-9 shape 256 x 8 x 128 in 32 bits, from 500k rows 128 x 8 x 64 in 16 bits)
+# on 200k x 180k and 1M x 1M, then the 200k pair's shapes in both widths (case rule-shape).
+if want rule; then
+  case=rule
+  run 200000 180000 --algorithm pipeline --repeat 3
+  run 1000000 1000000 --algorithm pipeline --repeat 2
+  case=rule-shape
+  for bits in 32 16; do
+    for shape in "256 8 128" "128 8 64" "64 8 64" "128 8 128" "128 16 64"; do
+      read -r t r w <<< "$shape"
+      run 200000 180000 --algorithm pipeline --score-bits "$bits" --local-size "$t" --cells "$r" \
+        --tile-cols "$w" --repeat 3
+    done
+  done
 fi
 # The new pipeline against the old binary (OLD) and its own portable path (LOCKSTEP_DPX=0), in
 # 16-bit lanes (the default where the pair's scores fit: saturation reruns in 32 bits) and in

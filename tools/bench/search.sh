@@ -14,6 +14,7 @@
 # (or without .carry/cudasw4: tools/gpu/prepare_search.sh) CUDASW++ is skipped and says so.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [DB=.. QUERIES=..] [LARGE_RESIDUES=5e8]
 #      [LARGE_QUERIES=50] [PARASAIL_QUERIES=100] [THREADS=16] [STEP_TIMEOUT=150]
+#      [SWEEP="128:32 256:32 64:32"] (kernel shapes local_size:stripe on the large case)
 #      tools/bench/search.sh           (on the GPU machine: well inside 6 minutes)
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
@@ -74,7 +75,8 @@ lockstep_run() {
   local line; line=$(tail -n1 <<< "$out")
   local cells; cells=$(kv cells "$line")
   echo "case=$case tool=lockstep wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms "$line")" \
-    'BEGIN { printf "tcups=%.4f device_tcups=%.4f", c / w / 1e12, (ms > 0 ? c / (ms * 1e9) : 0) }') $line" |
+    -v k="$(kv kernel_ms "$line")" 'BEGIN { printf "tcups=%.4f device_tcups=%.4f kernel_tcups=%.4f",
+      c / w / 1e12, (ms > 0 ? c / (ms * 1e9) : 0), (k > 0 ? c / (k * 1e9) : 0) }') $line" |
     tee -a "$txt"
 }
 # cudasw_run CASE QUERIES DB: makedb (timed apart), then the search with --dpx
@@ -108,6 +110,13 @@ gen=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" gen proteins "$DB" -o "$tmp/lar
 echo "case=large tool=gen wall_s=$(since "$t0") $gen" | tee -a "$txt"
 gzip -cdf "$QUERIES" | awk -v n="$LARGE_QUERIES" '/^>/ { k++ } k <= n' > "$tmp/large-queries.fa"
 lockstep_run large "$tmp/large-queries.fa" "$tmp/large.fa"
+# The kernel's shapes on the large case (SWEEP="L:S ...": --local-size L --stripe S each; the
+# default shape is the run above): kernel_ms= is the packed kernels' device time, ms= the search's
+# (packing and ranking overlapped), wall_s= the process with its reading.
+for shape in ${SWEEP:-}; do
+  lockstep_run "large-$shape" "$tmp/large-queries.fa" "$tmp/large.fa" \
+    --local-size "${shape%%:*}" --stripe "${shape##*:}"
+done
 if [[ -n "$build_pid" ]]; then
   wait "$build_pid" || true
   [[ -x "$cudasw/align" ]] || echo "tool=cudasw4 skipped=1 reason=build_failed(see_cudasw-build.log)" | tee -a "$txt"

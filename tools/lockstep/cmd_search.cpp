@@ -43,8 +43,12 @@ void declare(po::options_description& opts) {
       "(default: BLOSUM62 1, 45 2, 50 2, 80 1, a file 1; DNA 2)");
   add_algorithm_option(opts, kAlgorithms, "auto",
                        "(inter: one subject per work-item; intra: long subjects; cpu: the host)");
-  opts.add_options()("max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
-                     "database MiB on the device per batch (0 = automatic)")(
+  add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
+                        "inter: subjects per work-group (0 = automatic)");
+  opts.add_options()("stripe", number<int>(0, 64)->default_value(0),
+                     "inter: query rows per work-item, even (0 = automatic)")(
+      "max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
+      "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
       "outfmt", po::value<std::string>(),
       "6: BLAST tabular (qseqid sseqid pident length mismatch "
@@ -103,7 +107,9 @@ int run_search(const Args& args) {
   const std::string usage =
       "lockstep search QUERIES DB [--top K] [--matrix blosum62|blosum45|blosum50|blosum80|FILE | "
       "--dna [--match M --mismatch X]] [--gap-open O --gap-extend E] [--algorithm " +
-      join(kAlgorithms) + "] [--max-device-mib N] [--out FILE] [--outfmt 6] [--json FILE|-]";
+      join(kAlgorithms) +
+      "] [--local-size L --stripe S] [--max-device-mib N] [--out FILE] [--outfmt 6] [--json "
+      "FILE|-]";
   po::options_description opts("options");
   declare(opts);
   po::positional_options_description pos;
@@ -123,6 +129,8 @@ int run_search(const Args& args) {
   SearchOptions o;
   o.top = vm["top"].as<int>();
   o.max_device_mib = vm["max-device-mib"].as<long long>();
+  o.local_size = vm["local-size"].as<int>();
+  o.stripe = vm["stripe"].as<int>();
   o.algorithm = vm["algorithm"].as<std::string>();
   if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm) == kAlgorithms.end())
     throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +
@@ -160,6 +168,10 @@ int run_search(const Args& args) {
       .add("residues", db.residues.size())
       .add("top", o.top)
       .add("recomputed", r.recomputed)
+      .add("batches", r.batches)
+      .add("local_size", r.local_size)
+      .add("stripe", r.stripe)
+      .add("kernel_ms", r.kernel_ms)
       .add("cells", r.cells)
       .add("read_ms", read_ms)
       .add("ms", r.ms)

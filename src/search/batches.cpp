@@ -1,0 +1,199 @@
+// The packed kernel over the whole database (cl/search.cl search_inter), as a pipeline: the
+// database is cut into batches (whole chunks, longest first, at most the device budget and, for a
+// large database, about an eighth of it each), and while the device runs batch b's launches the
+// host packs batch b+1 into the other of two pinned staging buffers, uploads it without blocking
+// (in-order queue: after b's kernels) and ranks the scores of launch n while launch n+1 runs, so
+// that the host's packing and ranking hide behind the kernels.
+#include <algorithm>
+#include <future>
+#include <memory>
+#include <thread>
+
+#include "runtime/pinned.hpp"
+#include "search/search_impl.hpp"
+
+namespace lockstep::detail {
+
+namespace {
+
+// One batch: its layout, its device copy and two score buffers (launch parity) with their
+// host copies.
+struct Batch {
+  size_t begin = 0, end = 0;
+  PackedBatch pb;
+  size_t pairs_per_launch = 1;
+  cl::Buffer words, chunks;
+  cl::Buffer score[2];
+  std::vector<uint32_t> host[2];
+};
+
+struct Pending {
+  Batch* batch = nullptr;
+  size_t first = 0, count = 0;
+  int buf = 0;
+  cl::Event read, kernel;
+};
+
+}  // namespace
+
+void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSet& db,
+               const std::vector<int64_t>& order, const QueryPairs& qp, const Scoring& s,
+               const SearchOptions& o, std::vector<TopK>& keep, std::vector<ExactJob>& jobs,
+               SearchResult& r) {
+  const DeviceInfo& di = ctx.info();
+  auto& queue = ctx.queue();
+  const size_t npairs = qp.a.size();
+  cl::Buffer dprof = upload(queue, qp.profile, CL_MEM_READ_ONLY);
+  cl::Buffer dinfo = upload(queue, qp.info, CL_MEM_READ_ONLY);
+  int64_t total = 0;  // padded columns x lanes of the whole database
+  for (size_t at = 0; at < order.size(); at += size_t(local))
+    total += (db.length(size_t(order[at])) + 3) / 4 * 4 * local;
+  const int64_t budget =
+      o.max_device_mib > 0
+          ? o.max_device_mib << 20
+          : std::min<int64_t>(
+                int64_t(std::min<cl_ulong>(di.global_mem_bytes / 8, di.max_alloc_bytes / 2)),
+                std::max<int64_t>(int64_t(64) << 20, total / 8));
+  const int64_t bmax = int64_t(std::min<cl_ulong>(di.max_alloc_bytes, di.global_mem_bytes / 4));
+  const int64_t target = int64_t(di.compute_units) * (di.is_gpu() ? 2048 : 4 * local);
+  const int32_t limit = packed_limit(s);
+  const uint32_t neg_open = uint16_t(-s.gap_open) * 0x10001u,
+                 neg_ext = uint16_t(-s.gap_extend) * 0x10001u;
+  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+
+  // Batches: whole chunks (the longest subject of a chunk is its first) up to the budget.
+  std::vector<std::unique_ptr<Batch>> batches;
+  int64_t columns = 0;
+  for (size_t at = 0; at < order.size(); at += size_t(local)) {
+    const int64_t chunk = (db.length(size_t(order[at])) + 3) / 4 * 4 * local;
+    if (batches.empty() || (columns > 0 && columns + chunk > budget)) {
+      if (!batches.empty()) batches.back()->end = at;
+      batches.push_back(std::make_unique<Batch>());
+      batches.back()->begin = at;
+      columns = 0;
+    }
+    columns += chunk;
+  }
+  batches.back()->end = order.size();
+  r.batches += batches.size();
+  size_t launches_done = 0, launches_total = 0;
+  int64_t max_words = 0;
+  size_t max_scratch = 8;
+  for (auto& b : batches) {
+    b->pb = layout_batch(db, order, b->begin, b->end, local);
+    const size_t slots = b->pb.subjects.size();
+    // Enough work-items to fill the device, and at most 4 launches per batch: a launch's
+    // longest chunk (started first) then overlaps the rest instead of ending it alone.
+    const size_t fill = size_t((target + int64_t(slots) - 1) / int64_t(slots));
+    const size_t fits = size_t(std::max<int64_t>(1, bmax / (8 * b->pb.boundary_columns)));
+    b->pairs_per_launch =
+        std::clamp<size_t>(std::max(fill, (npairs + 3) / 4), 1, std::min(npairs, fits));
+    launches_total += (npairs + b->pairs_per_launch - 1) / b->pairs_per_launch;
+    max_words = std::max(max_words, b->pb.words);
+    max_scratch = std::max(max_scratch, size_t(b->pb.boundary_columns) * 8 * b->pairs_per_launch);
+  }
+  const cl::Buffer& dbnd = ctx.scratch(0, max_scratch);
+  // Two pinned staging buffers (one for a single batch); the packer writes the next batch into
+  // the one whose upload has completed.
+  std::shared_ptr<uint32_t> staging[2];
+  cl::Event uploaded[2];
+  for (size_t k = 0; k < std::min<size_t>(2, batches.size()); ++k)
+    staging[k] = pinned<uint32_t>(queue, size_t(max_words));
+  const unsigned pack_threads = batches.size() > 1 ? std::max(1u, threads / 2) : threads;
+  auto pack = [&](size_t b) {
+    fill_batch(db, batches[b]->pb, local, staging[b % 2].get(), pack_threads);
+  };
+  std::future<void> packing = std::async(std::launch::async, pack, size_t(0));
+
+  cl::Kernel k = ctx.kernel("search.cl", "search_inter", defines);
+  std::vector<Pending> pending;
+  std::vector<std::vector<ExactJob>> sat(threads);
+  auto consume = [&](Pending& pd) {
+    check(pd.read.wait(), "clWaitForEvents(search scores)");
+    r.kernel_ms += event_ms(pd.kernel);
+    const Batch& b = *pd.batch;
+    const size_t slots = b.pb.subjects.size();
+    const std::vector<uint32_t>& sc = b.host[pd.buf];
+    auto work = [&](unsigned t) {
+      for (size_t p = t; p < pd.count; p += threads) {
+        const size_t pair = pd.first + p;
+        const int32_t qa = qp.a[pair], qb = qp.b[pair];
+        const uint32_t* row = sc.data() + p * slots;
+        for (size_t slot = 0; slot < slots; ++slot) {
+          const int64_t id = b.pb.subjects[slot];
+          if (id < 0) continue;
+          const int32_t lo = int16_t(row[slot] & 0xffff), hi = int16_t(row[slot] >> 16);
+          if (lo > limit)
+            sat[t].push_back({qa, id});
+          else
+            keep[size_t(qa)].add(lo, id);
+          if (qb < 0) continue;
+          if (hi > limit)
+            sat[t].push_back({qb, id});
+          else
+            keep[size_t(qb)].add(hi, id);
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+    if (o.progress) o.progress(double(++launches_done) / double(launches_total));
+  };
+  try {
+    for (size_t bi = 0; bi < batches.size(); ++bi) {
+      Batch& b = *batches[bi];
+      packing.get();  // batch bi is in staging[bi % 2]
+      const size_t slots = b.pb.subjects.size(), nchunks = b.pb.chunks.size() / 4;
+      const size_t P = b.pairs_per_launch;
+      b.words = make_buffer(ctx.context(), CL_MEM_READ_ONLY, size_t(b.pb.words) * 4);
+      b.chunks = make_buffer(ctx.context(), CL_MEM_READ_ONLY, b.pb.chunks.size() * 4);
+      check(queue.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
+                                     staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
+            "clEnqueueWriteBuffer(search database)");
+      check(queue.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
+                                     b.pb.chunks.data()),
+            "clEnqueueWriteBuffer(search chunks)");
+      for (int h = 0; h < 2; ++h) {
+        b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
+        b.host[h].resize(slots * P);
+      }
+      if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
+        if (uploaded[(bi + 1) % 2]()) check(uploaded[(bi + 1) % 2].wait(), "clWaitForEvents");
+        packing = std::async(std::launch::async, pack, bi + 1);
+      }
+      // Launch n+1 runs while the host ranks the scores of launch n (across batches too).
+      for (size_t first = 0, n = 0; first < npairs; first += P, ++n) {
+        const int cnt = int(std::min(P, npairs - first)), base = int(first), nslots = int(slots);
+        set_args(k, b.words, b.chunks, cnt, base, dprof, dinfo, dbnd, b.score[n % 2], nslots,
+                 neg_open, neg_ext);
+        Pending pd{&b, first, size_t(cnt), int(n % 2), {}, {}};
+        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local));
+        check(queue.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
+                                      b.host[n % 2].data(), nullptr, &pd.read),
+              "clEnqueueReadBuffer(search scores)");
+        check(queue.flush(), "clFlush");
+        pending.push_back(pd);
+        if (pending.size() == 2) {
+          consume(pending[0]);
+          pending.erase(pending.begin());
+        }
+      }
+      // The queued commands keep what they use; the budget holds one batch (and the next one's
+      // upload) on the device.
+      b.words = b.chunks = b.score[0] = b.score[1] = cl::Buffer();
+    }
+    for (Pending& pd : pending) consume(pd);
+  } catch (...) {
+    if (packing.valid()) packing.wait();
+    queue.finish();
+    throw;
+  }
+  for (auto& v : sat) {
+    r.recomputed += v.size();
+    jobs.insert(jobs.end(), v.begin(), v.end());
+  }
+}
+
+}  // namespace lockstep::detail
