@@ -10,6 +10,7 @@
 #include <set>
 
 #include "lockstep/apsp.hpp"
+#include "lockstep/generators.hpp"
 #include "support.hpp"
 
 namespace lockstep {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "lockstep/apsp.hpp"
+#include "lockstep/generators.hpp"
 #include "lockstep/tuning.hpp"
 #include "support.hpp"
 

@@ -13,6 +13,7 @@
 
 #include "lockstep/bfs.hpp"
 #include "lockstep/error.hpp"
+#include "lockstep/generators.hpp"
 #include "support.hpp"
 
 using namespace lockstep;

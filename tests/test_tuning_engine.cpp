@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "lockstep/apsp.hpp"
+#include "lockstep/generators.hpp"
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/spmv_tuner.hpp"
 #include "lockstep/tolerance.hpp"

@@ -7,7 +7,7 @@
 // vertex on it. With `paths`, a next-hop matrix answers path(u, v).
 //
 //   lockstep::Context ctx;
-//   auto g = lockstep::read_graph("roads.mtx");            // or random_graph(n, density, seed)
+//   auto g = lockstep::read_graph("roads.mtx");            // or generators.hpp's random_graph
 //   auto r = lockstep::apsp<float>(ctx, g, {lockstep::ApspVariant::generalized, 32, 4, true});
 //   float d = r.distance(0, 7);  std::vector<int32_t> hops = r.path(0, 7);
 #pragma once
@@ -25,12 +25,6 @@ namespace lockstep {
 namespace tuning {
 class Family;
 }
-
-/// n vertices, each ordered pair (u != v) an edge with probability `density`, integer weights
-/// uniform in [min_weight, max_weight] (negative weights allowed: the caller ensures no negative
-/// cycle, e.g. min_weight >= 0). Deterministic for a seed.
-Graph random_graph(int32_t n, double density, uint64_t seed, int min_weight = 1,
-                   int max_weight = 100);
 
 enum class ApspVariant { naive, blocked, generalized };
 ApspVariant parse_apsp_variant(const std::string& name);  // throws input_error

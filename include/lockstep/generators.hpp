@@ -1,10 +1,12 @@
 // Deterministic test and benchmark matrices (same seed, same matrix, on every platform and for
 // any thread count: the random numbers come from std::mt19937_64 with lockstep's own
-// distributions, R-MAT's from splitmix64 counters, one stream per edge).
+// distributions, R-MAT's from splitmix64 counters, one stream per edge), and the generated graphs
+// (grid_graph, rmat_graph for BFS; random_graph for APSP).
 #pragma once
 #include <cstdint>
 
 #include "lockstep/csr.hpp"
+#include "lockstep/graph.hpp"
 
 namespace lockstep::gen {
 
@@ -39,3 +41,21 @@ void rmat_edges(int32_t scale, uint64_t seed, int64_t begin, int64_t end, int32_
                 int32_t* to);
 
 }  // namespace lockstep::gen
+
+namespace lockstep {
+
+/// A 2D grid graph, n x n vertices, 4-neighbour, undirected (the laplace2d pattern, whose
+/// diagonal gives self-loops): the deep graph of the BFS benchmark.
+CsrGraph grid_graph(int32_t n);
+/// Graph500 R-MAT (A=0.57, B=0.19, C=0.19), undirected, 2^scale vertices, edgefactor*2^scale
+/// edges (gen::rmat's pattern: duplicates merged, self-loops kept), drawn and built in parallel
+/// (the same graph for any thread count); scale 25, edge factor 16: ~1.07e9 entries, 4 bytes each.
+CsrGraph rmat_graph(int32_t scale, int32_t edgefactor, uint64_t seed);
+
+/// n vertices, each ordered pair (u != v) an edge with probability `density`, integer weights
+/// uniform in [min_weight, max_weight] (negative weights allowed: the caller ensures no negative
+/// cycle, e.g. min_weight >= 0). Deterministic for a seed.
+Graph random_graph(int32_t n, double density, uint64_t seed, int min_weight = 1,
+                   int max_weight = 100);
+
+}  // namespace lockstep

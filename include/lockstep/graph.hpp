@@ -1,6 +1,7 @@
 // Graphs, the one home: `Graph`, a weighted edge list (what APSP consumes and every reader
 // produces), and `CsrGraph`, compressed adjacency for traversals (BFS), built from a Graph or a
-// generated matrix's pattern, with an optional reverse adjacency and degree statistics.
+// generated matrix's pattern, with an optional reverse adjacency and degree statistics (the
+// generated graphs, grid_graph and rmat_graph, are in lockstep/generators.hpp).
 // read_graph() reads Matrix Market (entry (i, j) is the edge i -> j), SNAP edge lists (`#`
 // comments, 0-based ids, tab or space) and DIMACS 9th challenge .gr files (1-based `a u v w`
 // lines), each optionally gzip-compressed; the format comes from the extension (.mtx, .txt/.el/
@@ -14,6 +15,9 @@
 #include <vector>
 
 namespace lockstep {
+namespace detail {
+struct SymmetricRows {};  // the generators' promise: rows sorted and symmetric by construction
+}  // namespace detail
 
 /// A weighted directed graph as an edge list: edge e goes src[e] -> dst[e] with weight[e].
 struct Graph {
@@ -77,21 +81,12 @@ struct CsrGraph {
   /// Whether u -> v is an edge (binary search in u's sorted row).
   bool has_edge(int32_t u, int32_t v) const;
   DegreeStats stats() const;
+  /// Internal (src/generators): rows already sorted and symmetric, taken as they are.
+  CsrGraph(int32_t n, std::vector<int32_t> offsets, std::vector<int32_t> adj,
+           detail::SymmetricRows);
 
  private:
-  struct Symmetric {};  // rows sorted and symmetric by construction (the generated graphs)
-  CsrGraph(int32_t n, std::vector<int32_t> offsets, std::vector<int32_t> adj, Symmetric);
   void finish(bool reverse);
-  friend CsrGraph grid_graph(int32_t n);
-  friend CsrGraph rmat_graph(int32_t scale, int32_t edgefactor, uint64_t seed);
 };
-
-/// A 2D grid graph, n x n vertices, 4-neighbour, undirected (the laplace2d pattern, whose
-/// diagonal gives self-loops): the deep graph of the BFS benchmark.
-CsrGraph grid_graph(int32_t n);
-/// Graph500 R-MAT (A=0.57, B=0.19, C=0.19), undirected, 2^scale vertices, edgefactor*2^scale
-/// edges (gen::rmat's pattern: duplicates merged, self-loops kept), drawn and built in parallel
-/// (the same graph for any thread count); scale 25, edge factor 16: ~1.07e9 entries, 4 bytes each.
-CsrGraph rmat_graph(int32_t scale, int32_t edgefactor, uint64_t seed);
 
 }  // namespace lockstep

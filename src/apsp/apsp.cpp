@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "apsp/dense.hpp"
+#include "runtime/defaults.hpp"
 #include "runtime/environment.hpp"
 
 namespace lockstep {
@@ -77,22 +78,20 @@ std::pair<int32_t, int32_t> outer(int32_t s, int32_t e, int32_t b) { return {s /
 }  // namespace
 
 ApspConfig apsp_rule(const DeviceInfo& device, int32_t, ApspConfig c) {
-  // H100, n = 8192 f32, 2026-11-23 sweep (BENCHMARKS.md): tile 32 keeps phases 1-2 short (one
-  // group per tile, TILE barriers each); K*tile = 128..256 was fastest (64.8 ms at K = 4, 64.1 at
-  // K = 8, 66.9 at K = 16). 2026-11-24 micro-tile sweep (tools/bench/apsp.sh SET=micro): an
-  // 8 x 8 micro-tile unrolled twice with the next multi-tile's phases on a second queue took
-  // 55.5 ms against 64.8 for 4 x 4 (bulk 44.2 vs 53.8 ms). i32, its floor moved out of the bulk's
-  // updates (2026-11-25): 8 x 8 unrolled twice with overlap 47.0 ms against 50.1 for 4 x 4. The
-  // next-hop kernels need more registers, so those keep 4 x 4, as do CPU devices (PoCL: K*tile =
-  // 128..256 fastest too).
-  if (c.tile == 0) c.tile = 32;
-  if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
-  const bool wide = device.is_gpu() && !c.paths && c.variant == ApspVariant::generalized;
+  // The numbers are the defaults table's "apsp" entry (runtime/defaults.cpp; measurements in
+  // BENCHMARKS.md): tile and K * tile; the generalized bulk without paths ("wide") takes a wider
+  // micro-tile, unrolled, with the next multi-tile's phases overlapped where the table says so
+  // (GPUs); the next-hop kernels need more registers and keep the narrow one.
+  const defaults::Values& table = defaults::values(defaults::key_of(device), "apsp");
+  auto rule = [&](const char* name) { return table.integer(name); };
+  if (c.tile == 0) c.tile = rule("tile");
+  if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, rule("k_span") / c.tile) : 1;
+  const bool wide = !c.paths && c.variant == ApspVariant::generalized;
   if (c.thread_tile == 0) {
-    c.thread_tile = wide ? 8 : 4;
+    c.thread_tile = rule(wide ? "thread_tile_wide" : "thread_tile");
     if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
-    if (wide && c.unroll == 0) c.unroll = 2;
-    if (wide && c.overlap < 0) c.overlap = 1;
+    if (wide && c.unroll == 0) c.unroll = rule("unroll_wide");
+    if (wide && c.overlap < 0) c.overlap = rule("overlap_wide");
   }
   if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
   // Full unroll for micro-tiles below 32 elements; above, one k per iteration keeps the compiler

@@ -1,4 +1,4 @@
-// Graphs for all-pairs shortest paths: random graphs, the dense work matrices, negative-cycle
+// Graphs for all-pairs shortest paths: the dense work matrices, negative-cycle
 // search (Bellman-Ford) and path reconstruction from the next-hop matrix.
 #include <algorithm>
 #include <cmath>
@@ -9,30 +9,6 @@
 #include "lockstep/io.hpp"
 
 namespace lockstep {
-
-Graph random_graph(int32_t n, double density, uint64_t seed, int min_weight, int max_weight) {
-  if (n < 0) throw input_error("random graph: n must be >= 0, got " + std::to_string(n));
-  if (!(density >= 0 && density <= 1))
-    throw input_error("random graph: density must be in [0, 1], got " + std::to_string(density));
-  Graph g;
-  g.n = n;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> coin(0, 1);
-  std::uniform_int_distribution<int> w(min_weight, max_weight);
-  if (density > 0.3) {  // dense: one coin per pair
-    for (int32_t u = 0; u < n; ++u)
-      for (int32_t v = 0; v < n; ++v)
-        if (u != v && coin(rng) < density) g.add_edge(u, v, w(rng));
-  } else if (n > 1) {  // sparse: draw the expected number of edges
-    std::uniform_int_distribution<int32_t> vert(0, n - 1);
-    size_t m = size_t(std::llround(density * double(n) * double(n - 1)));
-    for (size_t e = 0; e < m; ++e) {
-      int32_t u = vert(rng), v = vert(rng);
-      if (u != v) g.add_edge(u, v, w(rng));
-    }
-  }
-  return g;
-}
 
 template <typename T>
 void apsp_check_size(const std::string& where, int32_t n, bool paths, const DeviceInfo* device) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cl/contract.h"
+#include "runtime/defaults.hpp"
 #include "runtime/environment.hpp"
 
 namespace lockstep {
@@ -134,32 +135,14 @@ BarrierStrategy parse_barrier_strategy(const std::string& name) {
   throw input_error("unknown barrier strategy '" + name + "' (expected " + names + ")");
 }
 
-// The default rule as a table: the first row whose device kind and limits hold wins (groups per
-// compute unit and local size at most the row's). Measured on the H100 (BENCHMARKS.md, 2026-11-23,
-// barriers alone, acqrel-rspin, beside grid.sync in one run): up to 2 groups per CU the one-word
-// lock is fastest (0.947 us at 132 x 256, 1.401 us at 264 x 1024; grouped-lock 1.49 / 1.77,
-// lock-free 1.57 / 1.99, tree 2.38 / 2.80); at 8 per CU (1056 x 256) the single counter
-// serializes 1056 atomics (3.14 us) and grouped-lock wins (2.12 us; tree 2.90, lock-free cannot
-// serve 1056 groups of 256). CPUs: few groups, lock.
-struct StrategyRule {
-  int gpu;  // 1 GPU, 0 CPU, -1 any
-  int max_groups_per_cu, max_local;
-  BarrierStrategy strategy;
-};
-constexpr int kAny = 1 << 20;
-constexpr StrategyRule kStrategyRules[] = {
-    {1, 2, kAny, BarrierStrategy::lock},
-    {1, kAny, kAny, BarrierStrategy::grouped_lock},
-    {-1, kAny, kAny, BarrierStrategy::lock},
-};
-
-BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
+// The default: `lock` up to the defaults table's lock_groups_per_cu groups per compute unit,
+// its `beyond` strategy above (runtime/defaults.cpp; the H100 measurement in BENCHMARKS.md,
+// "Defaults as data": GPUs lock up to 2 per CU, grouped-lock above; CPUs lock).
+BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int) {
+  const defaults::Values& table = defaults::values(defaults::key_of(info), "barrier");
   const long long cus = std::max<long long>(1, info.compute_units);
-  for (const StrategyRule& r : kStrategyRules)
-    if ((r.gpu < 0 || r.gpu == int(info.is_gpu())) && groups <= r.max_groups_per_cu * cus &&
-        local_size <= r.max_local)
-      return r.strategy;
-  return BarrierStrategy::lock;
+  if (groups <= table.number("lock_groups_per_cu") * double(cus)) return BarrierStrategy::lock;
+  return parse_barrier_strategy(table.text("beyond"));
 }
 
 int barrier_group_limit(BarrierStrategy s, int local_size) {

@@ -8,6 +8,7 @@
 
 #include "bfs/steps.hpp"
 #include "lockstep/error.hpp"
+#include "runtime/defaults.hpp"
 
 namespace lockstep {
 namespace {
@@ -47,24 +48,24 @@ struct Chooser {
 }  // namespace
 
 BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
+  // The numbers are the defaults table's "bfs" entry (runtime/defaults.cpp; measurements in
+  // BENCHMARKS.md). lb_edges: a hub of d edges costs the multi kernel d / WAVE_WIDTH iterations
+  // of one wave, lb four short launches. multi_work: whole-graph multi on GPUs up to that many
+  // wave steps (-1: never; CPU devices, whose global barrier spins on the host's cores).
+  // cpu_graph_edges: the whole-graph CPU rule's edges per host thread (-1: off).
+  const defaults::Values& table = defaults::values(defaults::key_of(device), "bfs");
+  auto rule = [&](const char* name) { return table.number(name); };
   BfsRule r = o.rule;
   const int wave = detail::bfs_wave_width(device, o.wave_width);
   if (r.cpu_max <= 0) r.cpu_max = o.local_size;
   if (r.multi_max <= 0) r.multi_max = int32_t(std::max(1u, device.compute_units)) * o.local_size;
-  // A hub of d edges costs the multi kernel d / WAVE_WIDTH iterations of one wave;
-  // lb costs four short launches (unmeasured guess: check the --steps-out plot on the GPU).
-  if (r.lb_edges <= 0) r.lb_edges = 2 * int64_t(r.multi_max);
-  if (r.lb_degree <= 0) r.lb_degree = wave / 4.0;
-  // Whole-graph multi on GPUs up to 256 wave steps: what auto's per-level switches cost on the
-  // small graphs (0.1-0.2 ms on the H100, 2026-11-24) at about half a microsecond a step (a
-  // chain of dependent global loads). The four shared graphs score 39-184 there (forced multi
-  // beat auto on each by 1.4-1.8x); RMAT 22 ~13000 and the 2048 grid ~4600 keep the per-level
-  // rule. Not on CPU devices: there the host steps are as cheap as the kernel's, whose global
-  // barrier spins on the same cores (wiki-Vote, PoCL on 2 busy cores: 28.8 ms a search in
-  // multi, 1.5 ms by the per-level rule).
-  if (r.multi_work == 0) r.multi_work = device.is_gpu() ? 256 : -1;
-  if (r.cpu_graph_edges == 0)
-    r.cpu_graph_edges = device.is_gpu() ? 16384 * int64_t(bfs_auto_cpu_threads(o)) : -1;
+  if (r.lb_edges <= 0) r.lb_edges = int64_t(rule("lb_edges_per_multi")) * int64_t(r.multi_max);
+  if (r.lb_degree <= 0) r.lb_degree = wave * rule("lb_degree_per_wave");
+  if (r.multi_work == 0) r.multi_work = rule("multi_work");
+  if (r.cpu_graph_edges == 0) {
+    const int64_t per_thread = int64_t(rule("cpu_graph_edges_per_thread"));
+    r.cpu_graph_edges = per_thread < 0 ? -1 : per_thread * int64_t(bfs_auto_cpu_threads(o));
+  }
   return r;
 }
 

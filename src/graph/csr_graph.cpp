@@ -1,15 +1,13 @@
 // CsrGraph: counting-sort construction from an edge list (in parallel, graph/rows.hpp), sorted
 // rows, symmetry detection (then the in-neighbours are the out-neighbours and no reverse copy is
-// kept), the reverse adjacency of directed graphs, degree statistics, and the generated graphs of
-// the BFS tests and benchmarks (grid and R-MAT patterns from lockstep/generators.hpp: one home
-// for generators; both symmetric by construction, so no transpose is built to find out).
+// kept), the reverse adjacency of directed graphs and degree statistics. (The generated graphs,
+// grid and R-MAT, are built in src/generators: that module uses this one, not the other way.)
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "graph/rows.hpp"
 #include "lockstep/error.hpp"
-#include "lockstep/generators.hpp"
 #include "lockstep/graph.hpp"
 
 namespace lockstep {
@@ -41,7 +39,8 @@ CsrGraph::CsrGraph(int32_t n_, std::vector<int32_t> offsets_, std::vector<int32_
   finish(reverse);
 }
 
-CsrGraph::CsrGraph(int32_t n_, std::vector<int32_t> offsets_, std::vector<int32_t> adj_, Symmetric)
+CsrGraph::CsrGraph(int32_t n_, std::vector<int32_t> offsets_, std::vector<int32_t> adj_,
+                   detail::SymmetricRows)
     : n(n_), offsets(std::move(offsets_)), adj(std::move(adj_)), symmetric(true) {}
 
 void CsrGraph::finish(bool reverse) {
@@ -84,28 +83,6 @@ DegreeStats CsrGraph::stats() const {
   s.mean = sum / n;
   s.stddev = std::sqrt(std::max(0.0, sq / n - s.mean * s.mean));
   return s;
-}
-
-CsrGraph grid_graph(int32_t n) {  // the stencil's rows are sorted and symmetric
-  Csr<double> a = gen::laplace2d(n);
-  return CsrGraph(a.rows, std::move(a.row_ptr), std::move(a.col_idx), CsrGraph::Symmetric{});
-}
-
-CsrGraph rmat_graph(int32_t scale, int32_t edgefactor, uint64_t seed) {
-  if (scale < 0 || scale > 26 || edgefactor < 1 ||
-      (int64_t(edgefactor) << (scale + 1)) >= (int64_t(1) << 31))
-    throw input_error(
-        "rmat needs 0 <= scale <= 26, edgefactor >= 1 and 2*edgefactor*2^scale < 2^31");
-  // gen::rmat's pattern without its values: both directions of every edge, repeats once
-  std::vector<int32_t> offsets, adj;
-  const int32_t n = int32_t(1) << scale;
-  detail::build_rows(
-      n, int64_t(edgefactor) << scale, true, true,
-      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) {
-        gen::rmat_edges(scale, seed, b, e, from, to);
-      },
-      offsets, adj);
-  return CsrGraph(n, std::move(offsets), std::move(adj), CsrGraph::Symmetric{});
 }
 
 }  // namespace lockstep

@@ -7,6 +7,7 @@
 
 #include "cl/contract.h"
 #include "lockstep/barrier.hpp"
+#include "runtime/defaults.hpp"
 #include "sort_impl.hpp"
 
 namespace lockstep::detail {
@@ -39,56 +40,26 @@ size_t small_local_bytes(const RadixParams& p, size_t kb) {
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items) {
   RadixParams p;
   const size_t kb = key_bytes(type);
-  if (device.is_nvidia() && device.wave_width == 32) {
-    p.match = 1;
-    p.wave = 32;
-    // items: the persistent sort's bound (radix_persistent_fit), Onesweep's tile until
-    // session 7. The H100 sweep after the match-word ranking (2026-11-24, 2^26 keys, ms per
-    // pass, 256 work-items): u32 keys
-    // 12/16/18/20/24 items 0.475/0.434/0.412/0.391/0.418; u64 8/10/12/14/16 0.72/0.66/0.61/0.58/
-    // 0.78. Pairs, since the values pass through the keys' local memory (session 3, whole sort,
-    // 2^24 / 2^26 ms): u32 14/18/20/22/24/26/28 0.822/0.766/0.746/0.720/0.724/0.733/0.821 and
-    // 3.05/2.76/2.67/2.60/2.56/2.55/3.01; u64 10/12/14/16 2.13/2.05/1.89/2.46 and 8.53/8.13/7.37/
-    // 9.77 (tools/bench/results/2026-11-24-h100-sort-pairs-s3.txt).
-    p.items = kb == 8 ? 14 : (pairs ? 24 : 20);
-    // Onesweep's own tile since its ranking scratch shares the tile's local memory (session 7,
-    // H100, 2^26, ms per pass; every shape capped for two groups per SM): u32 keys 256x20 (the
-    // previous rule, 72 registers) 0.382, 512x14/16/18/20 0.380/0.361/0.356/0.378, 384x20/24
-    // 0.372/0.367, 640x12 0.382, 1024x8 0.505; u64 keys 256x14 0.58, 512x8/10 0.58/0.52, 384x12
-    // 0.54; u32 pairs 256x24 (109 registers) 0.59, 384x14/16/18 0.60/0.585/0.575 (0.558 with
-    // the values loaded after the keys' stores, now the kernel's order), 512x10/12 0.61/0.585;
-    // u64 pairs 256x14 0.90, 384x10/12 0.87/0.84, 512x8 0.87. Uncapped, the shared scratch let
-    // the compiler take more registers (256x24 pairs: one group per SM, 0.85). With the values'
-    // new order, 2^26 pairs, whole sort, ms: 384x18/20 2.400-2.413/2.493-2.497, 512x12/14
-    // 2.493-2.495/2.371-2.377, 448x16 2.394-2.403, 320x20 2.517, 256x24 2.589-2.593; then
-    // with LOOKBACK 4 (three rounds): 384x18 2.371-2.378, 512x14 2.485-2.503 (2.359-2.374 with
-    // LOOKBACK 16: the register allocation at 64 moves), 512x16 2.382-2.386; CUB 2.290-2.299.
-    // tools/bench/results/2026-11-25-h100-sort-shapes-s7.txt. Since a work-item holds two ranks
-    // to a register (session 8; ptxas, pairs 384 x 20 at 80 registers: no spill; keys 512 x 18
-    // at 64: 4 bytes spilled, were 20), longer tiles win (H200, 2^26, whole sort, two rounds,
-    // ms): pairs 384x18/20/22/23/24 2.163-2.168/2.108-2.112/2.124-2.129/2.181-2.183/2.226-2.231
-    // (384x18 before the packing 2.174-2.181, CUB 1.958-1.966); keys 512x18/20/22
-    // 1.504-1.508/1.487-1.490/1.468-1.476 (512x18 before 1.526-1.536, CUB SortKeys
-    // 1.666-1.674); H100, same kernels, two rounds: pairs 384x18/20/22 2.377-2.382/2.332-2.340/
-    // 2.382-2.387 (CUB 2.268-2.279), keys 512x20/22 1.505-1.509/1.487-1.488 (CUB 1.671-1.678).
-    // tools/bench/results/2026-11-27-h200-sort-shapes-s8.txt, 2026-11-27-h100-s8.txt
-    p.pass_local_size = pairs ? 384 : 512;
-    p.pass_items = kb == 8 ? (pairs ? 12 : 10) : (pairs ? 20 : 22);
-    p.small_items = 32;
-    // small n: shorter tiles until every SM gets a tile, pairs two (session 4, 256 work-items,
-    // 2^20 pairs: 24/20/16 items 0.099/0.090/0.091 ms)
-    p.min_tiles = std::max(1, int(device.compute_units)) * (pairs ? 2 : 1);
-  } else if (!device.is_gpu()) {  // CPU: long serial runs per work-item, no spinning
-    p.local_size = 16;
-    p.items = 128;
-    p.chained = false;
-    p.private_counts = true;
-    p.small_items = 512;
-  } else {  // other GPUs: counters per work-item, so few work-items fit
-    p.local_size = 64;
-    p.items = 16;
-    p.small_items = 16;
-  }
+  // The numbers are the defaults table's (runtime/defaults.cpp; measurements in BENCHMARKS.md).
+  // PTX match ranking needs NVIDIA's 32-lane warps: another wave width (LOCKSTEP_WAVE_WIDTH)
+  // takes the GPUs' entry.
+  defaults::Key key = defaults::key_of(device);
+  if (!device.is_nvidia() || device.wave_width != 32) key.vendor = key.architecture = "";
+  const std::string of = std::string(kb == 8 ? "_64" : "") + (pairs ? "_pairs" : "");
+  const defaults::Values& table = defaults::values(key, "radix");
+  auto value = [&](const std::string& name) { return table.integer(name); };
+  p.match = value("match");
+  if (p.match == 1) p.wave = 32;
+  p.local_size = value("local_size");
+  p.items = value("items" + of);
+  p.pass_local_size = value(pairs ? "pass_local_size_pairs" : "pass_local_size");
+  p.pass_items = value("pass_items" + of);
+  p.small_items = value("small_items");
+  // small n: shorter tiles until every compute unit gets its tiles
+  p.min_tiles = std::max(1, int(device.compute_units)) *
+                value(pairs ? "min_tiles_per_cu_pairs" : "min_tiles_per_cu");
+  p.chained = value("chained") != 0;
+  p.private_counts = value("private_counts") != 0;
   if (items) p.items = items, p.pass_items = items, p.min_tiles = 0;
   if (p.match == 1 && p.pass_local_size)  // two groups per compute unit (64 Ki registers)
     p.pass_registers = std::min(255, 65536 / (2 * p.pass_local_size) / 8 * 8);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "lockstep/spmv.hpp"
+#include "runtime/defaults.hpp"
 
 namespace lockstep {
 
@@ -87,33 +88,19 @@ std::vector<SpmvConfig> spmv_search_space(const DeviceInfo& d, size_t value) {
   return out;
 }
 
-// The untuned rule, fitted by tools/bench/fit_spmv_rule.py to the H100 fp64 tuning data of
-// 2026-11-22 (tools/bench/results/2026-11-22-h100-spmv-tune-json.tar.gz): exhaustive (94
-// configurations) for laplace2d 2048, uniform 1M x 16, powerlaw 1M, dense 10000 x 1000; the
-// climb's 6-20 for laplace3d 160, banded 1M x 8 and five small shared matrices. It lands within
-// 1 % of the best time on the six large ones (within the ~10 % timing noise on the small ones);
-// left out one at a time, the fit still predicts 4 of the 6 within 1 %, banded at 1.09 (the only
-// matrix that pins kLocalEntries) and laplace3d on an untimed configuration. The old rule (items
-// per row ~ mean row length) gave laplace2d 4 items per row: 27-32 % slower than one.
+// The untuned rule; its numbers are the defaults table's "spmv" entry (runtime/defaults.cpp),
+// fitted by tools/bench/fit_spmv_rule.py, which prints the entry (the source measurement:
+// BENCHMARKS.md, "Defaults as data").
 //  - Irregular rows (a few rows far longer than the mean) go to the load-balanced kIrregular.
 //  - Small matrices (a wave per row fits on the device at once: launch latency and the longest
-//    row set the time): ceil_pow2(max row / kSmallDiv) items per row, at most a wave.
-//  - Otherwise each row gets ~mean/L items (a power of two, rounded down, at most kMaxPerRow and
-//    a wave): L = kLocalEntries when the columns of a row are mostly adjacent (contiguity >=
-//    kContiguous: stencils, bands; one item already reads whole cache lines of x), else L = 1
+//    row set the time): ceil_pow2(max row / small_div) items per row, at most a wave.
+//  - Otherwise each row gets ~mean/L items (a power of two, rounded down, at most max_per_row
+//    and a wave): L = local_entries when the columns of a row are mostly adjacent (contiguity >=
+//    contiguous: stencils, bands; one item already reads whole cache lines of x), else L = 1
 //    (scattered columns: more items per row, more gathers in flight). One item per row is the
-//    scalar kernel. 256-item groups (the tuned group size changes times by <= 1 %).
-// Six large matrices are few: tools/bench/spmv.sh sweeps more (EXHAUSTIVE=...) and the fit
-// script re-fits these constants from its output.
+//    scalar kernel. 2^group_bits-item groups. one_row_per_item (CPUs): one row per item.
 namespace spmv_rule {
-constexpr double kLocalEntries = 4;  // entries per item when columns are contiguous
-constexpr double kContiguous = 0.15;  // fitted range 0.05-0.3 (dense rows 0.10, laplace3d 0.33)
-constexpr int kMaxPerRow = 16;       // dense 10000 x 1000: 16 items 1.00, 32 items 1.13
-constexpr int kGroupBits = 8;
 constexpr SpmvKernel kIrregular = SpmvKernel::adaptive;
-constexpr int kMergeItems = 7;       // when kIrregular is merge
-constexpr double kSmallDiv = 2;
-constexpr size_t kResidentPerUnit = 2048;  // work-items resident per compute unit (NVIDIA)
 }  // namespace spmv_rule
 
 static bool irregular_rows(const RowStats& s) {
@@ -123,8 +110,14 @@ static bool irregular_rows(const RowStats& s) {
 SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t value,
                                double contiguity) {
   using namespace spmv_rule;
+  const defaults::Values& table = defaults::values(defaults::key_of(d), "spmv");
+  auto rule = [&](const char* name) { return table.number(name); };
+  const double kLocalEntries = rule("local_entries"), kContiguous = rule("contiguous");
+  const double kSmallDiv = rule("small_div");
+  const int kMaxPerRow = int(rule("max_per_row")), kMergeItems = int(rule("merge_items"));
+  const size_t kResidentPerUnit = size_t(rule("resident_per_unit"));
   SpmvConfig c;
-  c.wg_bits = kGroupBits;
+  c.wg_bits = int(rule("group_bits"));
   while ((size_t(1) << c.wg_bits) > d.max_work_group_size && c.wg_bits > 0) --c.wg_bits;
   if (irregular_rows(s) && rows > 0) {
     c.kernel = kIrregular;
@@ -133,7 +126,7 @@ SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t r
   }
   c.kernel = SpmvKernel::vector;
   c.shuffle = 0;
-  if (!d.is_gpu()) {  // CPUs: one row per item vectorises best
+  if (rule("one_row_per_item") != 0) {  // CPUs: one row per item vectorises best
     c.rows_bits = c.wg_bits;
     return c;
   }

@@ -69,4 +69,6 @@ fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_bfs.py" "$OUT" "$OUT/bfs.png" 2>> "$OUT/bfs.err" || echo "plot skipped (see $OUT/bfs.err)"
 "$py" "$here/plot_bfs.py" --table "$txt" > "$OUT/bfs_table.md" 2>> "$OUT/bfs.err" || true
+# issue 38: auto within 10 % of the fastest forced strategy on every graph (ALGS must force them)
+"$py" "$here/plot_bfs.py" --check "$txt" | tee "$OUT/bfs_check.txt" || true
 exit 0

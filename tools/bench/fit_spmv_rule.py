@@ -56,7 +56,7 @@ GRID = {  # the C++ constants' candidate values
     "IRREGULAR": ["adaptive", "merge"],
     "SMALL_DIV": [1, 2, 4, 8],
 }
-CURRENT = dict(LOCAL=4, CONTIG=0.15, CAP=16, GROUP=8, IRREGULAR="adaptive", SMALL_DIV=2)  # = spmv_rule
+CURRENT = dict(LOCAL=4, CONTIG=0.15, CAP=16, GROUP=8, IRREGULAR="adaptive", SMALL_DIV=2)  # = the defaults table's portable "spmv" entry
 LAUNCH_BOUND_MS = 0.02
 NOISE = 0.01
 WAVE = 32  # the data's device (NVIDIA): warp width, shuffles valid
@@ -183,11 +183,11 @@ def main(argv):
     everything = load(argv, feature_file)
     for device in sorted({d["device"] for d in everything.values()}):
         print("=== %s" % device)
-        report({k: d for k, d in everything.items() if d["device"] == device})
+        report({k: d for k, d in everything.items() if d["device"] == device}, device)
     return 0
 
 
-def report(data):
+def report(data, device):
     big = [k for k in sorted(data) if data[k]["best"] >= LAUNCH_BOUND_MS]
     small = [k for k in sorted(data) if k not in big]
     print("matrices: %d (%d complete sweeps), %d not launch-bound" %
@@ -216,11 +216,22 @@ def report(data):
                                                    "not timed in the data" if r is None else "%.3f of best" % r,
                                                    "  (launch-bound)" if k in small else ""))
     print("held-out worst ratio (timed, not launch-bound): %.3f" % worst)
-    print("\nC++ (src/spmv/parameters.cpp, namespace spmv_rule):")
-    print("constexpr double kLocalEntries = %s;\nconstexpr double kContiguous = %s;\nconstexpr int kMaxPerRow = %d;"
-          "\nconstexpr int kGroupBits = %d;\nconstexpr SpmvKernel kIrregular = SpmvKernel::%s;"
-          "\nconstexpr double kSmallDiv = %s;\n" % (p["LOCAL"], p["CONTIG"], p["CAP"], p["GROUP"], p["IRREGULAR"], p["SMALL_DIV"]))
+    print("\n" + table_entry(device, p))
 
+
+def table_entry(device, p):
+    """The fit as an entry of the defaults table (src/runtime/defaults.cpp), keyed by the device
+    the data came from: paste it there, then widen the key (architecture, vendor) once the same
+    values hold on other devices of it. IRREGULAR is the rule's code, not the table's."""
+    low = device.lower()
+    vendor = next((v for v in ("nvidia", "amd", "intel") if v in low), "")
+    values = [("local_entries", p["LOCAL"]), ("contiguous", p["CONTIG"]), ("max_per_row", p["CAP"]),
+              ("group_bits", p["GROUP"]), ("small_div", p["SMALL_DIV"])]
+    entry = "{{\"GPU\", \"%s\", \"\", %s}, \"spmv\", {%s}}," % (
+        vendor, json.dumps(device), ", ".join("{\"%s\", \"%s\"}" % (n, v) for n, v in values))
+    note = "" if p["IRREGULAR"] == "adaptive" else \
+        "\n(the fit prefers IRREGULAR = %s: spmv_rule::kIrregular in src/spmv/parameters.cpp)" % p["IRREGULAR"]
+    return "defaults table entry (src/runtime/defaults.cpp):\n      " + entry + note
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

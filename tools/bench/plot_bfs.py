@@ -7,6 +7,9 @@ by the strategy auto chose. Right: time per level against frontier size for ever
 on all levels (the measurements behind auto's thresholds: where one strategy's curve crosses
 another's), auto's levels as black crosses.
 
+plot_bfs.py --check bfs.txt: one `bfs_check` line a graph: auto's mean ms against the fastest
+forced strategy's, verdict ok within 10 % (issue 38), and a count of the slower ones.
+
 plot_bfs.py --table bfs.txt: the issue-21 table in Markdown from the summary lines of bfs.txt:
 one row per command, one column per strategy, GTEPS (harmonic mean over sources; Graph500 edge
 count) and mean ms per search."""
@@ -14,16 +17,15 @@ import glob
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kv import fields as keyvalues  # noqa: E402  (the bench scripts' one key=value parser)
+
 COLORS = {"cpu": "tab:gray", "single": "tab:purple", "multi": "tab:blue", "queue": "tab:green",
           "wave": "tab:orange", "lb": "tab:brown", "bottom-up": "tab:red"}
 ORDER = ["auto", "cpu", "lb", "bottom-up", "multi", "wave", "queue", "single", "relaunch"]
 
 
-def keyvalues(line):
-    return dict(p.split("=", 1) for p in line.split() if "=" in p)
-
-
-def table(path):
+def table(path, check=False):
     rows, cur = [], None
     for line in open(path):
         if line.startswith("# lockstep bfs"):
@@ -41,6 +43,20 @@ def table(path):
     merged = {}
     for r in rows:  # the grid's relaunch command joins the grid row
         merged.setdefault(r["name"], {}).update(r["cells"])
+    if check:  # auto within 10 % of the fastest forced strategy (cpu included), by mean ms
+        bad = 0
+        for name, cells in merged.items():
+            forced = {c: v[1] for c, v in cells.items() if c != "auto"}
+            if "auto" not in cells or not forced:
+                continue
+            best = min(forced, key=forced.get)
+            ratio = cells["auto"][1] / forced[best] if forced[best] > 0 else 1.0
+            bad += ratio > 1.10
+            print(f"bfs_check graph={name.replace(' ', '_')} auto_ms={cells['auto'][1]:.4g} "
+                  f"best={best} best_ms={forced[best]:.4g} ratio={ratio:.3f} "
+                  f"verdict={'ok' if ratio <= 1.10 else 'SLOWER'}")
+        print(f"bfs_check graphs={len(merged)} slower={bad}")
+        return
     cols = [c for c in ORDER if any(c in cells for cells in merged.values())]
     print("| graph | " + " | ".join(cols) + " | auto vs cpu |")
     print("| --- " * (len(cols) + 2) + "|")
@@ -103,6 +119,8 @@ def plot(folder, out):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--table":
         table(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--check":
+        table(sys.argv[2], check=True)
     elif len(sys.argv) == 3:
         plot(sys.argv[1], sys.argv[2])
     else:

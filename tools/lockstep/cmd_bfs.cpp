@@ -18,6 +18,7 @@
 #include "bfs_runs.hpp"
 #include "command.hpp"
 #include "distributed.hpp"
+#include "lockstep/generators.hpp"
 #include "lockstep/io.hpp"
 #include "output.hpp"
 #include "vocabulary.hpp"

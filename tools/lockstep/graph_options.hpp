@@ -9,6 +9,7 @@
 
 #include "command.hpp"
 #include "lockstep/apsp.hpp"
+#include "lockstep/generators.hpp"
 #include "lockstep/io.hpp"
 
 namespace lockstep::cli {
