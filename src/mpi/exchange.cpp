@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "lockstep/mpi/distributed_csr.hpp"
@@ -49,6 +50,32 @@ struct SpmvExchange {
     else
       std::this_thread::yield();
   }
+
+  // The host's polling loop: progress, else pause; nothing moving for kStallSeconds (a
+  // neighbour that stopped: its flag never comes) is an error naming the ranks waited for,
+  // never a silent hang (a failed rank ends the job: the CLI aborts on such errors).
+  static constexpr double kStallSeconds = 120;
+  struct Poll {
+    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+    void step(A& a) {
+      if (progress(a)) {
+        since = std::chrono::steady_clock::now();
+        return;
+      }
+      pause(a);
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() <
+          kStallSeconds)
+        return;
+      std::string ranks;
+      for (size_t i = 0; i < a.sends_.size(); ++i)
+        if (!a.sent_[i]) ranks += " " + std::to_string(a.sends_[i].rank) + " (send)";
+      for (size_t j = 0; j < a.recvs_.size(); ++j)
+        if (!a.arrived_[j]) ranks += " " + std::to_string(a.recvs_[j].rank) + " (halo)";
+      throw std::runtime_error("halo exchange " + std::to_string(a.seq_) + ": nothing moved for " +
+                               std::to_string(int(kStallSeconds)) + " s; waiting for rank" +
+                               ranks);
+    }
+  };
 
   static bool shared(const A& a, int rank) { return a.shm_ && a.shm_->local(rank); }
   static bool all_arrived(const A& a) {
@@ -176,8 +203,7 @@ struct SpmvExchange {
 
   // Every send posted, every halo arrived and its upload enqueued, every send complete.
   static void complete(A& a) {
-    while (!all_sent(a) || !all_arrived(a))
-      if (!progress(a)) pause(a);
+    for (Poll poll; !all_sent(a) || !all_arrived(a);) poll.step(a);
     for (;;) {
       int peer = MPI_UNDEFINED;
       MPI_Waitany(int(a.recv_req_.size()), a.recv_req_.data(), &peer, MPI_STATUS_IGNORE);
@@ -189,8 +215,7 @@ struct SpmvExchange {
   }
 
   static void wait(A& a, const cl::Event& e) {
-    while (a.exchange_x_() && !done(e))
-      if (!progress(a)) pause(a);
+    for (Poll poll; a.exchange_x_() && !done(e);) poll.step(a);
     check(e.wait(), "clWaitForEvents");
   }
 
