@@ -14,8 +14,8 @@
 // Two paths per neighbour (LOCKSTEP_MPI_HALO, shared_halo.hpp): a neighbour on the same host
 // goes through shared memory: the download lands in this rank's shared segment, a flag
 // (ready = exchange number) replaces the message, the neighbour's upload reads the segment and
-// its flag (consumed) frees the slice for the next exchange, whose download waits for it (the
-// host enqueues it once the flag is seen). Other neighbours go through MPI from pinned, mapped
+// its flag (consumed) frees the slice for the exchange after next (odd and even exchanges use
+// two halves), whose download waits for it (the host enqueues it once the flag is seen). Other neighbours go through MPI from pinned, mapped
 // staging buffers (CL_MEM_ALLOC_HOST_PTR); time_host_exchange measures that part alone.
 #include <algorithm>
 #include <chrono>
@@ -127,8 +127,10 @@ struct SpmvExchange {
     for (size_t i = 0; i < a.sends_.size(); ++i) {
       const auto& s = a.sends_[i];
       const bool shm = shared(a, s.rank);
-      if (a.posted_[i] || (shm && !a.shm_->consumed(s.rank, a.seq_ - 1))) continue;
-      T* staging = shm ? static_cast<T*>(a.shm_->send_area()) : a.send_host_.get();
+      // A same-host slice's half was last read by the upload of exchange seq - 2.
+      if (a.posted_[i] || (shm && !a.shm_->consumed(s.rank, a.seq_ < 2 ? 0 : a.seq_ - 2)))
+        continue;
+      T* staging = shm ? static_cast<T*>(a.shm_->send_area(a.seq_)) : a.send_host_.get();
       check(a.copy_queue_.enqueueReadBuffer(a.send_dev_, CL_FALSE, size_t(s.offset) * sizeof(T),
                                             size_t(s.count) * sizeof(T), staging + s.offset,
                                             &wait, &a.down_[i]),
@@ -191,7 +193,7 @@ struct SpmvExchange {
 
   static void upload(A& a, int peer) {
     const auto& r = a.recvs_[size_t(peer)];
-    const T* from = shared(a, r.rank) ? static_cast<const T*>(a.shm_->from(r.rank))
+    const T* from = shared(a, r.rank) ? static_cast<const T*>(a.shm_->from(r.rank, a.seq_))
                                       : a.recv_host_.get() + r.offset;
     check(a.copy_queue_.enqueueWriteBuffer(
               a.exchange_x_, CL_FALSE, size_t(a.local_cols() + r.offset) * sizeof(T),

@@ -103,7 +103,10 @@ std::unique_ptr<SharedHalo> SharedHalo::open(MPI_Comm comm, cl::CommandQueue& qu
   h->header_ = page_round(64 * 2 * size_t(ranks));
   h->peer_.resize(size_t(ranks));
   std::vector<unsigned long long> bytes(static_cast<size_t>(ranks));
-  const unsigned long long mine_bytes = h->header_ + page_round(std::max<size_t>(1, send_count) * elem);
+  // Two halves (exchanges alternate between them): a download waits only for the upload of
+  // the exchange before the last, long done, not for the neighbour's latest.
+  const unsigned long long mine_bytes =
+      h->header_ + 2 * page_round(std::max<size_t>(1, send_count) * elem);
   MPI_Allgather(&mine_bytes, 1, MPI_UNSIGNED_LONG_LONG, bytes.data(), 1, MPI_UNSIGNED_LONG_LONG,
                 comm);
   static long long serial = 0;
@@ -181,8 +184,14 @@ int SharedHalo::local_peers() const {
   return n;
 }
 
-const void* SharedHalo::from(int q) const {
-  return peer_[size_t(q)].base + header_ + size_t(offset_from_[size_t(q)]) * elem_;
+void* SharedHalo::send_area(uint64_t seq) const {
+  return mine_.base + header_ + (seq % 2) * ((mine_.bytes - header_) / 2);
+}
+
+const void* SharedHalo::from(int q, uint64_t seq) const {
+  const Segment& s = peer_[size_t(q)];
+  return s.base + header_ + (seq % 2) * ((s.bytes - header_) / 2) +
+         size_t(offset_from_[size_t(q)]) * elem_;
 }
 
 void SharedHalo::post_ready(int dest, uint64_t seq) {

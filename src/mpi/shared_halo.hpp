@@ -1,8 +1,8 @@
 // Internal: the same-host halo path of the distributed SpMV (exchange.cpp). Each rank owns one
 // POSIX shared-memory segment (shm_open, reserved with posix_fallocate so a full /dev/shm is an
 // error at setup, not a SIGBUS later, and unlinked as soon as every neighbour has mapped it):
-// a header of sequence counters, one 64-byte line each, then its send staging area (the send
-// slices in the order of the send lists). Neighbours on the same host map each other's
+// a header of sequence counters, one 64-byte line each, then its send staging area twice (the
+// send slices in the order of the send lists; odd exchanges use one copy, even ones the other). Neighbours on the same host map each other's
 // segments, so the sender's GPU downloads its boundary slice straight into shared memory and
 // the receiver's GPU uploads it straight out of it: no MPI message, no host copy. Every mapped
 // segment is also registered with OpenCL once (a CL_MEM_USE_HOST_PTR buffer, mapped for the
@@ -11,8 +11,8 @@
 // Handshake per exchange number `seq` (1, 2, ...; every exchange is collective, so both sides
 // count alike): the sender stores ready[dest] = seq (release) once its download completed; the
 // receiver uploads after it reads ready >= seq (acquire), and stores consumed[src] = seq once the
-// upload completed; the sender downloads exchange seq + 1 into the slice only after it reads
-// consumed >= seq. Counters are written by the segment's owner only.
+// upload completed; the sender downloads exchange seq + 2 (the same half) into the slice only
+// after it reads consumed >= seq. Counters are written by the segment's owner only.
 #pragma once
 #include <mpi.h>
 
@@ -50,10 +50,11 @@ class SharedHalo {
   bool local(int q) const { return peer_[size_t(q)].base != nullptr; }
   int local_peers() const;
   bool registered() const { return registered_; }
-  /// This rank's send staging (elements of `elem` bytes, the send lists' offsets).
-  void* send_area() const { return mine_.base + header_; }
-  /// Where rank q's slice for this rank starts (q local).
-  const void* from(int q) const;
+  /// This rank's send staging of exchange `seq` (elements of `elem` bytes, the send lists'
+  /// offsets; odd and even exchanges use the two halves of the segment).
+  void* send_area(uint64_t seq) const;
+  /// Where rank q's slice of exchange `seq` for this rank starts (q local).
+  const void* from(int q, uint64_t seq) const;
 
   void post_ready(int dest, uint64_t seq);
   bool ready(int src, uint64_t seq) const;
