@@ -18,10 +18,10 @@
 # $OUT/mpi_cg.png.
 # Needs 2 GPUs and an MPI binary (NPS is cut to the GPUs present): exits 0 with a note
 # otherwise. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic pipelined"] [HALOS="shm mpi"] [MAXIT=300]
+# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
 #      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
 #      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [GPUS=N] tools/bench/mpi_cg.sh
-# (about 4 min on 4 H100s: 38 runs of ~4-8 s, most of it generation and kernel builds).
+# (about 4 min on 4 H100s: 32 runs of ~4-8 s, most of it generation and kernel builds).
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -74,7 +74,7 @@ run() {
   [[ $np -gt 1 ]] && grep '^timeline' <<< "$out" | sed 's/^/  /'
 }
 
-halos=${HALOS:-shm mpi}
+halos=${HALOS:-shm mpi shm-plain}
 first_halo=${halos%% *}
 strong=${STRONG-gen:laplace3d:256 gen:laplace2d:4096}
 for alg in $algs; do
