@@ -9,6 +9,7 @@
 
 #include "mpi/mpi_type.hpp"
 #include "mpi/pinned.hpp"
+#include "mpi/shared_halo.hpp"
 
 namespace lockstep::mpi {
 
@@ -208,7 +209,26 @@ DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
     recv_host_ = pinned<T>(queue_, halo_.size());
   });
   down_.resize(sends_.size()), send_req_.resize(sends_.size()), sent_.resize(sends_.size());
+  posted_.resize(sends_.size());
   up_.resize(recvs_.size()), recv_req_.resize(recvs_.size());
+  arrived_.resize(recvs_.size()), released_.resize(recvs_.size());
+  // Same-host neighbours: shared-memory segments (collective; LOCKSTEP_MPI_HALO).
+  HaloMode mode;
+  collective(comm, [&] { mode = HaloMode::from_environment(); });
+  std::vector<int> send_offset(size_t(p), -1);
+  for (const Peer& s : sends_) send_offset[size_t(s.rank)] = s.offset;
+  shm_ = SharedHalo::open(comm, queue_, send_offset, send_index_.size(), sizeof(T), mode,
+                          &shared_note_);
+}
+
+template <typename T>
+int DistributedCsr<T>::shared_neighbours() const {
+  return shm_ ? shm_->local_peers() : 0;
+}
+
+template <typename T>
+bool DistributedCsr<T>::shared_registered() const {
+  return shm_ && shm_->registered();
 }
 
 template <typename T>

@@ -2,24 +2,30 @@
 // starts it early, behind the solver's own vector update).
 //
 // One exchange, in order: (main queue) pack the entries the neighbours need into send_dev_;
-// (copy queue) one download per send peer into its slice of the pinned send staging buffer;
-// (host) MPI_Irecv per receive peer into its slice of the pinned receive buffer, and each
-// peer's MPI_Isend as soon as its download event completes; (copy queue) each receive peer's
-// halo uploaded from pinned memory into x[nc + offset ..) as soon as its MPI_Irecv completes;
+// (copy queue) one download per send peer into its staging slice; (host) MPI_Irecv per MPI
+// receive peer, and each send peer's message posted as soon as its download event completes;
+// (copy queue) each receive peer's halo uploaded into x[nc + offset ..) as soon as it arrived;
 // (main queue) the interior rows run meanwhile; the boundary rows wait for every upload, into a
 // scratch buffer copied to y[ni..n). The host never blocks in one thing while another could
-// move: it polls the download events and MPI_Testsome (which also progresses a reduction in
-// flight, MPI_Iallreduce) until every send is posted, then takes the receives in arrival order
-// (MPI_Waitany). No host copy: MPI reads and writes the mapped staging buffers themselves.
-// Ranks of one host go through OpenMPI's shared-memory BTL (vader: one copy by CMA when the
-// kernel allows it, else copy-in/copy-out); time_host_exchange measures that part alone.
+// move: it polls the download events, the shared-memory flags and MPI_Testsome (which also
+// progresses a reduction in flight, MPI_Iallreduce; with no MPI receive pending MPI_Iprobe
+// does) until every send is posted and every same-host halo uploaded, then takes the MPI
+// receives in arrival order (MPI_Waitany). No host copy anywhere.
+// Two paths per neighbour (LOCKSTEP_MPI_HALO, shared_halo.hpp): a neighbour on the same host
+// goes through shared memory: the download lands in this rank's shared segment, a flag
+// (ready = exchange number) replaces the message, the neighbour's upload reads the segment and
+// its flag (consumed) frees the slice for the exchange after next (odd and even exchanges use
+// two halves), whose download waits for it (the host enqueues it once the flag is seen). Other neighbours go through MPI from pinned, mapped
+// staging buffers (CL_MEM_ALLOC_HOST_PTR); time_host_exchange measures that part alone.
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "lockstep/mpi/distributed_csr.hpp"
 #include "mpi/mpi_type.hpp"
+#include "mpi/shared_halo.hpp"
 
 namespace lockstep::mpi {
 
@@ -45,17 +51,56 @@ struct SpmvExchange {
       std::this_thread::yield();
   }
 
+  // The host's polling loop: progress, else pause; nothing moving for kStallSeconds (a
+  // neighbour that stopped: its flag never comes) is an error naming the ranks waited for,
+  // never a silent hang (a failed rank ends the job: the CLI aborts on such errors).
+  static constexpr double kStallSeconds = 120;
+  struct Poll {
+    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+    void step(A& a) {
+      if (progress(a)) {
+        since = std::chrono::steady_clock::now();
+        return;
+      }
+      pause(a);
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() <
+          kStallSeconds)
+        return;
+      std::string ranks;
+      for (size_t i = 0; i < a.sends_.size(); ++i)
+        if (!a.sent_[i]) ranks += " " + std::to_string(a.sends_[i].rank) + " (send)";
+      for (size_t j = 0; j < a.recvs_.size(); ++j)
+        if (!a.arrived_[j]) ranks += " " + std::to_string(a.recvs_[j].rank) + " (halo)";
+      throw std::runtime_error("halo exchange " + std::to_string(a.seq_) + ": nothing moved for " +
+                               std::to_string(int(kStallSeconds)) + " s; waiting for rank" +
+                               ranks);
+    }
+  };
+
+  static bool shared(const A& a, int rank) { return a.shm_ && a.shm_->local(rank); }
+  static bool all_arrived(const A& a) {
+    for (size_t j = 0; j < a.recvs_.size(); ++j)
+      if (!a.arrived_[j] && shared(a, a.recvs_[j].rank)) return false;
+    return true;
+  }
+
   static void start(A& a, cl::Buffer& x) {
     if (a.exchange_x_()) complete(a);  // another vector's exchange: its halo first
     if (a.sends_.empty() && a.recvs_.empty()) return;
     cl::CommandQueue& q = a.queue_;
-    // The last exchange's uploads read recv_host_: they end before new receives land there.
-    for (cl::Event& e : a.up_)
-      if (e()) check(e.wait(), "clWaitForEvents"), e = cl::Event();
-    for (size_t i = 0; i < a.recvs_.size(); ++i) {
-      const auto& r = a.recvs_[i];
-      MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag, a.comm_,
-                &a.recv_req_[i]);
+    // The last exchange's uploads read their staging: they end before new halos land there,
+    // and a same-host neighbour's slice is released for its next download.
+    for (size_t j = 0; j < a.recvs_.size(); ++j) {
+      release(a, j, true);
+      a.up_[j] = cl::Event(), a.released_[j] = 0, a.arrived_[j] = 0;
+    }
+    ++a.seq_;
+    for (size_t j = 0; j < a.recvs_.size(); ++j) {
+      const auto& r = a.recvs_[j];
+      a.recv_req_[j] = MPI_REQUEST_NULL;
+      if (!shared(a, r.rank))
+        MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag, a.comm_,
+                  &a.recv_req_[j]);
     }
     a.pack_ = cl::Event();
     if (!a.send_index_.empty()) {
@@ -66,32 +111,78 @@ struct SpmvExchange {
       set_args(k, count, a.send_index_dev_, x, a.send_dev_);
       a.pack_ = launch(q, k, (size_t(count) + 63) / 64 * 64, 64);
       check(q.flush(), "clFlush");
-      std::vector<cl::Event> wait{a.pack_};
-      for (size_t i = 0; i < a.sends_.size(); ++i) {
-        const auto& s = a.sends_[i];
-        check(a.copy_queue_.enqueueReadBuffer(a.send_dev_, CL_FALSE, size_t(s.offset) * sizeof(T),
-                                              size_t(s.count) * sizeof(T),
-                                              a.send_host_.get() + s.offset, &wait, &a.down_[i]),
-              "clEnqueueReadBuffer");
-        a.sent_[i] = 0;
-      }
-      check(a.copy_queue_.flush(), "clFlush");
+      for (size_t i = 0; i < a.sends_.size(); ++i)
+        a.sent_[i] = 0, a.posted_[i] = 0, a.send_req_[i] = MPI_REQUEST_NULL;
+      post_downloads(a);
     }
     a.exchange_x_ = x;
     progress(a);
   }
 
-  // Sends whose downloads ended, uploads of halos that arrived; true when it moved something.
-  static bool progress(A& a) {
+  // Downloads into staging that is free (a same-host slice: once the neighbour's consumed flag
+  // says it uploaded the last exchange's); true when it enqueued one.
+  static bool post_downloads(A& a) {
     bool moved = false;
+    std::vector<cl::Event> wait{a.pack_};
+    for (size_t i = 0; i < a.sends_.size(); ++i) {
+      const auto& s = a.sends_[i];
+      const bool shm = shared(a, s.rank);
+      // A same-host slice's half was last read by the upload of exchange seq - 2.
+      if (a.posted_[i] || (shm && !a.shm_->consumed(s.rank, a.seq_ < 2 ? 0 : a.seq_ - 2)))
+        continue;
+      T* staging = shm ? static_cast<T*>(a.shm_->send_area(a.seq_)) : a.send_host_.get();
+      check(a.copy_queue_.enqueueReadBuffer(a.send_dev_, CL_FALSE, size_t(s.offset) * sizeof(T),
+                                            size_t(s.count) * sizeof(T), staging + s.offset,
+                                            &wait, &a.down_[i]),
+            "clEnqueueReadBuffer");
+      a.posted_[i] = 1, moved = true;
+    }
+    if (moved) check(a.copy_queue_.flush(), "clFlush");
+    return moved;
+  }
+
+  // A same-host halo's upload ended (or, `wait`, is waited for): its slice is the sender's again.
+  static void release(A& a, size_t j, bool wait) {
+    cl::Event& e = a.up_[j];
+    if (a.released_[j] || !e()) return;
+    if (wait)
+      check(e.wait(), "clWaitForEvents");
+    else if (!done(e))
+      return;
+    if (shared(a, a.recvs_[j].rank)) a.shm_->post_consumed(a.recvs_[j].rank, a.seq_);
+    a.released_[j] = 1;
+  }
+
+  // Downloads whose staging came free, sends whose downloads ended, uploads of halos that
+  // arrived, slices whose uploads ended; true when it moved something.
+  static bool progress(A& a) {
+    bool moved = a.shm_ && post_downloads(a);
     for (size_t i = 0; i < a.sends_.size(); ++i)
-      if (!a.sent_[i] && done(a.down_[i])) {
+      if (a.posted_[i] && !a.sent_[i] && done(a.down_[i])) {
         const auto& s = a.sends_[i];
-        MPI_Isend(a.send_host_.get() + s.offset, s.count, mpi_type<T>(), s.rank, kTag, a.comm_,
-                  &a.send_req_[i]);
+        if (shared(a, s.rank))
+          a.shm_->post_ready(s.rank, a.seq_);
+        else
+          MPI_Isend(a.send_host_.get() + s.offset, s.count, mpi_type<T>(), s.rank, kTag, a.comm_,
+                    &a.send_req_[i]);
         a.sent_[i] = 1, moved = true;
       }
-    if (a.recvs_.empty()) return moved;
+    bool mpi_recv = false;
+    for (size_t j = 0; j < a.recvs_.size(); ++j) {
+      const int src = a.recvs_[j].rank;
+      if (!shared(a, src)) {
+        mpi_recv = mpi_recv || a.recv_req_[j] != MPI_REQUEST_NULL;
+      } else if (!a.arrived_[j] && a.shm_->ready(src, a.seq_)) {
+        upload(a, int(j)), moved = true;
+      } else if (a.arrived_[j]) {
+        release(a, j, false);
+      }
+    }
+    if (!mpi_recv) {  // MPI's own progress (a reduction in flight) without a receive to test
+      int flag = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, a.comm_, &flag, MPI_STATUS_IGNORE);
+      return moved;
+    }
     std::vector<int> arrived(a.recvs_.size());
     int count = 0;
     MPI_Testsome(int(a.recv_req_.size()), a.recv_req_.data(), &count, arrived.data(),
@@ -102,18 +193,19 @@ struct SpmvExchange {
 
   static void upload(A& a, int peer) {
     const auto& r = a.recvs_[size_t(peer)];
+    const T* from = shared(a, r.rank) ? static_cast<const T*>(a.shm_->from(r.rank, a.seq_))
+                                      : a.recv_host_.get() + r.offset;
     check(a.copy_queue_.enqueueWriteBuffer(
               a.exchange_x_, CL_FALSE, size_t(a.local_cols() + r.offset) * sizeof(T),
-              size_t(r.count) * sizeof(T), a.recv_host_.get() + r.offset, nullptr,
-              &a.up_[size_t(peer)]),
+              size_t(r.count) * sizeof(T), from, nullptr, &a.up_[size_t(peer)]),
           "clEnqueueWriteBuffer");
     check(a.copy_queue_.flush(), "clFlush");
+    a.arrived_[size_t(peer)] = 1;
   }
 
   // Every send posted, every halo arrived and its upload enqueued, every send complete.
   static void complete(A& a) {
-    while (!all_sent(a))
-      if (!progress(a)) pause(a);
+    for (Poll poll; !all_sent(a) || !all_arrived(a);) poll.step(a);
     for (;;) {
       int peer = MPI_UNDEFINED;
       MPI_Waitany(int(a.recv_req_.size()), a.recv_req_.data(), &peer, MPI_STATUS_IGNORE);
@@ -125,8 +217,7 @@ struct SpmvExchange {
   }
 
   static void wait(A& a, const cl::Event& e) {
-    while (a.exchange_x_() && !done(e))
-      if (!progress(a)) pause(a);
+    for (Poll poll; a.exchange_x_() && !done(e);) poll.step(a);
     check(e.wait(), "clWaitForEvents");
   }
 
@@ -197,10 +288,12 @@ struct SpmvExchange {
       const auto t0 = std::chrono::steady_clock::now();
       req.clear();
       for (const auto& r : a.recvs_)
-        MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag + 1,
+        if (!shared(a, r.rank))
+          MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag + 1,
                   a.comm_, &req.emplace_back());
       for (const auto& p : a.sends_)
-        MPI_Isend(a.send_host_.get() + p.offset, p.count, mpi_type<T>(), p.rank, kTag + 1,
+        if (!shared(a, p.rank))
+          MPI_Isend(a.send_host_.get() + p.offset, p.count, mpi_type<T>(), p.rank, kTag + 1,
                   a.comm_, &req.emplace_back());
       MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
       total +=

@@ -52,6 +52,13 @@ const std::vector<Variable>& variables() {
        "`tuning/<device>-<hash>.json` under the cache root"},
       {"LOCKSTEP_LOCAL_RANK", "under MPI: this rank's index on its host, which picks its device",
        "`OMPI_COMM_WORLD_LOCAL_RANK`, else the rank within `MPI_COMM_TYPE_SHARED`"},
+      {"LOCKSTEP_MPI_HALO",
+       "under MPI: the halo path of the distributed SpMV and CG: `auto` (shared memory between "
+       "ranks of one host, each rank's GPU downloading into a segment its neighbour uploads "
+       "from; MPI to other hosts and wherever the segments cannot be made), `shm` (the same, but "
+       "a failed setup is an error), `shm-plain` (`shm` without registering the segments with "
+       "OpenCL) or `mpi` (MPI messages only)",
+       "`auto`"},
       {"LOCKSTEP_WAVE_WIDTH",
        "a power of two in [1, 1024] that replaces the vendor's wave width in every `WAVE_WIDTH` "
        "macro (CI's portability pass runs AMD's 64 on PoCL)",

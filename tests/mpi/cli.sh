@@ -20,6 +20,17 @@ expect "cg --distributed exits 0" "[[ $rc -eq 0 ]]"
 expect "cg --distributed verified on 2 ranks" "[[ \"\$(echo \"\$out\" | tail -1)\" == *verified=1\ ranks=2 ]]"
 expect "cg --distributed prints a timeline per rank" "[[ \$(echo \"\$out\" | grep -c '^timeline rank=') -eq 2 ]]"
 
+# The halo path: shared memory between the ranks of this host by default, MPI on request.
+expect "... its halo through shared memory (shared_neighbours=2)" "[[ \"\$(echo \"\$out\" | tail -1)\" == *' shared_neighbours=2 '* ]]"
+out=$(LOCKSTEP_MPI_HALO=mpi run cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipelined 2>&1); rc=$?
+expect "LOCKSTEP_MPI_HALO=mpi: pipelined cg verified through MPI (shared_neighbours=0)" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *' shared_neighbours=0 '*verified=1\ ranks=2 ]]"
+# A file that is not symmetric: rank 0's check (the one-device cg's), one message, exit 1.
+nonsym=$(mktemp --suffix=.mtx)
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 4\n2 2 4\n3 3 4\n1 2 1\n2 1 2\n' > "$nonsym"
+out=$(run cg "$nonsym" --distributed 2>&1); rc=$?
+rm -f "$nonsym"
+expect "cg --distributed on a non-symmetric file exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep cg: rank 0: .*not symmetric: entry (1, 2) is 1 but (2, 1) is 2') -eq 1 ]]"
+
 out=$(run cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipelined --preconditioner jacobi 2>&1); rc=$?
 echo "$out" | tail -1
 expect "cg --distributed --algorithm pipelined --preconditioner jacobi verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *algorithm=pipelined\ preconditioner=jacobi*verified=1\ ranks=2 ]]"

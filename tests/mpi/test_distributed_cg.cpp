@@ -1,6 +1,7 @@
 // Distributed CG (lockstep::cg in mpi::DistributedSpace) against the same CG on
 // one device: the same number of iterations within one, the same final residual, and a
-// solution close to the exact one (b = A*1), on 2D and 3D Laplacians and with an empty rank.
+// solution close to the exact one (b = A*1), on 2D and 3D Laplacians and with an empty rank,
+// through both halo paths (shared memory between the ranks of this host, and MPI).
 #include <cmath>
 
 #include <lockstep/lockstep.hpp>
@@ -65,12 +66,16 @@ void check_cg(const Csr<double>& a, std::vector<int32_t> offsets = {}, CgOptions
 
 TEST_CASE("distributed cg takes the iterations of single-process cg, within one") {
   if (!test::rank_context().info().fp64) return;
-  check_cg(gen::laplace2d(30));
-  check_cg(gen::laplace3d(9));
   std::vector<int32_t> empty_last(size_t(test::world_size()) + 1, 900);
   for (int q = 0; q < test::world_size(); ++q)
     empty_last[size_t(q)] = std::min(900, 900 * q / std::max(1, test::world_size() - 1));
-  check_cg(gen::laplace2d(30), empty_last);
+  for (const char* path : {"shm", "mpi"}) {
+    CAPTURE(path);
+    test::ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
+    check_cg(gen::laplace2d(30));
+    check_cg(gen::laplace2d(30), empty_last);
+  }
+  check_cg(gen::laplace3d(9));
 }
 
 TEST_CASE("distributed pipelined cg (Jacobi too) takes classic cg's iterations within two") {
@@ -87,6 +92,9 @@ TEST_CASE("distributed pipelined cg (Jacobi too) takes classic cg's iterations w
     check_cg(gen::laplace3d(9), {}, o, 2);
     check_cg(gen::laplace2d(30), empty_last, o, 2);  // a rank with no rows
   }
+  test::ScopedEnv halo("LOCKSTEP_MPI_HALO", "mpi");  // the reduction overlaps MPI's exchange too
+  check_cg(gen::laplace3d(9), {}, pipelined, 2);
+  check_cg(gen::laplace2d(30), empty_last, pipelined, 2);
 }
 
 TEST_CASE("distributed Jacobi: a non-positive diagonal on one rank stops every rank") {

@@ -1,9 +1,14 @@
 // Distributed SpMV against the single-process SpMV and the CPU reference on random, banded and
 // power-law matrices, on the nonzero-balanced split and on splits with an empty rank (rank 0,
 // the root, among them) and rows whose columns all live on other ranks. Also the row split
-// itself, the halo lists, the timeline's order and the failure agreement.
+// itself, the halo lists, the timeline's order and the failure agreement; both halo paths
+// (LOCKSTEP_MPI_HALO: shared memory between ranks of one host, MPI messages) over many
+// exchanges in a row.
+#include <chrono>
 #include <random>
+#include <thread>
 
+#include "lockstep/blas1.hpp"
 #include "lockstep/generators.hpp"
 #include "mpi_support.hpp"
 
@@ -91,6 +96,55 @@ TEST_CASE("distributed spmv equals single-process spmv on random, banded and pow
   check_spmv(far_columns(401));
   check_spmv(far_columns(401), empty_first(401));
   check_spmv(gen::banded(2, 1, 1));  // fewer rows than ranks at -np 3
+  test::ScopedEnv mpi_only("LOCKSTEP_MPI_HALO", "mpi");  // the same through MPI messages
+  check_spmv(gen::powerlaw(1500, 1.6, 7), empty_first(1500));
+  check_spmv(far_columns(401));
+}
+
+// x_{k+1} = A x_k / 4 for 12 SpMVs through `path`, every other one's exchange started early
+// (as pipelined CG does), the last rank late to some, against the same on the CPU; the halo
+// flags count 12 exchanges.
+void check_chain(const char* path, const Csr<double>& a, std::vector<int32_t> offsets = {}) {
+  test::ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
+  Context& ctx = test::rank_context();
+  auto dA = mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(), a, offsets);
+  const bool shm = std::string(path) != "mpi";
+  CHECK(dA.shared_neighbours() == (shm ? dA.neighbours() : 0));  // one host: every neighbour
+  std::vector<double> x(size_t(a.rows));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + double(i % 7) / 8;
+  cl::Buffer v[2] = {test::upload_local(dA, x), dA.make_vector()};
+  std::vector<double> want = x, tol(x.size(), tolerance<double>(64)), scale(x.size(), 1.0);
+  for (int k = 0; k < 12; ++k) {
+    cl::Buffer &in = v[k % 2], &out = v[(k + 1) % 2];
+    // The last rank lags now and then: its neighbours run ahead and wait for its flags.
+    if (k % 3 == 0 && test::world_rank() == test::world_size() - 1)
+      std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    if (k % 2) mpi::start_exchange(dA, in);
+    mpi::spmv(dA, in, out);
+    if (dA.local_rows()) axpby<double>(ctx.queue(), dA.local_rows(), 0.0, out, 0.25, out);
+    want = spmv_reference(a, want, want, 0.25, 0.0);
+  }
+  std::vector<double> got =
+      mpi::gather_vector(dA, download<double>(ctx.queue(), v[0], size_t(dA.local_rows())));
+  if (test::world_rank() == 0) test::check_close(got, want, tol, scale);
+}
+
+TEST_CASE("both halo paths, shared memory and MPI, over 12 exchanges in a row") {
+  if (!test::rank_context().info().fp64) return;
+  for (const char* path : {"shm", "mpi", "shm-plain"}) {
+    CAPTURE(path);
+    check_chain(path, gen::banded(1201, 4, 6));
+    check_chain(path, far_columns(401), empty_first(401));  // rank 0 holds no rows
+  }
+}
+
+TEST_CASE("LOCKSTEP_MPI_HALO: an unknown value is the same error on every rank") {
+  test::ScopedEnv halo("LOCKSTEP_MPI_HALO", "pigeon");
+  Context& ctx = test::rank_context();
+  CHECK_THROWS_WITH_AS(mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(),
+                                                            gen::banded(60, 1, 1)),
+                       "rank 0: LOCKSTEP_MPI_HALO is auto, shm, shm-plain or mpi, not 'pigeon'",
+                       mpi::collective_error);
 }
 
 TEST_CASE("halo lists, row order and timeline of a banded matrix") {

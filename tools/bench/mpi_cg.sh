@@ -4,17 +4,24 @@
 #   strong: the same matrix on every P (STRONG, default laplace3d 256: 16.8M rows, 117M nnz,
 #           and laplace2d 4096: the same rows), speedup and efficiency against P = 1;
 #   large:  laplace3d 384 (LARGE: 56.6M rows, 396M nnz), speedup against P = 1;
-#   weak:   laplace3d 256 x 256 x 256P (WEAK_SIDE: 16.8M rows per GPU), efficiency t1 / tP.
+#   weak:   laplace3d 256 x 256 x 256P (WEAK_SIDE: 16.8M rows per GPU), efficiency t1 / tP;
+# each through the halo paths of HALOS (LOCKSTEP_MPI_HALO: shm, the same-host shared-memory
+# path, default; mpi, MPI messages through vader; shm-plain, shm without the OpenCL
+# registration): the first path runs everything, the others the first STRONG matrix on P > 1
+# (P = 1 exchanges nothing: its time serves every path).
 # Every matrix is generated in parallel, each rank its own slab of planes (--partition planes).
 # Output: the CLI's lines (partition, timeline, the last key=value line) and one
-# `run kind= matrix= algorithm= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt, then
-# `summary ...` lines and a table ($OUT/mpi_cg_summary.txt), and the plot $OUT/mpi_cg.png.
+# `run kind= matrix= algorithm= halo= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt
+# (and on stdout, each followed by its per-rank `timeline` lines: halo pack/download/flags or
+# MPI/upload, interior and boundary SpMV, reduction_ms), then `summary ...` lines and a table
+# ($OUT/mpi_cg_summary.txt: speedup, efficiency, pipelined/classic, mpi/this), and the plot
+# $OUT/mpi_cg.png.
 # Needs 2 GPUs and an MPI binary (NPS is cut to the GPUs present): exits 0 with a note
 # otherwise. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic pipelined"] [MAXIT=300]
+# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
 #      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
-#      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] tools/bench/mpi_cg.sh
-# (about 3 min on 4 H100s: 30 runs of ~4-8 s, most of it generation and kernel builds).
+#      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [GPUS=N] tools/bench/mpi_cg.sh
+# (about 4 min on 4 H100s: 32 runs of ~4-8 s, most of it generation and kernel builds).
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -24,7 +31,7 @@ user_bin=${LOCKSTEP_MPI:-} user_mpirun=${MPIRUN:-}
 [[ -f "$root/.carry/mpi/env.sh" ]] && source "$root/.carry/mpi/env.sh"
 bin=${user_bin:-${LOCKSTEP_MPI:-${LOCKSTEP:-$root/build/lockstep}}}
 mpirun=${user_mpirun:-${MPIRUN:-$(command -v mpirun || true)}}
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)}  # GPUS=2: a PoCL dry run
 if [[ -z "$mpirun" || "${gpus:-0}" -lt 2 ]]; then
   echo "mpi_cg skipped: needs 2 GPUs (found ${gpus:-0}) and mpirun (${mpirun:-none})" | tee "$txt"
   exit 0
@@ -47,58 +54,72 @@ maxit=${MAXIT:-300} algs=${ALGS:-classic pipelined} side=${WEAK_SIDE:-256}
   echo "# vader single copy: ${OMPI_MCA_btl_vader_single_copy_mechanism:-default (cma when the kernel allows it)}"
 } >> "$txt"
 
-# run KIND MATRIX NP ALG: one mpirun, its lines into $txt, a `run` line.
+# run KIND MATRIX NP ALG HALO: one mpirun, its lines into $txt, a `run` line and the timeline.
 run() {
-  local kind=$1 m=$2 np=$3 alg=$4 start=$SECONDS out last
-  local cmd=($mpirun -np "$np" --bind-to none "$bin" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
-  echo "# ${cmd[*]}" >> "$txt"
-  out=$("${cmd[@]}" 2>> "$OUT/mpi_cg.err")
+  local kind=$1 m=$2 np=$3 alg=$4 halo=$5 start=$SECONDS out last
+  local cmd=($mpirun -np "$np" --bind-to none -x LOCKSTEP_MPI_HALO "$bin" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
+  echo "# LOCKSTEP_MPI_HALO=$halo ${cmd[*]}" >> "$txt"
+  out=$(LOCKSTEP_MPI_HALO=$halo "${cmd[@]}" 2>> "$OUT/mpi_cg.err")
   grep -E '^(partition|timeline|matrix=)' <<< "$out" >> "$txt"
   last=$(grep '^matrix=' <<< "$out" | tail -1)
   val() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< " $last"; }
-  local hmpi
+  local hmpi reg
   hmpi=$(grep '^partition' <<< "$out" | sed -n 's/.* host_mpi_ms=\([^ ]*\).*/\1/p' | sort -g | tail -1)
-  echo "run kind=$kind matrix=$m algorithm=$alg np=$np ms_per_iteration=$(val ms_per_iteration)" \
+  reg=$(grep '^partition' <<< "$out" | sed -n 's/.* registered=\([^ ]*\).*/\1/p' | sort -g | head -1)
+  echo "run kind=$kind matrix=$m algorithm=$alg halo=$halo np=$np ms_per_iteration=$(val ms_per_iteration)" \
        "iterations=$(val iterations) residual=$(val residual) exchange_ms=$(val exchange_ms)" \
-       "interior_ms=$(val interior_ms) hidden=$(val hidden) host_mpi_ms=${hmpi:-0}" \
-       "halo=$(val halo) setup_s=$(val setup_s) wall_s=$((SECONDS - start))" | tee -a "$txt"
+       "interior_ms=$(val interior_ms) hidden=$(val hidden) reduction_ms=$(val reduction_ms)" \
+       "host_mpi_ms=${hmpi:-0} shared_neighbours=$(val shared_neighbours) registered=${reg:-0}" \
+       "halo_values=$(val halo) setup_s=$(val setup_s) wall_s=$((SECONDS - start))" | tee -a "$txt"
+  [[ $np -gt 1 ]] && grep '^timeline' <<< "$out" | sed 's/^/  /'
 }
 
+halos=${HALOS:-shm mpi shm-plain}
+first_halo=${halos%% *}
+strong=${STRONG-gen:laplace3d:256 gen:laplace2d:4096}
 for alg in $algs; do
-  for m in ${STRONG-gen:laplace3d:256 gen:laplace2d:4096}; do
-    for np in $nps; do run strong "$m" "$np" "$alg"; done
+  for m in $strong; do
+    for np in $nps; do run strong "$m" "$np" "$alg" "$first_halo"; done
+  done
+  for halo in ${halos#"$first_halo"}; do
+    for np in $nps; do [[ $np -gt 1 ]] && run strong "${strong%% *}" "$np" "$alg" "$halo"; done
   done
   for m in ${LARGE-gen:laplace3d:384}; do
-    for np in $nps; do run large "$m" "$np" "$alg"; done
+    for np in $nps; do run large "$m" "$np" "$alg" "$first_halo"; done
   done
-  for np in $nps; do run weak "gen:laplace3d:${side}x${side}x$((side * np))" "$np" "$alg"; done
+  for np in $nps; do run weak "gen:laplace3d:${side}x${side}x$((side * np))" "$np" "$alg" "$first_halo"; done
 done
 
 # Summary: speedup (strong, large: t1 / tP) and efficiency (strong: t1 / (P tP); weak: t1 / tP),
-# per kind, matrix and algorithm; pipelined against classic per row.
+# per kind, matrix, algorithm and halo path; pipelined against classic and the MPI path against
+# this one per row.
 awk '
   $1 == "run" {
     for (i = 2; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
-    key = v["kind"] SUBSEP (v["kind"] == "weak" ? "laplace3d_weak" : v["matrix"]) SUBSEP v["algorithm"]
+    m = v["kind"] == "weak" ? "laplace3d_weak" : v["matrix"]
+    base = v["kind"] SUBSEP m SUBSEP v["algorithm"]
+    key = base SUBSEP v["halo"]
     if (!(key in keys)) { keys[key] = 1; order[++n] = key }
     t[key, v["np"]] = v["ms_per_iteration"]
-    if (v["np"] == 1) one[key] = v["ms_per_iteration"]
+    if (v["np"] == 1) one[base] = v["ms_per_iteration"]  # P = 1 exchanges nothing: every halo
   }
   END {
-    printf "| kind | matrix | algorithm | P | ms/iteration | speedup | efficiency | pipelined/classic |\n"
-    printf "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+    printf "| kind | matrix | algorithm | halo | P | ms/iteration | speedup | efficiency | pipelined/classic | mpi/this |\n"
+    printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
     for (k = 1; k <= n; ++k) {
-      sorted[k] = order[k]
-      split(sorted[k], f, SUBSEP)
+      split(order[k], f, SUBSEP)
+      base = f[1] SUBSEP f[2] SUBSEP f[3]
       for (p = 1; p <= 64; ++p) {
-        if (!((sorted[k], p) in t) || t[sorted[k], p] == "") continue
-        tp = t[sorted[k], p]; t1 = one[sorted[k]]
+        if (!((order[k], p) in t) || t[order[k], p] == "") continue
+        tp = t[order[k], p]; t1 = one[base]
         sp = (t1 != "" && tp > 0) ? t1 / tp : 0
         eff = f[1] == "weak" ? sp : (p > 0 ? sp / p : 0)
-        other = f[1] SUBSEP f[2] SUBSEP "classic"
+        other = f[1] SUBSEP f[2] SUBSEP "classic" SUBSEP f[4]
         ratio = (f[3] == "pipelined" && (other, p) in t && t[other, p] > 0) ? sprintf("%.3f", tp / t[other, p]) : "-"
-        printf "summary kind=%s matrix=%s algorithm=%s np=%d ms_per_iteration=%s speedup=%.3f efficiency=%.3f pipelined_over_classic=%s\n", f[1], f[2], f[3], p, tp, sp, eff, ratio > "/dev/stderr"
-        printf "| %s | %s | %s | %d | %s | %.2fx | %.0f %% | %s |\n", f[1], f[2], f[3], p, tp, sp, 100 * eff, ratio
+        viampi = base SUBSEP "mpi"
+        vsmpi = (f[4] != "mpi" && p > 1 && (viampi, p) in t && tp > 0) ? sprintf("%.3f", t[viampi, p] / tp) : "-"
+        printf "summary kind=%s matrix=%s algorithm=%s halo=%s np=%d ms_per_iteration=%s speedup=%.3f efficiency=%.3f pipelined_over_classic=%s mpi_over_this=%s\n", f[1], f[2], f[3], f[4], p, tp, sp, eff, ratio, vsmpi > "/dev/stderr"
+        printf "| %s | %s | %s | %s | %d | %s | %.2fx | %.0f %% | %s | %s |\n", f[1], f[2], f[3], f[4], p, tp, sp, 100 * eff, ratio, vsmpi
       }
     }
   }' "$txt" > "$sum" 2> "$OUT/summary_lines.txt"

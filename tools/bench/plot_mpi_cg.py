@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots tools/bench/mpi_cg.sh's mpi_cg.txt: speedup over one GPU against the GPU count for each
 strong/large matrix and algorithm (the ideal line beside), weak-scaling efficiency, and the SpMV
-timeline of each rank of the widest strong run (exchange: pack, download, MPI, upload below;
+timeline of each rank of the widest strong run (exchange: pack, download, MPI or the shared-memory
+flags, upload below;
 interior and boundary rows above). Use: plot_mpi_cg.py mpi_cg.txt mpi_cg.png"""
 import shlex
 import sys
@@ -13,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def parse(path):
-    runs, timelines, pending, last = {}, {}, [], []
+    runs, timelines, pending, last, ones = {}, {}, [], [], {}
     for line in open(path):
         if line.startswith("#") or "=" not in line:
             continue
@@ -25,10 +26,17 @@ def parse(path):
             last = pending
             pending = []
         elif toks[0] == "run" and kv.get("ms_per_iteration"):
-            key = (kv["kind"], kv["matrix"] if kv["kind"] != "weak" else "laplace3d weak", kv["algorithm"])
+            alg = kv["algorithm"] + (" " + kv["halo"] if "halo" in kv else "")
+            key = (kv["kind"], kv["matrix"] if kv["kind"] != "weak" else "laplace3d weak", alg)
             runs.setdefault(key, {})[int(kv["np"])] = float(kv["ms_per_iteration"])
+            if int(kv["np"]) == 1:  # one rank exchanges nothing: its time serves every halo path
+                ones[key[:2] + (kv["algorithm"],)] = float(kv["ms_per_iteration"])
             if kv["kind"] == "strong":
-                timelines[(kv["matrix"], kv["algorithm"], int(kv["np"]))] = last
+                timelines[(kv["matrix"], alg, int(kv["np"]))] = last
+    for key, t in runs.items():
+        one = ones.get(key[:2] + (key[2].split(" ")[0],))
+        if 1 not in t and one is not None:
+            t[1] = one
     return runs, timelines
 
 
@@ -55,13 +63,13 @@ def main(txt, png):
     wax.set_xlabel("GPUs (16.8M rows each)")
     wax.set_ylabel("weak-scaling efficiency, %")
     wax.legend(fontsize=7)
-    colours = {"pack": "C0", "download": "C1", "MPI": "C3", "upload": "C2", "interior": "C7", "boundary": "C4"}
+    colours = {"pack": "C0", "download": "C1", "MPI or flags": "C3", "upload": "C2", "interior": "C7", "boundary": "C4"}
     for t in timelines.get(widest, []):
         r = t["rank"]
         parts = {
             "pack": (0, t["pack_end"]),
             "download": (t["pack_end"], t["download_end"]),
-            "MPI": (t["download_end"], t["upload_start"]),
+            "MPI or flags": (t["download_end"], t["upload_start"]),
             "upload": (t["upload_start"], t["upload_end"]),
             "interior": (t["interior_start"], t["interior_end"]),
             "boundary": (t["boundary_start"], t["boundary_end"]),

@@ -41,45 +41,6 @@ std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, d
   return x;
 }
 
-// What conjugate gradients cannot start from: a non-square, zero or non-finite matrix.
-void check_matrix(const std::string& file, const Csr<double>& A) {
-  if (A.rows != A.cols) throw input_error(file + ": conjugate gradients needs a square matrix");
-  bool zero = true;
-  for (int32_t i = 0; i < A.rows; ++i)
-    for (int32_t k = A.row_ptr[size_t(i)]; k < A.row_ptr[size_t(i) + 1]; ++k) {
-      const double v = A.values[size_t(k)];
-      if (!std::isfinite(v))
-        throw input_error(file + ": entry (" + std::to_string(i + 1) + ", " +
-                          std::to_string(A.col_idx[size_t(k)] + 1) + ") is " +
-                          (std::isnan(v) ? "NaN" : "infinite") +
-                          ": conjugate gradients needs a finite SPD matrix");
-      zero &= v == 0;
-    }
-  if (zero && A.rows > 0)
-    throw input_error(file + ": the matrix is zero (b = A*1 = 0): not positive definite, nothing "
-                      "to solve");
-  // Symmetry, before any iteration (on a non-symmetric matrix CG just fails to converge): each
-  // entry against its mirror, found by binary search in the sorted columns of its row.
-  for (int32_t i = 0; i < A.rows; ++i)
-    for (int32_t k = A.row_ptr[size_t(i)]; k < A.row_ptr[size_t(i) + 1]; ++k) {
-      const int32_t j = A.col_idx[size_t(k)];
-      if (j == i) continue;
-      const auto b = A.col_idx.begin() + A.row_ptr[size_t(j)];
-      const auto e = A.col_idx.begin() + A.row_ptr[size_t(j) + 1];
-      const auto it = std::lower_bound(b, e, i);
-      const double v = A.values[size_t(k)];
-      const double w = it != e && *it == i ? A.values[size_t(it - A.col_idx.begin())] : 0.0;
-      if (std::fabs(v - w) > 1e-10 * std::max(std::fabs(v), std::fabs(w))) {
-        std::ostringstream s;
-        s.precision(17);
-        s << file << ": not symmetric: entry (" << i + 1 << ", " << j + 1 << ") is " << v
-          << " but (" << j + 1 << ", " << i + 1 << ") is " << w
-          << ": conjugate gradients needs a symmetric positive definite matrix";
-        throw input_error(s.str());
-      }
-    }
-}
-
 // Why a run failed, on stderr: a breakdown, no convergence, or a solution far from all ones.
 void explain(const std::string& file, const CgResult& res, bool ok, double tol, int maxit,
              double err_exact) {
@@ -99,7 +60,7 @@ template <typename T>
 int solve(const po::variables_map& vm) {
   std::string file = vm["file"].as<std::string>();
   auto A64 = matrix_source<double>(file);  // bad input before the device
-  check_matrix(file, A64);
+  check_cg_matrix(file, A64);
   Context ctx(device_spec(vm));
   double tol = vm["tol"].as<double>();
   int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A64.rows);

@@ -26,7 +26,9 @@
 // its download ends (the host polls the events and MPI together, so MPI progresses while the GPU
 // works), each neighbour's halo uploaded from pinned memory as soon as its MPI_Irecv ends, while
 // the interior rows run; the boundary rows wait for the uploads. Ranks of one host exchange
-// through OpenMPI's shared-memory BTL (vader; time_host_exchange measures it). Both parts are DeviceCsr
+// through shared memory instead (LOCKSTEP_MPI_HALO, src/mpi/shared_halo.hpp): the download lands
+// in a segment the neighbour maps, a flag replaces the message, and the neighbour uploads
+// straight out of it; time_host_exchange measures the MPI part alone. Both parts are DeviceCsr
 // matrices run by lockstep::spmv, so the single-GPU kernels and the tuning database serve each
 // rank. The interior part writes y[0..ni), the boundary part a scratch buffer copied to y[ni..n).
 // spmv_transpose() computes y = A^T x (x distributed like the rows, y like the columns): the
@@ -35,6 +37,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "lockstep/cg.hpp"
@@ -42,6 +45,8 @@
 #include "lockstep/spmv.hpp"
 
 namespace lockstep::mpi {
+
+class SharedHalo;  // src/mpi/shared_halo.hpp
 
 /// Row offsets (parts + 1 values) splitting the rows into blocks of about equal nonzeros.
 std::vector<int32_t> partition_by_nnz(const std::vector<int32_t>& row_ptr, int parts);
@@ -93,6 +98,12 @@ class DistributedCsr {
   /// Values this rank sends per SpMV (sum over neighbours).
   size_t send_volume() const { return send_index_.size(); }
   int neighbours() const;  // ranks exchanged with, either direction
+  /// Neighbours exchanged with through shared memory (same host), and whether their segments
+  /// are registered with OpenCL (LOCKSTEP_MPI_HALO; see src/mpi/shared_halo.hpp). Why the
+  /// shared path is off where it could be on ("" when it is not).
+  int shared_neighbours() const;
+  bool shared_registered() const;
+  const std::string& shared_note() const { return shared_note_; }
   const DeviceCsr<T>& interior() const { return *interior_dev_; }
   const DeviceCsr<T>& boundary() const { return *boundary_dev_; }
   /// A device vector with room for max(local rows, local columns) values and the halo: an x
@@ -127,7 +138,12 @@ class DistributedCsr {
   cl::Event pack_;
   std::vector<cl::Event> down_, up_;   // per send peer, per receive peer
   std::vector<MPI_Request> send_req_, recv_req_;
-  std::vector<char> sent_;             // per send peer: MPI_Isend posted
+  std::vector<char> sent_;             // per send peer: MPI_Isend posted (or the ready flag)
+  std::vector<char> posted_;           // per send peer: its download enqueued
+  std::vector<char> arrived_, released_;  // per receive peer: upload enqueued; slice released
+  std::shared_ptr<SharedHalo> shm_;    // same-host neighbours' segments; null: MPI only
+  uint64_t seq_ = 0;                   // exchanges so far (the shared-memory flags' values)
+  std::string shared_note_;
 };
 
 /// Device timestamps (ms from the start of the pack kernel) of one SpMV's parts; mpi_ms is

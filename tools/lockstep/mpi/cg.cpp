@@ -6,7 +6,9 @@
 // one `partition` line per rank (rows, nonzeros, halo, neighbours, the MPI part of its exchange
 // alone: host_mpi_ms), one `timeline` line per rank (ms
 // from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
-// then interior and boundary rows) and the usual last line plus halo, exchange and ranks.
+// then interior and boundary rows; and the CG's reduction alone, reduction_ms) and the usual
+// last line plus halo, exchange, reduction, shared_neighbours (summed over the ranks: the
+// neighbours reached through shared memory, LOCKSTEP_MPI_HALO) and ranks.
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -20,11 +22,13 @@
 namespace lockstep::cli {
 namespace {
 
-// Mean timeline of `samples` SpMVs on x, gathered on rank 0 (9 values per rank).
+// Mean timeline of `samples` SpMVs on x and the mean time of the CG's reduction alone (a
+// blocking MPI_Allreduce of 3 doubles, after a barrier), gathered on rank 0 (10 values a rank).
 template <typename T>
 std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y,
                                      int samples) {
-  std::vector<double> mean(9, 0.0);
+  constexpr int k = 10;
+  std::vector<double> mean(k, 0.0);
   for (int s = 0; s < samples; ++s) {
     mpi::SpmvTimeline t;
     mpi::spmv(a, x, y, &t);
@@ -32,8 +36,16 @@ std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, c
                    t.interior_end, t.boundary_start, t.boundary_end, t.mpi_ms};
     for (int i = 0; i < 9; ++i) mean[size_t(i)] += v[i] / samples;
   }
-  std::vector<double> all(mpi::rank(a.comm()) == 0 ? 9 * size_t(mpi::size(a.comm())) : 0);
-  MPI_Gather(mean.data(), 9, MPI_DOUBLE, all.data(), 9, MPI_DOUBLE, 0, a.comm());
+  for (int s = 0; s < samples; ++s) {
+    double v[3] = {1, 2, 3};
+    MPI_Barrier(a.comm());
+    const auto t0 = std::chrono::steady_clock::now();
+    MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_SUM, a.comm());
+    mean[9] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                   .count() / samples;
+  }
+  std::vector<double> all(mpi::rank(a.comm()) == 0 ? k * size_t(mpi::size(a.comm())) : 0);
+  MPI_Gather(mean.data(), k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, a.comm());
   return all;
 }
 
@@ -44,7 +56,12 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const std::string partition = partition_of(vm, file);
   auto ctx = rank_context<T>(comm, vm);
   const auto setup0 = std::chrono::steady_clock::now();
-  auto A = distributed_matrix<T>(comm, ctx->queue(), file, partition);
+  // A file's matrix is checked whole on rank 0 (square, finite, not zero, symmetric): the one-
+  // device driver's check. A generated grid is SPD by construction (and never whole anywhere).
+  auto A = distributed_matrix<T>(comm, ctx->queue(), file, partition, nullptr,
+                                 [&](const Csr<T>& m) {
+                                   if (m.rows == m.cols) check_cg_matrix(file, m);  // else below
+                                 });
   mpi::collective(comm, [&] {
     if (A.global_rows() != A.global_cols())
       throw input_error(file + ": conjugate gradients needs a square matrix, not " +
@@ -80,6 +97,8 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   err = std::sqrt(err / std::max(1, A.global_rows()));
   std::vector<double> tl = measure_timeline(A, ones, b, 10);
   const long long halo = print_partition(A, 10);
+  int shared = A.shared_neighbours();  // summed over the ranks: 0 when the halo is MPI's
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_SUM, comm);
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
   bool ok =
       res.converged && err <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.global_rows()));
@@ -90,20 +109,21 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
     if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 ||
         k + 1 == res.residuals.size())
       std::cout << "iteration=" << k << " residual=" << res.residuals[k] << "\n";
-  double exchange = 0, interior = 0, boundary = 0;
+  double exchange = 0, interior = 0, boundary = 0, reduction = 0;
   bool hidden = true;
   for (int r = 0; r < ranks; ++r) {
-    const double* v = &tl[9 * size_t(r)];
+    const double* v = &tl[10 * size_t(r)];
     Report t;
     t.add("timeline rank", r).add("pack_end", v[0]).add("download_end", v[1]).add("mpi_ms", v[8]);
     t.add("upload_start", v[2])
         .add("upload_end", v[3])
         .add("interior_start", v[4])
         .add("interior_end", v[5]);
-    t.add("boundary_start", v[6]).add("boundary_end", v[7]);
+    t.add("boundary_start", v[6]).add("boundary_end", v[7]).add("reduction_ms", v[9]);
     std::cout << t.str() << "\n";
     exchange = std::max(exchange, v[3]), interior = std::max(interior, v[5] - v[4]);
     boundary = std::max(boundary, v[7] - v[6]), hidden = hidden && v[3] <= v[5];
+    reduction = std::max(reduction, v[9]);
   }
   Report kv;
   kv.add("matrix", file)
@@ -121,6 +141,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
       .add("halo", halo)
       .add("exchange_ms", exchange);
   kv.add("interior_ms", interior).add("boundary_ms", boundary).add("hidden", int(hidden));
+  kv.add("reduction_ms", reduction).add("shared_neighbours", shared);
   kv.add("setup_s", setup_s).add("verified", int(ok)).add("ranks", ranks);
   std::cout << kv.str() << "\n";
   return ok ? 0 : 1;

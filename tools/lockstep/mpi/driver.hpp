@@ -4,6 +4,7 @@
 // split over the ranks (a generated grid on every rank, its own slab; else read or generated on
 // rank 0 and scattered) and each rank's partition line.
 #pragma once
+#include <functional>
 #include <iostream>
 #include <lockstep/lockstep.hpp>
 #include <lockstep/mpi.hpp>
@@ -55,11 +56,15 @@ std::unique_ptr<Context> rank_context(MPI_Comm comm, const po::variables_map& vm
 }
 
 /// Root's whole matrix (empty on the other ranks), read or generated (collective agreement).
+/// `check` (when given) runs on it there, inside the same agreement.
 template <typename T>
-Csr<T> root_matrix(MPI_Comm comm, const std::string& file) {
+Csr<T> root_matrix(MPI_Comm comm, const std::string& file,
+                   const std::function<void(const Csr<T>&)>& check = {}) {
   Csr<T> a;
   mpi::collective(comm, [&] {
-    if (mpi::rank(comm) == 0) a = matrix_source<T>(file);
+    if (mpi::rank(comm) != 0) return;
+    a = matrix_source<T>(file);
+    if (check) check(a);
   });
   return a;
 }
@@ -76,12 +81,14 @@ inline std::string partition_of(const po::variables_map& vm, const std::string& 
 
 /// FILE split over the ranks (collective). A generated grid under --partition planes: every
 /// rank generates its own slab of planes, nothing on rank 0 (unless `root_copy` asks for the
-/// whole matrix there, for a check). Otherwise rank 0 reads or generates it and scatters row
-/// blocks of equal nonzeros or of whole planes of its bandwidth.
+/// whole matrix there, for a check). Otherwise rank 0 reads or generates it, runs `check` on
+/// it (a bad matrix: the same error on every rank) and scatters row blocks of equal nonzeros or
+/// of whole planes of its bandwidth.
 template <typename T>
 mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
                                           const std::string& file, const std::string& partition,
-                                          Csr<T>* root_copy = nullptr) {
+                                          Csr<T>* root_copy = nullptr,
+                                          const std::function<void(const Csr<T>&)>& check = {}) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   std::optional<Grid> grid;
   mpi::collective(comm, [&] { grid = parse_grid(file); });
@@ -94,7 +101,7 @@ mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
     });
     return mpi::DistributedCsr<T>(comm, q, offsets, mine);
   }
-  Csr<T> global = root_matrix<T>(comm, file);
+  Csr<T> global = root_matrix<T>(comm, file, check);
   std::vector<int32_t> offsets;
   if (partition == "planes" && me == 0)
     offsets = mpi::partition_by_planes(global.rows, mpi::bandwidth(global), ranks);
@@ -104,25 +111,32 @@ mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
 }
 
 /// One `partition` line per rank, printed by rank 0 (collective): its rows, nonzeros, halo
-/// (values received per SpMV), values sent, neighbours, interior and early rows, and the mean
-/// time of its exchange's MPI part alone (host to host, `samples` exchanges).
+/// (values received per SpMV), values sent, neighbours, interior and early rows, the mean
+/// time of its exchange's MPI part alone (host to host, `samples` exchanges; 0 when every
+/// neighbour is on its host), the neighbours reached through shared memory and whether their
+/// segments are registered with OpenCL (LOCKSTEP_MPI_HALO).
 template <typename T>
 long long print_partition(mpi::DistributedCsr<T>& a, int samples) {
   const double host_ms = mpi::time_host_exchange(a, samples);
   const int me = mpi::rank(a.comm()), ranks = mpi::size(a.comm());
-  double mine[8] = {double(a.offsets()[size_t(me)]), double(a.local_rows()),
+  constexpr int k = 10;
+  double mine[k] = {double(a.offsets()[size_t(me)]), double(a.local_rows()),
                     double(a.local_nnz()),          double(a.halo_size()),
                     double(a.send_volume()),        double(a.neighbours()),
-                    double(a.interior_rows()),      host_ms};
-  std::vector<double> all(me == 0 ? 8 * size_t(ranks) : 0);
-  MPI_Gather(mine, 8, MPI_DOUBLE, all.data(), 8, MPI_DOUBLE, 0, a.comm());
+                    double(a.interior_rows()),      host_ms,
+                    double(a.shared_neighbours()),  double(a.shared_registered())};
+  std::vector<double> all(me == 0 ? k * size_t(ranks) : 0);
+  MPI_Gather(mine, k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, a.comm());
+  if (me == 0 && !a.shared_note().empty())
+    std::cerr << "lockstep: the halo goes through MPI: " << a.shared_note() << "\n";
   long long halo = 0;
   for (int r = 0; me == 0 && r < ranks; ++r) {
-    const double* v = &all[8 * size_t(r)];
+    const double* v = &all[k * size_t(r)];
     Report p;
     p.add("partition rank", r).add("first_row", (long long)v[0]).add("rows", (long long)v[1]);
     p.add("nnz", (long long)v[2]).add("halo", (long long)v[3]).add("send", (long long)v[4]);
     p.add("neighbours", int(v[5])).add("interior", (long long)v[6]).add("host_mpi_ms", v[7]);
+    p.add("shared_neighbours", int(v[8])).add("registered", int(v[9]));
     std::cout << p.str() << "\n";
     halo += (long long)v[3];
   }
