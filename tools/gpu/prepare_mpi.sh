@@ -15,7 +15,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dst="$root/.carry/mpi"
 ompi=/usr/lib/x86_64-linux-gnu/openmpi
 pmix=/usr/lib/x86_64-linux-gnu/pmix2
-cmake -S "$root" -B "$root/build-gpu-mpi" -DCMAKE_BUILD_TYPE=Release -DLOCKSTEP_PORTABLE=ON -DLOCKSTEP_MPI=ON >/dev/null
+launcher=(); command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$root/build-gpu-mpi" -DCMAKE_BUILD_TYPE=Release -DLOCKSTEP_PORTABLE=ON -DLOCKSTEP_MPI=ON "${launcher[@]}" >/dev/null
 cmake --build "$root/build-gpu-mpi" -j"$(nproc)" --target lockstep_cli lockstep_mpi_tests >/dev/null
 rm -rf "$dst" && mkdir -p "$dst"/{bin,lib/openmpi3,pmix/lib/pmix,share,etc}
 cp "$root/build-gpu-mpi/lockstep" "$root/build-gpu-mpi/tests/mpi/lockstep_mpi_tests" "$dst/"
