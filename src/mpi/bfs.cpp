@@ -160,10 +160,7 @@ struct DistributedBfs::Impl {
     if (ctr_host[2] > capacity)  // the host checked the frontier's edges: cannot happen
       throw std::logic_error("bfs: remote pairs past the buffer");
     st.sent = pairs;
-    // The counts travel while the device buckets the pairs by owner.
-    MPI_Request req;
-    MPI_Ialltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm, &req);
-    if (pairs) {
+    if (pairs) {  // bucket by owner on the device, one read
       for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
       cursor = sdispl;
       check(q.enqueueWriteBuffer(cursors, CL_FALSE, 0, np * 4, cursor.data()),
@@ -173,7 +170,7 @@ struct DistributedBfs::Impl {
       check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, send.get()),
             "clEnqueueReadBuffer");
     }
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
     for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
     const size_t total = size_t(rdispl.back() + rcount.back());
     if (total > got_cap) {  // grow the receive side (pinned and device) to twice what came
@@ -184,6 +181,7 @@ struct DistributedBfs::Impl {
     MPI_Datatype pair;
     MPI_Type_contiguous(2, MPI_INT32_T, &pair);
     MPI_Type_commit(&pair);
+    MPI_Request req;
     MPI_Ialltoallv(send.get(), scount.data(), sdispl.data(), pair, got.get(), rcount.data(),
                    rdispl.data(), pair, g.comm, &req);
     MPI_Wait(&req, MPI_STATUS_IGNORE);

@@ -66,9 +66,9 @@ DistributedGraph scatter_graph(MPI_Comm comm, const CsrGraph& global, std::vecto
 /// Collective: Graph500 R-MAT (lockstep::rmat_graph's graph for the same scale, edge factor and
 /// seed: its counter-based edges, both directions, repeats once), built in parallel: each rank
 /// counts the degrees of its 1/ranks of the edge stream (OpenMP), one MPI_Allreduce sums them
-/// (the same entry-balanced blocks everywhere), then every rank draws the whole stream and keeps
-/// the entries of the rows it owns (no edge is sent: 1 + 1/ranks draws of the stream a rank).
-/// Scale up to 30.
+/// (the same entry-balanced blocks everywhere), then every rank draws its 1/ranks again and
+/// sends both directions of each edge to the owner of the row (MPI_Alltoallv, rounds of 2^23
+/// edges): 2/ranks draws of the stream a rank. Scale up to 30.
 DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, uint64_t seed,
                             std::vector<int32_t> block = {});
 
