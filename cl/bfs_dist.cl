@@ -4,9 +4,15 @@
 // row offsets are BFS_OFFSET (long: a rank may hold 2^31 entries or more).
 //   bfs_dist_expand   one wave a frontier vertex: an owned neighbour is claimed here (its parent
 //                     the global id of the frontier vertex) and staged for the next frontier; any
-//                     other leaves as the pair (neighbour, parent) in `remote` (ctr[2] counts
-//                     them, slots past `capacity` are dropped: the host sized it from the frontier's
-//                     edges, so none are)
+//                     other leaves as the pair (neighbour, parent) in `remote` the first time this
+//                     rank meets it (the global bitmap `seen`: a vertex sent once is claimed by
+//                     its owner at that level, so it never needs sending again), counted per owner
+//                     in counts[owner] (ctr[2] counts them all; slots past `capacity` are dropped:
+//                     the host sized it from the frontier's edges, so none are)
+//   bfs_dist_bucket   one work-item a pair: copies it to its owner's bucket, cursor[owner] (the
+//                     host set the cursors to the buckets' starts, a prefix of counts)
+//   bfs_dist_or       seen |= a gathered frontier bitmap (bottom-up levels: every vertex in it is
+//                     visited)
 //   bfs_dist_claim    one work-item a received pair: the owner claims it
 // The next frontier's size is ctr[0]; its edges, a 64-bit sum, `edges[0]`.
 #ifndef WAVE_WIDTH
@@ -30,6 +36,16 @@ void dist_flush(__local int* lq, __local volatile int* lcount, __local volatile 
   for (int i = lid; i < k; i += LOCAL_SIZE) out[base + i] = lq[i];
 }
 
+// The rank owning global vertex w: block holds ranks + 1 ascending starts.
+int dist_owner(__global const int* block, int ranks, int w) {
+  int lo = 0, hi = ranks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (block[mid] <= w) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
 // Claims local vertex v for level `next` with global parent u; 1 when this work-item did.
 int dist_claim(__global volatile int* levels, __global int* parents, int v, int u, int next) {
   if (levels[v] != -1) return 0;
@@ -42,7 +58,8 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_e
     __global const BFS_OFFSET* off, __global const int* adj, __global volatile int* levels,
     __global int* parents, __global const int* in, int count, int first, int last,
     __global int* out, __global volatile int* ctr, __global volatile long* edges,
-    __global int* remote, int capacity, int level) {
+    __global int* remote, int capacity, int level, __global volatile uint* seen,
+    __global const int* block, int ranks, __global volatile int* counts) {
   BFS_LOCALS;
   const int i = get_global_id(0) / WAVE_WIDTH, lane = get_global_id(0) % WAVE_WIDTH;
   if (i < count) {
@@ -55,8 +72,12 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_e
         if (dist_claim(levels, parents, v, u + first, level + 1))
           bfs_stage(v, (int)(off[v + 1] - off[v]), lq, &lcount, &ldeg, out, ctr);
       } else {
-        const int slot = atomic_inc(ctr + 2);
-        if (slot < capacity) remote[2 * slot] = w, remote[2 * slot + 1] = u + first;
+        const uint bit = 1u << (w & 31);
+        if (!(seen[w >> 5] & bit) && !(atomic_or(seen + (w >> 5), bit) & bit)) {
+          const int slot = atomic_inc(ctr + 2);
+          if (slot < capacity) remote[2 * slot] = w, remote[2 * slot + 1] = u + first;
+          atomic_inc(counts + dist_owner(block, ranks, w));
+        }
       }
     }
   }
@@ -78,4 +99,17 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_c
   }
   bfs_stage_any(found, d, lq, &lcount, &ldeg, out, ctr);
   dist_flush(lq, &lcount, &ldeg, &lbase, out, ctr, edges);
+}
+
+__kernel void bfs_dist_bucket(__global const int* remote, int count, __global const int* block,
+                              int ranks, __global volatile int* cursor, __global int* out) {
+  const int i = get_global_id(0);
+  if (i >= count) return;
+  const int w = remote[2 * i], k = atomic_inc(cursor + dist_owner(block, ranks, w));
+  out[2 * k] = w, out[2 * k + 1] = remote[2 * i + 1];
+}
+
+__kernel void bfs_dist_or(__global uint* seen, __global const uint* frontier, int words) {
+  const int i = get_global_id(0);
+  if (i < words) seen[i] |= frontier[i];
 }

@@ -1,8 +1,10 @@
 // DistributedBfs: one rank's rows, levels, parents, frontier queues and bitmaps on its device,
-// and the per-level loop of lockstep/mpi/bfs.hpp. Top-down: bfs_dist_expand (cl/bfs_dist.cl)
-// claims the owned neighbours and writes the others as (vertex, parent) pairs; the host reads
-// them into pinned memory, buckets them by owner, sends them with MPI_Ialltoallv and the owners'
-// bfs_dist_claim takes them. Bottom-up: the frontier bitmap words of every rank gathered into a
+// and the per-level loop of lockstep/mpi/bfs.hpp (one rank whose graph fits 32-bit indices runs
+// the one-device engine instead: mpi/bfs_one.hpp). Top-down: bfs_dist_expand (cl/bfs_dist.cl)
+// claims the owned neighbours and writes the others, each remote vertex once a search (the
+// bitmap `seen`), as (vertex, parent) pairs counted per owner; bfs_dist_bucket groups them by
+// owner on the device while MPI_Ialltoall sends the counts; one read into pinned memory,
+// MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: the frontier bitmap words of every rank gathered into a
 // pinned global bitmap (MPI_Iallgatherv in place), uploaded, and cl/bfs_bitmap.cl's bfs_bu_step
 // scans this rank's unvisited vertices. After each level one MPI_Allreduce gives the global
 // frontier size and edges, and the largest per-rank frontier edges (for the pair buffers).
@@ -12,6 +14,7 @@
 
 #include "bfs/steps.hpp"
 #include "lockstep/mpi/bfs.hpp"
+#include "mpi/bfs_one.hpp"
 #include "mpi/pinned.hpp"
 
 namespace lockstep::mpi {
@@ -30,8 +33,10 @@ struct DistributedBfs::Impl {
   int me = 0, p = 1, local = 256, wave = 32;
   int64_t capacity = 0;
   cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote, recv;
-  cl::Buffer visited, cur, next, frontier;
-  cl::Kernel expand, claim, begin, step, to_queue;
+  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
+  cl::Kernel expand, claim, begin, step, to_queue, bucket, or_seen;
+  std::unique_ptr<OneRankBfs> one;  // one rank, a graph the one-device engine takes
+  std::vector<int> zeros, cursor;              // counts' reset, the buckets' starts (async writes)
   std::shared_ptr<int32_t> stage, send, got;  // pinned: pairs read back, bucketed, received
   std::shared_ptr<uint32_t> bits;             // pinned: the global frontier bitmap
   size_t got_cap = 0;
@@ -41,6 +46,10 @@ struct DistributedBfs::Impl {
 
   Impl(Context& c, const DistributedGraph& graph, const DistributedBfsOptions& opt)
       : ctx(c), g(graph), o(opt), me(rank(graph.comm)), p(size(graph.comm)) {
+    if (OneRankBfs::fits(g, o)) {
+      one = std::make_unique<OneRankBfs>(c, g, o);
+      return;
+    }
     local = o.local_size;
     wave = detail::bfs_wave_width(c.info(), o.wave_width);
     if (local % wave || local % 32)
@@ -54,6 +63,8 @@ struct DistributedBfs::Impl {
     begin = c.kernel("bfs_bitmap.cl", "bfs_bu_begin", d);
     step = c.kernel("bfs_bitmap.cl", "bfs_bu_step", d);
     to_queue = c.kernel("bfs_bitmap.cl", "bfs_bits_to_queue", d);
+    bucket = c.kernel("bfs_dist.cl", "bfs_dist_bucket", d);
+    or_seen = c.kernel("bfs_dist.cl", "bfs_dist_or", d);
     const int64_t entries = int64_t(g.adj.size());
     capacity = o.remote_capacity > 0 ? o.remote_capacity
                                      : std::max<int64_t>(1 << 16, std::min<int64_t>(entries, 1 << 26));
@@ -76,6 +87,12 @@ struct DistributedBfs::Impl {
     for (cl::Buffer* b : {&visited, &cur, &next})
       *b = make_buffer(c.context(), CL_MEM_READ_WRITE, lw * 4);
     frontier = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
+    seen = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
+    bucketed = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(capacity) * 8);
+    block_buf = upload(q, g.block, CL_MEM_READ_ONLY);
+    counts = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
+    cursors = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
+    zeros.assign(size_t(p), 0), cursor.assign(size_t(p), 0);
     stage = pinned<int32_t>(q, size_t(capacity) * 2);
     send = pinned<int32_t>(q, size_t(capacity) * 2);
     bits = pinned<uint32_t>(q, words_of(g.n) + 1);
@@ -115,6 +132,8 @@ struct DistributedBfs::Impl {
     check(q.enqueueWriteBuffer(frontier, CL_FALSE, 0, words_of(g.n) * 4, bits.get()),
           "clEnqueueWriteBuffer");
     exchange_ms += since(t0);
+    set_args(or_seen, seen, frontier, int32_t(words_of(g.n)));
+    launch(q, or_seen, round_up(int64_t(words_of(g.n))), size_t(local));
     zero_counters();
     set_args(step, in_off, in_adj, off, levels, parents, visited, frontier, next, g.count, ctr,
              level);
@@ -125,32 +144,31 @@ struct DistributedBfs::Impl {
   }
 
   // Top-down level from queue qa (count vertices): the next frontier in qa afterwards.
-  std::pair<int64_t, int64_t> top_down(int64_t count, int32_t level, double& exchange_ms) {
+  std::pair<int64_t, int64_t> top_down(int64_t count, int32_t level, DistributedBfsStep& st) {
     auto& q = ctx.queue();
+    const size_t np = static_cast<size_t>(p);
+    std::vector<int> scount(np, 0), sdispl(np, 0), rcount(np, 0), rdispl(np, 0);
     zero_counters();
+    check(q.enqueueWriteBuffer(counts, CL_FALSE, 0, np * 4, zeros.data()), "clEnqueueWriteBuffer");
     set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count, qb,
-             ctr, edges, remote, int32_t(capacity), level);
+             ctr, edges, remote, int32_t(capacity), level, seen, block_buf, int32_t(p), counts);
     launch(q, expand, round_up(count * wave), size_t(local));
+    check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
     read_counters();
     const auto t0 = clock_type::now();
     const int64_t pairs = std::min<int64_t>(ctr_host[2], capacity);
     if (ctr_host[2] > capacity)  // the host checked the frontier's edges: cannot happen
       throw std::logic_error("bfs: remote pairs past the buffer");
-    if (pairs)
-      check(q.enqueueReadBuffer(remote, CL_TRUE, 0, size_t(pairs) * 8, stage.get()),
+    st.sent = pairs;
+    if (pairs) {  // bucket by owner on the device, one read
+      for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
+      cursor = sdispl;
+      check(q.enqueueWriteBuffer(cursors, CL_FALSE, 0, np * 4, cursor.data()),
+            "clEnqueueWriteBuffer");
+      set_args(bucket, remote, int32_t(pairs), block_buf, int32_t(p), cursors, bucketed);
+      launch(q, bucket, round_up(pairs), size_t(local));
+      check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, send.get()),
             "clEnqueueReadBuffer");
-    // Bucket by owner (counting sort), then the counts and the pairs to every rank.
-    const size_t np = static_cast<size_t>(p);
-    std::vector<int> scount(np, 0), sdispl(np, 0), rcount(np, 0), rdispl(np, 0);
-    std::vector<int> owner(static_cast<size_t>(pairs));
-    const int32_t* s = stage.get();
-    for (int64_t i = 0; i < pairs; ++i) ++scount[size_t(owner[size_t(i)] = g.owner(s[2 * i]))];
-    for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
-    std::vector<int> at = sdispl;
-    int32_t* out = send.get();
-    for (int64_t i = 0; i < pairs; ++i) {
-      const int k = at[size_t(owner[size_t(i)])]++;
-      out[2 * k] = s[2 * i], out[2 * k + 1] = s[2 * i + 1];
     }
     MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
     for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
@@ -170,7 +188,7 @@ struct DistributedBfs::Impl {
     MPI_Type_free(&pair);
     if (total)
       check(q.enqueueWriteBuffer(recv, CL_FALSE, 0, total * 8, got.get()), "clEnqueueWriteBuffer");
-    exchange_ms += since(t0);
+    st.exchange_ms += since(t0);
     if (total) {
       set_args(claim, off, levels, parents, recv, int32_t(total), g.first, qb, ctr, edges, level);
       launch(q, claim, round_up(int64_t(total)), size_t(local));
@@ -186,6 +204,7 @@ DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
   collective(g.comm, [&] { p_ = std::make_unique<Impl>(ctx, g, o); });
 }
 DistributedBfs::~DistributedBfs() = default;
+bool DistributedBfs::one_device() const { return p_->one != nullptr; }
 
 DistributedBfsResult DistributedBfs::run(int32_t source) {
   Impl& d = *p_;
@@ -195,6 +214,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
       throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                         std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   });
+  if (d.one) return d.one->run(source);
   auto& q = d.ctx.queue();
   const bool mine = source >= g.first && source < g.first + g.count;
   const int32_t minus = -1, zero = 0, s_local = source - g.first;
@@ -202,6 +222,8 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
     check(q.enqueueFillBuffer(d.levels, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
     check(q.enqueueFillBuffer(d.parents, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
   }
+  const uint32_t none = 0;
+  check(q.enqueueFillBuffer(d.seen, none, 0, (words_of(g.n) + 1) * 4), "clEnqueueFillBuffer");
   if (mine) {
     check(q.enqueueWriteBuffer(d.levels, CL_FALSE, size_t(s_local) * 4, 4, &zero), "write");
     check(q.enqueueWriteBuffer(d.parents, CL_FALSE, size_t(s_local) * 4, 4, &source), "write");
@@ -243,7 +265,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
         launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
         in_bitmap = false;
       }
-      next = d.top_down(local_count, level, st.exchange_ms);
+      next = d.top_down(local_count, level, st);
     }
     local_count = next.first, local_edges = next.second;
     int64_t sums[2] = {local_count, local_edges}, most = local_edges;

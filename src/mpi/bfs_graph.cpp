@@ -1,14 +1,18 @@
 // DistributedGraph: the entry-balanced vertex blocks, root's graph scattered (MPI_Scatterv of
 // row lengths and rows, forward and, for a directed graph, reverse), and R-MAT drawn on every
 // rank (OpenMP): the degrees counted from the counter-based edge stream, each rank a share of
-// it, summed by MPI_Allreduce (so every rank picks the same blocks); then every rank draws the
-// whole stream again and keeps the entries of its rows, placed with atomic cursors, sorted and
-// stripped of repeats, as graph/rows.cpp builds the one-GPU graph (64-bit offsets here).
+// it, summed by MPI_Allreduce (so every rank picks the same blocks); then every rank draws its
+// share again, round by round, buckets both directions of each edge by the owner of the row
+// (MPI_Alltoall of the counts, MPI_Alltoallv of the (row, column) pairs), and places what it
+// receives with atomic cursors; rows sorted and stripped of repeats, as graph/rows.cpp builds
+// the one-GPU graph (64-bit offsets here).
 #include <algorithm>
 #include <atomic>
 #include <climits>
 #include <memory>
 #include <numeric>
+
+#include <omp.h>
 
 #include "lockstep/generators.hpp"
 #include "lockstep/mpi/bfs.hpp"
@@ -152,19 +156,77 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   g.n = n, g.block = block, g.symmetric = true;
   g.first = block[size_t(me)], g.count = block[size_t(me) + 1] - g.first;
   const int32_t lo = g.first, hi = g.first + g.count;
-  // The owned rows with repeats: cursors from the raw degrees, entries placed atomically.
+  // The owned rows with repeats: cursors from the raw degrees, entries placed atomically as
+  // the owners receive them, kRound blocks of this rank's share of the stream a round.
   std::vector<int64_t> at(prefix.begin() + lo, prefix.begin() + hi + 1);
   const int64_t base = at[0];
   for (int64_t& x : at) x -= base;
   std::unique_ptr<int32_t[]> raw(new int32_t[size_t(std::max<int64_t>(1, at.back()))]);
   {
+    const int64_t b0 = blocks * me / p, b1 = blocks * (me + 1) / p, kRound = 512;
+    int64_t rounds = (b1 - b0 + kRound - 1) / kRound;
+    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, comm);
     std::vector<int64_t> cur(at.begin(), at.end() - 1);
-    int64_t* c = cur.data();
-    int32_t* r = raw.get();
-    each_edge(0, blocks, [&](int32_t u, int32_t v) {
-      if (u >= lo && u < hi) r[__atomic_fetch_add(c + (u - lo), 1, __ATOMIC_RELAXED)] = v;
-      if (v >= lo && v < hi) r[__atomic_fetch_add(c + (v - lo), 1, __ATOMIC_RELAXED)] = u;
-    });
+    const size_t np = size_t(p), cap = size_t(std::min(m, kRound * kBlock));
+    std::vector<int32_t> from(cap), to(cap), pairs(4 * cap), got;
+    std::vector<int> scount(np), sdispl(np), rcount(np), rdispl(np);
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
+    MPI_Type_commit(&pair);
+    const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
+    std::vector<int64_t> tcount(size_t(chunks) * np);
+    auto owner = [&](int32_t v) { return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1; };
+    for (int64_t round = 0; round < rounds; ++round) {
+      const int64_t r0 = std::min(b1, b0 + round * kRound), r1 = std::min(b1, r0 + kRound);
+      const int64_t e0 = std::min(m, r0 * kBlock), edges = std::min(m, r1 * kBlock) - e0;
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int64_t b = r0; b < r1; ++b) {
+        const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
+        gen::rmat_edges(scale, seed, begin, end, from.data() + (begin - e0), to.data() + (begin - e0));
+      }
+      // per slice and owner counts, then each slice's entries at its own offsets
+      std::fill(tcount.begin(), tcount.end(), 0);
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int t = 0; t < chunks; ++t) {
+        int64_t* c = tcount.data() + size_t(t) * np;
+        for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i)
+          ++c[owner(from[size_t(i)])], ++c[owner(to[size_t(i)])];
+      }
+      int64_t sum = 0;
+      for (size_t q = 0; q < np; ++q) {
+        sdispl[q] = int(sum);
+        for (int t = 0; t < chunks; ++t) {
+          const int64_t k = tcount[size_t(t) * np + q];
+          tcount[size_t(t) * np + q] = sum, sum += k;
+        }
+        scount[q] = int(sum - sdispl[q]);
+      }
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int t = 0; t < chunks; ++t) {
+        int64_t* c = tcount.data() + size_t(t) * np;
+        int32_t* out = pairs.data();
+        for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i) {
+          const int32_t u = from[size_t(i)], v = to[size_t(i)];
+          int64_t k = c[owner(u)]++;
+          out[2 * k] = u, out[2 * k + 1] = v;
+          k = c[owner(v)]++;
+          out[2 * k] = v, out[2 * k + 1] = u;
+        }
+      }
+      MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm);
+      int64_t total = 0;
+      for (size_t q = 0; q < np; ++q) rdispl[q] = int(total), total += rcount[q];
+      got.resize(size_t(2 * total));
+      MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair, got.data(), rcount.data(),
+                    rdispl.data(), pair, comm);
+      int64_t* c = cur.data();
+      int32_t* r = raw.get();
+      const int32_t* in = got.data();
+#pragma omp parallel for schedule(static)
+      for (int64_t i = 0; i < total; ++i)
+        r[__atomic_fetch_add(c + (in[2 * i] - lo), 1, __ATOMIC_RELAXED)] = in[2 * i + 1];
+    }
+    MPI_Type_free(&pair);
   }
   prefix = {};
   // Sort each row and keep one of each entry (in place), then compact.

@@ -91,11 +91,15 @@ expect "a rank without a device exits 1" "[[ $rc -eq 1 ]]"
 expect "rank 1's message, printed once" "[[ \$(echo \"\$out\" | grep -c 'lockstep spmv: rank 1: .*no-such-device') -eq 1 ]]"
 # bfs --distributed: R-MAT drawn on the ranks, Graph500 keys, validated; a SNAP file scattered
 # from rank 0; a source out of range, a missing file and a rank without a device end every rank
-# with one message; an unknown direction is a usage error.
+# with one message; an unknown direction is a usage error. One rank runs the one-device engine.
 out=$(run bfs --rmat 9 --edge-factor 8 --distributed --sources 3 --validate 2>&1); rc=$?
 echo "$out" | tail -1
 expect "bfs --distributed --rmat 9 validated on 2 ranks" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *sources=3\ runs=3\ algorithm=auto*valid=1\ ranks=2 ]]"
 expect "... one line per search" "[[ \$(echo \"\$out\" | grep -c '^source=') -eq 3 ]]"
+expect "... the first search's levels as timeline lines, pairs sent" "[[ \$(echo \"\$out\" | grep -c '^timeline level=.* sent_max=.* one_device=0') -ge 2 ]]"
+out=$(timeout 120 "$mpiexec" -np 1 "$lockstep" bfs --rmat 9 --edge-factor 8 --distributed --sources 2 --validate 2>&1); rc=$?
+echo "$out" | tail -1
+expect "bfs --distributed on 1 rank: the one-device engine, validated" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *valid=1\ ranks=1 && \"\$out\" == *'one_device=1'* ]]"
 graph=$src/../shared/graphs/wiki-Vote.txt.gz
 if [[ -f "$graph" ]]; then
   out=$(run bfs "$graph" --distributed --source 30 --validate --algorithm bottom-up 2>&1); rc=$?

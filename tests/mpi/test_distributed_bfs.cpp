@@ -3,7 +3,8 @@
 // vertices have no edges, a rank with no vertices, the source on the last rank), on R-MAT (whose
 // distributed build must give rmat_graph's rows) and on a shared SNAP graph, in each direction
 // (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
-// a broken one on any rank; a bad source ends every rank with the same error.
+// a broken one on any rank; a bad source ends every rank with the same error. One rank (a
+// communicator of rank 0 alone) runs the one-device engine under auto, the kernels when forced.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -103,6 +104,32 @@ TEST_CASE("mpi bfs: R-MAT drawn on the ranks is rmat_graph's graph, same levels"
   CHECK(root == s);  // the same keys on every rank
   const BfsResult hub = bfs_cpu(whole, 0, 1);
   for (int32_t v : s) CHECK((whole.degree(v) > 0 && hub.levels[size_t(v)] >= 0));
+}
+
+TEST_CASE("mpi bfs: one rank runs the one-device engine; forced directions keep the kernels") {
+  // rank 0 alone (a communicator of one): nothing to exchange
+  MPI_Comm self;
+  MPI_Comm_split(world(), world_rank() == 0 ? 0 : MPI_UNDEFINED, 0, &self);
+  if (world_rank() != 0) return;
+  const CsrGraph whole = rmat_graph(10, 8, 5);
+  const mpi::DistributedGraph g = mpi::rmat_graph(self, 10, 8, 5);
+  for (mpi::Direction d : {mpi::Direction::automatic, mpi::Direction::top_down}) {
+    mpi::DistributedBfsOptions o;
+    o.direction = d;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    CHECK(bfs.one_device() == (d == mpi::Direction::automatic));
+    for (int32_t s : {0, whole.n - 1, 517}) {
+      INFO("direction ", mpi::to_string(d), " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      const BfsResult want = bfs_cpu(whole, s, 1);
+      CHECK(r.levels == want.levels);
+      CHECK(r.reached == want.reached);
+      CHECK(r.traversed_edges == want.traversed_edges);
+      CHECK(mpi::validate_bfs(g, s, r) == "");
+      CHECK(!r.steps.empty());
+    }
+  }
+  MPI_Comm_free(&self);
 }
 
 TEST_CASE("mpi bfs: a shared SNAP graph (skipped when absent)") {

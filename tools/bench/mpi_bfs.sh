@@ -4,15 +4,21 @@
 # harmonic mean over --sources searches, each undirected edge of the traversed component once.
 #   strong  RMAT 26 on 1, 2, 4 GPUs
 #   weak    2^26 vertices a GPU: RMAT 26 on 1 (the strong run), 27 on 2, 28 on 4
-#   big     RMAT 29 on 4 (does not fit one GPU: ~17 GB of rows a rank)
-#   one     RMAT 24: `lockstep bfs` (one GPU, no MPI) against `--distributed` under -np 1
+#   big     RMAT 29 on 4 (does not fit one GPU: ~17 GB of rows a rank; not in the default PARTS)
+#   one     RMAT 24: `lockstep bfs` (one GPU, no MPI) against `--distributed` under -np 1 (which
+#           runs the same one-device engine: one_device=1 on its timeline lines)
 # Every mpirun draws its graph again on every rank (graph_s= on its first line; each rank draws
-# the whole edge stream twice with its share of the host's cores, OMP_NUM_THREADS = cores / np).
-# Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s= line after each, then
-# `strong`/`weak` lines with speedup and efficiency) and, with matplotlib, $OUT/mpi_bfs.png.
-# Needs NPS' largest count of GPUs and an MPI binary: exits 0 with a note otherwise.
+# its share of the edge stream for the degrees, then the whole stream for its rows, with its
+# share of the host's cores, OMP_NUM_THREADS = cores / np). The default PARTS took ~6-7 minutes
+# on 4 H100s (estimate from the 2026-11-27 graph_s and wall_s: RMAT 28 on 4 ranks ~2 minutes).
+# Prints, per run, the summary line (gteps = harmonic mean) and the first search's per-level
+# timeline (`timeline level=`: direction, global frontier, slowest rank's ms and exchange_ms,
+# most pairs a rank sent). Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
+# line after each, then `strong`/`weak` lines with speedup and efficiency) and, with
+# matplotlib, $OUT/mpi_bfs.png. Needs GPUs and an MPI binary: exits 0 with a note otherwise.
 # MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [PARTS="one strong weak big"] tools/bench/mpi_bfs.sh
+# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [PARTS="one strong weak"] tools/bench/mpi_bfs.sh
+#      (PARTS=big for RMAT 29 on 4 GPUs, its own call)
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -36,7 +42,8 @@ unset LOCKSTEP_DEVICE  # rank L takes GPU L
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
 cores=$(nproc)
 k=${SOURCES:-8} kbig=${BIG_SOURCES:-4}
-parts=${PARTS:-one strong weak big}
+parts=${PARTS:-one strong weak}
+t_start=$SECONDS
 : > "$txt"
 declare -A gteps
 run() {  # run TAG NP ARGS...: one command, its lines, its wall time
@@ -48,6 +55,7 @@ run() {  # run TAG NP ARGS...: one command, its lines, its wall time
   out=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err")
   echo "$out" | tee -a "$txt" > /dev/null
   echo "wall_s=$((SECONDS - start)) tag=$tag np=$np" | tee -a "$txt"
+  grep '^timeline level=' <<< "$out" | sed "s/^/  $tag /"
   local last=$(tail -1 <<< "$out")
   gteps[$tag]=$(sed -n 's/.* gteps=\([^ ]*\).*/\1/p' <<< "$last")
   echo "$tag np=$np ${last}"
@@ -56,9 +64,13 @@ if [[ " $parts " == *" one "* ]]; then
   cmd=("$bin" bfs --rmat 24 --sources "$k" --validate)
   echo "# one-gpu: ${cmd[*]}" >> "$txt"
   start=$SECONDS
-  "${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^strategy=' | tee -a "$txt" | tail -1
+  last=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^strategy=' | tee -a "$txt" | tail -1)
+  echo "one-gpu np=0 $last"
+  gteps[one]=$(sed -n 's/.* gteps=\([^ ]*\).*/\1/p' <<< "$last")
   echo "wall_s=$((SECONDS - start)) tag=one-gpu np=0" | tee -a "$txt"
   run dist24 1 --rmat 24 --distributed --sources "$k" --validate
+  a=${gteps[one]:-} b=${gteps[dist24]:-}
+  [[ -n "$a" && -n "$b" ]] && awk -v a="$a" -v b="$b" 'BEGIN { printf "one scale=24 gteps_bfs=%s gteps_distributed_np1=%s ratio=%.3f goal=0.9\n", a, b, b / a }' | tee -a "$txt"
 fi
 if [[ " $parts " == *" strong "* || " $parts " == *" weak "* ]]; then
   run s26x1 1 --rmat 26 --distributed --sources "$k" --validate
@@ -82,6 +94,7 @@ fi
 if [[ " $parts " == *" big "* && $gpus -ge 4 ]]; then
   run b29x4 4 --rmat 29 --distributed --sources "$kbig" --validate
 fi
+echo "mpi_bfs total_s=$((SECONDS - t_start))" | tee -a "$txt"
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
 "$py" "$(dirname "$0")/plot_mpi_bfs.py" "$txt" "$OUT/mpi_bfs.png" 2>> "$OUT/mpi_bfs.err" ||
   echo "plot skipped (see $OUT/mpi_bfs.err)"

@@ -15,14 +15,18 @@
 // neighbour ids and 64-bit row offsets (a rank may hold more than 2^31 entries), plus the rows of
 // the in-neighbours when the graph is directed. Per level, with the global frontier counts:
 //   top-down   each rank expands its frontier on its device (one wave a vertex): neighbours it
-//              owns are claimed there, the others leave as (vertex, parent) pairs, bucketed by
-//              owner and sent with MPI_Ialltoallv through pinned host buffers; the owners claim
-//              what they receive;
+//              owns are claimed there, the others leave as (vertex, parent) pairs, each remote
+//              vertex at most once a search (a global bitmap of those sent or seen in a gathered
+//              frontier), bucketed by owner on the device and sent with MPI_Ialltoallv through
+//              pinned host buffers (the counts first, while the device buckets); the owners
+//              claim what they receive;
 //   bottom-up  each rank's frontier bitmap words are gathered on every rank (MPI_Iallgatherv), and
 //              every rank scans its own unvisited vertices' in-neighbours against the whole
 //              bitmap on its device (cl/bfs_bitmap.cl's bfs_bu_step, the one-GPU kernel);
 //   the switch Beamer's: bottom-up when the frontier's edges exceed the unvisited edges / alpha,
 //              back to top-down when the frontier falls below n / beta (all counts global).
+// One rank with a graph of fewer than 2^31 vertices + entries runs lockstep::Bfs, the one-device
+// engine, on its rows (nothing to exchange; its steps reported as top-down or bottom-up levels).
 #pragma once
 #include <memory>
 #include <string>
@@ -62,9 +66,9 @@ DistributedGraph scatter_graph(MPI_Comm comm, const CsrGraph& global, std::vecto
 /// Collective: Graph500 R-MAT (lockstep::rmat_graph's graph for the same scale, edge factor and
 /// seed: its counter-based edges, both directions, repeats once), built in parallel: each rank
 /// counts the degrees of its 1/ranks of the edge stream (OpenMP), one MPI_Allreduce sums them
-/// (the same entry-balanced blocks everywhere), then every rank draws the whole stream and keeps
-/// the entries of the rows it owns (no edge is sent: 1 + 1/ranks draws of the stream a rank).
-/// Scale up to 30.
+/// (the same entry-balanced blocks everywhere), then every rank draws its 1/ranks again and
+/// sends both directions of each edge to the owner of the row (MPI_Alltoallv, rounds of 2^23
+/// edges): 2/ranks draws of the stream a rank. Scale up to 30.
 DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, uint64_t seed,
                             std::vector<int32_t> block = {});
 
@@ -87,6 +91,7 @@ struct DistributedBfsStep {
   Direction direction = Direction::top_down;
   int64_t frontier = 0, edges = 0;  // global, before the level
   double ms = 0, exchange_ms = 0;   // this rank's level time, and its part in MPI and copies
+  int64_t sent = 0;                 // top-down: the (vertex, parent) pairs this rank sent
 };
 
 struct DistributedBfsResult {
@@ -107,6 +112,8 @@ class DistributedBfs {
   ~DistributedBfs();
   /// Throws collective_error (input) on every rank for a source outside [0, n).
   DistributedBfsResult run(int32_t source);
+  /// Whether run() is lockstep::Bfs on one rank's whole graph (see the comment at the top).
+  bool one_device() const;
 
  private:
   struct Impl;

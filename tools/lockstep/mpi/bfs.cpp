@@ -3,7 +3,9 @@
 // (lockstep::mpi::DistributedBfs). R-MAT is drawn on every rank (each keeps its rows); a file is
 // read on rank 0 and scattered. Rank 0 prints a head line (graph_s: the graph read or drawn and
 // built, the slowest rank), a line per search (ms: the slowest rank, from a barrier; exchange_ms:
-// the largest per-rank time in MPI and its copies) and last the summary: Graph500's harmonic mean
+// the largest per-rank time in MPI and its copies), after the first one `timeline level=` lines
+// (its levels: direction, frontier, slowest rank's ms and exchange_ms, pairs sent) and last the
+// summary: Graph500's harmonic mean
 // of the per-search TEPS (gteps) with median, min and max, each undirected edge of the traversed
 // component once, as `lockstep bfs` counts them.
 #include <algorithm>
@@ -37,6 +39,22 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size();
   return m == 0 ? 0 : m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+}
+
+// The first search's levels on rank 0, one line each: the global frontier, the slowest rank's
+// level time and time in MPI and copies, and the most pairs a rank sent (top-down).
+void timeline(const mpi::DistributedBfsResult& r, MPI_Comm comm, bool one_device) {
+  for (const mpi::DistributedBfsStep& st : r.steps) {
+    double t[2] = {st.ms, st.exchange_ms};
+    int64_t sent = st.sent;
+    MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_DOUBLE, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &sent, 1, MPI_INT64_T, MPI_MAX, comm);
+    Report line;
+    line.add("timeline level", st.level).add("direction", mpi::to_string(st.direction));
+    line.add("frontier", st.frontier).add("edges", st.edges).add("ms", t[0]);
+    line.add("exchange_ms", t[1]).add("sent_max", sent).add("one_device", int(one_device));
+    if (mpi::rank(comm) == 0) std::cout << line.str() << "\n";
+  }
 }
 
 int run(const po::variables_map& vm, const mpi::DistributedBfsOptions& o, MPI_Comm comm) {
@@ -86,6 +104,7 @@ int run(const po::variables_map& vm, const mpi::DistributedBfsOptions& o, MPI_Co
       line.add("top_down_levels", r.levels_run(mpi::Direction::top_down))
           .add("bottom_up_levels", r.levels_run(mpi::Direction::bottom_up));
       if (me == 0) std::cout << line.str() << "\n";
+      if (teps.empty()) timeline(r, comm, bfs.one_device());
       teps.push_back(r.gteps());
       sum_ms += r.ms;
       if (teps.size() == 1) first = std::move(r);
