@@ -75,7 +75,7 @@ std::string to_string(AlignAlgorithm a);
 
 struct AlignConfig {
   AlignAlgorithm algorithm = AlignAlgorithm::automatic;
-  StrategyChoice strategy;  // barrier: the global barrier (auto, relaunch, lock, ...)
+  StrategyChoice barrier;   // barrier: the global barrier (auto, relaunch, lock, ...)
   int local_size = 0;       // work-items per group (0: automatic)
   int cells = 0;            // rows per work-item (0: automatic)
   int tile_cols = 0;        // columns per tile (barrier) or per published chunk (pipeline)
@@ -96,7 +96,7 @@ struct AlignResult {
   double ms = 0, traceback_ms = 0;
   size_t traceback_bytes = 0;  // peak memory of the traceback's banded recomputation
   AlignConfig config;          // as resolved
-  std::string strategy;        // barrier strategy used (gpu), else ""
+  std::string barrier;         // barrier strategy used (gpu), else ""
   int groups = 0;
 };
 

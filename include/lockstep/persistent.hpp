@@ -28,14 +28,14 @@
 
 namespace lockstep {
 
-/// "auto" (empty), or a strategy name: the CLI's --strategy vocabulary.
+/// "auto" (empty), or a strategy name: the CLI's --barrier vocabulary.
 using StrategyChoice = std::optional<BarrierStrategy>;
 inline const StrategyChoice auto_strategy{};
 StrategyChoice parse_strategy_choice(const std::string& name);  // throws input_error
 std::string to_string(const StrategyChoice& s);
 
 struct PersistentConfig {
-  StrategyChoice strategy;  // empty: auto (default rule; relaunch when the groups cannot fit)
+  StrategyChoice barrier;   // empty: auto (default rule; relaunch when the groups cannot fit)
   int groups = 0;           // 0: the useful maximum that the kernel and the strategy can hold
   int max_groups = 0;       // the useful maximum (e.g. work units: more groups would idle); 0:
                             // none. Relaunch needs no co-residency and launches this many.

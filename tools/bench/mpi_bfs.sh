@@ -56,7 +56,7 @@ if [[ " $parts " == *" one "* ]]; then
   cmd=("$bin" bfs --rmat 24 --sources "$k" --validate)
   echo "# one-gpu: ${cmd[*]}" >> "$txt"
   start=$SECONDS
-  "${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^strategy=' | tee -a "$txt" | tail -1
+  "${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^algorithm=' | tee -a "$txt" | tail -1
   echo "wall_s=$((SECONDS - start)) tag=one-gpu np=0" | tee -a "$txt"
   run dist24 1 --rmat 24 --distributed --sources "$k" --validate
 fi
