@@ -35,15 +35,15 @@ StrategyChoice parse_strategy_choice(const std::string& name);  // throws input_
 std::string to_string(const StrategyChoice& s);
 
 struct PersistentConfig {
-  StrategyChoice barrier;   // empty: auto (default rule; relaunch when the groups cannot fit)
-  int groups = 0;           // 0: the useful maximum that the kernel and the strategy can hold
-  int max_groups = 0;       // the useful maximum (e.g. work units: more groups would idle); 0:
-                            // none. Relaunch needs no co-residency and launches this many.
-  int local_size = 256;     // reaches the kernel as LOCAL_SIZE
-  size_t local_mem = 0;     // bytes of all the kernel's __local arguments together
-  int branch = 0;           // tree branching factor (0: the default)
-  bool clamp = false;       // an explicit strategy with too many explicit groups: clamp, not refuse
-  BarrierVariant variant;   // ordering and flag spacing (default: the device's best)
+  StrategyChoice barrier;  // empty: auto (default rule; relaunch when the groups cannot fit)
+  int groups = 0;          // 0: the useful maximum that the kernel and the strategy can hold
+  int max_groups = 0;      // the useful maximum (e.g. work units: more groups would idle); 0:
+                           // none. Relaunch needs no co-residency and launches this many.
+  int local_size = 256;    // reaches the kernel as LOCAL_SIZE
+  size_t local_mem = 0;    // bytes of all the kernel's __local arguments together
+  int branch = 0;          // tree branching factor (0: the default)
+  bool clamp = false;      // an explicit strategy with too many explicit groups: clamp, not refuse
+  BarrierVariant variant;  // ordering and flag spacing (default: the device's best)
 };
 
 /// The build options PersistentKernel gives its program: `defines`, LOCAL_SIZE = local_size and
