@@ -41,7 +41,7 @@ void check_mode(const SortResult& r, size_t n) {
   if (n == 0) return;
   const size_t tiles = (n + size_t(r.tile) - 1) / size_t(r.tile);
   const bool reload = r.barrier.find("+reload") != std::string::npos;
-  INFO("n=", n, " tile=", r.tile, " groups=", r.groups, " strategy=", r.barrier);
+  INFO("n=", n, " tile=", r.tile, " groups=", r.groups, " barrier=", r.barrier);
   CHECK(reload == (r.barrier.rfind("relaunch", 0) == 0 || size_t(r.groups) < tiles));
 }
 
