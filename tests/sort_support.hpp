@@ -64,7 +64,7 @@ inline SortResult check_sort(const std::vector<K>& in, const SortOptions& opts, 
   }
 
   INFO(what, " n=", in.size(), " type=", to_string(key_type_of<K>()), " desc=", opts.descending,
-       " pairs=", pairs, " algorithm=", to_string(r.algorithm), " strategy=", r.strategy,
+       " pairs=", pairs, " algorithm=", to_string(r.algorithm), " barrier=", r.barrier,
        " groups=", r.groups);
   const auto got = bits(keys), exp = bits(want);
   size_t bad = 0;

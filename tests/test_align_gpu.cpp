@@ -16,7 +16,7 @@ namespace {
 AlignConfig small(AlignAlgorithm alg, const char* strategy = "auto", int groups = 0) {
   AlignConfig c;
   c.algorithm = alg;
-  c.strategy = parse_strategy_choice(strategy);
+  c.barrier = parse_strategy_choice(strategy);
   c.local_size = 16;  // small shapes: many tiles and stripes on short pairs
   c.cells = 2;
   c.tile_cols = 48;
@@ -185,7 +185,7 @@ TEST_CASE("align gpu: 16-bit pipeline, exact, and a saturated pair run again in 
     REQUIRE(want.score >= int(region) * 100);
     const AlignResult got = align(ctx, a, b, s, c);
     check_same(got, want);
-    CHECK(got.strategy == (want.score < 32000 ? "flags16" : "flags16-saturated"));
+    CHECK(got.barrier == (want.score < 32000 ? "flags16" : "flags16-saturated"));
     CHECK(got.config.score_bits == (want.score < 32000 ? 16 : 32));
   }
   Scoring dna = dna_scoring(2, -3, 5, 2);
@@ -196,7 +196,7 @@ TEST_CASE("align gpu: 16-bit pipeline, exact, and a saturated pair run again in 
     auto a = dna.encode(sa), b = dna.encode(sb);
     const AlignResult got = align(ctx, a, b, dna, c);
     check_same(got, align_cpu(a, b, dna));
-    CHECK(got.strategy == "flags16");
+    CHECK(got.barrier == "flags16");
   }
   CHECK_THROWS_AS(align(ctx, s.encode("ACGT"), s.encode("ACGT"), dna_scoring(2, -3, 9000, 1), c),
                   input_error);

@@ -94,7 +94,7 @@ const std::vector<ApspConfig> kSmallConfigs = {
 };
 
 std::string describe(int32_t n, const ApspConfig& c) {
-  return "n=" + std::to_string(n) + " " + to_string(c.variant) + " tile=" + std::to_string(c.tile) +
+  return "n=" + std::to_string(n) + " " + to_string(c.algorithm) + " tile=" + std::to_string(c.tile) +
          " K=" + std::to_string(c.K) + " paths=" + std::to_string(c.paths) + " micro=" +
          std::to_string(c.thread_rows) + "x" + std::to_string(c.thread_tile) + " unroll=" +
          std::to_string(c.unroll) + " overlap=" + std::to_string(c.overlap);

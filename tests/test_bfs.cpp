@@ -39,7 +39,7 @@ struct Variant {
 std::vector<Variant> variants() {
   auto with = [](BfsStrategy s, const char* barrier = "auto") {
     BfsOptions o;
-    o.strategy = s;
+    o.algorithm = s;
     o.local_size = 64;
     o.barrier = parse_strategy_choice(barrier);
     return o;
@@ -79,7 +79,7 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
   Context& ctx = test::context();
   const std::vector<int32_t> expected = reference_levels(g, source);
   for (const Variant& v : variants()) {
-    if (v.options.strategy == BfsStrategy::bottom_up && !g.has_in_edges()) continue;
+    if (v.options.algorithm == BfsStrategy::bottom_up && !g.has_in_edges()) continue;
     BfsResult r = bfs(ctx, g, source, v.options);
 
     int wrong = 0;
@@ -92,7 +92,7 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
       CHECK_MESSAGE(r.levels_run(BfsStrategy::multi) == r.max_level + 1, what, ": auto/whole");
     if (v.options.rule.cpu_graph_edges > 1e18)  // every level on the host
       CHECK_MESSAGE(r.levels_run(BfsStrategy::cpu) == r.max_level + 1, what, ": auto/host");
-    if (v.options.strategy == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
+    if (v.options.algorithm == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
       CHECK_MESSAGE(r.multi_groups > 1, what, ": the multi kernel ran in one group");
   }
 }
@@ -153,7 +153,7 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
   CHECK(r.levels_run(BfsStrategy::lb) > 0);         // the source's 299 edges > lb_edges
 
   for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::lb, BfsStrategy::bottom_up}) {
-    o.strategy = s;
+    o.algorithm = s;
     Bfs many(ctx, rmat, o);  // one upload, several sources: nothing left over between runs
     for (int32_t source : {5, 1, 2047}) {
       BfsResult again = many.run(source);
@@ -161,7 +161,7 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
       CHECK(validate_bfs(rmat, source, again.levels, again.parents) == "");
     }
   }
-  o.strategy = BfsStrategy::automatic;
+  o.algorithm = BfsStrategy::automatic;
   const BfsResult deep = bfs(ctx, grid, 0, o);
   CHECK(deep.levels_run(BfsStrategy::cpu) > 0);  // the corner's first levels are tiny
   CHECK(deep.levels_run(BfsStrategy::multi) > 0);

@@ -53,15 +53,17 @@ TEST_CASE("cli vocabulary: each old spelling works with exactly one deprecation 
     std::string args, old_name, new_name, key, value;
   };
   const Old cases[] = {
-      {"spmv " + matrix() + " --kernel scalar --repeat 1", "kernel", "algorithm", "kernel", "scalar"},
+      {"spmv " + matrix() + " --kernel scalar --repeat 1", "kernel", "algorithm", "algorithm",
+       "scalar"},
       {"spmv " + matrix() + " --algorithm scalar --wg-bits 6 --repeat 1", "wg-bits", "local-size",
-       "wg_bits", "6"},
-      {"apsp --random 40,0.1,3 --variant blocked", "variant", "algorithm", "variant", "blocked"},
-      {"bfs --grid 8 --strategy cpu", "strategy", "algorithm", "strategy", "cpu"},
-      {"sort --n 1000 --algorithm bitonic --strategy lock", "strategy", "barrier", "strategy", "lock"},
+       "local_size", "64"},
+      {"apsp --random 40,0.1,3 --variant blocked", "variant", "algorithm", "algorithm", "blocked"},
+      {"bfs --grid 8 --strategy cpu", "strategy", "algorithm", "algorithm", "cpu"},
+      {"sort --n 1000 --algorithm bitonic --strategy lock", "strategy", "barrier", "barrier", "lock"},
       {"align " + fa + " " + fa + " --algorithm barrier --strategy lock", "strategy", "barrier",
-       "strategy", "lock"},
-      {"bench barrier --strategy lock --groups 1 --rounds 10", "strategy", "barrier", "strategy", "lock"}};
+       "barrier", "lock"},
+      {"bench barrier --strategy lock --groups 1 --rounds 10", "strategy", "barrier", "barrier",
+       "lock"}};
   for (const Old& c : cases) {
     CAPTURE(c.args);
     std::string out;
@@ -71,6 +73,8 @@ TEST_CASE("cli vocabulary: each old spelling works with exactly one deprecation 
     std::string words = " " + out;  // it took effect: KEY=VALUE as a whole word of some line
     for (char& ch : words) ch = ch == '\n' ? ' ' : ch;
     CHECK(words.find(" " + c.key + "=" + c.value + " ") != std::string::npos);
+    for (const char* old_key : {" kernel=", " wg_bits=", " strategy=", " variant="})
+      CHECK_MESSAGE(words.find(old_key) == std::string::npos, old_key);  // output: the new words
   }
 }
 

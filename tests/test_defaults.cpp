@@ -65,35 +65,36 @@ detail::RadixParams old_radix(const DeviceInfo& device, KeyType type, bool pairs
 SpmvConfig old_spmv(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t value,
                     double contiguity) {
   SpmvConfig c;
-  c.wg_bits = 8;
-  while ((size_t(1) << c.wg_bits) > d.max_work_group_size && c.wg_bits > 0) --c.wg_bits;
+  int wg_bits = 8;
+  while ((size_t(1) << wg_bits) > d.max_work_group_size && wg_bits > 0) --wg_bits;
+  c.local_size = 1 << wg_bits;
   if (s.max > 8 * std::max(1.0, s.mean) && s.std > s.mean && s.max > 256 && rows > 0) {
-    c.kernel = SpmvKernel::adaptive;
+    c.algorithm = SpmvAlgorithm::adaptive;
     c.items = 7;
     if (spmv_valid(c, d, value)) return c;
   }
-  c.kernel = SpmvKernel::vector;
+  c.algorithm = SpmvAlgorithm::vector;
   c.shuffle = 0;
   if (!d.is_gpu()) {
-    c.rows_bits = c.wg_bits;
+    c.rows_bits = wg_bits;
     return c;
   }
   const int wave = int(std::max(1u, d.wave_width));
   int tpr_bits = 0;
   if (size_t(rows) * size_t(wave) <= size_t(d.compute_units) * 2048) {
-    while ((1 << tpr_bits) < double(s.max) / 2 && (2 << tpr_bits) <= wave && tpr_bits < c.wg_bits)
+    while ((1 << tpr_bits) < double(s.max) / 2 && (2 << tpr_bits) <= wave && tpr_bits < wg_bits)
       ++tpr_bits;
   } else {
     const double per_item = contiguity >= 0.15 ? 4 : 1.0;
     const int cap = std::min(16, wave);
-    while ((2 << tpr_bits) <= s.mean / per_item && (2 << tpr_bits) <= cap && tpr_bits < c.wg_bits)
+    while ((2 << tpr_bits) <= s.mean / per_item && (2 << tpr_bits) <= cap && tpr_bits < wg_bits)
       ++tpr_bits;
   }
   if (tpr_bits == 0) {
-    c.kernel = SpmvKernel::scalar;
+    c.algorithm = SpmvAlgorithm::scalar;
     return c;
   }
-  c.rows_bits = c.wg_bits - tpr_bits;
+  c.rows_bits = wg_bits - tpr_bits;
   SpmvConfig with = c;
   with.shuffle = 1;
   if (spmv_valid(with, d, value)) c.shuffle = 1;
@@ -104,8 +105,8 @@ SpmvConfig old_spmv(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t
 // answer must give what it gives alone)
 ApspConfig old_apsp_head(const DeviceInfo& device, ApspConfig c) {
   if (c.tile == 0) c.tile = 32;
-  if (c.K == 0) c.K = c.variant == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
-  const bool wide = device.is_gpu() && !c.paths && c.variant == ApspVariant::generalized;
+  if (c.K == 0) c.K = c.algorithm == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
+  const bool wide = device.is_gpu() && !c.paths && c.algorithm == ApspVariant::generalized;
   if (c.thread_tile == 0) {
     c.thread_tile = wide ? 8 : 4;
     if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
@@ -178,7 +179,7 @@ TEST_CASE("defaults: the table gives each rule its old answers on every describe
         for (int tile : {0, 16, 64})
           for (int tt : {0, 4}) {
             ApspConfig c;
-            c.variant = v, c.paths = paths, c.tile = tile, c.thread_tile = tt;
+            c.algorithm = v, c.paths = paths, c.tile = tile, c.thread_tile = tt;
             const ApspConfig a = apsp_rule(d, 1000, old_apsp_head(d, c)), b = apsp_rule(d, 1000, c);
             CHECK(std::make_tuple(a.tile, a.K, a.thread_tile, a.thread_rows, a.unroll, a.overlap) ==
                   std::make_tuple(b.tile, b.K, b.thread_tile, b.thread_rows, b.unroll, b.overlap));

@@ -32,7 +32,7 @@ TEST_CASE("sort: bitonic u32 keys on every barrier strategy, adversarial sizes a
   for (const char* s : {"relaunch", "lock", "grouped-lock", "lock-free", "tree", "auto"}) {
     SortOptions o;
     o.algorithm = SortAlgorithm::bitonic;
-    o.strategy = parse_strategy_choice(s);
+    o.barrier = parse_strategy_choice(s);
     o.tile = 64;  // small tiles: many global stages, fused passes of 1, 2 and 3 levels
     o.local_size = 16;
     for (size_t n : kSizes) check_sort(random_keys<uint32_t>(n, n + 1), o, false, s);
@@ -137,7 +137,7 @@ TEST_CASE("sort: every key type and order, both algorithms, with pairs") {
       SortOptions o;
       o.algorithm = a;
       o.descending = desc;
-      o.strategy = BarrierStrategy::lock;
+      o.barrier = BarrierStrategy::lock;
       o.tile = 256;
       o.local_size = 32;
       o.items = 2;
@@ -216,7 +216,7 @@ TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and
   for (auto s : {BarrierStrategy::lock}) {
     SortOptions b;
     b.algorithm = SortAlgorithm::bitonic;
-    b.strategy = s;
+    b.barrier = s;
     b.tile = 64;
     b.local_size = 16;
     check_sort(random_keys<uint32_t>(4099, 22), b, false, "bitonic, 1.2 path");
@@ -241,7 +241,7 @@ TEST_CASE("sort: automatic follows the tuning database entry of the size class")
   SortResult r = sort(ctx, keys, o);
 
   CHECK(r.algorithm == SortAlgorithm::bitonic);
-  CHECK(r.strategy == "relaunch");
+  CHECK(r.barrier == "relaunch");
   sort_cpu(want, nullptr, false);
   CHECK(keys == want);
 }

@@ -35,7 +35,7 @@ TEST_CASE("sort cli: random keys, every algorithm, --verify") {
       out);
   REQUIRE_MESSAGE(rc == 0, out);
   kv = last_line(out);
-  CHECK(kv["strategy"] == "lock");
+  CHECK(kv["barrier"] == "lock");
   CHECK(kv["verified"] == "1");
   CHECK(std::stod(kv["ms"]) > 0);
 
@@ -44,7 +44,7 @@ TEST_CASE("sort cli: random keys, every algorithm, --verify") {
   REQUIRE_MESSAGE(rc == 0, out);
   kv = last_line(out);
   CHECK(kv["algorithm"] == "radix-persistent");
-  CHECK(kv["strategy"].rfind("lock", 0) == 0);
+  CHECK(kv["barrier"].rfind("lock", 0) == 0);
   CHECK(kv["verified"] == "1");
   CHECK(test::run_cli("sort --n 10 --algorithm radix --barrier lock", out) == 2);
 }

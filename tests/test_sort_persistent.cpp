@@ -40,9 +40,9 @@ SortOptions persistent(bool descending = false) {
 void check_mode(const SortResult& r, size_t n) {
   if (n == 0) return;
   const size_t tiles = (n + size_t(r.tile) - 1) / size_t(r.tile);
-  const bool reload = r.strategy.find("+reload") != std::string::npos;
-  INFO("n=", n, " tile=", r.tile, " groups=", r.groups, " strategy=", r.strategy);
-  CHECK(reload == (r.strategy.rfind("relaunch", 0) == 0 || size_t(r.groups) < tiles));
+  const bool reload = r.barrier.find("+reload") != std::string::npos;
+  INFO("n=", n, " tile=", r.tile, " groups=", r.groups, " barrier=", r.barrier);
+  CHECK(reload == (r.barrier.rfind("relaunch", 0) == 0 || size_t(r.groups) < tiles));
 }
 
 template <typename K>
@@ -81,7 +81,7 @@ TEST_CASE("sort: radix-persistent, every key type and order, keys and pairs, aro
 TEST_CASE("sort: radix-persistent skips constant digits, held and reload, and relaunch") {
   for (const char* barrier : {"auto", "relaunch"}) {
     SortOptions o = persistent();
-    o.strategy = parse_strategy_choice(barrier);
+    o.barrier = parse_strategy_choice(barrier);
     for (size_t n : {size_t(3000), size_t(65537)}) {
       INFO(barrier, " n=", n);
       check_mode(check_sort(std::vector<uint32_t>(n, 0xFFFFFFFFu), o, true, "nothing moves"), n);
@@ -113,7 +113,7 @@ TEST_CASE("sort: radix-persistent skips constant digits, held and reload, and re
   SortOptions three = persistent();
   three.groups = 3;
   const SortResult r3 = check_sort(random_keys<uint32_t>(1000, 9), three, true, "3 groups");
-  CHECK(r3.strategy.find("+reload") != std::string::npos);
+  CHECK(r3.barrier.find("+reload") != std::string::npos);
   std::vector<uint64_t> high = random_keys<uint64_t>(65537, 6, 1 << 20);
   for (auto& x : high) x <<= 36;  // passes 4-6 of 8 move: an odd count, copied back
   check_sort(high, persistent(true), true, "u64, high bytes move");

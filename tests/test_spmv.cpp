@@ -8,6 +8,7 @@
 
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/spmv.hpp"
+#include "lockstep/spmv_tuner.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -37,15 +38,15 @@ Csr<double> random_matrix(int n, uint32_t seed) {
 // also run with shuffle=1: TPR 64 (local-memory levels, then shuffles) and TPR 8 (shuffles only).
 std::vector<SpmvConfig> test_configs(const DeviceInfo& d, size_t value_bytes) {
   std::vector<SpmvConfig> c(5);
-  c[0].kernel = SpmvKernel::scalar, c[0].wg_bits = 7;
-  c[1].kernel = SpmvKernel::vector, c[1].wg_bits = 6, c[1].rows_bits = 0;  // 64 items per row
-  c[2].kernel = SpmvKernel::vector, c[2].wg_bits = 8, c[2].rows_bits = 5;  // 8 items per row
-  c[3].kernel = SpmvKernel::vector, c[3].wg_bits = 7, c[3].rows_bits = 7;  // 1 item per row
-  c[4].kernel = SpmvKernel::adaptive, c[4].wg_bits = 7;  // rows > 4096 entries are split
+  c[0].algorithm = SpmvAlgorithm::scalar, c[0].local_size = 128;
+  c[1].algorithm = SpmvAlgorithm::vector, c[1].local_size = 64, c[1].rows_bits = 0;  // 64 items per row
+  c[2].algorithm = SpmvAlgorithm::vector, c[2].local_size = 256, c[2].rows_bits = 5;  // 8 items per row
+  c[3].algorithm = SpmvAlgorithm::vector, c[3].local_size = 128, c[3].rows_bits = 7;  // 1 item per row
+  c[4].algorithm = SpmvAlgorithm::adaptive, c[4].local_size = 128;  // rows > 4096 entries are split
   // merge-path: tiles of 64 * 7 = 448 rows + nonzeros, so row 1 (n entries) spans many groups
   // and the carry-out fix-up adds runs of several groups' partial sums
   SpmvConfig m;
-  m.kernel = SpmvKernel::merge, m.wg_bits = 6, m.items = 7;
+  m.algorithm = SpmvAlgorithm::merge, m.local_size = 64, m.items = 7;
   c.push_back(m);
   for (int i : {1, 2}) {
     SpmvConfig s = c[size_t(i)];
@@ -115,7 +116,7 @@ TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, floa
     a.row_ptr.push_back(int(a.col_idx.size()));
   }
   SpmvConfig m;
-  m.kernel = SpmvKernel::merge, m.wg_bits = 6, m.items = 7;
+  m.algorithm = SpmvAlgorithm::merge, m.local_size = 64, m.items = 7;
 
   check_spmv<T>(a, m, 1.0, 0.0);
   check_spmv<T>(a, m, 0.75, -1.5);
@@ -141,7 +142,7 @@ TEST_CASE_TEMPLATE("adaptive: few-row blocks, long rows and remainders", T, floa
     a.row_ptr.push_back(int(a.col_idx.size()));
   }
   SpmvConfig c;
-  c.kernel = SpmvKernel::adaptive, c.wg_bits = 7;
+  c.algorithm = SpmvAlgorithm::adaptive, c.local_size = 128;
 
   check_spmv<T>(a, c, 1.0, 0.0);
   check_spmv<T>(a, c, 0.75, -1.5);
@@ -153,34 +154,35 @@ TEST_CASE("spmv_valid: each kernel within a device's limits; the model's choice 
   DeviceInfo d;
   d.type = "GPU", d.vendor = "Advanced Micro Devices, Inc.", d.platform = "AMD";
   d.max_work_group_size = 256, d.local_mem_bytes = 4096, d.wave_width = 64, d.compute_units = 8;
-  auto cfg = [](SpmvKernel k, int wg_bits, int rows_bits = 5, int shuffle = 0, int items = 7) {
+  auto cfg = [](SpmvAlgorithm k, int local_size, int rows_bits = 5, int shuffle = 0, int items = 7) {
     SpmvConfig c;
-    c.kernel = k, c.wg_bits = wg_bits, c.rows_bits = rows_bits, c.shuffle = shuffle,
+    c.algorithm = k, c.local_size = local_size, c.rows_bits = rows_bits, c.shuffle = shuffle,
     c.items = items;
     return c;
   };
-  CHECK(spmv_valid(cfg(SpmvKernel::scalar, 8), d, 8));
-  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::scalar, 9), d, 8));        // 512 items > 256
-  CHECK(spmv_valid(cfg(SpmvKernel::vector, 8, 8), d, 8));           // 256 * 8 B = 2 KiB
-  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::vector, 7, 8), d, 8));     // more rows than items
-  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::vector, 8, 5, 1), d, 8));  // shuffles: NVIDIA only
-  CHECK(spmv_valid(cfg(SpmvKernel::adaptive, 8), d, 8));            // 2 * 256 * 8 = 4 KiB
+  CHECK(spmv_valid(cfg(SpmvAlgorithm::scalar, 256), d, 8));
+  CHECK_FALSE(spmv_valid(cfg(SpmvAlgorithm::scalar, 512), d, 8));        // 512 items > 256
+  CHECK(spmv_valid(cfg(SpmvAlgorithm::vector, 256, 8), d, 8));           // 256 * 8 B = 2 KiB
+  CHECK_FALSE(spmv_valid(cfg(SpmvAlgorithm::vector, 128, 8), d, 8));     // more rows than items
+  CHECK_FALSE(spmv_valid(cfg(SpmvAlgorithm::vector, 256, 5, 1), d, 8));  // shuffles: NVIDIA only
+  CHECK(spmv_valid(cfg(SpmvAlgorithm::adaptive, 256), d, 8));            // 2 * 256 * 8 = 4 KiB
   d.local_mem_bytes = 4095;
-  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::adaptive, 8), d, 8));  // one byte short
+  CHECK_FALSE(spmv_valid(cfg(SpmvAlgorithm::adaptive, 256), d, 8));  // one byte short
   d.local_mem_bytes = 4096;
-  CHECK(spmv_valid(cfg(SpmvKernel::merge, 6, 5, 0, 4), d, 4));        // 64*4*8+4+64*8 = 2564 B
-  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::merge, 6, 5, 0, 7), d, 8));  // 64*7*12+4+64*12 > 4 KiB
-  CHECK_FALSE(spmv_valid(cfg(SpmvKernel::merge, 6, 5, 0, 0), d, 4));  // no items
+  CHECK(spmv_valid(cfg(SpmvAlgorithm::merge, 64, 5, 0, 4), d, 4));        // 64*4*8+4+64*8 = 2564 B
+  CHECK_FALSE(spmv_valid(cfg(SpmvAlgorithm::merge, 64, 5, 0, 7), d, 8));  // 64*7*12+4+64*12 > 4 KiB
+  CHECK_FALSE(spmv_valid(cfg(SpmvAlgorithm::merge, 64, 5, 0, 0), d, 4));  // no items
   // The search space holds every declared kernel, within the limits, and nothing past them.
   const auto space = spmv_search_space(d, 8);
-  for (const auto& spec : spmv_parameters()) {
-    CAPTURE(to_string(spec.kernel));
+  for (const tuning::Space& declared : spmv_spaces()) {
+    const std::string name = declared.front().values.front();
+    CAPTURE(name);
     CHECK(std::any_of(space.begin(), space.end(),
-                      [&](const SpmvConfig& c) { return c.kernel == spec.kernel; }));
+                      [&](const SpmvConfig& c) { return to_string(c.algorithm) == name; }));
   }
   for (const auto& c : space) {
     CAPTURE(c.str());
-    CHECK(c.wg_bits <= 8);
+    CHECK(c.local_size <= 256);
     CHECK(c.shuffle == 0);
   }
   // On the device under test: the model's choice is one of the space's configurations.
@@ -191,8 +193,20 @@ TEST_CASE("spmv_valid: each kernel within a device's limits; the model's choice 
   CAPTURE(chosen);
   CHECK(std::any_of(mine.begin(), mine.end(),
                     [&](const SpmvConfig& c) { return c.str() == chosen; }));
-  CHECK(predict_spmv_config(here, irregular, 1000000, 8).kernel == SpmvKernel::adaptive);
-  CHECK_THROWS_AS(parse_spmv_kernel("fastest"), input_error);
+  CHECK(predict_spmv_config(here, irregular, 1000000, 8).algorithm == SpmvAlgorithm::adaptive);
+  CHECK_THROWS_AS(parse_spmv_algorithm("fastest"), input_error);
+}
+
+// Entries stored before the rename ("kernel", "wg_bits" = log2 of the group size) still read, as
+// the same configuration the new words give; parameters without an algorithm are refused.
+TEST_CASE("spmv_config reads the old tuning words kernel and wg_bits") {
+  const SpmvConfig old = spmv_config({{"kernel", "vector"}, {"wg_bits", 7}, {"rows_bits", 5}});
+  const SpmvConfig now = spmv_config({{"algorithm", "vector"}, {"local_size", 128}, {"rows_bits", 5}});
+  CHECK(old.str() == now.str());
+  CHECK(now.str() == "algorithm=vector local_size=128 rows_bits=5 shuffle=0");
+  CHECK(spmv_params(old) == spmv_params(now));
+  CHECK_THROWS_AS(spmv_config({{"local_size", 128}}), input_error);
+  CHECK_THROWS_AS(spmv_config({{"algorithm", "scalar"}, {"local_size", 96}}), input_error);
 }
 
 // A made-up H100-like device: the rule's choices for the shapes it was fitted on.
@@ -208,15 +222,15 @@ TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more,
   SpmvConfig u = predict_spmv_config(h, uniform, 1048576, 8, 0.0);
   SpmvConfig d = predict_spmv_config(h, dense, 10000, 8, 0.1);
 
-  CHECK(l.kernel == SpmvKernel::scalar);
-  CHECK(b.kernel == SpmvKernel::vector);
-  CHECK(b.wg_bits - b.rows_bits == 2);  // 4 items per row
+  CHECK(l.algorithm == SpmvAlgorithm::scalar);
+  CHECK(b.algorithm == SpmvAlgorithm::vector);
+  CHECK((b.local_size >> b.rows_bits) == 4);  // 4 items per row
   CHECK(b.shuffle == 1);
-  CHECK(u.wg_bits - u.rows_bits == 4);  // 16 items per row
-  CHECK(d.wg_bits - d.rows_bits == 4);  // capped at 16
-  CHECK(predict_spmv_config(h, powerlaw, 1048576, 8, 0.38).kernel == SpmvKernel::adaptive);
+  CHECK((u.local_size >> u.rows_bits) == 16);  // 16 items per row
+  CHECK((d.local_size >> d.rows_bits) == 16);  // capped at 16
+  CHECK(predict_spmv_config(h, powerlaw, 1048576, 8, 0.38).algorithm == SpmvAlgorithm::adaptive);
   SpmvConfig small = predict_spmv_config(h, RowStats{1, 90, 2.2, 5.9}, 4000, 8, 0.32);  // tols4000
-  CHECK(small.wg_bits - small.rows_bits == 5);  // launch-bound: ceil_pow2(90 / 2) = 64 -> a wave
+  CHECK((small.local_size >> small.rows_bits) == 32);  // launch-bound: ceil_pow2(90 / 2) = 64 -> a wave
   for (const SpmvConfig& c : {l, b, u, d}) CHECK(spmv_valid(c, h, 8));
 }
 
@@ -244,5 +258,5 @@ TEST_CASE("lockstep spmv --verify reports verified=1 and a bad option exits 2, s
   CHECK(test::run_cli("spmv-model " + m, out) == 0);  // laplace2d: 2 of 4 neighbour pairs adjacent
   CHECK(out.find("rows=4096 nnz=20224") != std::string::npos);
   CHECK(out.find("contiguity=0.5 ") != std::string::npos);
-  CHECK(out.find("choice=\"kernel=") != std::string::npos);
+  CHECK(out.find("choice=\"algorithm=") != std::string::npos);
 }

@@ -26,13 +26,13 @@ TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
 
   TuningDb a(dev);
   CHECK(!a.find("spmv", "m1").has_value());
-  a.store({"spmv", "m1", {{"rows", 10}}, {{"kernel", "vector"}, {"wg_bits", 8}}, {{"ms", 0.5}}, ""});
-  a.store({"spmv", "m2", {}, {{"kernel", "scalar"}}, {}, ""});
-  a.store({"spmv", "m1", {}, {{"kernel", "adaptive"}}, {}, ""});
+  a.store({"spmv", "m1", {{"rows", 10}}, {{"algorithm", "vector"}, {"local_size", 256}}, {{"ms", 0.5}}, ""});
+  a.store({"spmv", "m2", {}, {{"algorithm", "scalar"}}, {}, ""});
+  a.store({"spmv", "m1", {}, {{"algorithm", "adaptive"}}, {}, ""});
 
   TuningDb b(dev);
   REQUIRE(b.find("spmv", "m1").has_value());
-  CHECK(b.find("spmv", "m1")->params["kernel"] == "adaptive");
+  CHECK(b.find("spmv", "m1")->params["algorithm"] == "adaptive");
   CHECK(b.entries("spmv").size() == 2);
   CHECK(!b.find("apsp", "m1").has_value());
 
@@ -47,7 +47,7 @@ TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
   }
   TuningDb c(dev);
   CHECK(c.entries().empty());
-  c.store({"spmv", "m3", {}, {{"kernel", "vector"}}, {}, ""});
+  c.store({"spmv", "m3", {}, {{"algorithm", "vector"}}, {}, ""});
   CHECK(TuningDb(dev).find("spmv", "m3").has_value());
 }
 
@@ -59,7 +59,7 @@ TEST_CASE("tuning database: a failed write throws and leaves no empty, partial o
   std::string path = (dir.path / "db.json").string();
   test::ScopedEnv env("LOCKSTEP_TUNING_DB", path);
   DeviceInfo dev = describe(test::context().device());
-  TuningEntry e{"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""};
+  TuningEntry e{"spmv", "m1", {}, {{"algorithm", "vector"}}, {}, ""};
 
   {
     test::DiskFull full;
@@ -73,7 +73,7 @@ TEST_CASE("tuning database: a failed write throws and leaves no empty, partial o
   auto good = std::filesystem::file_size(path);
   {
     test::DiskFull full(good / 2);  // room for half of the grown file
-    CHECK_THROWS_AS(TuningDb(dev).store({"spmv", "m2", {}, {{"kernel", "scalar"}}, {}, ""}),
+    CHECK_THROWS_AS(TuningDb(dev).store({"spmv", "m2", {}, {{"algorithm", "scalar"}}, {}, ""}),
                     input_error);
   }
   CHECK(std::filesystem::file_size(path) == good);
@@ -91,7 +91,7 @@ TEST_CASE("tuning database: a 0-byte file is reported and ignored, then replaced
   TuningDb db(dev);
 
   CHECK(db.entries().empty());
-  db.store({"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""});
+  db.store({"spmv", "m1", {}, {{"algorithm", "vector"}}, {}, ""});
   CHECK(TuningDb(dev).find("spmv", "m1").has_value());
 }
 
@@ -111,9 +111,9 @@ TEST_CASE("tuning database: an unusable cache root writes nothing to the working
   DeviceInfo dev = describe(test::context().device());
 
   TuningDb db(dev);
-  db.store({"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""});
+  db.store({"spmv", "m1", {}, {{"algorithm", "vector"}}, {}, ""});
   test::ScopedEnv off("LOCKSTEP_DISK_CACHE", "0"), root("LOCKSTEP_CACHE_DIR", dir.path.string());
-  TuningDb(dev).store({"spmv", "m2", {}, {{"kernel", "vector"}}, {}, ""});
+  TuningDb(dev).store({"spmv", "m2", {}, {{"algorithm", "vector"}}, {}, ""});
 
   CHECK(db.path().empty());
   CHECK(db.find("spmv", "m1").has_value());  // kept in this object only
@@ -148,7 +148,7 @@ TEST_CASE("tuning: the copy-bandwidth ceiling is measured each time and never st
 TEST_CASE("tuning database: links are followed, devices and oversized files refused") {
   test::TempDir dir;
   DeviceInfo dev = describe(test::context().device());
-  const TuningEntry e{"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""};
+  const TuningEntry e{"spmv", "m1", {}, {{"algorithm", "vector"}}, {}, ""};
   const fs::path target = dir.path / "real.json", link = dir.path / "link.json";
   fs::create_symlink(target, link);
   {
@@ -207,7 +207,7 @@ TEST_CASE("tuning database: concurrent stores of different entries keep all of t
       for (int i = 0; i < kEach; ++i) {
         TuningDb db(dev);  // each a separate writer, as a process would be
         stored += db.store({"spmv", "t" + std::to_string(t) + "-" + std::to_string(i), {},
-                            {{"kernel", "scalar"}}, {}, ""});
+                            {{"algorithm", "scalar"}}, {}, ""});
       }
     });
   for (auto& th : threads) th.join();
@@ -222,6 +222,6 @@ TEST_CASE("tuning database: store() returns false when there is no file to store
   test::ScopedEnv off("LOCKSTEP_DISK_CACHE", "0"), db("LOCKSTEP_TUNING_DB", nullptr);
   DeviceInfo dev = describe(test::context().device());
   TuningDb d(dev);
-  CHECK(!d.store({"spmv", "m1", {}, {{"kernel", "vector"}}, {}, ""}));
+  CHECK(!d.store({"spmv", "m1", {}, {{"algorithm", "vector"}}, {}, ""}));
   CHECK(d.find("spmv", "m1").has_value());
 }

@@ -31,7 +31,7 @@ ApspVariant parse_apsp_variant(const std::string& name);  // throws input_error
 const char* to_string(ApspVariant v);
 
 struct ApspConfig {
-  ApspVariant variant = ApspVariant::generalized;
+  ApspVariant algorithm = ApspVariant::generalized;
   int tile = 0;  // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
   int K = 0;     // tiles per multi-tile (generalized); 0 = apsp_rule
   bool paths = false;

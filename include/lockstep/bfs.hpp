@@ -71,7 +71,7 @@ struct BfsRule {
 };
 
 struct BfsOptions {
-  BfsStrategy strategy = BfsStrategy::automatic;
+  BfsStrategy algorithm = BfsStrategy::automatic;
   BfsRule rule;
   int local_size = 256;
   int wave_width = 0;      // 0: the device's wave width (32 where it reports 1)
@@ -95,7 +95,7 @@ double bfs_multi_work(const CsrGraph& g, const DeviceInfo& device, const BfsOpti
 /// One step of the host loop: a level, or several levels run by one single/multi launch.
 struct BfsStep {
   int32_t level = 0;  // the frontier's level
-  BfsStrategy strategy = BfsStrategy::cpu;
+  BfsStrategy algorithm = BfsStrategy::cpu;
   int64_t frontier = 0, edges = 0;  // vertices of the frontier and their out-edges
   double ms = 0;                    // this level's time (a multi-level launch's time split evenly)
 };

@@ -28,22 +28,22 @@
 
 namespace lockstep {
 
-/// "auto" (empty), or a strategy name: the CLI's --strategy vocabulary.
+/// "auto" (empty), or a strategy name: the CLI's --barrier vocabulary.
 using StrategyChoice = std::optional<BarrierStrategy>;
 inline const StrategyChoice auto_strategy{};
 StrategyChoice parse_strategy_choice(const std::string& name);  // throws input_error
 std::string to_string(const StrategyChoice& s);
 
 struct PersistentConfig {
-  StrategyChoice strategy;  // empty: auto (default rule; relaunch when the groups cannot fit)
-  int groups = 0;           // 0: the useful maximum that the kernel and the strategy can hold
-  int max_groups = 0;       // the useful maximum (e.g. work units: more groups would idle); 0:
-                            // none. Relaunch needs no co-residency and launches this many.
-  int local_size = 256;     // reaches the kernel as LOCAL_SIZE
-  size_t local_mem = 0;     // bytes of all the kernel's __local arguments together
-  int branch = 0;           // tree branching factor (0: the default)
-  bool clamp = false;       // an explicit strategy with too many explicit groups: clamp, not refuse
-  BarrierVariant variant;   // ordering and flag spacing (default: the device's best)
+  StrategyChoice barrier;  // empty: auto (default rule; relaunch when the groups cannot fit)
+  int groups = 0;          // 0: the useful maximum that the kernel and the strategy can hold
+  int max_groups = 0;      // the useful maximum (e.g. work units: more groups would idle); 0:
+                           // none. Relaunch needs no co-residency and launches this many.
+  int local_size = 256;    // reaches the kernel as LOCAL_SIZE
+  size_t local_mem = 0;    // bytes of all the kernel's __local arguments together
+  int branch = 0;          // tree branching factor (0: the default)
+  bool clamp = false;      // an explicit strategy with too many explicit groups: clamp, not refuse
+  BarrierVariant variant;  // ordering and flag spacing (default: the device's best)
 };
 
 /// The build options PersistentKernel gives its program: `defines`, LOCAL_SIZE = local_size and

@@ -68,22 +68,22 @@ constexpr KeyType key_type_of() {
 struct SortOptions {
   SortAlgorithm algorithm = SortAlgorithm::automatic;
   bool descending = false;
-  StrategyChoice strategy;  // bitonic, radix-persistent: auto (empty) or a barrier strategy,
-                            // relaunch included
-  int tile = 0;             // bitonic: elements per local tile (power of two); 0 = rule
-  int local_size = 0;       // bitonic work-group size; 0 = rule (radix: its own rule)
-  int fuse = 0;             // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
-  int groups = 0;           // bitonic, radix-persistent: work-groups; 0 = min(tiles, co-resident)
-  int items = 0;            // radix, radix-persistent: keys per work-item per tile; 0 = rule
+  StrategyChoice barrier;  // bitonic, radix-persistent: auto (empty) or a barrier strategy,
+                           // relaunch included
+  int tile = 0;            // bitonic: elements per local tile (power of two); 0 = rule
+  int local_size = 0;      // bitonic work-group size; 0 = rule (radix: its own rule)
+  int fuse = 0;            // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
+  int groups = 0;          // bitonic, radix-persistent: work-groups; 0 = min(tiles, co-resident)
+  int items = 0;           // radix, radix-persistent: keys per work-item per tile; 0 = rule
 };
 
 /// What ran, and how long the device took (first kernel start to last kernel end).
 struct SortResult {
   SortAlgorithm algorithm = SortAlgorithm::bitonic;
-  std::string strategy = "none";  // bitonic: the barrier strategy; radix: "onesweep" (look-back),
-                                  // "count-scan" (CPU devices) or "one-group" (small n);
-                                  // radix-persistent: the barrier strategy, "+reload" when
-                                  // groups < tiles or relaunch (tiles ranked twice, not held)
+  std::string barrier = "none";  // bitonic: the barrier strategy; radix: "onesweep" (look-back),
+                                 // "count-scan" (CPU devices) or "one-group" (small n);
+                                 // radix-persistent: the barrier strategy, "+reload" when
+                                 // groups < tiles or relaunch (tiles ranked twice, not held)
   int groups = 0, tile = 0, phases = 0;
   double ms = 0;
   // Device time per kernel (summed over its launches): radix "hist", "pass0".., "count", "scan",

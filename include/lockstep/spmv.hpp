@@ -4,12 +4,13 @@
 //   auto A = lockstep::read_matrix_market<double>("m.mtx");
 //   lockstep::DeviceCsr<double> dA(ctx.queue(), A);
 //   std::vector<double> x(A.cols, 1.0), y(A.rows);
-//   lockstep::spmv(ctx.queue(), dA, x, y);                   // kernel chosen automatically
+//   lockstep::spmv(ctx.queue(), dA, x, y);                   // algorithm chosen automatically
 //
-// Kernels: scalar (one row per item), vector (the seed paper's family: 2^rows_bits rows per
-// group of 2^wg_bits items), adaptive (CSR-adaptive row blocks) and merge (merge-path: every
-// group takes the same number of rows + nonzeros, whatever the row lengths). Each kernel declares its
-// tunable parameters once, in spmv_parameters(); the tests and the tuner both read that table.
+// Algorithms (one kernel each): scalar (one row per item), vector (the seed paper's family:
+// 2^rows_bits rows per group of local_size items), adaptive (CSR-adaptive row blocks) and merge
+// (merge-path: every group takes the same number of rows + nonzeros, whatever the row lengths).
+// Each declares its tunable parameters once, in spmv_spaces() (spmv_tuner.hpp); the tests, the
+// kernel builds and the tuner all read that table.
 #pragma once
 #include <map>
 #include <optional>
@@ -21,37 +22,32 @@
 
 namespace lockstep {
 
-enum class SpmvKernel { scalar, vector, adaptive, merge, automatic };
-std::string to_string(SpmvKernel k);
-SpmvKernel parse_spmv_kernel(const std::string& name);  // "auto" -> automatic; else input_error
+enum class SpmvAlgorithm { scalar, vector, adaptive, merge, automatic };
+using SpmvKernel [[deprecated("use SpmvAlgorithm")]] = SpmvAlgorithm;
+std::string to_string(SpmvAlgorithm a);
+SpmvAlgorithm parse_spmv_algorithm(const std::string& name);  // "auto" -> automatic; else input_error
+[[deprecated("use parse_spmv_algorithm")]] inline SpmvAlgorithm parse_spmv_kernel(const std::string& name) {
+  return parse_spmv_algorithm(name);
+}
 
 struct SpmvConfig {
-  SpmvKernel kernel = SpmvKernel::automatic;
-  int wg_bits = 8;    // 2^wg_bits work-items per group
-  int rows_bits = 5;  // vector: 2^rows_bits rows per group
-  int shuffle = 0;    // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
-  int items = 7;      // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
-  std::string str() const;  // "kernel=vector wg_bits=8 rows_bits=5 shuffle=0"
+  SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
+  int local_size = 256;  // work-items per group, a power of two (LOCAL_SIZE)
+  int rows_bits = 5;     // vector: 2^rows_bits rows per group
+  int shuffle = 0;       // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
+  int items = 7;  // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
+  std::string str() const;  // "algorithm=vector local_size=256 rows_bits=5 shuffle=0"
   /// One row per work-item: scalar, or vector with as many rows as items.
   bool row_per_item() const {
-    return kernel == SpmvKernel::scalar || (kernel == SpmvKernel::vector && rows_bits == wg_bits);
+    return algorithm == SpmvAlgorithm::scalar ||
+           (algorithm == SpmvAlgorithm::vector && (1 << rows_bits) == local_size);
   }
 };
 
-/// One tunable parameter of a kernel and its candidate values.
-struct SpmvParameter {
-  std::string name;
-  std::vector<int> values;
-};
-struct SpmvKernelSpec {
-  SpmvKernel kernel;
-  std::vector<SpmvParameter> parameters;
-};
-/// The kernels' declared parameters (ranges before device limits).
-const std::vector<SpmvKernelSpec>& spmv_parameters();
 /// Whether a configuration is valid on a device (work-group size, local memory, wave width).
 bool spmv_valid(const SpmvConfig& c, const DeviceInfo& device, size_t value_bytes = 8);
-/// Every valid configuration of every kernel on a device (the exhaustive search space).
+/// Every valid configuration of every algorithm on a device (the exhaustive search space of
+/// spmv_spaces(), spmv_tuner.hpp).
 std::vector<SpmvConfig> spmv_search_space(const DeviceInfo& device, size_t value_bytes = 8);
 
 /// A CSR matrix on the device, with the adaptive kernel's row blocks built once at upload.
@@ -77,15 +73,15 @@ class DeviceCsr {
     cl::Buffer blocks, split, partials;
     int count = 0, n_split = 0;
   };
-  const Blocks& blocks(cl::CommandQueue& queue, int wg_bits) const;
-  // merge-path tiles of wg*items merge items: each group's start (row, nonzero), one carry-out
+  const Blocks& blocks(cl::CommandQueue& queue, int local_size) const;
+  // merge-path tiles of local_size*items merge items: each group's start (row, nonzero), one carry-out
   // slot per group, and the fix-up plan: (row, first carry, count) for each row open at the end
   // of one or more tiles, rows spanning more than 32 tiles first (built on first use, then kept)
   struct MergeTiles {
     cl::Buffer coords, carry, plan;
     int count = 0, n_long = 0, n_plan = 0;
   };
-  const MergeTiles& merge_tiles(cl::CommandQueue& queue, int wg_bits, int items) const;
+  const MergeTiles& merge_tiles(cl::CommandQueue& queue, int local_size, int items) const;
   const DeviceInfo& device() const { return device_; }
   /// What `automatic` resolved to for this matrix (resolved once, on first use).
   const SpmvConfig& automatic_config() const;
@@ -98,7 +94,7 @@ class DeviceCsr {
   std::string fingerprint_;
   std::vector<int32_t> host_row_ptr_;
   cl::Buffer row_ptr_, col_idx_, values_;
-  mutable std::vector<std::optional<Blocks>> blocks_;
+  mutable std::map<int, Blocks> blocks_;
   mutable std::map<int, MergeTiles> merge_;
   DeviceInfo device_;
   mutable std::optional<SpmvConfig> auto_;
@@ -124,7 +120,7 @@ double column_contiguity(const Csr<T>& a) {
   return pairs ? double(adjacent) / double(pairs) : 0.0;
 }
 
-/// The events of one SpMV (the adaptive and merge kernels may launch twice).
+/// The events of one SpMV (the adaptive and merge algorithms may launch twice).
 struct SpmvRun {
   cl::Event first, last;
   double ms() const { return event_ms(first, last); }

@@ -116,6 +116,10 @@ std::optional<Params> choose(const DeviceInfo& device, const std::string& family
 
 /// The parameter `name` as an int, or `fallback` when absent or not a number.
 int get_int(const Params& p, const std::string& name, int fallback = 0);
+/// The parameter `name`, or its old spelling `old_name` (an entry stored before the rename; the
+/// first use of each old spelling prints one line on stderr: "lockstep: tuning parameter
+/// 'kernel' is deprecated, use 'algorithm'"); nullptr when neither is there.
+const nlohmann::json* find(const Params& p, const std::string& name, const std::string& old_name);
 /// "name=value name=value" by name (the CLI's and the logs' spelling).
 std::string str(const Params& p);
 

@@ -10,14 +10,13 @@ namespace {
 
 SpmvConfig spmv_config(const std::string& algorithm, int local_size) {
   SpmvConfig c;
-  c.kernel = parse_spmv_kernel(algorithm);
+  c.algorithm = parse_spmv_algorithm(algorithm);
   if (local_size != 0) {
-    if (c.kernel == SpmvKernel::automatic)
+    if (c.algorithm == SpmvAlgorithm::automatic)
       throw input_error("spmv: local_size needs an explicit algorithm (scalar, vector, adaptive or merge)");
     if (local_size < 1 || (local_size & (local_size - 1)))
       throw input_error("spmv: local_size must be a power of two, not " + std::to_string(local_size));
-    c.wg_bits = 0;
-    while ((1 << c.wg_bits) < local_size) ++c.wg_bits;
+    c.local_size = local_size;
   }
   return c;
 }

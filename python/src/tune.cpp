@@ -42,7 +42,7 @@ py::dict tune_py(const ContextPtr& c, int64_t rows, int64_t cols, const Array<in
   };
   py::dict d;
   d["best"] = one(r.best);
-  if (const tuning::Measured* s = r.find(spmv_params(SpmvConfig{SpmvKernel::scalar})))
+  if (const tuning::Measured* s = r.find(spmv_params(SpmvConfig{SpmvAlgorithm::scalar})))
     d["scalar"] = one(*s);
   d["timed"] = r.candidates.size(), d["search_space"] = r.search_space, d["stored"] = r.stored;
   return d;

@@ -17,7 +17,7 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
   const Defines defs = detail::sw_defines(s, sc);
 
   PersistentConfig pc;
-  pc.strategy = c.strategy;
+  pc.barrier = c.barrier;
   pc.groups = c.groups;
   pc.max_groups = longest;  // more groups would only idle and slow the barrier
   pc.local_size = s.T;
@@ -34,8 +34,8 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
                 colE, n_pad, best, tiles_r, tiles_c, begin, end);
   });
   AlignResult r = detail::sw_result(ctx, best, pk.groups(), event_ms(ev.first, ev.second), c, s);
-  r.config.strategy = pk.strategy();
-  r.strategy = to_string(pk.strategy());
+  r.config.barrier = pk.strategy();
+  r.barrier = to_string(pk.strategy());
   return r;
 }
 

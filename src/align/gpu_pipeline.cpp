@@ -19,7 +19,7 @@ AlignResult run_pipeline(Context& ctx, const std::vector<uint8_t>& a, const std:
   Defines defs = detail::sw_pipeline_defines(ctx.info(), s, sc, bits);
 
   PersistentConfig pc;
-  pc.strategy = BarrierStrategy::lock;
+  pc.barrier = BarrierStrategy::lock;
   pc.groups = std::min(c.groups, stripes);
   pc.max_groups = stripes;  // no group without a stripe
   pc.local_size = s.T;
@@ -44,7 +44,7 @@ AlignResult run_pipeline(Context& ctx, const std::vector<uint8_t>& a, const std:
     *over = false;
   }
   AlignResult r = detail::sw_result(ctx, best, pk.groups(), event_ms(ev), c, s);
-  r.strategy = bits == 16 ? "flags16" : "flags";
+  r.barrier = bits == 16 ? "flags16" : "flags";
   r.config.score_bits = bits;
   return r;
 }
@@ -72,7 +72,7 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
     if (!over) return r16;
     AlignResult r = run_pipeline(ctx, a, b, sc, c, s, 32, &over);
     r.ms += r16.ms;  // the time of both runs
-    r.strategy = "flags16-saturated";
+    r.barrier = "flags16-saturated";
     return r;
   }
   return run_pipeline(ctx, a, b, sc, c, s, 32, &over);

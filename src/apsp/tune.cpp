@@ -138,7 +138,7 @@ void detail::apsp_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& o
 
 template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {
-  if (c.variant == ApspVariant::generalized && c.tile == 0 && c.K == 0 && c.thread_tile == 0) {
+  if (c.algorithm == ApspVariant::generalized && c.tile == 0 && c.K == 0 && c.thread_tile == 0) {
     if (auto p = tuning::choose(device, "apsp", db_key<T>(n, c.paths))) {
       try {
         c.tile = p->at("tile").template get<int>();

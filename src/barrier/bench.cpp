@@ -15,7 +15,7 @@ int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_si
   // PersistentKernel's "as many as the kernel and the strategy can hold". Relaunch has no limit
   // of its own; "max" then means what the lock kernel can hold.
   PersistentConfig cfg;
-  cfg.strategy = strategy == BarrierStrategy::relaunch ? BarrierStrategy::lock : strategy;
+  cfg.barrier = strategy == BarrierStrategy::relaunch ? BarrierStrategy::lock : strategy;
   cfg.local_size = local_size;
   cfg.variant = variant;
   return PersistentKernel(ctx, "barrier_bench.cl", "barrier_bench", {}, cfg).groups();
@@ -43,7 +43,7 @@ BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int gro
     r.ms = rounds ? event_ms(first, last) : 0.0;
   } else {  // one persistent launch: PersistentKernel discovers co-residency and refuses excess
     PersistentConfig cfg;
-    cfg.strategy = strategy;
+    cfg.barrier = strategy;
     cfg.groups = groups;
     cfg.local_size = local_size;
     cfg.branch = branch;

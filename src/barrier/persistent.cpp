@@ -69,22 +69,22 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
   // body, not in what bounds residency).
   int groups = config.groups;
   BarrierStrategy s;
-  const bool relaunch = config.strategy == BarrierStrategy::relaunch;
-  if (config.strategy && (groups > 0 || (relaunch && config.max_groups > 0))) {
-    s = *config.strategy;
+  const bool relaunch = config.barrier == BarrierStrategy::relaunch;
+  if (config.barrier && (groups > 0 || (relaunch && config.max_groups > 0))) {
+    s = *config.barrier;
     if (!groups) groups = config.max_groups;
   } else {
-    BarrierStrategy probe = config.strategy.value_or(BarrierStrategy::lock);
+    BarrierStrategy probe = config.barrier.value_or(BarrierStrategy::lock);
     if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
     build(probe, 1);
     const int resident = coresident_;
     if (!groups) groups = config.max_groups ? std::min(config.max_groups, resident) : resident;
-    if (!config.strategy) {  // auto: the rule when the groups fit, else one launch per phase
+    if (!config.barrier) {  // auto: the rule when the groups fit, else one launch per phase
       s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)
                              : BarrierStrategy::relaunch;
       if (groups > barrier_group_limit(s, config.local_size)) s = BarrierStrategy::lock;
     } else {
-      s = *config.strategy;
+      s = *config.barrier;
     }
     if (!config.groups) groups = std::min(groups, barrier_group_limit(s, config.local_size));
   }
@@ -95,7 +95,7 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
   for (int attempt = 0;; ++attempt) {
     build(s, groups);
     if (!in_kernel() || groups <= coresident_) break;
-    if ((config.strategy && !clamp) || attempt == 3) barrier_->require_coresident(coresident_);
+    if ((config.barrier && !clamp) || attempt == 3) barrier_->require_coresident(coresident_);
     groups = coresident_;
   }
 }

@@ -92,7 +92,7 @@ BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions&
 }
 
 Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g), options_(o) {
-  if (o.strategy == BfsStrategy::bottom_up && !g.has_in_edges())
+  if (o.algorithm == BfsStrategy::bottom_up && !g.has_in_edges())
     throw input_error(
         "bfs: bottom-up needs the in-neighbours of a directed graph (build the "
         "CsrGraph with reverse = true)");
@@ -100,11 +100,11 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
     throw input_error("bfs: " + std::to_string(g.n) + " vertices + " + std::to_string(g.edges()) +
                       " edges must stay below 2^31 (32-bit indices on the device)");
   const BfsRule rule = bfs_rule(ctx.info(), o);
-  whole_cpu_ = o.strategy == BfsStrategy::automatic && rule.cpu_graph_edges >= 0 &&
+  whole_cpu_ = o.algorithm == BfsStrategy::automatic && rule.cpu_graph_edges >= 0 &&
                int64_t(g.edges()) <= rule.cpu_graph_edges;
-  if (o.strategy == BfsStrategy::cpu || whole_cpu_) return;  // the graph stays on the host
+  if (o.algorithm == BfsStrategy::cpu || whole_cpu_) return;  // the graph stays on the host
   dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
-  whole_multi_ = o.strategy == BfsStrategy::automatic && dev_->multi_in_kernel() &&
+  whole_multi_ = o.algorithm == BfsStrategy::automatic && dev_->multi_in_kernel() &&
                  rule.multi_work >= 0 && bfs_multi_work(g, ctx.info(), o) <= rule.multi_work;
 }
 Bfs::~Bfs() = default;
@@ -115,11 +115,11 @@ BfsResult Bfs::run(int32_t source) {
   if (source < 0 || source >= g.n)
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
-  if (o.strategy == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  if (o.algorithm == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
   if (whole_cpu_) return bfs_cpu(g, source, bfs_auto_cpu_threads(o));  // the measured team
   detail::BfsDevice& dev = *dev_;
   // the strategy of every level, or automatic (per level); a small graph's auto is forced multi
-  const BfsStrategy fixed = whole_multi_ ? BfsStrategy::multi : o.strategy;
+  const BfsStrategy fixed = whole_multi_ ? BfsStrategy::multi : o.algorithm;
   Chooser choose{g, bfs_rule(ctx_.info(), o)};
   BfsResult r;
   r.levels.assign(size_t(g.n), -1);
@@ -188,7 +188,7 @@ BfsResult Bfs::run(int32_t source) {
 
 int BfsResult::levels_run(BfsStrategy s) const {
   int k = 0;
-  for (const BfsStep& st : steps) k += st.strategy == s;
+  for (const BfsStep& st : steps) k += st.algorithm == s;
   return k;
 }
 

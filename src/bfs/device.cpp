@@ -61,7 +61,7 @@ struct BfsDevice::Impl {
                         " must be a multiple of the wave width " + std::to_string(wave));
     Defines d = bfs_defines(local, wave);
     PersistentConfig pc;
-    pc.strategy = o.barrier;
+    pc.barrier = o.barrier;
     pc.local_size = local;
     multi.emplace(c, "bfs_persistent.cl", "bfs_multi", d, pc);
     k_single = multi->sibling("bfs_single");  // the persistent program's options

@@ -90,7 +90,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   const size_t tiles = (n + size_t(tile) - 1) / size_t(tile);
   PersistentConfig cfg;
   cfg.local_size = local;
-  cfg.strategy = opts.strategy;
+  cfg.barrier = opts.barrier;
   cfg.groups = opts.groups;
   cfg.max_groups = int(std::min<size_t>(1 << 20, std::max(tiles, npad / (8 * size_t(local)))));
   PersistentKernel pk(ctx, "bitonic.cl", "bitonic_sort", d, cfg);
@@ -103,7 +103,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   });
   ev.second.wait();
   r.ms = event_ms(ev.first, ev.second);
-  r.strategy = to_string(pk.strategy());
+  r.barrier = to_string(pk.strategy());
   r.groups = pk.groups();
   return r;
 }

@@ -134,7 +134,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   // ranks a work-item's keys one after another (H100: 2^12 keys in a 2^13 tile took 23 us)
   const int small_items = small_tile_items(ctx.info(), p, n);
   r.tile = int(small ? local * size_t(small_items) : tile);
-  r.strategy = small ? "one-group" : p.chained ? "onesweep" : "count-scan";
+  r.barrier = small ? "one-group" : p.chained ? "onesweep" : "count-scan";
   if (n == 0) return r;
 
   const Defines d =

@@ -94,10 +94,10 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   size_t tiles = (n + tile - 1) / tile;
   PersistentConfig cfg;
   cfg.local_size = p.local_size;
-  cfg.strategy = opts.strategy;
+  cfg.barrier = opts.barrier;
   cfg.groups = opts.groups;
   cfg.max_groups = int(std::min<size_t>(tiles, 1 << 20));
-  const bool relaunch = opts.strategy == BarrierStrategy::relaunch;
+  const bool relaunch = opts.barrier == BarrierStrategy::relaunch;
   bool held = !relaunch && opts.groups == 0;  // an explicit count: HELD=0, whatever it is
   std::optional<PersistentKernel> pk;
   auto build = [&](int i, bool h) {
@@ -137,7 +137,7 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   });
   ev.second.wait();
   r.ms = event_ms(ev.first, ev.second);
-  r.strategy = to_string(pk->strategy()) + (held ? "" : "+reload");
+  r.barrier = to_string(pk->strategy()) + (held ? "" : "+reload");
   r.groups = pk->groups();
   r.phases = phases;
   return r;

@@ -158,7 +158,7 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
 
 SortResult sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                 const SortOptions& opts, const cl::Buffer* values) {
-  // radix has no global barrier: opts.strategy does not apply to it (reported as "onesweep")
+  // radix has no global barrier: opts.barrier does not apply to it (reported as "onesweep")
   const bool pairs = values != nullptr;
   const SortOptions o = detail::sort_choose(ctx.info(), type, n, pairs, opts);
   if (o.algorithm == SortAlgorithm::bitonic)

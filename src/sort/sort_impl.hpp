@@ -62,7 +62,7 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
 /// (a group each). radix_persistent_max: the largest n the automatic rule tries it for (tiles of
 /// `fit` keys per work-item, 8 groups per compute unit). Its -D set (held: HELD=1, a group per
 /// tile; PersistentKernel adds LOCAL_SIZE and the barrier's). The sort takes opts.items (0: the
-/// rule), opts.strategy, opts.groups and opts.descending; held_only (the automatic rule): nullopt
+/// rule), opts.barrier, opts.groups and opts.descending; held_only (the automatic rule): nullopt
 /// when the co-resident groups cannot hold every tile, instead of the reloading kernel.
 int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs);
 int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type,

@@ -23,9 +23,10 @@ SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool p
   if (auto p = tuning::choose(device, "sort", sort_db_key(type, pairs, n))) {
     try {
       const SortAlgorithm a = parse_sort_algorithm(p->at("algorithm").get<std::string>());
-      // "strategy": entries written before the one engine
-      const std::string s = p->value("barrier", p->value("strategy", std::string("auto")));
-      if (a == SortAlgorithm::bitonic && !o.strategy) o.strategy = parse_strategy_choice(s);
+      // "strategy": entries written before the one engine (said once, as a deprecated word)
+      const nlohmann::json* barrier = tuning::find(*p, "barrier", "strategy");
+      const std::string s = barrier ? barrier->get<std::string>() : "auto";
+      if (a == SortAlgorithm::bitonic && !o.barrier) o.barrier = parse_strategy_choice(s);
       if (a == SortAlgorithm::radix_persistent && !o.items) o.items = tuning::get_int(*p, "items");
       o.algorithm = a;
     } catch (const std::exception&) {
@@ -95,7 +96,7 @@ class SortFamily : public tuning::Family {
     SortOptions o;
     o.algorithm = parse_sort_algorithm(p.at("algorithm").get<std::string>());
     if (p.contains("barrier"))
-      o.strategy = parse_strategy_choice(p.at("barrier").get<std::string>());
+      o.barrier = parse_strategy_choice(p.at("barrier").get<std::string>());
     o.items = tuning::get_int(p, "items");
     cl::CommandQueue& q = ctx_.queue();
     std::vector<uint32_t> iota(pairs_ ? n_ : 0);  // the values: the input positions

@@ -25,15 +25,15 @@ DeviceCsr<T>::DeviceCsr(cl::CommandQueue& queue, const Csr<T>& a)
   char buf[96];
   std::snprintf(buf, sizeof buf, "%dx%d:%zu:%016llx", a.rows, a.cols, a.nnz(), static_cast<unsigned long long>(h));
   fingerprint_ = buf;
-  blocks_.resize(13);
   device_ = describe(queue.getInfo<CL_QUEUE_DEVICE>());
 }
 
 template <typename T>
-const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queue, int wg_bits) const {
-  auto& slot = blocks_.at(size_t(wg_bits));
-  if (slot) return *slot;
-  const int64_t wg = int64_t(1) << wg_bits, block_nnz = 2 * wg, chunk = 32 * wg;
+const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queue, int local_size) const {
+  auto it = blocks_.find(local_size);
+  if (it != blocks_.end()) return it->second;
+  if (local_size < 1 || local_size > 4096) throw input_error("adaptive blocks: bad local size");
+  const int64_t wg = local_size, block_nnz = 2 * wg, chunk = 32 * wg;
   const auto& rp = host_row_ptr_;
   std::vector<int32_t> blocks, split;
   int32_t slots = 0;
@@ -65,8 +65,7 @@ const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queu
   b.blocks = upload(queue, blocks, CL_MEM_READ_ONLY);
   b.split = upload(queue, split, CL_MEM_READ_ONLY);
   b.partials = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, std::max<size_t>(1, size_t(slots)) * sizeof(T));
-  slot = std::move(b);
-  return *slot;
+  return blocks_.emplace(local_size, std::move(b)).first->second;
 }
 
 template class DeviceCsr<float>;

@@ -26,7 +26,7 @@ SpmvBench<T>::SpmvBench(cl::CommandQueue& queue, const Csr<T>& host)
 
 template <typename T>
 SpmvMeasurement SpmvBench<T>::measure(SpmvConfig config, int repeats, bool verify) {
-  if (config.kernel == SpmvKernel::automatic) config = device_.automatic_config();
+  if (config.algorithm == SpmvAlgorithm::automatic) config = device_.automatic_config();
   SpmvMeasurement m;
   m.config = config;
   T nan = std::numeric_limits<T>::quiet_NaN();  // y must be written, never read, with beta = 0

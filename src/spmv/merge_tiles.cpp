@@ -29,11 +29,13 @@ std::pair<int64_t, int64_t> merge_path_coordinate(const std::vector<int32_t>& ro
 
 template <typename T>
 const typename DeviceCsr<T>::MergeTiles& DeviceCsr<T>::merge_tiles(cl::CommandQueue& queue,
-                                                                   int wg_bits, int items) const {
-  if (items < 1 || wg_bits < 0 || wg_bits > 12) throw input_error("merge tiles: bad tile size");
-  auto it = merge_.find(wg_bits << 16 | items);
+                                                                   int local_size,
+                                                                   int items) const {
+  if (items < 1 || local_size < 1 || local_size > 4096)
+    throw input_error("merge tiles: bad tile size");
+  auto it = merge_.find(local_size << 16 | items);
   if (it != merge_.end()) return it->second;
-  const int64_t tile = (int64_t(1) << wg_bits) * items, total = int64_t(rows_) + int64_t(nnz_);
+  const int64_t tile = int64_t(local_size) * items, total = int64_t(rows_) + int64_t(nnz_);
   const int64_t count = std::max<int64_t>(1, (total + tile - 1) / tile);
   if (count > INT32_MAX / 2) throw input_error("merge tiles: too many tiles for 32-bit indices");
   std::vector<int32_t> coords;  // 2 * (count + 1): row, nonzero of each tile's start, then the end
@@ -63,7 +65,7 @@ const typename DeviceCsr<T>::MergeTiles& DeviceCsr<T>::merge_tiles(cl::CommandQu
   m.plan = upload(queue, long_runs, CL_MEM_READ_ONLY);
   m.carry =
       make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(count) * sizeof(T));
-  return merge_.emplace(wg_bits << 16 | items, std::move(m)).first->second;
+  return merge_.emplace(local_size << 16 | items, std::move(m)).first->second;
 }
 
 template const DeviceCsr<float>::MergeTiles& DeviceCsr<float>::merge_tiles(cl::CommandQueue&, int,

@@ -9,20 +9,20 @@ namespace lockstep {
 template <typename T>
 Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& d) {
   Defines def;
-  set_value_type<T>(def).set("LOCAL_SIZE", 1 << c.wg_bits);  // wg_bits: the parameter space's form
+  set_value_type<T>(def).set("LOCAL_SIZE", c.local_size);
   if (d.is_nvidia()) def.set("SPMV_NV_LOADS", 1);
-  if (c.kernel == SpmvKernel::vector) {
+  if (c.algorithm == SpmvAlgorithm::vector) {
     def.set("ROWS_PER_WORKGROUP_BITS", c.rows_bits).set("WAVE_WIDTH", std::max(1u, d.wave_width));
     if (c.shuffle) def.set("USE_NV_SHUFFLE", 1);
   }
-  if (c.kernel == SpmvKernel::adaptive) def.set("BLOCK_NNZ", 2 << c.wg_bits);
-  if (c.kernel == SpmvKernel::merge) def.set("MERGE_ITEMS", c.items);
+  if (c.algorithm == SpmvAlgorithm::adaptive) def.set("BLOCK_NNZ", 2 * c.local_size);
+  if (c.algorithm == SpmvAlgorithm::merge) def.set("MERGE_ITEMS", c.items);
   return def;
 }
 
 // The kernel file of a configuration: merge-path has its own.
 static const char* spmv_file(const SpmvConfig& c) {
-  return c.kernel == SpmvKernel::merge ? "spmv_merge.cl" : "spmv.cl";
+  return c.algorithm == SpmvAlgorithm::merge ? "spmv_merge.cl" : "spmv.cl";
 }
 
 // The tuner's space (every valid configuration), float and, where the device has fp64, double.
@@ -55,11 +55,11 @@ const SpmvConfig& DeviceCsr<T>::automatic_config() const {
 template <typename T>
 SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x, cl::Buffer& y,
              T alpha, T beta, SpmvConfig c) {
-  if (c.kernel == SpmvKernel::automatic) c = a.automatic_config();
+  if (c.algorithm == SpmvAlgorithm::automatic) c = a.automatic_config();
   const DeviceInfo& d = a.device();
   if (!spmv_valid(c, d, sizeof(T)))
     throw input_error("SpMV configuration not valid on " + d.name + ": " + c.str());
-  const size_t wg = size_t(1) << c.wg_bits;
+  const size_t wg = size_t(c.local_size);
   const int rows = a.rows();
   SpmvRun run;
   if (rows == 0) {
@@ -68,22 +68,22 @@ SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x
     return run;
   }
   Defines def = spmv_defines<T>(c, d);
-  switch (c.kernel) {
-    case SpmvKernel::scalar: {
+  switch (c.algorithm) {
+    case SpmvAlgorithm::scalar: {
       cl::Kernel k = kernel(queue, "spmv.cl", "spmv_scalar", def);
       set_args(k, rows, a.row_ptr(), a.col_idx(), a.values(), x, y, alpha, beta);
       run.first = run.last = launch(queue, k, (rows + wg - 1) / wg * wg, wg);
       break;
     }
-    case SpmvKernel::vector: {
+    case SpmvAlgorithm::vector: {
       cl::Kernel k = kernel(queue, "spmv.cl", "spmv_vector", def);
       set_args(k, rows, a.row_ptr(), a.col_idx(), a.values(), x, y, alpha, beta);
       size_t per_group = size_t(1) << c.rows_bits;
       run.first = run.last = launch(queue, k, (rows + per_group - 1) / per_group * wg, wg);
       break;
     }
-    case SpmvKernel::adaptive: {
-      const auto& b = a.blocks(queue, c.wg_bits);
+    case SpmvAlgorithm::adaptive: {
+      const auto& b = a.blocks(queue, c.local_size);
       cl::Kernel k = kernel(queue, "spmv.cl", "spmv_adaptive", def);
       set_args(k, b.blocks, a.row_ptr(), a.col_idx(), a.values(), x, y, b.partials, alpha, beta);
       run.first = run.last = launch(queue, k, size_t(b.count) * wg, wg);
@@ -94,8 +94,8 @@ SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x
       }
       break;
     }
-    case SpmvKernel::merge: {
-      const auto& m = a.merge_tiles(queue, c.wg_bits, c.items);
+    case SpmvAlgorithm::merge: {
+      const auto& m = a.merge_tiles(queue, c.local_size, c.items);
       cl::Kernel k = kernel(queue, "spmv_merge.cl", "spmv_merge", def);
       set_args(k, rows, m.coords, a.row_ptr(), a.col_idx(), a.values(), x, y, m.carry, alpha, beta);
       run.first = run.last = launch(queue, k, size_t(m.count) * wg, wg);

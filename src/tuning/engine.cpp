@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -184,6 +185,19 @@ std::optional<Params> choose(const DeviceInfo& device, const std::string& family
 int get_int(const Params& p, const std::string& name, int fallback) {
   auto it = p.find(name);
   return it != p.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+
+const nlohmann::json* find(const Params& p, const std::string& name, const std::string& old_name) {
+  if (auto it = p.find(name); it != p.end()) return &*it;
+  auto it = p.find(old_name);
+  if (it == p.end()) return nullptr;
+  static std::mutex said_mutex;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(said_mutex);
+  if (said.insert(old_name).second)
+    std::cerr << "lockstep: tuning parameter '" << old_name << "' is deprecated, use '" << name
+              << "'\n";
+  return &*it;
 }
 
 std::string str(const Params& p) {

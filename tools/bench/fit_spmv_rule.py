@@ -68,12 +68,15 @@ def name_of(path):
 
 
 def config_key(c):
-    k = c["kernel"]
+    """(algorithm, log2 local_size, ...): from algorithm= local_size=, or the words before the
+    rename, kernel= wg_bits=."""
+    k = c.get("algorithm", c.get("kernel"))
+    g = int(c["wg_bits"]) if "wg_bits" in c else int(c["local_size"]).bit_length() - 1
     if k == "vector":
-        return (k, c["wg_bits"], c["rows_bits"], c["shuffle"])
+        return (k, g, int(c["rows_bits"]), int(c["shuffle"]))
     if k == "merge":
-        return (k, c["wg_bits"], c.get("items", 7))
-    return (k, c["wg_bits"])
+        return (k, g, int(c.get("items", 7)))
+    return (k, g)
 
 
 def predict(f, p):
@@ -97,8 +100,7 @@ def check_mirror(name, f, kv):
     if "choice" not in kv or kv.get("wave_width") != "32":
         return
     c = dict(t.split("=", 1) for t in kv["choice"].split())
-    got = config_key(dict(kernel=c["kernel"], wg_bits=int(c["wg_bits"]), rows_bits=int(c.get("rows_bits", 0)),
-                          shuffle=int(c.get("shuffle", 0)), items=int(c.get("items", 7))))
+    got = config_key(dict(c, rows_bits=c.get("rows_bits", 0), shuffle=c.get("shuffle", 0)))
     want = predict(dict(f, compute_units=float(kv["compute_units"])), CURRENT)
     if got != want:
         print("MISMATCH %s: C++ chose %s, this script's rule %s" % (name, fmt(got), fmt(want)), file=sys.stderr)

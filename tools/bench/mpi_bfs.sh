@@ -64,7 +64,7 @@ if [[ " $parts " == *" one "* ]]; then
   cmd=("$bin" bfs --rmat 24 --sources "$k" --validate)
   echo "# one-gpu: ${cmd[*]}" >> "$txt"
   start=$SECONDS
-  last=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^strategy=' | tee -a "$txt" | tail -1)
+  last=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^algorithm=' | tee -a "$txt" | tail -1)
   echo "one-gpu np=0 $last"
   gteps[one]=$(sed -n 's/.* gteps=\([^ ]*\).*/\1/p' <<< "$last")
   echo "wall_s=$((SECONDS - start)) tag=one-gpu np=0" | tee -a "$txt"

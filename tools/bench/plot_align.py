@@ -16,7 +16,8 @@ def rows(path):
         kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
         if "algorithm" not in kv:  # the summary table lines
             continue
-        kv["label"] = kv["algorithm"] + ("/" + kv["strategy"] if kv["algorithm"] == "barrier" else "")
+        barrier = kv.get("barrier", kv.get("strategy", ""))  # strategy=: lines before the rename
+        kv["label"] = kv["algorithm"] + ("/" + barrier if kv["algorithm"] == "barrier" else "")
         if kv["algorithm"] == "ssw":
             kv["label"] = f'libssw x{kv.get("threads", "1")}'
         yield kv

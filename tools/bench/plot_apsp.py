@@ -16,7 +16,9 @@ import matplotlib.pyplot as plt
 def rows(path):
     for line in open(path):
         kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
-        if "ms" in kv and "case" in kv and "variant" in kv:
+        if "variant" in kv:  # lines before the rename
+            kv.setdefault("algorithm", kv["variant"])
+        if "ms" in kv and "case" in kv and "algorithm" in kv:
             yield kv
 
 
@@ -29,7 +31,7 @@ def main(src, out):
             device, n = kv.get("device", ""), kv["n"]
     for kv in all_rows:
         if kv["case"] in ("variant", "tile") and kv.get("type") == "f32" and kv["n"] == n:
-            refs.append((f'{kv["variant"]} r={kv["tile"]} K={kv["K"]}', float(kv["ms"])))
+            refs.append((f'{kv["algorithm"]} r={kv["tile"]} K={kv["K"]}', float(kv["ms"])))
     if not sweep:
         micro = [kv for kv in all_rows if kv["case"].startswith(("micro", "old_rule", "rule"))]
         if not micro:

@@ -29,10 +29,11 @@ def parse(path):
         if "anchor" in kv:
             series, local = kv["anchor"], int(kv["threads"])
         else:
-            series, local = kv["strategy"], int(kv["local"])
-            if kv.get("branch") and kv["strategy"] == "tree" and "--branch" in command:
+            barrier = kv.get("barrier", kv.get("strategy"))  # strategy=: lines before the rename
+            series, local = barrier, int(kv["local"])
+            if kv.get("branch") and barrier == "tree" and "--branch" in command:
                 series = "tree B=" + kv["branch"]
-            if kv["strategy"] != "relaunch" and "order" in kv:
+            if barrier != "relaunch" and "order" in kv:
                 series += " " + kv["order"]
             if kv.get("stride") == "32":
                 series += " pad"

@@ -31,7 +31,7 @@ def parse(path):
             out.setdefault(name, {})[what] = kv
     for fn in glob.glob(os.path.join(os.path.dirname(os.path.abspath(path)), "tune_*_double.json")):
         j = json.load(open(fn))  # the merge-path candidates the tuner timed
-        t = [c["median_ms"] for c in j["candidates"] if c["kernel"] == "merge" and c["verified"]]
+        t = [c["median_ms"] for c in j["candidates"] if c.get("algorithm", c.get("kernel")) == "merge" and c["verified"]]
         name = os.path.basename(j["matrix"]).replace(".mtx", "")
         if t and name in out:
             out[name]["merge_tuned"] = {"median_ms": str(min(t))}
@@ -43,10 +43,12 @@ def ms(d, k):
 
 
 def config(kv):
-    c = kv.get("kernel", "?") + " " + kv.get("wg_bits", "")
-    if kv.get("kernel") == "vector":
+    algorithm = kv.get("algorithm", kv.get("kernel", "?"))  # kernel=, wg_bits=: before the rename
+    size = kv.get("local_size", str(1 << int(kv["wg_bits"])) if "wg_bits" in kv else "")
+    c = algorithm + " " + size
+    if algorithm == "vector":
         c += "/" + kv.get("rows_bits", "") + ("s" if kv.get("shuffle") == "1" else "")
-    if kv.get("kernel") == "merge" and "items" in kv:
+    if algorithm == "merge" and "items" in kv:
         c += " x" + kv["items"]
     return c
 

@@ -39,7 +39,7 @@ void add_teps(Report& kv, const std::vector<double>& g) {
 // One run's line: strategy= source= reached= max_level= ms= gteps= [multi_*] X_levels=.
 Report run_line(BfsStrategy strategy, int32_t source, const BfsResult& r, bool device) {
   Report line;
-  line.add("strategy", to_string(strategy)).add("source", source).add("reached", r.reached);
+  line.add("algorithm", to_string(strategy)).add("source", source).add("reached", r.reached);
   line.add("max_level", r.max_level).add("ms", r.ms).add("gteps", r.gteps());
   if (device && strategy != BfsStrategy::cpu)
     line.add("multi_groups", r.multi_groups)
@@ -52,7 +52,7 @@ Report run_line(BfsStrategy strategy, int32_t source, const BfsResult& r, bool d
 void write_steps(std::ostream& out, BfsStrategy strategy, int32_t source, const BfsResult& r) {
   for (const BfsStep& s : r.steps)
     out << "run=" << to_string(strategy) << " source=" << source << " level=" << s.level
-        << " strategy=" << to_string(s.strategy) << " frontier=" << s.frontier
+        << " algorithm=" << to_string(s.algorithm) << " frontier=" << s.frontier
         << " edges=" << s.edges << " ms=" << s.ms << "\n";
 }
 
@@ -76,11 +76,11 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
       BfsResult r = search(source);
       const std::string why = plan.validate ? validate_bfs(g, source, r.levels, r.parents) : "";
       if (!why.empty())
-        throw std::runtime_error(std::string(to_string(o.strategy)) + ": validation failed (source " +
+        throw std::runtime_error(std::string(to_string(o.algorithm)) + ": validation failed (source " +
                                  std::to_string(source) + "): " + why);
-      std::cout << run_line(o.strategy, source, r, ctx != nullptr).str() << "\n";
+      std::cout << run_line(o.algorithm, source, r, ctx != nullptr).str() << "\n";
       for (BfsStrategy s : kAll) counts[s] += r.levels_run(s);
-      if (plan.steps && i == 0 && rep == plan.repeat - 1) write_steps(*plan.steps, o.strategy, source, r);
+      if (plan.steps && i == 0 && rep == plan.repeat - 1) write_steps(*plan.steps, o.algorithm, source, r);
       sum_ms += r.ms;
       reps.push_back(r.ms);
       teps.push_back(r.gteps());
@@ -96,7 +96,7 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
   kv.add("ms_median", plan.sources.empty() ? 0 : sum_median_ms / double(plan.sources.size()));
   add_teps(kv, teps);
   kv.line_only("sources", plan.sources.size()).json_only("sources", plan.sources);
-  kv.add("runs", teps.size()).add("strategy", to_string(o.strategy));
+  kv.add("runs", teps.size()).add("algorithm", to_string(o.algorithm));
   for (BfsStrategy s : kAll) kv.add(key(s), counts[s]);
   if (plan.validate) kv.add("valid", 1);
   return out;

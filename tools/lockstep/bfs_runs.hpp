@@ -18,11 +18,11 @@ struct BfsPlan {
 };
 
 struct BfsRuns {
-  Report summary;     // reached= max_level= sum_levels= ms= gteps= ... strategy= X_levels=
+  Report summary;     // reached= max_level= sum_levels= ms= gteps= ... algorithm= X_levels=
   BfsResult first;    // the first source's first run (its levels for --levels-out)
 };
 
-/// Runs o.strategy (on ctx, or the CPU when ctx is null) as `plan` says.
+/// Runs o.algorithm (on ctx, or the CPU when ctx is null) as `plan` says.
 BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan);
 
 }  // namespace lockstep::cli

@@ -135,8 +135,8 @@ void declare(po::options_description& opts, Deprecated& old) {
 AlignConfig config(const po::variables_map& vm) {
   AlignConfig cfg;
   cfg.algorithm = parse_option(vm, "algorithm", parse_align_algorithm);
-  cfg.strategy = parse_option(vm, "barrier", parse_strategy_choice);
-  if (cfg.strategy && cfg.algorithm != AlignAlgorithm::barrier)  // auto never picks barrier
+  cfg.barrier = parse_option(vm, "barrier", parse_strategy_choice);
+  if (cfg.barrier && cfg.algorithm != AlignAlgorithm::barrier)  // auto never picks barrier
     throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
                       " applies to --algorithm barrier only; --algorithm " +
                       vm["algorithm"].as<std::string>() + " uses no global barrier");
@@ -194,8 +194,8 @@ Report configuration(const po::variables_map& vm, const Context* ctx, const Pair
       .add("scoring", vm.count("matrix") ? vm["matrix"].as<std::string>() : std::string("dna"))
       .add("gap_open", s.gap_open)
       .add("gap_extend", s.gap_extend);
-  if (!r.strategy.empty())
-    conf.add("strategy", r.strategy)
+  if (!r.barrier.empty())
+    conf.add("barrier", r.barrier)
         .add("groups", r.groups)
         .add("local_size", r.config.local_size)
         .add("cells_per_item", r.config.cells)

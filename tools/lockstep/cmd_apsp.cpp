@@ -86,7 +86,7 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
     return &ctx->info();
   });
   ApspConfig cfg;
-  cfg.variant = parse_option(vm, "algorithm", parse_apsp_variant);
+  cfg.algorithm = parse_option(vm, "algorithm", parse_apsp_variant);
   cfg.tile = vm["tile"].as<int>();
   cfg.K = vm["K"].as<int>();
   cfg.thread_tile = vm["thread-tile"].as<int>();
@@ -103,7 +103,7 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
   }
   Report conf;
   conf.add("device", cpu ? std::string("cpu") : ctx->info().name)
-      .add("variant", to_string(r.config.variant))
+      .add("algorithm", to_string(r.config.algorithm))
       .add("tile", r.config.tile)
       .add("K", r.config.K)
       .add("thread_tile", r.config.thread_tile)

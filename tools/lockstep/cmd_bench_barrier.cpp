@@ -119,7 +119,7 @@ Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant
     throw usage_error("--groups expects positive counts or max, got '" + g + "'");
   }
   Report kv;
-  kv.add("strategy", to_string(s)).add("groups", groups).add("local", w.local);
+  kv.add("barrier", to_string(s)).add("groups", groups).add("local", w.local);
   try {
     BarrierBenchResult r =
         bench_barrier(ctx, s, groups, w.local, w.rounds, w.branch, variant, w.data);

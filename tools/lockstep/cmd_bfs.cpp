@@ -135,7 +135,7 @@ void declare(po::options_description& opts, Deprecated& old) {
       "threads", number<int>(0, 4096)->default_value(0), "CPU threads (0: all)")(
       "levels-out", po::value<std::string>(), "write one level per vertex per line (-1 unreached)")(
       "steps-out", po::value<std::string>(),
-      "write per-level source= level= strategy= frontier= edges= ms= lines")(
+      "write per-level source= level= algorithm= frontier= edges= ms= lines")(
       "repeat", number<int>(1, 1000)->default_value(1), "runs per source")(
       "warmup", number<int>(0, 100)->default_value(1),
       "untimed runs per strategy first (lazy JIT, allocation)")(
@@ -229,7 +229,7 @@ int run_bfs(const Args& args) {
   nlohmann::json runs = nlohmann::json::array();
   std::string last;
   for (BfsStrategy strategy : list) {
-    o.strategy = strategy;
+    o.algorithm = strategy;
     BfsRuns r = run_strategy(ctx.get(), g, o, plan);
     if (outs.has("levels-out") && strategy == list.back())
       for (int32_t l : r.first.levels) outs["levels-out"] << l << "\n";

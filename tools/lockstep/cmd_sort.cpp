@@ -93,7 +93,7 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
   Report kv;
   kv.add("n", n).add("type", to_string(key_type_of<K>())).add("pairs", pairs);
   kv.add("descending", opts.descending).add("algorithm", to_string(best.algorithm));
-  kv.add("strategy", best.strategy).add("groups", best.groups).add("tile", best.tile);
+  kv.add("barrier", best.barrier).add("groups", best.groups).add("tile", best.tile);
   kv.add("phases", best.phases).add("ms", best.ms);
   kv.add("gkeys_per_s", best.ms > 0 ? double(n) / (best.ms * 1e6) : 0.0);
   for (auto& [kernel, ms] : best.kernel_ms) kv.add("ms_" + kernel, ms);
@@ -166,8 +166,8 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
     throw usage_error("give exactly one of --n N and --input FILE\nusage: " + usage);
   if (vm.count("binary") && !vm.count("input")) throw usage_error("--binary needs --input");
   o.algorithm = parse_option(vm, "algorithm", parse_sort_algorithm);
-  o.strategy = parse_option(vm, "barrier", parse_strategy_choice);
-  if (o.algorithm == SortAlgorithm::radix && o.strategy)
+  o.barrier = parse_option(vm, "barrier", parse_strategy_choice);
+  if (o.algorithm == SortAlgorithm::radix && o.barrier)
     throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
                       " applies to --algorithm bitonic and radix-persistent; --algorithm radix "
                       "(onesweep) has no global barrier");

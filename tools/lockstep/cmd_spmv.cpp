@@ -21,35 +21,34 @@ int run(const po::variables_map& vm) {
   SpmvBench<T> bench(ctx.queue(), host);
   const DeviceCsr<T>& a = bench.matrix();
   SpmvConfig c;
-  SpmvKernel k = parse_option(vm, "algorithm", parse_spmv_kernel);
-  if (k == SpmvKernel::automatic) {
+  SpmvAlgorithm k = parse_option(vm, "algorithm", parse_spmv_algorithm);
+  if (k == SpmvAlgorithm::automatic) {
     c = a.automatic_config();
   } else {
     c = predict_spmv_config(ctx.info(), a.stats(), a.rows(), sizeof(T), a.contiguity());
-    c.kernel = k;
-    if (k != SpmvKernel::vector) c.shuffle = 0;
+    c.algorithm = k;
+    if (k != SpmvAlgorithm::vector) c.shuffle = 0;
   }
-  if (vm.count("local-size"))
-    for (c.wg_bits = 0; (1 << c.wg_bits) < vm["local-size"].as<int>();) ++c.wg_bits;
+  if (vm.count("local-size")) c.local_size = vm["local-size"].as<int>();
   if (vm.count("rows-bits")) c.rows_bits = vm["rows-bits"].as<int>();
   if (vm.count("shuffle")) c.shuffle = vm["shuffle"].as<int>();
-  if (c.kernel == SpmvKernel::vector && c.rows_bits > c.wg_bits) {
-    if (vm.count("rows-bits"))  // 2^R rows share a group of 2^wg_bits items: R <= wg_bits
+  if (c.algorithm == SpmvAlgorithm::vector && (1 << c.rows_bits) > c.local_size) {
+    if (vm.count("rows-bits"))  // 2^R rows share a group of local_size items: 2^R <= local_size
       throw usage_error("--rows-bits " + std::to_string(c.rows_bits) + " needs a work-group of at least " +
                         std::to_string(1 << c.rows_bits) + " items (2^R rows, one item each at least); " +
                         (vm.count("local-size") ? "--local-size " + std::to_string(vm["local-size"].as<int>())
-                                                : "the rule's local size " + std::to_string(1 << c.wg_bits)) +
+                                                : "the rule's local size " + std::to_string(c.local_size)) +
                         " is smaller");
-    c.rows_bits = c.wg_bits;
+    while ((1 << c.rows_bits) > c.local_size) --c.rows_bits;
   }
   bool verify = vm.count("verify") > 0;
   auto m = bench.measure(c, vm["repeat"].as<int>(), verify);
 
   Report kv;
   kv.add("matrix", vm["file"].as<std::string>()).add("device", ctx.info().name);
-  kv.add("precision", sizeof(T) == 8 ? "double" : "float").add("kernel", to_string(m.config.kernel));
-  kv.add("wg_bits", m.config.wg_bits);
-  if (m.config.kernel == SpmvKernel::vector) kv.add("rows_bits", m.config.rows_bits).add("shuffle", m.config.shuffle);
+  kv.add("precision", sizeof(T) == 8 ? "double" : "float").add("algorithm", to_string(m.config.algorithm));
+  kv.add("local_size", m.config.local_size);
+  if (m.config.algorithm == SpmvAlgorithm::vector) kv.add("rows_bits", m.config.rows_bits).add("shuffle", m.config.shuffle);
   kv.add("rows", a.rows()).add("nnz", a.nnz()).add("median_ms", m.median_ms);
   kv.add("gflops", m.gflops).add("gbs", m.gbs);
   if (verify) kv.add("max_rel_err", m.max_rel_err).add("verified", int(m.verified));
@@ -58,8 +57,8 @@ int run(const po::variables_map& vm) {
 }
 
 const std::vector<std::string> kAlgorithms =
-    names_of({SpmvKernel::automatic, SpmvKernel::scalar, SpmvKernel::vector, SpmvKernel::adaptive,
-              SpmvKernel::merge});
+    names_of({SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
+              SpmvAlgorithm::adaptive, SpmvAlgorithm::merge});
 
 int run_spmv(const Args& args) {
   po::options_description opts("options");
@@ -87,7 +86,7 @@ int run_spmv(const Args& args) {
                  "] [--local-size N] [--rows-bits R] [--verify] [--repeat N]",
              args, opts, pos, vm, old))
     return 0;
-  (void)parse_option(vm, "algorithm", parse_spmv_kernel);
+  (void)parse_option(vm, "algorithm", parse_spmv_algorithm);
   if (vm.count("local-size") && (vm["local-size"].as<int>() & (vm["local-size"].as<int>() - 1)))
     throw usage_error("--local-size must be a power of two, got " +
                       std::to_string(vm["local-size"].as<int>()));

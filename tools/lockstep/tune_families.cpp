@@ -26,7 +26,7 @@ std::vector<TuneJob> spmv_jobs(const po::variables_map& vm) {
   job.options.budget_s = vm["budget"].as<double>();
   job.summary = [file](const tuning::Outcome& r, Report& kv) {
     SpmvConfig scalar;
-    scalar.kernel = SpmvKernel::scalar;
+    scalar.algorithm = SpmvAlgorithm::scalar;
     const tuning::Measured* s = r.find(spmv_params(scalar));
     const tuning::Measured* d = r.find(spmv_params(seed_default_config()));
     kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float");

@@ -86,7 +86,7 @@ int run(const po::variables_map& vm, MPI_Comm comm) {
   kv.add("matrix", file)
       .add("device", ctx->info().name)
       .add("precision", sizeof(T) == 8 ? "double" : "float");
-  kv.add("kernel", A.interior().automatic_config().str())
+  kv.add("spmv", A.interior().automatic_config().str())
       .add("rows", A.global_rows())
       .add("cols", A.global_cols())
       .add("nnz", nnz);
