@@ -6,8 +6,9 @@
 // owner on the device while MPI_Ialltoall sends the counts; one read into pinned memory,
 // MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: the frontier bitmap words of every rank gathered into a
 // pinned global bitmap (MPI_Iallgatherv in place), uploaded, and cl/bfs_bitmap.cl's bfs_bu_step
-// scans this rank's unvisited vertices. After each level one MPI_Allreduce gives the global
-// frontier size and edges, and the largest per-rank frontier edges (for the pair buffers).
+// scans this rank's unvisited vertices. After each level MPI_Allreduce gives the global
+// frontier size and edges, and whether any rank's frontier edges pass its pair buffers (its
+// own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -234,9 +235,18 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   MPI_Barrier(g.comm);
   const auto t0 = clock_type::now();
   int64_t local_count = mine, local_edges = mine ? g.degree(s_local) : 0;
-  int64_t glob[3] = {1, local_edges, local_edges};  // frontier, its edges, max over ranks
-  MPI_Allreduce(MPI_IN_PLACE, glob + 1, 1, MPI_INT64_T, MPI_SUM, g.comm);
-  glob[2] = glob[1];
+  // glob: the global frontier and its edges, and whether any rank's frontier edges pass its
+  // own capacity (the ranks' capacities differ: each holds its own entries). Every rank takes
+  // the same direction from glob alone: a rank deciding from its capacity would go bottom-up
+  // (MPI_Iallgatherv) while the others go top-down (MPI_Alltoall), and all would wait forever.
+  int64_t glob[3] = {0, 0, 0};
+  const auto reduce = [&] {
+    int64_t sums[2] = {local_count, local_edges}, over = local_edges > d.capacity;
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
+    MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_INT64_T, MPI_MAX, g.comm);
+    glob[0] = sums[0], glob[1] = sums[1], glob[2] = over;
+  };
+  reduce();
   int64_t mu = g.global_entries - glob[1];
   bool bottom = false, in_bitmap = false;
   for (int32_t level = 0; glob[0] > 0; ++level) {
@@ -246,7 +256,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
     else
       bottom = bottom ? double(glob[0]) >= double(g.n) / d.o.beta
                       : double(glob[1]) > double(mu) / d.o.alpha;
-    if (glob[2] > d.capacity) bottom = true;  // the pairs would not fit: bottom-up is exact too
+    if (glob[2]) bottom = true;  // some rank's pairs would not fit: bottom-up is exact too
     const auto s0 = clock_type::now();
     DistributedBfsStep st{level, bottom ? Direction::bottom_up : Direction::top_down, glob[0],
                           glob[1]};
@@ -268,10 +278,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
       next = d.top_down(local_count, level, st);
     }
     local_count = next.first, local_edges = next.second;
-    int64_t sums[2] = {local_count, local_edges}, most = local_edges;
-    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
-    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT64_T, MPI_MAX, g.comm);
-    glob[0] = sums[0], glob[1] = sums[1], glob[2] = most;
+    reduce();
     mu -= glob[1];
     st.ms = since(s0);
     r.steps.push_back(st);

@@ -106,6 +106,40 @@ TEST_CASE("mpi bfs: R-MAT drawn on the ranks is rmat_graph's graph, same levels"
   for (int32_t v : s) CHECK((whole.degree(v) > 0 && hub.levels[size_t(v)] >= 0));
 }
 
+// The ranks' pair buffers differ (each holds its own entries): a level whose largest per-rank
+// frontier edges fall between two ranks' capacities once sent one rank bottom-up (gather) and the
+// others top-down (all-to-all), a hang on 3 ranks from source 517 at level 2. Forced directions
+// must run every level in that direction on every rank; a small uniform capacity sends levels
+// that overflow on some rank bottom-up on all, and the levels stay exact.
+TEST_CASE("mpi bfs: R-MAT 15, forced directions, every rank takes the same direction") {
+  const CsrGraph whole = rmat_graph(15, 16, 1);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 15, 16, 1);
+  const std::vector<int32_t> sources = {517, 0, 1, 4242, whole.n - 1};
+  for (mpi::Direction d : {mpi::Direction::top_down, mpi::Direction::bottom_up}) {
+    mpi::DistributedBfsOptions o;
+    o.direction = d;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    for (int32_t s : sources) {
+      INFO("direction ", mpi::to_string(d), " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      const BfsResult want = bfs_cpu(whole, s, 1);
+      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+      if (world_rank() == 0) CHECK(all == want.levels);
+      CHECK(r.reached == want.reached);
+      CHECK(r.levels_run(d) == int(r.steps.size()));
+    }
+  }
+  mpi::DistributedBfsOptions o;
+  o.direction = mpi::Direction::top_down, o.remote_capacity = 2048;
+  mpi::DistributedBfs small(rank_context(), g, o);
+  const mpi::DistributedBfsResult r = small.run(517);
+  const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+  if (world_rank() == 0) CHECK(all == bfs_cpu(whole, 517, 1).levels);
+  CHECK(r.levels_run(mpi::Direction::bottom_up) > 0);
+  CHECK(r.levels_run(mpi::Direction::top_down) > 0);
+  CHECK(mpi::validate_bfs(g, 517, r) == "");
+}
+
 TEST_CASE("mpi bfs: one rank runs the one-device engine; forced directions keep the kernels") {
   // rank 0 alone (a communicator of one): nothing to exchange
   MPI_Comm self;
