@@ -202,7 +202,16 @@ struct DistributedBfs::Impl {
 
 DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
                                const DistributedBfsOptions& o) {
-  collective(g.comm, [&] { p_ = std::make_unique<Impl>(ctx, g, o); });
+  // The options that pick each level's direction must agree, or the ranks' MPI calls part.
+  double most[6] = {double(int(o.direction)), o.alpha, o.beta,
+                    -double(int(o.direction)), -o.alpha, -o.beta};
+  MPI_Allreduce(MPI_IN_PLACE, most, 6, MPI_DOUBLE, MPI_MAX, g.comm);
+  collective(g.comm, [&] {
+    for (int i = 0; i < 3; ++i)
+      if (most[i] != -most[i + 3])
+        throw input_error("bfs: the ranks passed different options (direction, alpha, beta)");
+    p_ = std::make_unique<Impl>(ctx, g, o);
+  });
 }
 DistributedBfs::~DistributedBfs() = default;
 bool DistributedBfs::one_device() const { return p_->one != nullptr; }
@@ -210,7 +219,12 @@ bool DistributedBfs::one_device() const { return p_->one != nullptr; }
 DistributedBfsResult DistributedBfs::run(int32_t source) {
   Impl& d = *p_;
   const DistributedGraph& g = d.g;
+  int64_t most[2] = {source, -int64_t(source)};
+  MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT64_T, MPI_MAX, g.comm);
   collective(g.comm, [&] {
+    if (most[0] != -most[1])
+      throw input_error("bfs: the ranks passed different sources (" + std::to_string(-most[1]) +
+                        " to " + std::to_string(most[0]) + ")");
     if (source < 0 || source >= g.n)
       throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                         std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
@@ -219,18 +233,20 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   auto& q = d.ctx.queue();
   const bool mine = source >= g.first && source < g.first + g.count;
   const int32_t minus = -1, zero = 0, s_local = source - g.first;
-  if (g.count) {
-    check(q.enqueueFillBuffer(d.levels, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
-    check(q.enqueueFillBuffer(d.parents, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
-  }
-  const uint32_t none = 0;
-  check(q.enqueueFillBuffer(d.seen, none, 0, (words_of(g.n) + 1) * 4), "clEnqueueFillBuffer");
-  if (mine) {
-    check(q.enqueueWriteBuffer(d.levels, CL_FALSE, size_t(s_local) * 4, 4, &zero), "write");
-    check(q.enqueueWriteBuffer(d.parents, CL_FALSE, size_t(s_local) * 4, 4, &source), "write");
-    check(q.enqueueWriteBuffer(d.qa, CL_FALSE, 0, 4, &s_local), "clEnqueueWriteBuffer");
-  }
-  check(q.finish(), "clFinish");
+  collective(g.comm, [&] {  // a device failure here ends every rank, not only this one
+    if (g.count) {
+      check(q.enqueueFillBuffer(d.levels, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
+      check(q.enqueueFillBuffer(d.parents, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
+    }
+    const uint32_t none = 0;
+    check(q.enqueueFillBuffer(d.seen, none, 0, (words_of(g.n) + 1) * 4), "clEnqueueFillBuffer");
+    if (mine) {
+      check(q.enqueueWriteBuffer(d.levels, CL_FALSE, size_t(s_local) * 4, 4, &zero), "write");
+      check(q.enqueueWriteBuffer(d.parents, CL_FALSE, size_t(s_local) * 4, 4, &source), "write");
+      check(q.enqueueWriteBuffer(d.qa, CL_FALSE, 0, 4, &s_local), "clEnqueueWriteBuffer");
+    }
+    check(q.finish(), "clFinish");
+  });
   DistributedBfsResult r;
   MPI_Barrier(g.comm);
   const auto t0 = clock_type::now();

@@ -1,10 +1,12 @@
 // lockstep::mpi::DistributedBfs on 1-4 ranks: levels equal the one-process BFS (lockstep::
 // bfs_cpu on the whole graph, which every rank also holds) on hand-made graphs (a rank whose
 // vertices have no edges, a rank with no vertices, the source on the last rank), on R-MAT (whose
-// distributed build must give rmat_graph's rows) and on a shared SNAP graph, in each direction
+// distributed build must give rmat_graph's rows; scale 15 forced top-down and bottom-up, where
+// ranks once took different directions and hung) and on a shared SNAP graph, in each direction
 // (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
-// a broken one on any rank; a bad source ends every rank with the same error. One rank (a
-// communicator of rank 0 alone) runs the one-device engine under auto, the kernels when forced.
+// a broken one on any rank; a bad source, or ranks passing different sources or directions, ends
+// every rank with the same error. One rank (a communicator of rank 0 alone) runs the one-device
+// engine under auto, the kernels when forced.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -207,6 +209,26 @@ TEST_CASE("mpi bfs: validation catches a broken tree on any rank; bad sources en
       message = e.what();
     }
     CHECK(message.find("source " + std::to_string(bad) + " outside") != std::string::npos);
+  }
+  // ranks that disagree (a source, a direction) end every rank with one error, not a hang
+  if (p > 1) {
+    std::string message;
+    try {
+      bfs.run(world_rank() == 0 ? n - 1 : 40);
+    } catch (const mpi::collective_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("different sources (40 to " + std::to_string(n - 1) + ")") !=
+          std::string::npos);
+    mpi::DistributedBfsOptions o;
+    o.direction = world_rank() == 0 ? mpi::Direction::top_down : mpi::Direction::automatic;
+    message.clear();
+    try {
+      mpi::DistributedBfs mixed(rank_context(), g, o);
+    } catch (const mpi::collective_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("different options") != std::string::npos);
   }
 }
 
