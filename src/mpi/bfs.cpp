@@ -157,9 +157,11 @@ struct DistributedBfs::Impl {
     check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
     read_counters();
     const auto t0 = clock_type::now();
-    const int64_t pairs = std::min<int64_t>(ctr_host[2], capacity);
-    if (ctr_host[2] > capacity)  // the host checked the frontier's edges: cannot happen
-      throw std::logic_error("bfs: remote pairs past the buffer");
+    // More pairs than the buffer (the host checked the frontier's edges, so never expected):
+    // counts of -1 tell every rank in the same MPI_Alltoall, and all stop with one error.
+    const bool over = ctr_host[2] > capacity;
+    const int64_t pairs = over ? 0 : ctr_host[2];
+    if (over) std::fill(scount.begin(), scount.end(), -1);
     st.sent = pairs;
     if (pairs) {  // bucket by owner on the device, one read
       for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
@@ -172,6 +174,10 @@ struct DistributedBfs::Impl {
             "clEnqueueReadBuffer");
     }
     MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
+    for (int r = 0; r < p; ++r)
+      if (rcount[size_t(r)] < 0)
+        throw collective_error(4, "rank " + std::to_string(r) + ": bfs: level " +
+                                      std::to_string(level) + ": remote pairs past the buffer");
     for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
     const size_t total = size_t(rdispl.back() + rcount.back());
     if (total > got_cap) {  // grow the receive side (pinned and device) to twice what came
