@@ -6,8 +6,9 @@
 // owner on the device while MPI_Ialltoall sends the counts; one read into pinned memory,
 // MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: the frontier bitmap words of every rank gathered into a
 // pinned global bitmap (MPI_Iallgatherv in place), uploaded, and cl/bfs_bitmap.cl's bfs_bu_step
-// scans this rank's unvisited vertices. After each level one MPI_Allreduce gives the global
-// frontier size and edges, and the largest per-rank frontier edges (for the pair buffers).
+// scans this rank's unvisited vertices. After each level MPI_Allreduce gives the global
+// frontier size and edges, and whether any rank's frontier edges pass its pair buffers (its
+// own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -156,9 +157,11 @@ struct DistributedBfs::Impl {
     check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
     read_counters();
     const auto t0 = clock_type::now();
-    const int64_t pairs = std::min<int64_t>(ctr_host[2], capacity);
-    if (ctr_host[2] > capacity)  // the host checked the frontier's edges: cannot happen
-      throw std::logic_error("bfs: remote pairs past the buffer");
+    // More pairs than the buffer (the host checked the frontier's edges, so never expected):
+    // counts of -1 tell every rank in the same MPI_Alltoall, and all stop with one error.
+    const bool over = ctr_host[2] > capacity;
+    const int64_t pairs = over ? 0 : ctr_host[2];
+    if (over) std::fill(scount.begin(), scount.end(), -1);
     st.sent = pairs;
     if (pairs) {  // bucket by owner on the device, one read
       for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
@@ -171,6 +174,10 @@ struct DistributedBfs::Impl {
             "clEnqueueReadBuffer");
     }
     MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
+    for (int r = 0; r < p; ++r)
+      if (rcount[size_t(r)] < 0)
+        throw collective_error(4, "rank " + std::to_string(r) + ": bfs: level " +
+                                      std::to_string(level) + ": remote pairs past the buffer");
     for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
     const size_t total = size_t(rdispl.back() + rcount.back());
     if (total > got_cap) {  // grow the receive side (pinned and device) to twice what came
@@ -201,7 +208,16 @@ struct DistributedBfs::Impl {
 
 DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
                                const DistributedBfsOptions& o) {
-  collective(g.comm, [&] { p_ = std::make_unique<Impl>(ctx, g, o); });
+  // The options that pick each level's direction must agree, or the ranks' MPI calls part.
+  double most[6] = {double(int(o.direction)), o.alpha, o.beta,
+                    -double(int(o.direction)), -o.alpha, -o.beta};
+  MPI_Allreduce(MPI_IN_PLACE, most, 6, MPI_DOUBLE, MPI_MAX, g.comm);
+  collective(g.comm, [&] {
+    for (int i = 0; i < 3; ++i)
+      if (most[i] != -most[i + 3])
+        throw input_error("bfs: the ranks passed different options (direction, alpha, beta)");
+    p_ = std::make_unique<Impl>(ctx, g, o);
+  });
 }
 DistributedBfs::~DistributedBfs() = default;
 bool DistributedBfs::one_device() const { return p_->one != nullptr; }
@@ -209,7 +225,12 @@ bool DistributedBfs::one_device() const { return p_->one != nullptr; }
 DistributedBfsResult DistributedBfs::run(int32_t source) {
   Impl& d = *p_;
   const DistributedGraph& g = d.g;
+  int64_t most[2] = {source, -int64_t(source)};
+  MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT64_T, MPI_MAX, g.comm);
   collective(g.comm, [&] {
+    if (most[0] != -most[1])
+      throw input_error("bfs: the ranks passed different sources (" + std::to_string(-most[1]) +
+                        " to " + std::to_string(most[0]) + ")");
     if (source < 0 || source >= g.n)
       throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                         std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
@@ -218,25 +239,36 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   auto& q = d.ctx.queue();
   const bool mine = source >= g.first && source < g.first + g.count;
   const int32_t minus = -1, zero = 0, s_local = source - g.first;
-  if (g.count) {
-    check(q.enqueueFillBuffer(d.levels, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
-    check(q.enqueueFillBuffer(d.parents, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
-  }
-  const uint32_t none = 0;
-  check(q.enqueueFillBuffer(d.seen, none, 0, (words_of(g.n) + 1) * 4), "clEnqueueFillBuffer");
-  if (mine) {
-    check(q.enqueueWriteBuffer(d.levels, CL_FALSE, size_t(s_local) * 4, 4, &zero), "write");
-    check(q.enqueueWriteBuffer(d.parents, CL_FALSE, size_t(s_local) * 4, 4, &source), "write");
-    check(q.enqueueWriteBuffer(d.qa, CL_FALSE, 0, 4, &s_local), "clEnqueueWriteBuffer");
-  }
-  check(q.finish(), "clFinish");
+  collective(g.comm, [&] {  // a device failure here ends every rank, not only this one
+    if (g.count) {
+      check(q.enqueueFillBuffer(d.levels, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
+      check(q.enqueueFillBuffer(d.parents, minus, 0, size_t(g.count) * 4), "clEnqueueFillBuffer");
+    }
+    const uint32_t none = 0;
+    check(q.enqueueFillBuffer(d.seen, none, 0, (words_of(g.n) + 1) * 4), "clEnqueueFillBuffer");
+    if (mine) {
+      check(q.enqueueWriteBuffer(d.levels, CL_FALSE, size_t(s_local) * 4, 4, &zero), "write");
+      check(q.enqueueWriteBuffer(d.parents, CL_FALSE, size_t(s_local) * 4, 4, &source), "write");
+      check(q.enqueueWriteBuffer(d.qa, CL_FALSE, 0, 4, &s_local), "clEnqueueWriteBuffer");
+    }
+    check(q.finish(), "clFinish");
+  });
   DistributedBfsResult r;
   MPI_Barrier(g.comm);
   const auto t0 = clock_type::now();
   int64_t local_count = mine, local_edges = mine ? g.degree(s_local) : 0;
-  int64_t glob[3] = {1, local_edges, local_edges};  // frontier, its edges, max over ranks
-  MPI_Allreduce(MPI_IN_PLACE, glob + 1, 1, MPI_INT64_T, MPI_SUM, g.comm);
-  glob[2] = glob[1];
+  // glob: the global frontier and its edges, and whether any rank's frontier edges pass its
+  // own capacity (the ranks' capacities differ: each holds its own entries). Every rank takes
+  // the same direction from glob alone: a rank deciding from its capacity would go bottom-up
+  // (MPI_Iallgatherv) while the others go top-down (MPI_Alltoall), and all would wait forever.
+  int64_t glob[3] = {0, 0, 0};
+  const auto reduce = [&] {
+    int64_t sums[2] = {local_count, local_edges}, over = local_edges > d.capacity;
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
+    MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_INT64_T, MPI_MAX, g.comm);
+    glob[0] = sums[0], glob[1] = sums[1], glob[2] = over;
+  };
+  reduce();
   int64_t mu = g.global_entries - glob[1];
   bool bottom = false, in_bitmap = false;
   for (int32_t level = 0; glob[0] > 0; ++level) {
@@ -246,7 +278,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
     else
       bottom = bottom ? double(glob[0]) >= double(g.n) / d.o.beta
                       : double(glob[1]) > double(mu) / d.o.alpha;
-    if (glob[2] > d.capacity) bottom = true;  // the pairs would not fit: bottom-up is exact too
+    if (glob[2]) bottom = true;  // some rank's pairs would not fit: bottom-up is exact too
     const auto s0 = clock_type::now();
     DistributedBfsStep st{level, bottom ? Direction::bottom_up : Direction::top_down, glob[0],
                           glob[1]};
@@ -268,10 +300,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
       next = d.top_down(local_count, level, st);
     }
     local_count = next.first, local_edges = next.second;
-    int64_t sums[2] = {local_count, local_edges}, most = local_edges;
-    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
-    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT64_T, MPI_MAX, g.comm);
-    glob[0] = sums[0], glob[1] = sums[1], glob[2] = most;
+    reduce();
     mu -= glob[1];
     st.ms = since(s0);
     r.steps.push_back(st);

@@ -97,6 +97,11 @@ echo "$out" | tail -1
 expect "bfs --distributed --rmat 9 validated on 2 ranks" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *sources=3\ runs=3\ algorithm=auto*valid=1\ ranks=2 ]]"
 expect "... one line per search" "[[ \$(echo \"\$out\" | grep -c '^source=') -eq 3 ]]"
 expect "... the first search's levels as timeline lines, pairs sent" "[[ \$(echo \"\$out\" | grep -c '^timeline level=.* sent_max=.* one_device=0') -ge 2 ]]"
+# 3 ranks forced top-down from 517 on R-MAT 15: the ranks' pair buffers differ, and a level once
+# sent one rank bottom-up and the others top-down (a hang); every level must run top-down.
+out=$(timeout 120 "$mpiexec" -np 3 --oversubscribe "$lockstep" bfs --rmat 15 --distributed --source 517 --algorithm top-down --validate 2>&1); rc=$?
+echo "$out" | tail -1
+expect "bfs --distributed --rmat 15 top-down from 517 on 3 ranks: no hang, every level top-down" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *valid=1\ ranks=3 && \"\$out\" == *'top_down_levels=5 bottom_up_levels=0'* ]]"
 out=$(timeout 120 "$mpiexec" -np 1 "$lockstep" bfs --rmat 9 --edge-factor 8 --distributed --sources 2 --validate 2>&1); rc=$?
 echo "$out" | tail -1
 expect "bfs --distributed on 1 rank: the one-device engine, validated" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *valid=1\ ranks=1 && \"\$out\" == *'one_device=1'* ]]"

@@ -1,10 +1,12 @@
 // lockstep::mpi::DistributedBfs on 1-4 ranks: levels equal the one-process BFS (lockstep::
 // bfs_cpu on the whole graph, which every rank also holds) on hand-made graphs (a rank whose
 // vertices have no edges, a rank with no vertices, the source on the last rank), on R-MAT (whose
-// distributed build must give rmat_graph's rows) and on a shared SNAP graph, in each direction
+// distributed build must give rmat_graph's rows; scale 15 forced top-down and bottom-up, where
+// ranks once took different directions and hung) and on a shared SNAP graph, in each direction
 // (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
-// a broken one on any rank; a bad source ends every rank with the same error. One rank (a
-// communicator of rank 0 alone) runs the one-device engine under auto, the kernels when forced.
+// a broken one on any rank; a bad source, or ranks passing different sources or directions, ends
+// every rank with the same error. One rank (a communicator of rank 0 alone) runs the one-device
+// engine under auto, the kernels when forced.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -106,6 +108,40 @@ TEST_CASE("mpi bfs: R-MAT drawn on the ranks is rmat_graph's graph, same levels"
   for (int32_t v : s) CHECK((whole.degree(v) > 0 && hub.levels[size_t(v)] >= 0));
 }
 
+// The ranks' pair buffers differ (each holds its own entries): a level whose largest per-rank
+// frontier edges fall between two ranks' capacities once sent one rank bottom-up (gather) and the
+// others top-down (all-to-all), a hang on 3 ranks from source 517 at level 2. Forced directions
+// must run every level in that direction on every rank; a small uniform capacity sends levels
+// that overflow on some rank bottom-up on all, and the levels stay exact.
+TEST_CASE("mpi bfs: R-MAT 15, forced directions, every rank takes the same direction") {
+  const CsrGraph whole = rmat_graph(15, 16, 1);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 15, 16, 1);
+  const std::vector<int32_t> sources = {517, 0, 1, 4242, whole.n - 1};
+  for (mpi::Direction d : {mpi::Direction::top_down, mpi::Direction::bottom_up}) {
+    mpi::DistributedBfsOptions o;
+    o.direction = d;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    for (int32_t s : sources) {
+      INFO("direction ", mpi::to_string(d), " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      const BfsResult want = bfs_cpu(whole, s, 1);
+      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+      if (world_rank() == 0) CHECK(all == want.levels);
+      CHECK(r.reached == want.reached);
+      CHECK(r.levels_run(d) == int(r.steps.size()));
+    }
+  }
+  mpi::DistributedBfsOptions o;
+  o.direction = mpi::Direction::top_down, o.remote_capacity = 2048;
+  mpi::DistributedBfs small(rank_context(), g, o);
+  const mpi::DistributedBfsResult r = small.run(517);
+  const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+  if (world_rank() == 0) CHECK(all == bfs_cpu(whole, 517, 1).levels);
+  CHECK(r.levels_run(mpi::Direction::bottom_up) > 0);
+  CHECK(r.levels_run(mpi::Direction::top_down) > 0);
+  CHECK(mpi::validate_bfs(g, 517, r) == "");
+}
+
 TEST_CASE("mpi bfs: one rank runs the one-device engine; forced directions keep the kernels") {
   // rank 0 alone (a communicator of one): nothing to exchange
   MPI_Comm self;
@@ -173,6 +209,26 @@ TEST_CASE("mpi bfs: validation catches a broken tree on any rank; bad sources en
       message = e.what();
     }
     CHECK(message.find("source " + std::to_string(bad) + " outside") != std::string::npos);
+  }
+  // ranks that disagree (a source, a direction) end every rank with one error, not a hang
+  if (p > 1) {
+    std::string message;
+    try {
+      bfs.run(world_rank() == 0 ? n - 1 : 40);
+    } catch (const mpi::collective_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("different sources (40 to " + std::to_string(n - 1) + ")") !=
+          std::string::npos);
+    mpi::DistributedBfsOptions o;
+    o.direction = world_rank() == 0 ? mpi::Direction::top_down : mpi::Direction::automatic;
+    message.clear();
+    try {
+      mpi::DistributedBfs mixed(rank_context(), g, o);
+    } catch (const mpi::collective_error& e) {
+      message = e.what();
+    }
+    CHECK(message.find("different options") != std::string::npos);
   }
 }
 
