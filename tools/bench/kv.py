@@ -5,6 +5,8 @@ local_size=256"). The plotters and fitters import it; shell scripts source tools
 
   python3 tools/bench/kv.py FILE KEY...      prints KEY's value of every line that has all KEYs,
                                              tab-separated, one line each (FILE - is stdin)
+  python3 tools/bench/kv.py -p FILE KEY...   prints KEY=value for each KEY a line has, in the
+                                             order given, one line per line that has any
 
 Results written before session 10's rename spell some keys the old way; fields() reads both, so
 a plotter asks for the new key only (the old key stays in the dict too):
@@ -84,12 +86,22 @@ def records(lines, *need):
 
 
 def main(argv):
+    pairs = argv[:1] == ["-p"]
+    argv = argv[1:] if pairs else argv
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     src = sys.stdin if argv[0] == "-" else open(argv[0])
-    for kv in records(src, *argv[1:]):
-        print("\t".join(kv[k] for k in argv[1:]))
+    keys = argv[1:]
+    if pairs:
+        for line in src:
+            kv = fields(line)
+            words = [f'{k}="{kv[k]}"' if " " in kv[k] else f"{k}={kv[k]}" for k in keys if k in kv]
+            if words:
+                print(" ".join(words))
+        return 0
+    for kv in records(src, *keys):
+        print("\t".join(kv[k] for k in keys))
     return 0
 
 
