@@ -77,13 +77,15 @@ if [[ "${TUNE:-0}" == 1 ]]; then  # every tile/K/thread-tile candidate (about 30
 fi
 
 # Every successful run at n on graph seed 1 must agree (f32 and i32 distances are exact).
-python3 - "$log" "$n" "$ncpu" <<'PY' | tee -a "$log"
-import shlex, sys
+python3 - "$log" "$n" "$ncpu" "$(dirname "${BASH_SOURCE[0]}")" <<'PY' | tee -a "$log"
+import sys
 log, n, ncpu = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, sys.argv[4])
+from kv import fields  # the bench scripts' one key=value parser
 sums = {}
 cpu = gpu = None
 for line in open(log):
-    kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+    kv = fields(line)
     if "sum_dist" not in kv: continue
     sums.setdefault(kv["n"], set()).add((kv["sum_dist"], kv["reachable_pairs"]))
     if kv["case"] == "cpu": cpu = float(kv["ms"])

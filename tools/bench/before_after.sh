@@ -23,7 +23,7 @@ genomes=${GENOMES:-}
 for g in "$here/../../../shared/genomes" "$here/../../.carry/genomes"; do
   [[ -z "$genomes" && -f "$g/MG1655-K12.fasta.gz" ]] && genomes=$g
 done
-key() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" | tail -1; }
+source "$here/kv.sh"
 declare -A times
 run() {  # run CASE KEY ARGS...: three alternating pairs
   local c=$1 k=$2
@@ -36,7 +36,7 @@ run() {  # run CASE KEY ARGS...: three alternating pairs
       local line
       line=$("$bin" "$@" 2> /dev/null | tail -1)
       echo "case=$c side=$side $line" >> "$txt"
-      times[$c,$side]+="$(key "$k" <<< " $line") "
+      times[$c,$side]+="$(kv "$k" <<< "$line") "
     done
   done
   local o n

@@ -14,6 +14,7 @@ set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 bin=${LOCKSTEP:-$root/build/lockstep}
+source "$root/tools/bench/kv.sh"
 mkdir -p "$OUT"
 txt="$OUT/cg.txt"
 : > "$txt"
@@ -28,7 +29,7 @@ for m in ${MATRICES:-gen:laplace3d:256 gen:laplace2d:4096}; do
       echo "# ${cmd[*]}" >> "$txt"
       line=$("${cmd[@]}" 2>> "$OUT/cg.err" | tail -1)
       echo "$line" | tee -a "$txt"
-      per_it[$a]=$(sed -n 's/.* ms_per_iteration=\([^ ]*\).*/\1/p' <<< "$line")
+      per_it[$a]=$(kv ms_per_iteration <<< "$line")
     done
     if [[ -n "${per_it[classic]}" && -n "${per_it[pipelined]}" && -n "${per_it[pipelined-separate]}" ]]; then
       awk -v m="$m" -v p="$p" -v c="${per_it[classic]}" -v q="${per_it[pipelined]}" -v s="${per_it[pipelined-separate]}" \

@@ -25,8 +25,10 @@ import glob
 import itertools
 import json
 import os
-import shlex
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 # `lockstep spmv-model`-equivalent features of last session's matrices (computed with the
 # library's own generators and row_stats/column_contiguity, seeds as in tools/bench/spmv.sh).
@@ -68,10 +70,10 @@ def name_of(path):
 
 
 def config_key(c):
-    """(algorithm, log2 local_size, ...): from algorithm= local_size=, or the words before the
-    rename, kernel= wg_bits=."""
-    k = c.get("algorithm", c.get("kernel"))
-    g = int(c["wg_bits"]) if "wg_bits" in c else int(c["local_size"]).bit_length() - 1
+    """(algorithm, log2 local_size, ...) of a candidate or choice (old spellings read by kv.py)."""
+    c = keyvalue.renamed(dict(c))
+    k = c["algorithm"]
+    g = int(c["local_size"]).bit_length() - 1
     if k == "vector":
         return (k, g, int(c["rows_bits"]), int(c["shuffle"]))
     if k == "merge":
@@ -99,7 +101,7 @@ def check_mirror(name, f, kv):
     """Warns when this script's rule (CURRENT) and the C++ choice printed by spmv-model differ."""
     if "choice" not in kv or kv.get("wave_width") != "32":
         return
-    c = dict(t.split("=", 1) for t in kv["choice"].split())
+    c = keyvalue.fields(kv["choice"])
     got = config_key(dict(c, rows_bits=c.get("rows_bits", 0), shuffle=c.get("shuffle", 0)))
     want = predict(dict(f, compute_units=float(kv["compute_units"])), CURRENT)
     if got != want:
@@ -110,7 +112,7 @@ def load(paths, feature_file):
     feats = dict(FEATURES)
     if feature_file:
         for line in open(feature_file):
-            kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+            kv = keyvalue.fields(line)
             if "model" in kv:
                 f = {k: float(kv[k]) for k in ("rows", "nnz", "row_mean", "row_std", "row_max", "contiguity")}
                 feats[name_of(kv["model"])] = f

@@ -22,6 +22,7 @@
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$root/tools/bench/kv.sh"
 mkdir -p "$OUT"
 txt="$OUT/mpi_bfs.txt"
 user_bin=${LOCKSTEP_MPI:-} user_mpirun=${MPIRUN:-}
@@ -57,7 +58,7 @@ run() {  # run TAG NP ARGS...: one command, its lines, its wall time
   echo "wall_s=$((SECONDS - start)) tag=$tag np=$np" | tee -a "$txt"
   grep '^timeline level=' <<< "$out" | sed "s/^/  $tag /"
   local last=$(tail -1 <<< "$out")
-  gteps[$tag]=$(sed -n 's/.* gteps=\([^ ]*\).*/\1/p' <<< "$last")
+  gteps[$tag]=$(kv gteps <<< "$last")
   echo "$tag np=$np ${last}"
 }
 if [[ " $parts " == *" one "* ]]; then
@@ -66,7 +67,7 @@ if [[ " $parts " == *" one "* ]]; then
   start=$SECONDS
   last=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err" | grep -v '^algorithm=' | tee -a "$txt" | tail -1)
   echo "one-gpu np=0 $last"
-  gteps[one]=$(sed -n 's/.* gteps=\([^ ]*\).*/\1/p' <<< "$last")
+  gteps[one]=$(kv gteps <<< "$last")
   echo "wall_s=$((SECONDS - start)) tag=one-gpu np=0" | tee -a "$txt"
   run dist24 1 --rmat 24 --distributed --sources "$k" --validate
   a=${gteps[one]:-} b=${gteps[dist24]:-}

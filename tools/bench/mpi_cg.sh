@@ -25,6 +25,7 @@
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$root/tools/bench/kv.sh"
 mkdir -p "$OUT"
 txt="$OUT/mpi_cg.txt" sum="$OUT/mpi_cg_summary.txt"
 user_bin=${LOCKSTEP_MPI:-} user_mpirun=${MPIRUN:-}
@@ -62,10 +63,10 @@ run() {
   out=$(LOCKSTEP_MPI_HALO=$halo "${cmd[@]}" 2>> "$OUT/mpi_cg.err")
   grep -E '^(partition|timeline|matrix=)' <<< "$out" >> "$txt"
   last=$(grep '^matrix=' <<< "$out" | tail -1)
-  val() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< " $last"; }
+  val() { kv "$1" <<< "$last"; }
   local hmpi reg
-  hmpi=$(grep '^partition' <<< "$out" | sed -n 's/.* host_mpi_ms=\([^ ]*\).*/\1/p' | sort -g | tail -1)
-  reg=$(grep '^partition' <<< "$out" | sed -n 's/.* registered=\([^ ]*\).*/\1/p' | sort -g | head -1)
+  hmpi=$(grep '^partition' <<< "$out" | kv host_mpi_ms | sort -g | tail -1)
+  reg=$(grep '^partition' <<< "$out" | kv registered | sort -g | head -1)
   echo "run kind=$kind matrix=$m algorithm=$alg halo=$halo np=$np ms_per_iteration=$(val ms_per_iteration)" \
        "iterations=$(val iterations) residual=$(val residual) exchange_ms=$(val exchange_ms)" \
        "interior_ms=$(val interior_ms) hidden=$(val hidden) reduction_ms=$(val reduction_ms)" \
@@ -93,9 +94,9 @@ done
 # Summary: speedup (strong, large: t1 / tP) and efficiency (strong: t1 / (P tP); weak: t1 / tP),
 # per kind, matrix, algorithm and halo path; pipelined against classic and the MPI path against
 # this one per row.
-awk '
-  $1 == "run" {
-    for (i = 2; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+grep '^run ' "$txt" | kv kind matrix algorithm halo np ms_per_iteration | awk -F'\t' '
+  {
+    v["kind"] = $1; v["matrix"] = $2; v["algorithm"] = $3; v["halo"] = $4; v["np"] = $5; v["ms_per_iteration"] = $6
     m = v["kind"] == "weak" ? "laplace3d_weak" : v["matrix"]
     base = v["kind"] SUBSEP m SUBSEP v["algorithm"]
     key = base SUBSEP v["halo"]
@@ -122,7 +123,7 @@ awk '
         printf "| %s | %s | %s | %s | %d | %s | %.2fx | %.0f %% | %s | %s |\n", f[1], f[2], f[3], f[4], p, tp, sp, 100 * eff, ratio, vsmpi
       }
     }
-  }' "$txt" > "$sum" 2> "$OUT/summary_lines.txt"
+  }' > "$sum" 2> "$OUT/summary_lines.txt"
 cat "$OUT/summary_lines.txt" >> "$txt"
 cat "$OUT/summary_lines.txt"
 cat "$sum"

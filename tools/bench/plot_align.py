@@ -5,18 +5,21 @@ key=value lines of tools/bench/align.sh (case=size lines; host runs as markers).
 one pair size on the device or CPU reports the same score and ends (libssw's slices excluded).
 Usage: plot_align.py align.txt out.png (the plot is skipped without matplotlib)."""
 import math
-import shlex
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 
 def rows(path):
     for line in open(path):
         if line.startswith("#") or "gcups=" not in line:
             continue
-        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        kv = keyvalue.fields(line)
         if "algorithm" not in kv:  # the summary table lines
             continue
-        barrier = kv.get("barrier", kv.get("strategy", ""))  # strategy=: lines before the rename
+        barrier = kv.get("barrier", "")
         kv["label"] = kv["algorithm"] + ("/" + barrier if kv["algorithm"] == "barrier" else "")
         if kv["algorithm"] == "ssw":
             kv["label"] = f'libssw x{kv.get("threads", "1")}'

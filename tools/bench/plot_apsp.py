@@ -4,8 +4,11 @@ r = 32; K = 1 is classic blocked), read from the key=value lines of tools/bench/
 the other variants as horizontal reference lines; or, for SET=micro, one stacked bar per
 micro-tile case (bulk ms_rest + ms_rest_next, the rest serial phases). Usage: plot_apsp.py
 apsp.txt out.png"""
-import shlex
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 import matplotlib
 
@@ -15,9 +18,7 @@ import matplotlib.pyplot as plt
 
 def rows(path):
     for line in open(path):
-        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
-        if "variant" in kv:  # lines before the rename
-            kv.setdefault("algorithm", kv["variant"])
+        kv = keyvalue.fields(line)
         if "ms" in kv and "case" in kv and "algorithm" in kv:
             yield kv
 

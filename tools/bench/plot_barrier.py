@@ -3,8 +3,11 @@
 strategy / ordering variant / flag spacing) and CUDA grid.sync() from the key=value lines of
 tools/bench/barrier.sh (barrier.txt), one panel per work-group size. Use: plot_barrier.py
 barrier.txt barrier.png"""
-import shlex
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 from collections import defaultdict
 
 import matplotlib
@@ -23,13 +26,13 @@ def parse(path):
             continue
         if "=" not in line:
             continue
-        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        kv = keyvalue.fields(line)
         if "us_per_barrier" not in kv:
             continue
         if "anchor" in kv:
             series, local = kv["anchor"], int(kv["threads"])
         else:
-            barrier = kv.get("barrier", kv.get("strategy"))  # strategy=: lines before the rename
+            barrier = kv["barrier"]
             series, local = barrier, int(kv["local"])
             if kv.get("branch") and barrier == "tree" and "--branch" in command:
                 series = "tree B=" + kv["branch"]

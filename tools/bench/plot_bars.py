@@ -11,7 +11,9 @@ same label (rounds) give one bar at their mean, with their min and max as the er
 --match keeps the labels that REGEX finds (re.search). Needs matplotlib.
 """
 import argparse
+import os
 import re
+import sys
 from collections import OrderedDict
 
 import matplotlib
@@ -19,21 +21,21 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KV = re.compile(r"(\S+)=(\S+)")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 
 def rows(path, key, match, label_end, label_keys):
     out = OrderedDict()
     for line in open(path, encoding="utf-8"):
-        if line.startswith("#") or f"{key}=" not in line:
+        if line.startswith("#"):
             continue
-        kv = dict(KV.findall(line))
-        end = line.find(f" {label_end}=") if label_end else -1
-        first = KV.search(line)
-        label = line[:end].strip() if end >= 0 else line[: first.start()].strip() if first else ""
+        kv = keyvalue.fields(line)
+        if key not in kv:
+            continue
+        label = keyvalue.label(line, label_end)
         if label_keys:
-            label = " ".join([line[: first.start()].strip() if first else ""] +
-                             [f"{k}={kv[k]}" for k in label_keys if k in kv]).strip()
+            label = " ".join([keyvalue.label(line)] + [f"{k}={kv[k]}" for k in label_keys if k in kv]).strip()
         elif "anchor" in kv:
             where = kv["matrix"].removesuffix(".mtx") if "matrix" in kv else f"n={kv.get('n', '')}"
             label = f"{kv['anchor']} {where}"

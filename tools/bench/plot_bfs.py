@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kv import fields as keyvalues  # noqa: E402  (the bench scripts' one key=value parser)
+from kv import fields as keyvalues  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 COLORS = {"cpu": "tab:gray", "single": "tab:purple", "multi": "tab:blue", "queue": "tab:green",
           "wave": "tab:orange", "lb": "tab:brown", "bottom-up": "tab:red"}
@@ -36,9 +36,9 @@ def table(path, check=False):
             relaunch = "relaunch" in words
             cur = {"name": name, "cells": {}}
             rows.append(cur)
-        elif cur is not None and " runs=" in line and ("algorithm=" in line or "strategy=" in line):
+        elif cur is not None and " runs=" in line and "algorithm" in keyvalues(line):
             kv = keyvalues(line)
-            s = "relaunch" if relaunch else kv.get("algorithm", kv.get("strategy"))  # strategy=: before the rename
+            s = "relaunch" if relaunch else kv["algorithm"]
             cur["cells"][s] = (float(kv["gteps"]), float(kv["ms"]))
     merged = {}
     for r in rows:  # the grid's relaunch command joins the grid row
@@ -91,7 +91,7 @@ def plot(folder, out):
         name = os.path.basename(f)[len("bfs_steps_"):-4]
         auto = [r for r in rows if r["run"] == "auto"]
         for s, c in COLORS.items():
-            pts = [(int(r["level"]), float(r["ms"])) for r in auto if r.get("algorithm", r.get("strategy")) == s]
+            pts = [(int(r["level"]), float(r["ms"])) for r in auto if r.get("algorithm") == s]
             if pts:
                 left.scatter([p[0] for p in pts], [max(p[1], 1e-4) for p in pts], s=8, c=c, label=s)
             pts = sorted((int(r["frontier"]), float(r["ms"])) for r in rows if r["run"] == s)

@@ -2,8 +2,11 @@
 """Plots tools/bench/cg.sh's cg.txt: ms per CG iteration of classic, pipelined (SpMV inside the
 update kernel) and pipelined with a separate SpMV, per matrix and preconditioner.
 Use: plot_cg.py cg.txt cg.png"""
-import shlex
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 import matplotlib
 
@@ -19,13 +22,13 @@ def main(txt, png):
     rows = []
     for line in open(txt):
         if line.startswith("ratio "):
-            kv = dict(t.split("=", 1) for t in shlex.split(line)[1:] if "=" in t)
-            rows.append(kv)
+            rows.append(keyvalue.fields(line))
     if not rows:
         sys.exit("no ratio lines in " + txt)
     fig, ax = plt.subplots(figsize=(8, 4))
-    width = 0.8 / len(SERIES)
-    for i, (key, label) in enumerate(SERIES):
+    series = [s for s in SERIES if all(s[0] in r for r in rows)]  # older files: no separate SpMV
+    width = 0.8 / len(series)
+    for i, (key, label) in enumerate(series):
         xs = [j + width * i for j in range(len(rows))]
         ax.bar(xs, [float(r[key]) for r in rows], width=width, label=label)
     ax.set_xticks([j + width for j in range(len(rows))],

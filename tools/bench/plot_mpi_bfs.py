@@ -3,7 +3,11 @@
 bars) against GPUs for strong scaling (RMAT 26) and weak scaling (2^26 vertices a GPU), with the
 RMAT 29 run on 4 GPUs and the one-GPU RMAT 24 pair. Use: plot_mpi_bfs.py txt png"""
 import re
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 import matplotlib
 
@@ -18,7 +22,7 @@ def parse(path):
         if m:
             tag = m.group(1)
             continue
-        kv = dict(t.split("=", 1) for t in line.split() if "=" in t)
+        kv = keyvalue.fields(line)
         if tag and "gteps_min" in kv:
             runs[tag] = {k: float(kv[k]) for k in ("gteps", "gteps_min", "gteps_max")}
     return runs

@@ -4,8 +4,11 @@ strong/large matrix and algorithm (the ideal line beside), weak-scaling efficien
 timeline of each rank of the widest strong run (exchange: pack, download, MPI or the shared-memory
 flags, upload below;
 interior and boundary rows above). Use: plot_mpi_cg.py mpi_cg.txt mpi_cg.png"""
-import shlex
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 import matplotlib
 
@@ -18,14 +21,13 @@ def parse(path):
     for line in open(path):
         if line.startswith("#") or "=" not in line:
             continue
-        toks = shlex.split(line)
-        kv = dict(t.split("=", 1) for t in toks if "=" in t)
-        if toks[0] == "timeline":
+        kv, first = keyvalue.fields(line), keyvalue.words(line)[0]
+        if first == "timeline":
             pending.append({k: float(v) for k, v in kv.items()})
-        elif toks[0].startswith("matrix="):
+        elif first.startswith("matrix="):
             last = pending
             pending = []
-        elif toks[0] == "run" and kv.get("ms_per_iteration"):
+        elif first == "run" and kv.get("ms_per_iteration"):
             alg = kv["algorithm"] + (" " + kv["halo"] if "halo" in kv else "")
             key = (kv["kind"], kv["matrix"] if kv["kind"] != "weak" else "laplace3d weak", alg)
             runs.setdefault(key, {})[int(kv["np"])] = float(kv["ms_per_iteration"])

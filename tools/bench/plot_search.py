@@ -2,18 +2,20 @@
 """Bars of tools/bench/search.sh's results: TCUPS end to end (reading included) and on the
 device only, per case (example, large) and tool (lockstep, CUDASW++4.0, parasail).
   plot_search.py search.txt OUT.png      (needs matplotlib)"""
-import re
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KV = re.compile(r"(\S+)=(\S+)")
 bars = []
 for line in open(sys.argv[1], encoding="utf-8"):
-    kv = dict(KV.findall(line))
+    kv = keyvalue.fields(line)
     if "tcups" not in kv or kv.get("tool") == "gen" or kv.get("case", "").endswith("-cold"):
         continue
     label = f"{kv['case']}\n{kv['tool']}"

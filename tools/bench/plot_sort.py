@@ -6,8 +6,11 @@ Thrust, CUB SortPairs, Thrust u64; Boost.Compute); lockstep's ratio to the faste
 kind; and, when present, the seed's comparison (bitonic ms against work-groups, lock and
 grouped-lock). Also prints a markdown table (n by series, Gkeys/s) for BENCHMARKS.md.
 Use: plot_sort.py sort.txt sort.png"""
-import shlex
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 from collections import defaultdict
 
 
@@ -17,11 +20,11 @@ def parse(path):
     series = ""
     for line in open(path):
         if line.startswith("# series="):
-            series = line.split()[1].split("=", 1)[1]
+            series = keyvalue.get(line, "series")
             continue
         if line.startswith("#") or "gkeys_per_s=" not in line:
             continue
-        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        kv = keyvalue.fields(line)
         if "anchor" in kv:
             name = kv["anchor"] + ("-u64" if kv.get("keys") == "u64" else "")
             curves[name][int(kv["n"])] = float(kv["gkeys_per_s"])

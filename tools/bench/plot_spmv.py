@@ -6,8 +6,11 @@ Usage: plot_spmv.py spmv.txt out.png | plot_spmv.py --table spmv.txt"""
 import glob
 import json
 import os
-import shlex
+import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
 
 def parse(path):
@@ -21,7 +24,7 @@ def parse(path):
             continue
         if line.startswith("best "):
             line, what = line[5:], "tuned"
-        kv = dict(t.split("=", 1) for t in shlex.split(line) if "=" in t)
+        kv = keyvalue.fields(line)
         if "matrix" not in kv:
             continue
         name = os.path.basename(kv["matrix"]).replace(".mtx", "")
@@ -31,7 +34,7 @@ def parse(path):
             out.setdefault(name, {})[what] = kv
     for fn in glob.glob(os.path.join(os.path.dirname(os.path.abspath(path)), "tune_*_double.json")):
         j = json.load(open(fn))  # the merge-path candidates the tuner timed
-        t = [c["median_ms"] for c in j["candidates"] if c.get("algorithm", c.get("kernel")) == "merge" and c["verified"]]
+        t = [c["median_ms"] for c in j["candidates"] if keyvalue.renamed(dict(c)).get("algorithm") == "merge" and c["verified"]]
         name = os.path.basename(j["matrix"]).replace(".mtx", "")
         if t and name in out:
             out[name]["merge_tuned"] = {"median_ms": str(min(t))}
@@ -43,8 +46,7 @@ def ms(d, k):
 
 
 def config(kv):
-    algorithm = kv.get("algorithm", kv.get("kernel", "?"))  # kernel=, wg_bits=: before the rename
-    size = kv.get("local_size", str(1 << int(kv["wg_bits"])) if "wg_bits" in kv else "")
+    algorithm, size = kv.get("algorithm", "?"), kv.get("local_size", "")
     c = algorithm + " " + size
     if algorithm == "vector":
         c += "/" + kv.get("rows_bits", "") + ("s" if kv.get("shuffle") == "1" else "")

@@ -49,7 +49,7 @@ py=${py:-python3}
 plot_py=$(pick matplotlib)
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
-kv() { grep -o "\b$1=[^ ]*" <<< "$2" | head -n1 | cut -d= -f2; }
+source "$here/kv.sh"
 # CUDASW++4.0, built in the background (14 of 16 cores) while lockstep runs
 build_pid=""
 cudasw="$tmp/cudasw4"
@@ -73,9 +73,9 @@ lockstep_run() {
   local wall; wall=$(since "$t0")
   if [[ $rc -ne 0 ]]; then echo "case=$case tool=lockstep error=1 rc=$rc" | tee -a "$txt"; return; fi
   local line; line=$(tail -n1 <<< "$out")
-  local cells; cells=$(kv cells "$line")
-  echo "case=$case tool=lockstep wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms "$line")" \
-    -v k="$(kv kernel_ms "$line")" 'BEGIN { printf "tcups=%.4f device_tcups=%.4f kernel_tcups=%.4f",
+  local cells; cells=$(kv cells <<< "$line")
+  echo "case=$case tool=lockstep wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms <<< "$line")" \
+    -v k="$(kv kernel_ms <<< "$line")" 'BEGIN { printf "tcups=%.4f device_tcups=%.4f kernel_tcups=%.4f",
       c / w / 1e12, (ms > 0 ? c / (ms * 1e9) : 0), (k > 0 ? c / (k * 1e9) : 0) }') $line" |
     tee -a "$txt"
 }
@@ -129,7 +129,7 @@ out=$(timeout "${STEP_TIMEOUT:-150}" "$py" "$here/search_parasail.py" "$QUERIES"
         --lockstep "$tmp/example-lockstep.tsv" 2>> "$OUT/search.err")
 echo "$out" | grep '^# differs' | head -5 | tee -a "$txt"
 if line=$(grep '^tool=parasail' <<< "$out"); then
-  echo "case=example $line $(awk -v g="$(kv gcups "$line")" 'BEGIN { printf "tcups=%.4f", g / 1000 }')" |
+  echo "case=example $line $(awk -v g="$(kv gcups <<< "$line")" 'BEGIN { printf "tcups=%.4f", g / 1000 }')" |
     tee -a "$txt"
 else
   echo "case=example tool=parasail error=1 (see search.err)" | tee -a "$txt"

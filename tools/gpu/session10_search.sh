@@ -7,6 +7,7 @@
 # the 200k shapes in 16 and 32 bits). Prints the result lines; everything in $OUT/all.tar.gz.
 # Use: bash tools/gpu/session10_search.sh   (well inside 8 minutes)
 set -uo pipefail
+source tools/bench/kv.sh
 bash .carry/opencl-env.sh > /dev/null
 export XDG_CACHE_HOME=/tmp/lc LOCKSTEP_DEVICE=nvidia PATH=$PATH:/usr/local/cuda/bin
 mkdir -p $OUT/r/search $OUT/r/align
@@ -25,7 +26,6 @@ t0=$SECONDS
 LOCKSTEP=$PWD/.carry/lockstep GENOMES=$PWD/.carry/genomes CASES=rule OUT=$OUT/r/align \
   timeout 80 bash tools/bench/align.sh > $OUT/r/align/log.txt 2>&1
 echo "align rc=$? s=$((SECONDS-t0))"; grep "^case=" $OUT/r/align/align.txt |
-  grep -oE "case=[^ ]+|n=[0-9]+|strategy=[^ ]+|local_size=[0-9]+|cells_per_item=[0-9]+|tile_cols=[0-9]+|score_bits=[0-9]+|score=[0-9]+|end_a=[0-9]+|end_b=[0-9]+|gcups=[0-9.]+" |
-  paste -sd' ' | sed 's/ case=/\ncase=/g'
+  kv -p case n barrier local_size cells_per_item tile_cols score_bits score end_a end_b gcups
 cp $OUT/r/tests.txt $OUT/r/search/search.txt $OUT/r/align/align.txt $OUT/ 2>/dev/null
 tar -czf $OUT/all.tar.gz -C $OUT r && rm -rf $OUT/r
