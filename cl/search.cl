@@ -25,17 +25,54 @@
 
 #define SW_CODES 32
 
+// Variants (the host's SearchOptions::variant; each exact, the same lanes as the plain kernel):
+//  SEARCH_PROF2=1: the profile laid out [row / 2][code][2] in local memory, so that one 64-bit
+//    load gives a column's score in two rows (one LDS.64 per four cells instead of two LDS.32);
+//  SEARCH_SKEW=1: the four columns of a word in two pairs, each pair's second column one row
+//    behind its first (a wavefront over two columns), so that every step holds two independent
+//    dependency chains (H -> F -> H down a column) for the scheduler instead of one.
+#ifndef SEARCH_PROF2
+#define SEARCH_PROF2 0
+#endif
+#ifndef SEARCH_SKEW
+#define SEARCH_SKEW 0
+#endif
+#if SEARCH_PROF2
+typedef uint2 prof_t;  // rows 2k and 2k + 1 of one code
+#define PROF_WORDS (STRIPE / 2 * SW_CODES)
+// The score of row ROW (a constant after unrolling) from P (the column's code's profile); V holds
+// the current row pair, loaded at the even row.
+#define PSCORE(v, p, row) (((row) & 1) ? (v).y : ((v) = (p)[((row) >> 1) * SW_CODES]).x)
+#else
+typedef uint prof_t;
+#define PROF_WORDS (STRIPE * SW_CODES)
+#define PSCORE(v, p, row) ((p)[(row) * SW_CODES])
+#endif
+
+// One cell of row R: H from the diagonal DIAG plus score SC, E of the row and the column's F; the
+// row's H and E and the column's F updated, DIAG left holding the row's H of the previous column
+// (the next row's diagonal), HV the new H.
+#define SEARCH_CELL(hv, diag, f, r, sc)                   \
+  {                                                       \
+    hv = sw_max3_relu(sw_add(diag, sc), e[r], f);         \
+    const uint t_ = sw_add(hv, neg_open);                 \
+    f = sw_addmax(f, neg_ext, t_);                        \
+    e[r] = sw_addmax(e[r], neg_ext, t_);                  \
+    diag = h[r];                                          \
+    h[r] = hv;                                            \
+  }
+
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_inter(
     __global const uint* residues,    // per chunk: [column / 4][lane] words of 4 codes
     __global const int4* chunks,      // word offset, padded length, boundary offset, score slot
     const int pairs,                  // query pairs in this launch
     const int pair_base,              // index of its first pair
-    __global const uint* profile,     // per pair: [row][SW_CODES] packed scores
+    __global const prof_t* profile,   // per pair: [row][SW_CODES] packed scores (PROF2: see above)
     __global const int2* pair_info,   // per pair: profile word offset, stripes
     __global uint2* boundary,         // per (chunk, pair): [column][lane] (H, F) below a stripe
     __global uint* scores,            // [pair][slot] packed best
     const int slots, const uint neg_open, const uint neg_ext) {
-  __local uint prof[STRIPE * SW_CODES];
+  __local prof_t prof[PROF_WORDS];
   const int g = get_group_id(0), lane = get_local_id(0);
   const int chunk = g / pairs, pair = g - chunk * pairs;
   const int4 c = chunks[chunk];
@@ -46,8 +83,8 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_int
   uint best = 0;
   for (int s = 0; s < pi.y; ++s) {
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = lane; k < STRIPE * SW_CODES; k += LOCAL_SIZE)
-      prof[k] = profile[pi.x + s * (STRIPE * SW_CODES) + k];
+    for (int k = lane; k < PROF_WORDS; k += LOCAL_SIZE)
+      prof[k] = profile[pi.x / (int)(sizeof(prof_t) / 4) + s * PROF_WORDS + k];
     barrier(CLK_LOCAL_MEM_FENCE);
     const bool first = s == 0, last = s == pi.y - 1;
     uint h[STRIPE], e[STRIPE];
@@ -73,31 +110,55 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_int
         for (int b = 0; b < 4; ++b)
           if (!first) above_next[b] = bnd[(long)(4 * (w + 1) + b) * LOCAL_SIZE];
       }
+#if SEARCH_SKEW
+#pragma unroll
+      for (int b = 0; b < 4; b += 2) {
+        const int col = 4 * w + b;
+        const __local prof_t* pa = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
+        const __local prof_t* pb = prof + ((codes >> (8 * b + 8)) & (SW_CODES - 1));
+        prof_t va, vb;
+        // Column A (col) runs row r while column B (col + 1) runs row r - 1: B's diagonal at
+        // row 0 is the row above the stripe at column A, and after B's row r - 1, B's `diag`
+        // holds A's H of row r - 1.
+        uint diag_a = top_left, f_a = above4[b].y;
+        uint diag_b = above4[b].x, f_b = above4[b + 1].y;
+        top_left = above4[b + 1].x;
+        uint ha, hb;
+        SEARCH_CELL(ha, diag_a, f_a, 0, PSCORE(va, pa, 0));
+        best = sw_max(best, ha);
+#pragma unroll
+        for (int r = 1; r < STRIPE; ++r) {
+          SEARCH_CELL(ha, diag_a, f_a, r, PSCORE(va, pa, r));
+          SEARCH_CELL(hb, diag_b, f_b, r - 1, PSCORE(vb, pb, r - 1));
+          best = sw_max3(best, ha, hb);
+        }
+        const uint ha_last = h[STRIPE - 1];  // A's H of the last row, before B's
+        SEARCH_CELL(hb, diag_b, f_b, STRIPE - 1, PSCORE(vb, pb, STRIPE - 1));
+        best = sw_max(best, hb);
+        if (!last) {
+          bnd[(long)col * LOCAL_SIZE] = (uint2)(ha_last, f_a);
+          bnd[(long)(col + 1) * LOCAL_SIZE] = (uint2)(hb, f_b);
+        }
+      }
+#else
 #pragma unroll
       for (int b = 0; b < 4; ++b) {
         const int col = 4 * w + b;
-        const __local uint* pr = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
+        const __local prof_t* pr = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
         const uint2 above = above4[b];
         uint diag = top_left, f = above.y;
         top_left = above.x;
+        prof_t v;
 #pragma unroll
         for (int r = 0; r < STRIPE; r += 2) {
-          const uint h0 = sw_max3_relu(sw_add(diag, pr[r * SW_CODES]), e[r], f);
-          const uint t0 = sw_add(h0, neg_open);
-          f = sw_addmax(f, neg_ext, t0);
-          e[r] = sw_addmax(e[r], neg_ext, t0);
-          diag = h[r];
-          h[r] = h0;
-          const uint h1 = sw_max3_relu(sw_add(diag, pr[(r + 1) * SW_CODES]), e[r + 1], f);
-          const uint t1 = sw_add(h1, neg_open);
-          f = sw_addmax(f, neg_ext, t1);
-          e[r + 1] = sw_addmax(e[r + 1], neg_ext, t1);
-          diag = h[r + 1];
-          h[r + 1] = h1;
+          uint h0, h1;
+          SEARCH_CELL(h0, diag, f, r, PSCORE(v, pr, r));
+          SEARCH_CELL(h1, diag, f, r + 1, PSCORE(v, pr, r + 1));
           best = sw_max3(best, h0, h1);
         }
         if (!last) bnd[(long)col * LOCAL_SIZE] = (uint2)(h[STRIPE - 1], f);
       }
+#endif
     }
   }
   scores[(long)pair * slots + c.w + lane] = best;

@@ -275,3 +275,37 @@ TEST_CASE("search: scores equal parasail's sw_striped_profile_sat (when libparas
   }
   dlclose(lib);
 }
+
+// The kernel's variants (SearchOptions::variant, cl/search.cl SEARCH_PROF2 / SEARCH_SKEW): every
+// pair's score and ends equal align_cpu's, a saturated pair included. Two programs (prof2 alone,
+// prof2+skew: the skewed columns read the paired profile too), the test shape's.
+TEST_CASE("search: the kernel variants prof2 and prof2+skew are exact, saturation included") {
+  Context& ctx = test::context();
+  const Scoring s = blosum62(11, 1);
+  std::mt19937 rng(35);
+  const std::string aa = "ARNDCQEGHILKMFPSTWYV";
+  SequenceSet q, db;
+  const std::string big = test::random_residues(rng, 60, aa) + std::string(3000, 'W');
+  for (int len : {1, 17, 150, 333})
+    q.add("q" + std::to_string(len), s.encode(test::random_residues(rng, len, aa)));
+  q.add("big", s.encode(big));  // five queries: the last pair has one lane
+  for (int j = 0; j < 90; ++j) {
+    std::string r = test::random_residues(rng, 1 + (j * 67) % 400, aa);
+    if (j % 9 == 4 && r.size() > 40) r.replace(10, 25, "WWCWWHWWKKWWCWWHWWKKWWCWW");
+    db.add("s" + std::to_string(j), s.encode(r));
+  }
+  db.add("planted", s.encode(big));
+  for (const char* v : {"prof2", "prof2+skew"}) {
+    INFO("variant " << v);
+    SearchOptions o = shape(int(db.size()));
+    o.variant = v;
+    const SearchResult r = search(ctx, q, db, s, o);
+    CHECK(r.variant == v);
+    CHECK(r.recomputed >= 1);
+    check_against_cpu(r, q, db, s, int(db.size()));
+  }
+  SearchOptions bad = shape(3);
+  bad.variant = "wide";
+  CHECK_THROWS_WITH_AS(search(ctx, q, db, s, bad),
+                       doctest::Contains("unknown kernel variant 'wide'"), input_error);
+}

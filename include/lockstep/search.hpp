@@ -50,6 +50,9 @@ struct SearchOptions {
   std::function<void(double)> progress;  // called with the fraction done, when set
   int local_size = 0;                    // inter: subjects per work-group (0: automatic)
   int stripe = 0;  // inter: query rows held per work-item, even, <= 64 (0: automatic)
+  // inter: the kernel's variant (cl/search.cl), features joined by '+': prof2 (two profile rows
+  // per load), skew (two columns as a wavefront); "" or "plain": neither (the default)
+  std::string variant;
 };
 
 struct SearchHit {
@@ -69,6 +72,7 @@ struct SearchResult {
   double kernel_ms = 0;   // inter: the packed kernels' device time (events)
   size_t batches = 0;     // inter: database batches streamed through the device
   int local_size = 0, stripe = 0;  // inter: the kernel's shape as resolved
+  std::string variant;             // inter: its variant as resolved ("plain", "prof2", ...)
   double ends_ms = 0;              // the ends of the reported hits (32-bit path), wall time
 };
 

@@ -23,6 +23,7 @@ constexpr int64_t kLongSubject = 1 << 15;  // longer subjects: the 32-bit path, 
 
 struct Shape {
   int local = 0, stripe = 0;
+  bool prof2 = false, skew = false;  // the kernel's variant (cl/search.cl)
   bool dpx = false;
   int dpx_level = 0;
   Defines defines;
@@ -42,9 +43,35 @@ std::vector<int64_t> longest_first(const SequenceSet& db, const std::vector<int6
 Defines inter_defines(const Shape& sh, int dpx_level, bool gpu) {
   Defines d;
   d.set("LOCAL_SIZE", sh.local).set("STRIPE", sh.stripe);
+  if (sh.prof2) d.set("SEARCH_PROF2", 1);
+  if (sh.skew) d.set("SEARCH_SKEW", 1);
   d.set("ENDS_LOCAL", ends_local(gpu)).set("ENDS_ROWS", ends_rows(gpu));
   if (sh.dpx) d.set("SW_DPX", dpx_level);
   return d;
+}
+
+/// The variant's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
+void parse_variant(const std::string& v, Shape& sh) {
+  size_t at = 0;
+  while (at < v.size()) {
+    size_t end = v.find_first_of("+,", at);
+    if (end == std::string::npos) end = v.size();
+    const std::string f = v.substr(at, end - at);
+    if (f == "prof2")
+      sh.prof2 = true;
+    else if (f == "skew")
+      sh.skew = true;
+    else if (f != "plain")
+      throw input_error("search: unknown kernel variant '" + f +
+                        "' (expected plain, prof2, skew, or prof2+skew)");
+    at = end + 1;
+  }
+}
+
+std::string variant_name(const Shape& sh) {
+  if (!sh.prof2 && !sh.skew) return "plain";
+  return std::string(sh.prof2 ? "prof2" : "") + (sh.prof2 && sh.skew ? "+" : "") +
+         (sh.skew ? "skew" : "");
 }
 
 /// The kernel shape and its program: DPX on NVIDIA compute capability >= 9.0 (level 2: its
@@ -59,6 +86,7 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o) {
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
+  parse_variant(o.variant, sh);
   sh.dpx = di.dpx;  // NVIDIA compute capability >= 9.0, unless LOCKSTEP_DPX=0
   // Level 2 (three-input max.s16x2) is refused by ptxas 13.0 ("Arguments mismatch"; two-input
   // max is fused into VIMNMX3 anyway, BENCHMARKS.md): tried only under LOCKSTEP_SEARCH_DPX=2.
@@ -105,7 +133,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
   const Shape sh = resolve_shape(ctx, o);
   r.dpx = r.algorithm == "inter" && sh.dpx;
-  r.local_size = sh.local, r.stripe = sh.stripe;
+  r.local_size = sh.local, r.stripe = sh.stripe, r.variant = variant_name(sh);
   const size_t nq = queries.size(), top = size_t(o.top);
   std::vector<TopK> keep(nq, TopK(top));
   std::map<std::pair<int32_t, int64_t>, ExactJob> known;  // pairs with exact ends
@@ -135,7 +163,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
     if (queries.length(q) == 0)
       for (int64_t i : order) keep[q].add(0, i);
 
-  const QueryPairs qp = pair_queries(queries, s, sh.stripe);
+  const QueryPairs qp = pair_queries(queries, s, sh.stripe, sh.prof2);
   if (!order.empty() && !qp.a.empty())
     run_inter(ctx, sh.local, sh.defines, db, order, qp, s, o, keep, jobs, r);
   exact_into(ctx, sh.defines, queries, db, s, jobs, keep, known);

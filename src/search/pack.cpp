@@ -75,7 +75,7 @@ void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t
   for (auto& th : pool) th.join();
 }
 
-QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe) {
+QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe, bool row_pairs) {
   std::vector<int32_t> order;
   for (size_t q = 0; q < queries.size(); ++q)
     if (queries.length(q) > 0) order.push_back(int32_t(q));
@@ -95,9 +95,15 @@ QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe
     qp.b.push_back(b);
     qp.info.push_back(int32_t(qp.profile.size()));
     qp.info.push_back(int32_t(rows / stripe));
-    for (int64_t r = 0; r < rows; ++r)
-      for (int c = 0; c < kSwCodes; ++c)
-        qp.profile.push_back(score(a, r, c) | (score(b, r, c) << 16));
+    if (row_pairs)  // rows is a multiple of the (even) stripe
+      for (int64_t r = 0; r < rows; r += 2)
+        for (int c = 0; c < kSwCodes; ++c)
+          for (int64_t k : {r, r + 1})
+            qp.profile.push_back(score(a, k, c) | (score(b, k, c) << 16));
+    else
+      for (int64_t r = 0; r < rows; ++r)
+        for (int c = 0; c < kSwCodes; ++c)
+          qp.profile.push_back(score(a, r, c) | (score(b, r, c) << 16));
   }
   if (qp.profile.size() > size_t(INT32_MAX))
     throw input_error("search: the query profiles exceed 2^31 words");

@@ -45,7 +45,9 @@ struct QueryPairs {
   std::vector<uint32_t> profile;  // per pair: [row][kSwCodes]
   std::vector<int32_t> info;      // per pair: profile word offset, stripes
 };
-QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe);
+/// `row_pairs`: the profile as [row / 2][kSwCodes][2] (the kernel's SEARCH_PROF2).
+QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe,
+                        bool row_pairs = false);
 
 /// search_ends' shape (work-items per pair, query rows per work-item), set beside the inter
 /// kernel's so that both kernels share one program.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Bars of tools/bench/search.sh's results: TCUPS end to end (reading included) and on the
-device only, per case (example, large) and tool (lockstep, CUDASW++4.0, parasail).
+device only, per case (example, large) and tool (lockstep, CUDASW++4.0, parasail); the kernel
+sweep's runs (case names with L:S:V) are left to the text.
   plot_search.py search.txt OUT.png      (needs matplotlib)"""
 import os
 import sys
@@ -16,7 +17,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 bars = []
 for line in open(sys.argv[1], encoding="utf-8"):
     kv = keyvalue.fields(line)
-    if "tcups" not in kv or kv.get("tool") == "gen" or kv.get("case", "").endswith("-cold"):
+    case = kv.get("case", "")
+    if "tcups" not in kv or kv.get("tool") == "gen" or case.endswith("-cold") or ":" in case:
         continue
     label = f"{kv['case']}\n{kv['tool']}"
     bars.append((label, float(kv["tcups"]), float(kv.get("device_tcups", "nan"))))

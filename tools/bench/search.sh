@@ -14,7 +14,8 @@
 # (or without .carry/cudasw4: tools/gpu/prepare_search.sh) CUDASW++ is skipped and says so.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [DB=.. QUERIES=..] [LARGE_RESIDUES=5e8]
 #      [LARGE_QUERIES=50] [PARASAIL_QUERIES=100] [THREADS=16] [STEP_TIMEOUT=150]
-#      [SWEEP="128:32 256:32 64:32"] (kernel shapes local_size:stripe on the large case)
+#      [SWEEP="128:32 256:32:skew 128:64:prof2+skew"] (kernel shapes local_size:stripe[:variant],
+#      each on the large case and on the example DB; variant: plain, prof2, skew, prof2+skew)
 #      tools/bench/search.sh           (on the GPU machine: well inside 6 minutes)
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
@@ -74,7 +75,11 @@ lockstep_run() {
   if [[ $rc -ne 0 ]]; then echo "case=$case tool=lockstep error=1 rc=$rc" | tee -a "$txt"; return; fi
   local line; line=$(tail -n1 <<< "$out")
   local cells; cells=$(kv cells <<< "$line")
-  echo "case=$case tool=lockstep wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms <<< "$line")" \
+  local same=""  # a sweep's run (CASE-L:S:V): its hits against the default run's, byte for byte
+  if [[ $case == *:* && -f "$tmp/${case%%-*}-lockstep.tsv" ]]; then
+    cmp -s "$tmp/${case%%-*}-lockstep.tsv" "$tmp/$case-lockstep.tsv" && same="same_hits=1 " || same="same_hits=0 "
+  fi
+  echo "case=$case tool=lockstep ${same}wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms <<< "$line")" \
     -v k="$(kv kernel_ms <<< "$line")" 'BEGIN { printf "tcups=%.4f device_tcups=%.4f kernel_tcups=%.4f",
       c / w / 1e12, (ms > 0 ? c / (ms * 1e9) : 0), (k > 0 ? c / (k * 1e9) : 0) }') $line" |
     tee -a "$txt"
@@ -110,12 +115,21 @@ gen=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" gen proteins "$DB" -o "$tmp/lar
 echo "case=large tool=gen wall_s=$(since "$t0") $gen" | tee -a "$txt"
 gzip -cdf "$QUERIES" | awk -v n="$LARGE_QUERIES" '/^>/ { k++ } k <= n' > "$tmp/large-queries.fa"
 lockstep_run large "$tmp/large-queries.fa" "$tmp/large.fa"
-# The kernel's shapes on the large case (SWEEP="L:S ...": --local-size L --stripe S each; the
-# default shape is the run above): kernel_ms= is the packed kernels' device time, ms= the search's
-# (packing and ranking overlapped), wall_s= the process with its reading.
-for shape in ${SWEEP:-}; do
-  lockstep_run "large-$shape" "$tmp/large-queries.fa" "$tmp/large.fa" \
-    --local-size "${shape%%:*}" --stripe "${shape##*:}"
+# The kernel's shapes and variants (SWEEP="L:S[:V] ...": --local-size L --stripe S --variant V
+# each; the default shape is the runs above) on the large case, then on the example DB:
+# kernel_tcups= from kernel_ms= (the packed kernels' device time), device_tcups= from ms= (the
+# search's, packing and ranking overlapped), tcups= from wall_s= (the process, reading included).
+for c in large example; do
+  for shape in ${SWEEP:-}; do
+    IFS=: read -r l s v <<< "$shape"
+    if [[ $c == large ]]; then
+      lockstep_run "large-$shape" "$tmp/large-queries.fa" "$tmp/large.fa" \
+        --local-size "$l" --stripe "$s" --variant "${v:-plain}"
+    else
+      lockstep_run "example-$shape" "$QUERIES" "$DB" --local-size "$l" --stripe "$s" \
+        --variant "${v:-plain}"
+    fi
+  done
 done
 if [[ -n "$build_pid" ]]; then
   wait "$build_pid" || true

@@ -47,8 +47,11 @@ void declare(po::options_description& opts) {
                         "inter: subjects per work-group (0 = automatic)");
   opts.add_options()("stripe", number<int>(0, 64)->default_value(0),
                      "inter: query rows per work-item, even (0 = automatic)")(
-      "max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
-      "database MiB on the device per batch (0 = automatic)")(
+      "variant", po::value<std::string>()->default_value("plain"),
+      "inter: the kernel's variant: plain, prof2 (two profile rows per load), skew (two columns "
+      "as a wavefront), prof2+skew")("max-device-mib",
+                                     number<long long>(0, 1ll << 40)->default_value(0),
+                                     "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
       "outfmt", po::value<std::string>(),
       "6: BLAST tabular (qseqid sseqid pident length mismatch "
@@ -108,7 +111,8 @@ int run_search(const Args& args) {
       "lockstep search QUERIES DB [--top K] [--matrix blosum62|blosum45|blosum50|blosum80|FILE | "
       "--dna [--match M --mismatch X]] [--gap-open O --gap-extend E] [--algorithm " +
       join(kAlgorithms) +
-      "] [--local-size L --stripe S] [--max-device-mib N] [--out FILE] [--outfmt 6] [--json "
+      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt 6] "
+      "[--json "
       "FILE|-]";
   po::options_description opts("options");
   declare(opts);
@@ -131,6 +135,7 @@ int run_search(const Args& args) {
   o.max_device_mib = vm["max-device-mib"].as<long long>();
   o.local_size = vm["local-size"].as<int>();
   o.stripe = vm["stripe"].as<int>();
+  o.variant = vm["variant"].as<std::string>();
   o.algorithm = vm["algorithm"].as<std::string>();
   if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm) == kAlgorithms.end())
     throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +
@@ -171,6 +176,7 @@ int run_search(const Args& args) {
       .add("batches", r.batches)
       .add("local_size", r.local_size)
       .add("stripe", r.stripe)
+      .add("variant", r.variant.empty() ? std::string("plain") : r.variant)
       .add("kernel_ms", r.kernel_ms)
       .add("cells", r.cells)
       .add("read_ms", read_ms)
