@@ -16,7 +16,7 @@ mkdir -p $OUT/r/search
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/r/device.txt
 .carry/lockstep devices | tee -a $OUT/r/device.txt
 t0=$SECONDS
-LOCKSTEP_SEARCH_DATA=$PWD/.carry/mmseqs2 timeout 60 .carry/lockstep_tests -tc='search*' \
+LOCKSTEP_CLI=$PWD/.carry/lockstep LOCKSTEP_SOURCE_DIR=$PWD LOCKSTEP_SEARCH_DATA=$PWD/.carry/mmseqs2 timeout 60 .carry/lockstep_tests -tc='search*' \
   > $OUT/r/tests.txt 2>&1
 echo "tests rc=$? s=$((SECONDS-t0))"
 grep -E "^\[doctest\] (test cases|assertions)|ERROR|FAILED" $OUT/r/tests.txt | head -20
