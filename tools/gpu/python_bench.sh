@@ -44,7 +44,7 @@ done
 wait $py
 tail -1 "$OUT/pybuild.log" | sed 's/^/bench=python_build /'
 source "$carry/pysdk/env.sh"
-timeout 60 python3 - "$OUT/laplace4096.mtx" <<'PY'
+timeout 90 python3 -u -X faulthandler - "$OUT/laplace4096.mtx" <<'PY'
 import os, sys, time
 import numpy as np
 import lockstep
