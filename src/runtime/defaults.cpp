@@ -3,13 +3,12 @@
 #include "runtime/defaults.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
-#include <locale>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -142,10 +141,12 @@ Values Values::resolve(const Key& key, const std::string& rule) {
   Values v;
   for (const auto& [name, ranked] : best) {
     v.text_.emplace_back(name, ranked.second);
-    std::istringstream in(ranked.second);
-    in.imbue(std::locale::classic());  // "0.15" whatever the process's locale
+    // from_chars: "0.15" whatever the process's locale, and no iostreams (a std::istringstream
+    // here crashed the Python module on NVIDIA's driver: session 10, BENCHMARKS.md)
+    const std::string& t = ranked.second;
     double x = std::numeric_limits<double>::quiet_NaN();
-    if (!(in >> x) || !in.eof()) x = std::numeric_limits<double>::quiet_NaN();
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
+    if (ec != std::errc() || end != t.data() + t.size()) x = std::numeric_limits<double>::quiet_NaN();
     v.number_.push_back(x);
   }
   v.rule_ = rule;
