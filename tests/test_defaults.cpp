@@ -37,9 +37,9 @@ std::vector<DeviceInfo> profiles() {
 // ---- the rules before the table ----
 detail::RadixParams old_radix(const DeviceInfo& device, KeyType type, bool pairs) {
   detail::RadixParams p;
-  const size_t kb = type == KeyType::u64 || type == KeyType::i64 || type == KeyType::f64 ? 8 : 4;
+  const size_t kb = key_bytes(type);
   if (device.is_nvidia() && device.wave_width == 32) {
-    p.match = 1;
+    p.match = detail::RadixMatch::ptx;
     p.wave = 32;
     p.items = kb == 8 ? 14 : (pairs ? 24 : 20);
     p.pass_local_size = pairs ? 384 : 512;
@@ -57,7 +57,7 @@ detail::RadixParams old_radix(const DeviceInfo& device, KeyType type, bool pairs
     p.items = 16;
     p.small_items = 16;
   }
-  if (p.match == 1 && p.pass_local_size)
+  if (p.match == detail::RadixMatch::ptx && p.pass_local_size)
     p.pass_registers = std::min(255, 65536 / (2 * p.pass_local_size) / 8 * 8);
   return p;
 }
@@ -143,8 +143,7 @@ TEST_CASE("defaults: the table gives each rule its old answers on every describe
     CAPTURE(d.name);
     CAPTURE(d.wave_width);
     d.local_mem_bytes = std::max<cl_ulong>(d.local_mem_bytes, 1 << 20);  // no shrinking below
-    for (KeyType t :
-         {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64})
+    for (KeyType t : all_key_types())
       for (bool pairs : {false, true}) {
         const detail::RadixParams a = old_radix(d, t, pairs),
                                   b = detail::radix_params(d, t, pairs, 0);
