@@ -22,7 +22,7 @@ KeyType key_type_of(const py::array& a) {
   for (KeyType t : all_key_types()) {
     const py::dtype d = dtype_of(t);
     if (a.dtype().kind() == d.kind() && a.dtype().itemsize() == d.itemsize()) return t;
-    names += std::string(names.empty() ? "" : ", ") + std::string(py::str(d));
+    names += (names.empty() ? "" : ", ") + d.attr("name").cast<std::string>();
   }
   throw py::type_error("sort: keys must be one of " + names + ", not " +
                        std::string(py::str(a.dtype())));
