@@ -105,8 +105,8 @@ SpmvConfig old_spmv(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t
 // answer must give what it gives alone)
 ApspConfig old_apsp_head(const DeviceInfo& device, ApspConfig c) {
   if (c.tile == 0) c.tile = 32;
-  if (c.K == 0) c.K = c.algorithm == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
-  const bool wide = device.is_gpu() && !c.paths && c.algorithm == ApspVariant::generalized;
+  if (c.K == 0) c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, 128 / c.tile) : 1;
+  const bool wide = device.is_gpu() && !c.paths && c.algorithm == ApspAlgorithm::generalized;
   if (c.thread_tile == 0) {
     c.thread_tile = wide ? 8 : 4;
     if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
@@ -173,7 +173,8 @@ TEST_CASE("defaults: the table gives each rule its old answers on every describe
               ++spmv_cases;
             }
     CHECK(spmv_cases == 1440);
-    for (ApspVariant v : {ApspVariant::naive, ApspVariant::blocked, ApspVariant::generalized})
+    for (ApspAlgorithm v :
+         {ApspAlgorithm::naive, ApspAlgorithm::blocked, ApspAlgorithm::generalized})
       for (bool paths : {false, true})
         for (int tile : {0, 16, 64})
           for (int tt : {0, 4}) {
