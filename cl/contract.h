@@ -46,13 +46,21 @@
 #define KEY_I64 4
 #define KEY_F64 5
 
+// ---- radix ranking (cl/radix_rank.cl, src/sort/radix.cpp): 8-bit digits, RADIX_BINS of them;
+// RADIX_MATCH, the values of detail::RadixMatch (radix.cpp checks them): how a wave finds its
+// lanes that hold the same digit ----
+#define RADIX_BINS 256
+#define RADIX_MATCH_COUNTERS 0  // waves of one work-item, counting serially (CPUs)
+#define RADIX_MATCH_PTX 1       // NVIDIA warps of 32: PTX warp sync and shuffle
+#define RADIX_MATCH_LANES 2     // WAVE_WIDTH lanes emulated in local memory (PoCL runs PTX's logic)
+
 // ---- radix sort state (cl/radix_state.cl, src/sort/radix.cpp): ints ----
 // Zero between sorts: the counts per pass (room for 8 digits, whatever the key type, since sorts
 // of different key types share the buffer) and digit, the 8 passes' tile counters, the finished
 // histogram groups; then per pass and digit the digit's first position and per pass the plan.
-#define RADIX_ST_TILE (8 * 256)
+#define RADIX_ST_TILE (8 * RADIX_BINS)
 #define RADIX_ST_DONE (RADIX_ST_TILE + 8)
 #define RADIX_ST_ZERO (RADIX_ST_DONE + 1)
-#define RADIX_ST_WORDS(digits) (RADIX_ST_ZERO + (digits) * 256 + (digits) + 1)
+#define RADIX_ST_WORDS(digits) (RADIX_ST_ZERO + (digits) * RADIX_BINS + (digits) + 1)
 
 #endif

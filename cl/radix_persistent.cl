@@ -52,7 +52,7 @@ void and_or_init(__local uint* w) {
   const uint l = get_local_id(0);
   if (l < 2 * KEY_WORDS) w[l] = l < KEY_WORDS ? ~0u : 0u;
 }
-#if RADIX_MATCH == 1
+#if RADIX_MATCH == RADIX_MATCH_PTX
 uint wave_bfly(uint v, uint lanes) {
   uint r;
   asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lanes));
@@ -64,7 +64,7 @@ uint wave_bfly(uint v, uint lanes) {
 void and_or_add(key_t a, key_t o, int on, __local uint* w) {
   for (int i = 0; on && i < KEY_WORDS; ++i) {
     uint x = (uint)(a >> (32 * i)), y = (uint)(o >> (32 * i));
-#if RADIX_MATCH == 1
+#if RADIX_MATCH == RADIX_MATCH_PTX
     for (uint lanes = 16; lanes; lanes >>= 1) x &= wave_bfly(x, lanes), y |= wave_bfly(y, lanes);
     if (get_local_id(0) % 32 == 0)
 #endif

@@ -5,15 +5,15 @@
 // keys item by item against its own 256 digit counters in local memory, then one scan over
 // (digit, wave) turns the counters into exclusive offsets, so a key's rank is the number of keys
 // before it in (digit, position) order: a stable counting sort of the tile by the digit.
-// How a wave finds the lanes that hold the same digit (RADIX_MATCH):
-//   0  RW = 1: every work-item is its own wave and counts its keys serially (CPUs; any device
-//      whose local memory holds LOCAL_SIZE * 256 counters).
-//   1  NVIDIA, RW = WAVE_WIDTH = 32: each lane sets its bit in its digit's word of the wave's
-//      256 match words (local atomic_or, CUB's MATCH_EARLY_COUNTS_ANY: on the H100 1.5x faster
-//      passes than PTX match.any.sync), bar.warp.sync between steps and shfl.sync (the leader's
-//      old count to its peers). Needs sm_70.
-//   2  RW = WAVE_WIDTH lanes emulated through local memory and work-group barriers: the same
-//      leader/peer logic as 1, so PoCL verifies it (slow; tests only).
+// How a wave finds the lanes that hold the same digit (RADIX_MATCH, cl/contract.h's RADIX_MATCH_*):
+//   0  COUNTERS, RW = 1: every work-item is its own wave and counts its keys serially (CPUs; any
+//      device whose local memory holds LOCAL_SIZE * 256 counters).
+//   1  PTX, NVIDIA, RW = WAVE_WIDTH = 32: each lane sets its bit in its digit's word of the
+//      wave's 256 match words (local atomic_or, CUB's MATCH_EARLY_COUNTS_ANY: on the H100 1.5x
+//      faster passes than PTX match.any.sync), bar.warp.sync between steps and shfl.sync (the
+//      leader's old count to its peers). Needs sm_70.
+//   2  LANES, RW = WAVE_WIDTH lanes emulated through local memory and work-group barriers: the
+//      same leader/peer logic as 1, so PoCL verifies it (slow; tests only).
 // Then rank_scatter moves the keys (and values) to their ranks in local memory.
 // Macros: LOCAL_SIZE, ITEMS, RADIX_MATCH, WAVE_WIDTH (RADIX_MATCH > 0), PAIRS (0/1), and
 // cl/sort_keys.cl's.
@@ -34,10 +34,10 @@
 // Loops over ITEMS carry `#pragma unroll` for ITEMS <= 32 (GPUs): fully unrolled, k[] and r[]
 // stay in registers (clang-16 nvptx otherwise keeps them on the stack); the CPUs' long runs
 // (ITEMS 128, 512) stay loops (unrolling them took PoCL minutes to compile).
-#define RADIX 256
+#define RADIX RADIX_BINS  // cl/contract.h
 #define DIGITS (KEY_BITS / 8)
 #define TILE (LOCAL_SIZE * ITEMS)
-#if RADIX_MATCH
+#if RADIX_MATCH != RADIX_MATCH_COUNTERS
 #ifndef WAVE_WIDTH
 #error "WAVE_WIDTH undefined!"
 #endif
@@ -45,8 +45,8 @@
 #else
 #define RW 1
 #endif
-#if RADIX_MATCH == 1 && RW != 32
-#error "RADIX_MATCH=1 (PTX warp sync and shuffle) needs WAVE_WIDTH == 32"
+#if RADIX_MATCH == RADIX_MATCH_PTX && RW != 32
+#error "RADIX_MATCH_PTX (PTX warp sync and shuffle) needs WAVE_WIDTH == 32"
 #endif
 #if LOCAL_SIZE % RW || RW > 64
 #error "LOCAL_SIZE must be a multiple of the wave width (at most 64)"
@@ -78,8 +78,8 @@ typedef uint lanes_t;
 
 typedef struct {
   uint cnt[WAVES * RADIX];  // [wave][digit]: counts, then exclusive offsets in the tile
-  uint scan[LOCAL_SIZE];    // block scan scratch (and RADIX_MATCH=2's lane exchange)
-#if RADIX_MATCH == 1
+  uint scan[LOCAL_SIZE];    // block scan scratch (and RADIX_MATCH_LANES's lane exchange)
+#if RADIX_MATCH == RADIX_MATCH_PTX
   uint match[WAVES * RADIX];  // [wave][digit]: the lanes holding the digit, one item at a time
 #endif
 } rank_shared;
@@ -92,11 +92,11 @@ uint tile_pos(int i) {
   return (l / RW) * (RW * ITEMS) + (uint)i * RW + l % RW;
 }
 
-// Exclusive prefix sum of v over the work-group; *total: the sum of all v. RADIX_MATCH=1 (NVIDIA):
+// Exclusive prefix sum of v over the work-group; *total: the sum of all v. RADIX_MATCH_PTX (NVIDIA):
 // shfl.sync.up scans inside each warp, one barrier, every work-item adds the warp totals before
 // its own (2 barriers). Elsewhere cl/scan.cl's Hillis-Steele in local memory.
 uint block_excl_scan(uint v, __local uint* s, uint* total) {
-#if RADIX_MATCH == 1
+#if RADIX_MATCH == RADIX_MATCH_PTX
   const uint l = get_local_id(0), lane = l % 32, w = l / 32;
   uint x = v;
   for (uint off = 1; off < 32; off <<= 1) {
@@ -123,7 +123,7 @@ uint block_excl_scan(uint v, __local uint* s, uint* total) {
 #endif
 }
 
-#if RADIX_MATCH == 1
+#if RADIX_MATCH == RADIX_MATCH_PTX
 void wave_sync(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
 // The lanes of my wave whose digit is d. Every lane clears its digit's word, then sets its bit:
 // the clears of one item precede every lane's set (wave_sync), and rank_waves' wave_sync after
@@ -142,7 +142,7 @@ uint wave_shfl(uint v, uint src, __local rank_shared* s) {
   asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src));
   return r;
 }
-#elif RADIX_MATCH == 2
+#elif RADIX_MATCH == RADIX_MATCH_LANES
 lanes_t wave_match(uint d, __local rank_shared* s) {
   const uint l = get_local_id(0), w0 = l - l % RW;
   s->scan[l] = d;
@@ -177,7 +177,7 @@ void rank_waves(const key_t* k, int shift, uint* r, __local rank_shared* s) {
   for (uint j = l; j < WAVES * RADIX; j += LOCAL_SIZE) s->cnt[j] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   __local uint* wc = s->cnt + w * RADIX;
-#if RADIX_MATCH == 0
+#if RADIX_MATCH == RADIX_MATCH_COUNTERS
 #if ITEMS <= 32
   #pragma unroll
 #endif

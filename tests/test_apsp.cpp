@@ -86,11 +86,11 @@ void check(const Graph& g, const ApspResult<T>& r, const std::string& what) {
 // without the next multi-tile's phases on a second queue (overlap, the last field); K = 3 at
 // tile 16 leaves band edges inside 256-row tiles.
 const std::vector<ApspConfig> kSmallConfigs = {
-    {ApspVariant::naive, 16, 1, false, 4},
-    {ApspVariant::blocked, 16, 1, false, 4, 4, 0, 0},
-    {ApspVariant::generalized, 16, 2, true, 4, 4, 0, 1},
-    {ApspVariant::generalized, 16, 3, false, 4, 16, 1, 1},
-    {ApspVariant::generalized, 64, 2, false, 8, 8, 0, 0},
+    {ApspAlgorithm::naive, 16, 1, false, 4},
+    {ApspAlgorithm::blocked, 16, 1, false, 4, 4, 0, 0},
+    {ApspAlgorithm::generalized, 16, 2, true, 4, 4, 0, 1},
+    {ApspAlgorithm::generalized, 16, 3, false, 4, 16, 1, 1},
+    {ApspAlgorithm::generalized, 64, 2, false, 8, 8, 0, 0},
 };
 
 std::string describe(int32_t n, const ApspConfig& c) {
@@ -127,8 +127,8 @@ TEST_CASE("apsp: n = 517, blocked tile 32 (4 x 8, overlap) and generalized K = 4
   auto& ctx = test::context();
   Graph g = with_potentials(random_graph(517, 0.01, 517, 1, 100), 5);
 
-  auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 32, 1, false, 8, 4, 2, 1});
-  auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 32, 4, true, 8});
+  auto blocked = apsp<float>(ctx, g, {ApspAlgorithm::blocked, 32, 1, false, 8, 4, 2, 1});
+  auto general = apsp<int32_t>(ctx, g, {ApspAlgorithm::generalized, 32, 4, true, 8});
 
   check(g, blocked, "blocked 517 f32");
   check(g, general, "generalized 517 i32 paths");
@@ -139,8 +139,8 @@ TEST_CASE("apsp: generalized with K = 1 equals blocked bit for bit (fractional f
   Graph g = random_graph(100, 0.1, 42, 1, 1000);
   for (auto& w : g.weight) w *= 0.0137;
 
-  auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 16, 1, true, 4});
-  auto general = apsp<float>(ctx, g, {ApspVariant::generalized, 16, 1, true, 4});
+  auto blocked = apsp<float>(ctx, g, {ApspAlgorithm::blocked, 16, 1, true, 4});
+  auto general = apsp<float>(ctx, g, {ApspAlgorithm::generalized, 16, 1, true, 4});
 
   CHECK(blocked.dist == general.dist);
   CHECK(blocked.next == general.next);
@@ -180,10 +180,10 @@ TEST_CASE("apsp: a negative self-loop is a negative cycle, a zero one changes no
   Graph bad = g;
   bad.add_edge(12, 12, -1);
 
-  auto ok = apsp<float>(ctx, g, {ApspVariant::blocked, 16, 1, false, 4});
+  auto ok = apsp<float>(ctx, g, {ApspAlgorithm::blocked, 16, 1, false, 4});
 
   check(g, ok, "self-loop 0");
-  CHECK_THROWS_WITH_AS(apsp<float>(ctx, bad, {ApspVariant::blocked, 16, 1, false, 4}),
+  CHECK_THROWS_WITH_AS(apsp<float>(ctx, bad, {ApspAlgorithm::blocked, 16, 1, false, 4}),
                        doctest::Contains("vertex 13"), input_error);
 }
 
@@ -197,7 +197,7 @@ TEST_CASE("apsp: disconnected graph: infinities, empty paths, no path across") {
     g.add_edge(a.src[e] + 20, a.dst[e] + 20, a.weight[e]);
   }
 
-  auto r = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 16, 2, true, 4});
+  auto r = apsp<int32_t>(ctx, g, {ApspAlgorithm::generalized, 16, 2, true, 4});
 
   check(g, r, "two components");
   CHECK_FALSE(r.reachable(3, 25));
@@ -213,9 +213,9 @@ TEST_CASE("apsp: bad configurations and weights are input errors") {
   Graph huge = g;
   huge.weight[0] = 1e8;
 
-  CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspVariant::blocked, 24, 1, false, 4}), input_error);
-  CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspVariant::blocked, 64, 1, true, 4}), input_error);
-  CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspVariant::blocked, 16, 2, false, 4}), input_error);
+  CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspAlgorithm::blocked, 24, 1, false, 4}), input_error);
+  CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspAlgorithm::blocked, 64, 1, true, 4}), input_error);
+  CHECK_THROWS_AS(apsp<float>(ctx, g, {ApspAlgorithm::blocked, 16, 2, false, 4}), input_error);
   CHECK_THROWS_WITH_AS(apsp<int32_t>(ctx, frac, {}), doctest::Contains("not an integer"),
                        input_error);
   CHECK_THROWS_WITH_AS(apsp<int32_t>(ctx, huge, {}), doctest::Contains("2^28"), input_error);
@@ -234,10 +234,10 @@ TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKST
   Graph wide = with_potentials(random_graph(150, 0.05, 1309, 1, 100), 7);
   test::ScopedEnv poison("LOCKSTEP_POISON", "1");
 
-  auto blocked = apsp<float>(ctx, g, {ApspVariant::blocked, 16, 1, false, 4});
-  auto general = apsp<int32_t>(ctx, g, {ApspVariant::generalized, 16, 2, true, 4});
+  auto blocked = apsp<float>(ctx, g, {ApspAlgorithm::blocked, 16, 1, false, 4});
+  auto general = apsp<int32_t>(ctx, g, {ApspAlgorithm::generalized, 16, 2, true, 4});
   // i32 as `general`: the same two programs (fw_cross is in them), no third pair to compile
-  auto deep = apsp<int32_t>(ctx, wide, {ApspVariant::generalized, 16, 9, true, 4});
+  auto deep = apsp<int32_t>(ctx, wide, {ApspAlgorithm::generalized, 16, 9, true, 4});
 
   check(g, blocked, "poisoned blocked tile 16 f32");
   check(g, general, "poisoned generalized tile 16 K=2 i32 paths");

@@ -21,7 +21,7 @@ void write(const std::filesystem::path& p, const std::string& text) { std::ofstr
 TEST_CASE("apsp cli: --random summary matches the library") {
   std::string out;
   Graph g = random_graph(45, 0.1, 9);
-  auto want = apsp<int32_t>(test::context(), g, {ApspVariant::blocked, 16, 1, false, 4});
+  auto want = apsp<int32_t>(test::context(), g, {ApspAlgorithm::blocked, 16, 1, false, 4});
   long long reachable = 0, sum = 0;
   for (int32_t d : want.dist)
     if (d != apsp_infinity<int32_t>()) ++reachable, sum += d;
@@ -101,7 +101,7 @@ TEST_CASE("apsp: apsp_choose uses a stored tuning entry of the same size class, 
   ApspConfig tuned = apsp_choose<float>(dev, 1000, {});
   ApspConfig other_class = apsp_choose<float>(dev, 1100, {});
   ApspConfig explicit_tile =
-      apsp_choose<float>(dev, 1000, {ApspVariant::generalized, 32, 0, false, 0});
+      apsp_choose<float>(dev, 1000, {ApspAlgorithm::generalized, 32, 0, false, 0});
 
   CHECK(tuned.tile == 16);
   CHECK(tuned.K == 8);

@@ -37,36 +37,36 @@ struct Variant {
 };
 
 std::vector<Variant> variants() {
-  auto with = [](BfsStrategy s, const char* barrier = "auto") {
+  auto with = [](BfsAlgorithm s, const char* barrier = "auto") {
     BfsOptions o;
     o.algorithm = s;
     o.local_size = 64;
     o.barrier = parse_strategy_choice(barrier);
     return o;
   };
-  BfsOptions mixed = with(BfsStrategy::automatic);
+  BfsOptions mixed = with(BfsAlgorithm::automatic);
   mixed.rule.cpu_max = 4, mixed.rule.multi_max = 40;
   mixed.rule.lb_degree = 6, mixed.rule.lb_edges = 300;
   mixed.rule.multi_work = -1;  // the per-level rule on every graph and device
   mixed.rule.cpu_graph_edges = -1;
-  BfsOptions whole = with(BfsStrategy::automatic);  // the whole-graph rule on every graph
+  BfsOptions whole = with(BfsAlgorithm::automatic);  // the whole-graph rule on every graph
   whole.rule.multi_work = 1e12;
   whole.rule.cpu_graph_edges = -1;
-  BfsOptions host = with(BfsStrategy::automatic);  // the whole-graph CPU rule on every graph
+  BfsOptions host = with(BfsAlgorithm::automatic);  // the whole-graph CPU rule on every graph
   host.rule.cpu_graph_edges = int64_t(1) << 62;
   BfsOptions remote = mixed;  // no host copy of the levels: small frontiers go to `single`
   remote.rule.mirror_max = 0;
   BfsOptions wide = mixed;  // the other sizes (one more build of each kernel file)
   wide.local_size = 128, wide.wave_width = 64;
-  return {{"cpu", with(BfsStrategy::cpu)},
-          {"single", with(BfsStrategy::single)},
-          {"multi/lock", with(BfsStrategy::multi, "lock")},
-          {"multi/relaunch", with(BfsStrategy::multi, "relaunch")},
-          {"queue", with(BfsStrategy::queue)},
-          {"wave", with(BfsStrategy::wave)},
-          {"lb", with(BfsStrategy::lb)},
-          {"bottom-up", with(BfsStrategy::bottom_up)},
-          {"auto", with(BfsStrategy::automatic)},
+  return {{"cpu", with(BfsAlgorithm::cpu)},
+          {"single", with(BfsAlgorithm::single)},
+          {"multi/lock", with(BfsAlgorithm::multi, "lock")},
+          {"multi/relaunch", with(BfsAlgorithm::multi, "relaunch")},
+          {"queue", with(BfsAlgorithm::queue)},
+          {"wave", with(BfsAlgorithm::wave)},
+          {"lb", with(BfsAlgorithm::lb)},
+          {"bottom-up", with(BfsAlgorithm::bottom_up)},
+          {"auto", with(BfsAlgorithm::automatic)},
           {"auto/whole", whole},
           {"auto/host", host},
           {"auto/mixed", mixed},
@@ -79,7 +79,7 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
   Context& ctx = test::context();
   const std::vector<int32_t> expected = reference_levels(g, source);
   for (const Variant& v : variants()) {
-    if (v.options.algorithm == BfsStrategy::bottom_up && !g.has_in_edges()) continue;
+    if (v.options.algorithm == BfsAlgorithm::bottom_up && !g.has_in_edges()) continue;
     BfsResult r = bfs(ctx, g, source, v.options);
 
     int wrong = 0;
@@ -89,10 +89,10 @@ void check_all(const CsrGraph& g, int32_t source, const std::string& what) {
     CHECK_MESSAGE(why.empty(), what, " ", std::string(v.name), ": ", why);
     CHECK(int(r.steps.size()) == r.max_level + 1);
     if (v.options.rule.multi_work > 1e9 && r.multi_in_kernel)  // one launch, every level
-      CHECK_MESSAGE(r.levels_run(BfsStrategy::multi) == r.max_level + 1, what, ": auto/whole");
+      CHECK_MESSAGE(r.levels_run(BfsAlgorithm::multi) == r.max_level + 1, what, ": auto/whole");
     if (v.options.rule.cpu_graph_edges > 1e18)  // every level on the host
-      CHECK_MESSAGE(r.levels_run(BfsStrategy::cpu) == r.max_level + 1, what, ": auto/host");
-    if (v.options.algorithm == BfsStrategy::multi && r.multi_in_kernel && g.n > 1000)
+      CHECK_MESSAGE(r.levels_run(BfsAlgorithm::cpu) == r.max_level + 1, what, ": auto/host");
+    if (v.options.algorithm == BfsAlgorithm::multi && r.multi_in_kernel && g.n > 1000)
       CHECK_MESSAGE(r.multi_groups > 1, what, ": the multi kernel ran in one group");
   }
 }
@@ -144,15 +144,15 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
   CHECK(r.traversed_edges > 0);
   CHECK(r.traversed_edges <= int64_t(rmat.edges()) / 2);
   int total = 0;
-  for (BfsStrategy s :
-       {BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi, BfsStrategy::queue,
-        BfsStrategy::wave, BfsStrategy::lb, BfsStrategy::bottom_up})
+  for (BfsAlgorithm s :
+       {BfsAlgorithm::cpu, BfsAlgorithm::single, BfsAlgorithm::multi, BfsAlgorithm::queue,
+        BfsAlgorithm::wave, BfsAlgorithm::lb, BfsAlgorithm::bottom_up})
     total += r.levels_run(s);
   CHECK(total == r.max_level + 1);
-  CHECK(r.levels_run(BfsStrategy::bottom_up) > 0);  // the R-MAT middle levels are huge
-  CHECK(r.levels_run(BfsStrategy::lb) > 0);         // the source's 299 edges > lb_edges
+  CHECK(r.levels_run(BfsAlgorithm::bottom_up) > 0);  // the R-MAT middle levels are huge
+  CHECK(r.levels_run(BfsAlgorithm::lb) > 0);         // the source's 299 edges > lb_edges
 
-  for (BfsStrategy s : {BfsStrategy::automatic, BfsStrategy::lb, BfsStrategy::bottom_up}) {
+  for (BfsAlgorithm s : {BfsAlgorithm::automatic, BfsAlgorithm::lb, BfsAlgorithm::bottom_up}) {
     o.algorithm = s;
     Bfs many(ctx, rmat, o);  // one upload, several sources: nothing left over between runs
     for (int32_t source : {5, 1, 2047}) {
@@ -161,10 +161,10 @@ TEST_CASE("bfs: deep grid and R-MAT, the strategy counts add up" *
       CHECK(validate_bfs(rmat, source, again.levels, again.parents) == "");
     }
   }
-  o.algorithm = BfsStrategy::automatic;
+  o.algorithm = BfsAlgorithm::automatic;
   const BfsResult deep = bfs(ctx, grid, 0, o);
-  CHECK(deep.levels_run(BfsStrategy::cpu) > 0);  // the corner's first levels are tiny
-  CHECK(deep.levels_run(BfsStrategy::multi) > 0);
+  CHECK(deep.levels_run(BfsAlgorithm::cpu) > 0);  // the corner's first levels are tiny
+  CHECK(deep.levels_run(BfsAlgorithm::multi) > 0);
 }
 
 TEST_CASE("bfs: the shared real graphs (skipped when absent)") {
@@ -201,9 +201,9 @@ TEST_CASE("bfs: validation catches broken trees, bad sources are refused") {
   CHECK(r.max_level == 3);
   CHECK(r.sum_levels == 6);
   CHECK_THROWS_AS(bfs(test::context(), g, 5), input_error);
-  CHECK_THROWS_AS(parse_bfs_strategy("dfs"), input_error);
-  CHECK(parse_bfs_strategy("lb") == BfsStrategy::lb);
-  CHECK(parse_bfs_strategy("bottom-up") == BfsStrategy::bottom_up);
+  CHECK_THROWS_AS(parse_bfs_algorithm("dfs"), input_error);
+  CHECK(parse_bfs_algorithm("lb") == BfsAlgorithm::lb);
+  CHECK(parse_bfs_algorithm("bottom-up") == BfsAlgorithm::bottom_up);
 }
 
 TEST_CASE("bfs: Graph500 sources lie in the largest connected component") {

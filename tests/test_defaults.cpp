@@ -37,9 +37,9 @@ std::vector<DeviceInfo> profiles() {
 // ---- the rules before the table ----
 detail::RadixParams old_radix(const DeviceInfo& device, KeyType type, bool pairs) {
   detail::RadixParams p;
-  const size_t kb = type == KeyType::u64 || type == KeyType::i64 || type == KeyType::f64 ? 8 : 4;
+  const size_t kb = key_bytes(type);
   if (device.is_nvidia() && device.wave_width == 32) {
-    p.match = 1;
+    p.match = detail::RadixMatch::ptx;
     p.wave = 32;
     p.items = kb == 8 ? 14 : (pairs ? 24 : 20);
     p.pass_local_size = pairs ? 384 : 512;
@@ -57,7 +57,7 @@ detail::RadixParams old_radix(const DeviceInfo& device, KeyType type, bool pairs
     p.items = 16;
     p.small_items = 16;
   }
-  if (p.match == 1 && p.pass_local_size)
+  if (p.match == detail::RadixMatch::ptx && p.pass_local_size)
     p.pass_registers = std::min(255, 65536 / (2 * p.pass_local_size) / 8 * 8);
   return p;
 }
@@ -105,8 +105,8 @@ SpmvConfig old_spmv(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t
 // answer must give what it gives alone)
 ApspConfig old_apsp_head(const DeviceInfo& device, ApspConfig c) {
   if (c.tile == 0) c.tile = 32;
-  if (c.K == 0) c.K = c.algorithm == ApspVariant::generalized ? std::max(1, 128 / c.tile) : 1;
-  const bool wide = device.is_gpu() && !c.paths && c.algorithm == ApspVariant::generalized;
+  if (c.K == 0) c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, 128 / c.tile) : 1;
+  const bool wide = device.is_gpu() && !c.paths && c.algorithm == ApspAlgorithm::generalized;
   if (c.thread_tile == 0) {
     c.thread_tile = wide ? 8 : 4;
     if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
@@ -143,8 +143,7 @@ TEST_CASE("defaults: the table gives each rule its old answers on every describe
     CAPTURE(d.name);
     CAPTURE(d.wave_width);
     d.local_mem_bytes = std::max<cl_ulong>(d.local_mem_bytes, 1 << 20);  // no shrinking below
-    for (KeyType t :
-         {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64})
+    for (KeyType t : all_key_types())
       for (bool pairs : {false, true}) {
         const detail::RadixParams a = old_radix(d, t, pairs),
                                   b = detail::radix_params(d, t, pairs, 0);
@@ -174,7 +173,8 @@ TEST_CASE("defaults: the table gives each rule its old answers on every describe
               ++spmv_cases;
             }
     CHECK(spmv_cases == 1440);
-    for (ApspVariant v : {ApspVariant::naive, ApspVariant::blocked, ApspVariant::generalized})
+    for (ApspAlgorithm v :
+         {ApspAlgorithm::naive, ApspAlgorithm::blocked, ApspAlgorithm::generalized})
       for (bool paths : {false, true})
         for (int tile : {0, 16, 64})
           for (int tt : {0, 4}) {

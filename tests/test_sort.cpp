@@ -194,7 +194,7 @@ TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and
   for (int wave : {32, 64}) {
     detail::RadixParams p = small_tiles(true);
     p.private_counts = false;
-    p.match = 2;
+    p.match = detail::RadixMatch::lanes;
     p.wave = wave;
     p.local_size = 2 * wave;
     p.items = 2;

@@ -49,3 +49,33 @@ TEST_CASE("sort: i64 and f64 keys on the host reference, argsort and the type na
   CHECK(std::string(to_string(KeyType::i64)) == "i64");
   CHECK_THROWS_WITH_AS(parse_key_type("f16"), doctest::Contains("i64 or f64"), input_error);
 }
+
+// The one key list (lockstep/sort_keys.hpp) and the one sort check: sort_verify must fail on a
+// wrong key bit (-0 for +0), on equal keys whose values swapped (stable sorts only) and on a
+// value separated from its key. Host only.
+TEST_CASE("sort: every key type round-trips; sort_verify finds a wrong key and a wrong value") {
+  for (KeyType t : all_key_types()) {
+    CHECK(parse_key_type(to_string(t)) == t);
+    CHECK(with_key_type(t, [](auto k) { return key_type_of<decltype(k)>(); }) == t);
+  }
+  const std::vector<float> in = random_keys<float>(1000, 3, 50);  // 50 values: equal keys
+  CHECK(key_bits(in[7]) == key_bits(random_keys<float>(1000, 3, 50)[7]));
+  std::vector<float> got = in;
+  std::vector<uint32_t> vals(in.size());
+  for (size_t i = 0; i < vals.size(); ++i) vals[i] = uint32_t(i);
+  sort_cpu(got, &vals, false);
+  CHECK(sort_verify(in, got, &vals, false, true).ok());
+  size_t eq = 0, ne = 0;  // a run of equal keys, and a key change
+  while (key_bits(got[eq]) != key_bits(got[eq + 1])) ++eq;
+  while (key_bits(got[ne]) == key_bits(got[ne + 1])) ++ne;
+  std::vector<uint32_t> swapped = vals;
+  std::swap(swapped[eq], swapped[eq + 1]);
+  CHECK(sort_verify(in, got, &swapped, false, true).values_wrong == 2);  // not stable
+  CHECK(sort_verify(in, got, &swapped, false, false).ok());              // still beside its key
+  swapped = vals;
+  std::swap(swapped[ne], swapped[ne + 1]);
+  CHECK(sort_verify(in, got, &swapped, false, false).values_wrong == 2);  // pairs separated
+  std::vector<float> zeros{0.0f, -0.0f}, wrong{0.0f, -0.0f};
+  CHECK(sort_verify(zeros, wrong, nullptr, false, true).keys_wrong == 2);  // -0 comes first
+  CHECK(sort_verify(zeros, wrong, nullptr, true, true).ok());
+}

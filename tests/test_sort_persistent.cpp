@@ -125,7 +125,7 @@ TEST_CASE("sort: radix-persistent with wave ranking on the OpenCL C 1.2 path (wh
   o.algorithm = SortAlgorithm::radix_persistent;
   o.items = 2;
   detail::RadixParams p;
-  p.match = 2;  // the leader/peer logic of the PTX path, lanes emulated in local memory
+  p.match = detail::RadixMatch::lanes;  // the leader/peer logic of the PTX path, lanes emulated in local memory
   p.wave = 32;
   p.local_size = 64;
   p.items = 2;

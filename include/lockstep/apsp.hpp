@@ -8,7 +8,7 @@
 //
 //   lockstep::Context ctx;
 //   auto g = lockstep::read_graph("roads.mtx");            // or generators.hpp's random_graph
-//   auto r = lockstep::apsp<float>(ctx, g, {lockstep::ApspVariant::generalized, 32, 4, true});
+//   auto r = lockstep::apsp<float>(ctx, g, {lockstep::ApspAlgorithm::generalized, 32, 4, true});
 //   float d = r.distance(0, 7);  std::vector<int32_t> hops = r.path(0, 7);
 #pragma once
 #include <cstdint>
@@ -26,12 +26,17 @@ namespace tuning {
 class Family;
 }
 
-enum class ApspVariant { naive, blocked, generalized };
-ApspVariant parse_apsp_variant(const std::string& name);  // throws input_error
-const char* to_string(ApspVariant v);
+enum class ApspAlgorithm { naive, blocked, generalized };
+ApspAlgorithm parse_apsp_algorithm(const std::string& name);  // throws input_error
+const char* to_string(ApspAlgorithm v);
+using ApspVariant [[deprecated("use ApspAlgorithm")]] = ApspAlgorithm;
+[[deprecated("use parse_apsp_algorithm")]] inline ApspAlgorithm parse_apsp_variant(
+    const std::string& name) {
+  return parse_apsp_algorithm(name);
+}
 
 struct ApspConfig {
-  ApspVariant algorithm = ApspVariant::generalized;
+  ApspAlgorithm algorithm = ApspAlgorithm::generalized;
   int tile = 0;  // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
   int K = 0;     // tiles per multi-tile (generalized); 0 = apsp_rule
   bool paths = false;

@@ -27,10 +27,15 @@
 
 namespace lockstep {
 
-enum class BfsStrategy { automatic, cpu, single, multi, queue, wave, lb, bottom_up };
-BfsStrategy parse_bfs_strategy(
+enum class BfsAlgorithm { automatic, cpu, single, multi, queue, wave, lb, bottom_up };
+BfsAlgorithm parse_bfs_algorithm(
     const std::string& name);  // auto|cpu|single|multi|queue|wave|lb|bottom-up
-const char* to_string(BfsStrategy s);
+const char* to_string(BfsAlgorithm s);
+using BfsStrategy [[deprecated("use BfsAlgorithm")]] = BfsAlgorithm;
+[[deprecated("use parse_bfs_algorithm")]] inline BfsAlgorithm parse_bfs_strategy(
+    const std::string& name) {
+  return parse_bfs_algorithm(name);
+}
 
 /// The rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
 /// First, for the whole search: a graph of at most cpu_graph_edges edges runs on the host's
@@ -71,7 +76,7 @@ struct BfsRule {
 };
 
 struct BfsOptions {
-  BfsStrategy algorithm = BfsStrategy::automatic;
+  BfsAlgorithm algorithm = BfsAlgorithm::automatic;
   BfsRule rule;
   int local_size = 256;
   int wave_width = 0;      // 0: the device's wave width (32 where it reports 1)
@@ -95,7 +100,7 @@ double bfs_multi_work(const CsrGraph& g, const DeviceInfo& device, const BfsOpti
 /// One step of the host loop: a level, or several levels run by one single/multi launch.
 struct BfsStep {
   int32_t level = 0;  // the frontier's level
-  BfsStrategy algorithm = BfsStrategy::cpu;
+  BfsAlgorithm algorithm = BfsAlgorithm::cpu;
   int64_t frontier = 0, edges = 0;  // vertices of the frontier and their out-edges
   double ms = 0;                    // this level's time (a multi-level launch's time split evenly)
 };
@@ -115,7 +120,7 @@ struct BfsResult {
   int multi_groups = 0;          // work-groups of the multi kernel (co-resident when in-kernel)
   bool multi_in_kernel = false;  // multi's global barrier is in the kernel (not relaunch)
   double gteps() const { return ms > 0 ? double(traversed_edges) / (ms * 1e6) : 0; }
-  int levels_run(BfsStrategy s) const;
+  int levels_run(BfsAlgorithm s) const;
 };
 
 /// BFS from `source`. Throws input_error for a source outside [0, n), or bottom_up on a directed

@@ -26,44 +26,21 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "lockstep/persistent.hpp"
 #include "lockstep/runtime.hpp"
+#include "lockstep/sort_keys.hpp"
 
 namespace lockstep {
 namespace tuning {
 class Family;
 }
 
-enum class KeyType { u32, i32, f32, u64, i64, f64 };  // cl/contract.h KEY_*
 enum class SortAlgorithm { automatic, bitonic, radix, radix_persistent };
-KeyType parse_key_type(const std::string& name);  // u32|i32|f32|u64|i64|f64; input_error
 // auto|bitonic|radix|radix-persistent; input_error
 SortAlgorithm parse_sort_algorithm(const std::string& name);
-const char* to_string(KeyType t);
 const char* to_string(SortAlgorithm a);
-size_t key_bytes(KeyType t);
-template <typename K>
-constexpr KeyType key_type_of() {
-  static_assert(std::is_same_v<K, uint32_t> || std::is_same_v<K, int32_t> ||
-                    std::is_same_v<K, float> || std::is_same_v<K, uint64_t> ||
-                    std::is_same_v<K, int64_t> || std::is_same_v<K, double>,
-                "sort keys are uint32_t, int32_t, float, uint64_t, int64_t or double");
-  if constexpr (std::is_same_v<K, uint32_t>)
-    return KeyType::u32;
-  else if constexpr (std::is_same_v<K, int32_t>)
-    return KeyType::i32;
-  else if constexpr (std::is_same_v<K, float>)
-    return KeyType::f32;
-  else if constexpr (std::is_same_v<K, uint64_t>)
-    return KeyType::u64;
-  else if constexpr (std::is_same_v<K, int64_t>)
-    return KeyType::i64;
-  else
-    return KeyType::f64;
-}
 
 struct SortOptions {
   SortAlgorithm algorithm = SortAlgorithm::automatic;
@@ -95,11 +72,11 @@ struct SortResult {
 /// radix-persistent for the mid range, else radix.
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs);
 
-/// The sort as a tuning family (tuning.hpp) for random keys of n: parameters algorithm (radix;
+/// The sort as a tuning family (tuning.hpp) for n random_keys: parameters algorithm (radix;
 /// radix-persistent with "items" where its tiles fit the compute units; or bitonic with each
-/// barrier strategy: "barrier"), fastest of `repeat` runs each, checked
-/// against sort_cpu. Key "<type>/<keys|pairs>/n<n rounded up to 2^k>"; `automatic` reads the
-/// stored entry of the size class before falling back to sort_rule.
+/// barrier strategy: "barrier"), fastest of `repeat` runs each, checked by sort_verify. Key
+/// "<type>/<keys|pairs>/n<n rounded up to 2^k>"; `automatic` reads the stored entry of the size
+/// class before falling back to sort_rule.
 std::unique_ptr<tuning::Family> sort_family(Context& ctx, KeyType type, bool pairs, size_t n,
                                             int repeat = 3);
 

@@ -10,6 +10,7 @@ from . import _lockstep
 from ._array import Array, _order_before, asarray, empty, is_device
 from ._context import Context, context_or_default
 from ._errors import InputError
+from ._sort import KEY_DTYPES
 
 _iota: "dict[int, Array]" = {}  # per context: 0, 1, 2, ... (argsort's values), grown as needed
 
@@ -88,9 +89,9 @@ def _keys(what: str, keys: Any, ctx: Optional[Context]) -> Array:
     k = asarray(keys, ctx=ctx)
     if k.ndim != 1:
         raise InputError(f"{what}: expected a 1-D array, not shape {k.shape}")
-    if k.dtype.name not in ("uint32", "int32", "float32", "uint64", "int64", "float64"):
-        raise TypeError(f"{what}: device keys of dtype {k.dtype}; accepted: uint32, int32, "
-                        "float32, uint64, int64, float64")
+    names = [np.dtype(d).name for d in KEY_DTYPES]
+    if k.dtype.name not in names:
+        raise TypeError(f"{what}: device keys of dtype {k.dtype}; accepted: {', '.join(names)}")
     k._before_use()
     return k
 

@@ -26,7 +26,8 @@ from ._checks import check_name
 from ._context import Context, context_or_default
 from ._errors import InputError
 
-KEY_DTYPES = (np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64)
+# The device's key dtypes: the library's key types (lockstep/sort_keys.hpp), in its order.
+KEY_DTYPES = tuple(dtype.type for _, dtype in _lockstep.key_types())
 _WIDEN = {"b": np.uint32, "u": np.uint32, "i": np.int32, "f": np.float32}
 
 

@@ -18,7 +18,7 @@ py::tuple bfs_py(const ContextPtr& c, int64_t n, const Array<int32_t>& indptr,
                       std::to_string(n) + ")");
   check_csr("bfs", n, n, indptr, indices);
   BfsOptions o;
-  o.algorithm = parse_bfs_strategy(algorithm);
+  o.algorithm = parse_bfs_algorithm(algorithm);
   o.barrier = parse_strategy_choice(barrier);
   if (local_size < 0) throw input_error("bfs: local_size must be positive");
   if (local_size > 0) o.local_size = local_size;
@@ -80,7 +80,7 @@ py::tuple apsp_py(const ContextPtr& c, int64_t n, const Array<int32_t>& src,
     if (g.src[e] < 0 || g.src[e] >= n || g.dst[e] < 0 || g.dst[e] >= n)
       throw input_error("apsp: edge " + std::to_string(e) + " leaves [0, " + std::to_string(n) + ")");
   ApspConfig config;
-  if (algorithm != "auto") config.algorithm = parse_apsp_variant(algorithm);
+  if (algorithm != "auto") config.algorithm = parse_apsp_algorithm(algorithm);
   config.paths = paths;
   if (n == 0) {
     const std::vector<py::ssize_t> shape{0, 0};

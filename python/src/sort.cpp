@@ -5,16 +5,26 @@
 namespace lockstep::python {
 namespace {
 
+py::dtype dtype_of(KeyType t) {
+  return with_key_type(t, [](auto k) { return py::dtype::of<decltype(k)>(); });
+}
+
+/// The key types and their NumPy dtypes, in KeyType order (Python's KEY_DTYPES).
+py::list key_types() {
+  py::list out;
+  for (KeyType t : all_key_types()) out.append(py::make_tuple(to_string(t), dtype_of(t)));
+  return out;
+}
+
+/// The key type of an array's dtype (any byte order: kind and size).
 KeyType key_type_of(const py::array& a) {
-  const char kind = a.dtype().kind();
-  const py::ssize_t size = a.dtype().itemsize();
-  if (kind == 'u' && size == 4) return KeyType::u32;
-  if (kind == 'i' && size == 4) return KeyType::i32;
-  if (kind == 'f' && size == 4) return KeyType::f32;
-  if (kind == 'u' && size == 8) return KeyType::u64;
-  if (kind == 'i' && size == 8) return KeyType::i64;
-  if (kind == 'f' && size == 8) return KeyType::f64;
-  throw py::type_error("sort: keys must be uint32, int32, float32, uint64, int64 or float64, not " +
+  std::string names;
+  for (KeyType t : all_key_types()) {
+    const py::dtype d = dtype_of(t);
+    if (a.dtype().kind() == d.kind() && a.dtype().itemsize() == d.itemsize()) return t;
+    names += (names.empty() ? "" : ", ") + d.attr("name").cast<std::string>();
+  }
+  throw py::type_error("sort: keys must be one of " + names + ", not " +
                        std::string(py::str(a.dtype())));
 }
 
@@ -116,6 +126,7 @@ void sort_buffer(const ContextPtr& c, const py::dtype& dtype, DeviceBuffer& keys
 }  // namespace
 
 void bind_sort(py::module_& m) {
+  m.def("key_types", &key_types);
   m.def("sort_buffer", &sort_buffer);
   m.def("sort", &sort_py);
   m.def("argsort", &argsort_py);

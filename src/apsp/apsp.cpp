@@ -30,7 +30,7 @@ void detail::apsp_validate(const ApspConfig& c) {
     throw input_error(
         "--tile 64 with --paths needs more than 48 KiB of local memory: use 16 or 32");
   if (c.K < 1 || c.K > 64) throw input_error("--K must be in [1, 64], got " + std::to_string(c.K));
-  if (c.algorithm == ApspVariant::blocked && c.K != 1)
+  if (c.algorithm == ApspAlgorithm::blocked && c.K != 1)
     throw input_error("the blocked variant has K = 1 (use generalized for K > 1)");
   if (c.thread_tile != 4 && c.thread_tile != 8)
     throw input_error("thread tile must be 4 or 8, got " + std::to_string(c.thread_tile));
@@ -85,8 +85,8 @@ ApspConfig apsp_rule(const DeviceInfo& device, int32_t, ApspConfig c) {
   const defaults::Values& table = defaults::values(defaults::key_of(device), "apsp");
   auto rule = [&](const char* name) { return table.integer(name); };
   if (c.tile == 0) c.tile = rule("tile");
-  if (c.K == 0) c.K = c.algorithm == ApspVariant::generalized ? std::max(1, rule("k_span") / c.tile) : 1;
-  const bool wide = !c.paths && c.algorithm == ApspVariant::generalized;
+  if (c.K == 0) c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, rule("k_span") / c.tile) : 1;
+  const bool wide = !c.paths && c.algorithm == ApspAlgorithm::generalized;
   if (c.thread_tile == 0) {
     c.thread_tile = rule(wide ? "thread_tile_wide" : "thread_tile");
     if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
@@ -139,7 +139,7 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     events.push_back(std::move(e));
     return events.back();
   };
-  if (cfg.algorithm == ApspVariant::naive) {
+  if (cfg.algorithm == ApspAlgorithm::naive) {
     cl::Kernel k = ctx.kernel("floyd_warshall.cl", "fw_naive", tile_defs);
     for (int32_t kk = 0; kk < n; ++kk) {
       set_args(k, N, kk, D, P);

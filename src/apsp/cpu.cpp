@@ -64,7 +64,7 @@ template <typename T>
 ApspResult<T> apsp_cpu(const Graph& g, unsigned threads, bool paths) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   ApspResult<T> result;
-  result.config = {ApspVariant::blocked, kTile, 1, paths, 0};
+  result.config = {ApspAlgorithm::blocked, kTile, 1, paths, 0};
   if (g.n == 0) return result;
   apsp_check_size<T>("apsp", g.n, paths);
   const int32_t N = (g.n + kTile - 1) / kTile * kTile, nb = N / kTile;

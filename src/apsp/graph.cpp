@@ -27,17 +27,17 @@ void apsp_check_size(const std::string& where, int32_t n, bool paths, const Devi
 template void apsp_check_size<float>(const std::string&, int32_t, bool, const DeviceInfo*);
 template void apsp_check_size<int32_t>(const std::string&, int32_t, bool, const DeviceInfo*);
 
-ApspVariant parse_apsp_variant(const std::string& name) {
-  if (name == "naive") return ApspVariant::naive;
-  if (name == "blocked") return ApspVariant::blocked;
-  if (name == "generalized") return ApspVariant::generalized;
+ApspAlgorithm parse_apsp_algorithm(const std::string& name) {
+  if (name == "naive") return ApspAlgorithm::naive;
+  if (name == "blocked") return ApspAlgorithm::blocked;
+  if (name == "generalized") return ApspAlgorithm::generalized;
   throw input_error("unknown APSP variant '" + name + "' (expected naive, blocked or generalized)");
 }
-const char* to_string(ApspVariant v) {
+const char* to_string(ApspAlgorithm v) {
   switch (v) {
-    case ApspVariant::naive:
+    case ApspAlgorithm::naive:
       return "naive";
-    case ApspVariant::blocked:
+    case ApspAlgorithm::blocked:
       return "blocked";
     default:
       return "generalized";

@@ -39,7 +39,7 @@ bool apsp_valid(const tuning::Params& p, bool paths) {
 
 ApspConfig config_of(const tuning::Params& p, bool paths) {
   const int K = p.at("K").get<int>();
-  return {K == 1 ? ApspVariant::blocked : ApspVariant::generalized, p.at("tile").get<int>(), K,
+  return {K == 1 ? ApspAlgorithm::blocked : ApspAlgorithm::generalized, p.at("tile").get<int>(), K,
           paths, p.at("thread_tile").get<int>(), p.value("thread_rows", 0), p.value("unroll", 0),
           p.value("overlap", -1)};
 }
@@ -50,7 +50,7 @@ class ApspFamily : public tuning::Family {
   ApspFamily(Context& ctx, const Graph& g, bool paths, int repeat)
       : ctx_(ctx), g_(g), paths_(paths), repeat_(std::max(1, repeat)) {
     want_ = g.n <= 1024 ? apsp_cpu<T>(g, 0, false).dist
-                        : apsp<T>(ctx, g, apsp_rule(ctx.info(), g.n, {ApspVariant::generalized, 0, 0, paths, 0})).dist;
+                        : apsp<T>(ctx, g, apsp_rule(ctx.info(), g.n, {ApspAlgorithm::generalized, 0, 0, paths, 0})).dist;
     for (double w : g.weight) scale_ = std::max(scale_, std::fabs(double(w)));
   }
 
@@ -108,7 +108,7 @@ class ApspFamily : public tuning::Family {
 template <typename T>
 void add_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   for (bool paths : {false, true}) {
-    std::vector<ApspConfig> configs{apsp_rule(d, 0, {ApspVariant::generalized, 0, 0, paths})};
+    std::vector<ApspConfig> configs{apsp_rule(d, 0, {ApspAlgorithm::generalized, 0, 0, paths})};
     const auto valid = [&](const tuning::Params& q) { return apsp_valid(q, paths); };
     for (const tuning::Params& p : tuning::enumerate(apsp_spaces(), valid))
       configs.push_back(apsp_rule(d, 0, config_of(p, paths)));
@@ -138,7 +138,7 @@ void detail::apsp_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& o
 
 template <typename T>
 ApspConfig apsp_choose(const DeviceInfo& device, int32_t n, ApspConfig c) {
-  if (c.algorithm == ApspVariant::generalized && c.tile == 0 && c.K == 0 && c.thread_tile == 0) {
+  if (c.algorithm == ApspAlgorithm::generalized && c.tile == 0 && c.K == 0 && c.thread_tile == 0) {
     if (auto p = tuning::choose(device, "apsp", db_key<T>(n, c.paths))) {
       try {
         c.tile = p->at("tile").template get<int>();

@@ -26,7 +26,7 @@ struct Chooser {
   BfsRule rule;
   bool bottom_up = false;
   // The rule of BfsRule's comment; `mirror`: the host copy of the levels is current.
-  BfsStrategy operator()(const detail::Frontier& f, int64_t mu, bool mirror) {
+  BfsAlgorithm operator()(const detail::Frontier& f, int64_t mu, bool mirror) {
     const int64_t nf = f.count, mf = f.edges;
     if (g.has_in_edges()) {
       // Beamer's edge test, for frontiers that are large in vertices or in edges: on RMAT 22 a
@@ -35,13 +35,13 @@ struct Chooser {
       const bool big = nf > rule.multi_max || mf > rule.lb_edges;
       bottom_up =
           bottom_up ? nf >= int64_t(g.n / rule.beta) : big && double(mf) > double(mu) / rule.alpha;
-      if (bottom_up) return BfsStrategy::bottom_up;
+      if (bottom_up) return BfsAlgorithm::bottom_up;
     }
-    if (mf > rule.lb_edges) return BfsStrategy::lb;  // hubs: no vertex left to one wave
+    if (mf > rule.lb_edges) return BfsAlgorithm::lb;  // hubs: no vertex left to one wave
     if (nf < rule.cpu_max && mf < tiny_edges(rule))
-      return mirror || g.n <= rule.mirror_max ? BfsStrategy::cpu : BfsStrategy::single;
-    if (nf <= rule.multi_max) return BfsStrategy::multi;
-    return double(mf) / double(nf) >= rule.lb_degree ? BfsStrategy::lb : BfsStrategy::queue;
+      return mirror || g.n <= rule.mirror_max ? BfsAlgorithm::cpu : BfsAlgorithm::single;
+    if (nf <= rule.multi_max) return BfsAlgorithm::multi;
+    return double(mf) / double(nf) >= rule.lb_degree ? BfsAlgorithm::lb : BfsAlgorithm::queue;
   }
 };
 
@@ -92,7 +92,7 @@ BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions&
 }
 
 Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g), options_(o) {
-  if (o.algorithm == BfsStrategy::bottom_up && !g.has_in_edges())
+  if (o.algorithm == BfsAlgorithm::bottom_up && !g.has_in_edges())
     throw input_error(
         "bfs: bottom-up needs the in-neighbours of a directed graph (build the "
         "CsrGraph with reverse = true)");
@@ -100,11 +100,11 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
     throw input_error("bfs: " + std::to_string(g.n) + " vertices + " + std::to_string(g.edges()) +
                       " edges must stay below 2^31 (32-bit indices on the device)");
   const BfsRule rule = bfs_rule(ctx.info(), o);
-  whole_cpu_ = o.algorithm == BfsStrategy::automatic && rule.cpu_graph_edges >= 0 &&
+  whole_cpu_ = o.algorithm == BfsAlgorithm::automatic && rule.cpu_graph_edges >= 0 &&
                int64_t(g.edges()) <= rule.cpu_graph_edges;
-  if (o.algorithm == BfsStrategy::cpu || whole_cpu_) return;  // the graph stays on the host
+  if (o.algorithm == BfsAlgorithm::cpu || whole_cpu_) return;  // the graph stays on the host
   dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
-  whole_multi_ = o.algorithm == BfsStrategy::automatic && dev_->multi_in_kernel() &&
+  whole_multi_ = o.algorithm == BfsAlgorithm::automatic && dev_->multi_in_kernel() &&
                  rule.multi_work >= 0 && bfs_multi_work(g, ctx.info(), o) <= rule.multi_work;
 }
 Bfs::~Bfs() = default;
@@ -115,11 +115,11 @@ BfsResult Bfs::run(int32_t source) {
   if (source < 0 || source >= g.n)
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
-  if (o.algorithm == BfsStrategy::cpu) return bfs_cpu(g, source, o.cpu_threads);
+  if (o.algorithm == BfsAlgorithm::cpu) return bfs_cpu(g, source, o.cpu_threads);
   if (whole_cpu_) return bfs_cpu(g, source, bfs_auto_cpu_threads(o));  // the measured team
   detail::BfsDevice& dev = *dev_;
   // the strategy of every level, or automatic (per level); a small graph's auto is forced multi
-  const BfsStrategy fixed = whole_multi_ ? BfsStrategy::multi : o.algorithm;
+  const BfsAlgorithm fixed = whole_multi_ ? BfsAlgorithm::multi : o.algorithm;
   Chooser choose{g, bfs_rule(ctx_.info(), o)};
   BfsResult r;
   r.levels.assign(size_t(g.n), -1);
@@ -134,9 +134,9 @@ BfsResult Bfs::run(int32_t source) {
   bool mirror = true, frontier_on_host = true;
   int64_t mu = int64_t(g.edges()) - f.edges;
   for (int32_t level = 0; f.count > 0;) {
-    const BfsStrategy s = fixed == BfsStrategy::automatic ? choose(f, mu, mirror) : fixed;
+    const BfsAlgorithm s = fixed == BfsAlgorithm::automatic ? choose(f, mu, mirror) : fixed;
     const auto s0 = clock_type::now();
-    if (s == BfsStrategy::cpu) {
+    if (s == BfsAlgorithm::cpu) {
       if (!mirror) dev.get_state(r.levels, r.parents), mirror = true;
       if (!frontier_on_host) host_frontier = dev.get_frontier(f.count), frontier_on_host = true;
       int64_t edges = 0;
@@ -156,19 +156,19 @@ BfsResult Bfs::run(int32_t source) {
     const BfsRule& rule = choose.rule;
     detail::Run run;
     const bool forced = fixed == s;
-    if (s == BfsStrategy::single)
+    if (s == BfsAlgorithm::single)
       run = forced ? dev.single(f.count, level, INT32_MAX, INT32_MAX)
                    : dev.single(f.count, level, rule.cpu_max - 1, tiny_edges(rule) - 1);
-    else if (s == BfsStrategy::multi)
+    else if (s == BfsAlgorithm::multi)
       run = forced ? dev.multi(f.count, level, 0, INT32_MAX, INT32_MAX)
                    : dev.multi(f.count, level, g.n <= rule.mirror_max ? rule.cpu_max : 0,
                                rule.multi_max, rule.lb_edges);
-    else if (s == BfsStrategy::bottom_up)
+    else if (s == BfsAlgorithm::bottom_up)
       run = dev.bottom_up(level);
-    else if (s == BfsStrategy::lb)
+    else if (s == BfsAlgorithm::lb)
       run = dev.lb(f.count, f.edges, level);
     else
-      run = dev.queue(f.count, level, s == BfsStrategy::wave);
+      run = dev.queue(f.count, level, s == BfsAlgorithm::wave);
     mirror = false;
     const double ms = since(s0) / double(std::max<size_t>(1, run.next.size()));
     for (const detail::Frontier& next : run.next) {
@@ -186,36 +186,36 @@ BfsResult Bfs::run(int32_t source) {
   return r;
 }
 
-int BfsResult::levels_run(BfsStrategy s) const {
+int BfsResult::levels_run(BfsAlgorithm s) const {
   int k = 0;
   for (const BfsStep& st : steps) k += st.algorithm == s;
   return k;
 }
 
-BfsStrategy parse_bfs_strategy(const std::string& name) {
-  for (BfsStrategy s :
-       {BfsStrategy::automatic, BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
-        BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::lb, BfsStrategy::bottom_up})
+BfsAlgorithm parse_bfs_algorithm(const std::string& name) {
+  for (BfsAlgorithm s :
+       {BfsAlgorithm::automatic, BfsAlgorithm::cpu, BfsAlgorithm::single, BfsAlgorithm::multi,
+        BfsAlgorithm::queue, BfsAlgorithm::wave, BfsAlgorithm::lb, BfsAlgorithm::bottom_up})
     if (name == to_string(s)) return s;
   throw input_error("unknown BFS strategy '" + name +
                     "' (expected auto, cpu, single, multi, queue, wave, lb or bottom-up)");
 }
 
-const char* to_string(BfsStrategy s) {
+const char* to_string(BfsAlgorithm s) {
   switch (s) {
-    case BfsStrategy::cpu:
+    case BfsAlgorithm::cpu:
       return "cpu";
-    case BfsStrategy::single:
+    case BfsAlgorithm::single:
       return "single";
-    case BfsStrategy::multi:
+    case BfsAlgorithm::multi:
       return "multi";
-    case BfsStrategy::queue:
+    case BfsAlgorithm::queue:
       return "queue";
-    case BfsStrategy::wave:
+    case BfsAlgorithm::wave:
       return "wave";
-    case BfsStrategy::lb:
+    case BfsAlgorithm::lb:
       return "lb";
-    case BfsStrategy::bottom_up:
+    case BfsAlgorithm::bottom_up:
       return "bottom-up";
     default:
       return "auto";

@@ -124,7 +124,7 @@ BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads) {
                   : detail::cpu_top_down(g, r.levels, r.parents, frontier, level, edges, threads);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s0).count();
-    r.steps.push_back({level, BfsStrategy::cpu, nf, mf, ms});
+    r.steps.push_back({level, BfsAlgorithm::cpu, nf, mf, ms});
     frontier.swap(next);
     mf = edges, mu -= edges;
   }

@@ -35,7 +35,7 @@ DistributedBfsResult OneRankBfs::run(int32_t source) {
   for (const BfsStep& s : b.steps) {
     DistributedBfsStep st;
     st.level = s.level, st.frontier = s.frontier, st.edges = s.edges, st.ms = s.ms;
-    st.direction = s.algorithm == BfsStrategy::bottom_up ? Direction::bottom_up : Direction::top_down;
+    st.direction = s.algorithm == BfsAlgorithm::bottom_up ? Direction::bottom_up : Direction::top_down;
     r.steps.push_back(st);
   }
   r.ms = b.ms, r.reached = b.reached, r.traversed_edges = b.traversed_edges;

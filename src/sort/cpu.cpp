@@ -73,11 +73,8 @@ void sort_cpu(std::vector<K>& keys, std::vector<uint32_t>* values, bool descendi
   if (values) values->swap(v);
 }
 
-template void sort_cpu<uint32_t>(std::vector<uint32_t>&, std::vector<uint32_t>*, bool);
-template void sort_cpu<int32_t>(std::vector<int32_t>&, std::vector<uint32_t>*, bool);
-template void sort_cpu<float>(std::vector<float>&, std::vector<uint32_t>*, bool);
-template void sort_cpu<uint64_t>(std::vector<uint64_t>&, std::vector<uint32_t>*, bool);
-template void sort_cpu<int64_t>(std::vector<int64_t>&, std::vector<uint32_t>*, bool);
-template void sort_cpu<double>(std::vector<double>&, std::vector<uint32_t>*, bool);
+#define LOCKSTEP_SORT_CPU_INSTANTIATE(name, K, code) \
+  template void sort_cpu<K>(std::vector<K>&, std::vector<uint32_t>*, bool);
+LOCKSTEP_KEY_TYPES(LOCKSTEP_SORT_CPU_INSTANTIATE)
 
 }  // namespace lockstep

@@ -12,11 +12,16 @@
 
 namespace lockstep::detail {
 
-// cl/radix_rank.cl's rank_shared: per wave 256 counters (and 256 match words under
-// RADIX_MATCH=1), the block scan's LOCAL_SIZE words.
+static_assert(int(RadixMatch::counters) == RADIX_MATCH_COUNTERS &&
+                  int(RadixMatch::ptx) == RADIX_MATCH_PTX &&
+                  int(RadixMatch::lanes) == RADIX_MATCH_LANES,
+              "RadixMatch and cl/contract.h's RADIX_MATCH_* differ");
+
+// cl/radix_rank.cl's rank_shared: per wave RADIX_BINS counters (and RADIX_BINS match words under
+// RADIX_MATCH_PTX), the block scan's LOCAL_SIZE words.
 size_t rank_shared_bytes(const RadixParams& p) {
-  const size_t waves = size_t(p.local_size / std::max(1, p.match ? p.wave : 1));
-  return waves * 256 * 4 * (p.match == 1 ? 2 : 1) + size_t(p.local_size) * 4;
+  const size_t waves = size_t(p.local_size / std::max(1, wave_lanes(p)));
+  return waves * RADIX_BINS * 4 * (p.match == RadixMatch::ptx ? 2 : 1) + size_t(p.local_size) * 4;
 }
 
 namespace {
@@ -48,8 +53,11 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   const std::string of = std::string(kb == 8 ? "_64" : "") + (pairs ? "_pairs" : "");
   const defaults::Values& table = defaults::values(key, "radix");
   auto value = [&](const std::string& name) { return table.integer(name); };
-  p.match = value("match");
-  if (p.match == 1) p.wave = 32;
+  const int match = value("match");
+  if (match < 0 || match > int(RadixMatch::lanes))
+    throw input_error("radix defaults: match " + std::to_string(match) + " is not 0, 1 or 2");
+  p.match = RadixMatch(match);
+  if (p.match == RadixMatch::ptx) p.wave = 32;
   p.local_size = value("local_size");
   p.items = value("items" + of);
   p.pass_local_size = value(pairs ? "pass_local_size_pairs" : "pass_local_size");
@@ -61,7 +69,7 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   p.chained = value("chained") != 0;
   p.private_counts = value("private_counts") != 0;
   if (items) p.items = items, p.pass_items = items, p.min_tiles = 0;
-  if (p.match == 1 && p.pass_local_size)  // two groups per compute unit (64 Ki registers)
+  if (p.match == RadixMatch::ptx && p.pass_local_size)  // two groups per compute unit (64 Ki registers)
     p.pass_registers = std::min(255, 65536 / (2 * p.pass_local_size) / 8 * 8);
   const size_t local_mem = device.local_mem_bytes;
   while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
@@ -89,8 +97,8 @@ int small_tile_items(const DeviceInfo& device, const RadixParams& p, size_t n) {
 Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,
                       const RadixParams& p, bool small, int items) {
   Defines d = sort_key_defines(type, descending, pairs);
-  d.set("LOCAL_SIZE", p.local_size).set("RADIX_MATCH", p.match);
-  if (p.match) d.set("WAVE_WIDTH", p.wave);
+  d.set("LOCAL_SIZE", p.local_size).set("RADIX_MATCH", int(p.match));
+  if (p.match != RadixMatch::counters) d.set("WAVE_WIDTH", p.wave);
   if (small) {
     d.set("ITEMS", items > 0 ? items : p.small_items);
   } else {
@@ -111,11 +119,11 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
   const bool small = n <= size_t(given.local_size) * size_t(std::max(0, given.small_items));
   const RadixParams p = small ? given : onesweep_shape(given);
-  const int rw = p.match ? p.wave : 1;
+  const int rw = wave_lanes(p);
   // work-items own digits l * DPT .. (cl/radix_rank.cl): all 256 when local >= 256 or divides it
   if (p.local_size < 1 || p.local_size > int(ctx.info().max_work_group_size) || rw < 1 ||
       rw > 64 || p.local_size % rw || (p.local_size < 256 && 256 % p.local_size) ||
-      p.items < 1 || p.items > 512 || p.small_items < 0 || p.match < 0 || p.match > 2 ||
+      p.items < 1 || p.items > 512 || p.small_items < 0 ||
       p.pass_registers < 0)
     throw input_error("radix sort: bad parameters (local size " + std::to_string(p.local_size) +
                       ", items " + std::to_string(p.items) + ", wave " + std::to_string(rw) + ")");

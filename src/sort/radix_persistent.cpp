@@ -62,8 +62,8 @@ size_t radix_persistent_max(const DeviceInfo& device, const RadixParams& p, KeyT
 Defines radix_persistent_defines(KeyType type, bool descending, bool pairs, const RadixParams& p,
                                  int items, bool held) {
   Defines d = sort_key_defines(type, descending, pairs);
-  d.set("ITEMS", items).set("RADIX_MATCH", p.match).set("HELD", held ? 1 : 0);
-  if (p.match) d.set("WAVE_WIDTH", p.wave);
+  d.set("ITEMS", items).set("RADIX_MATCH", int(p.match)).set("HELD", held ? 1 : 0);
+  if (p.match != RadixMatch::counters) d.set("WAVE_WIDTH", p.wave);
   return d;
 }
 
@@ -74,13 +74,13 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   SortResult r;
   r.algorithm = SortAlgorithm::radix_persistent;
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
-  const int rw = p.match ? p.wave : 1;
+  const int rw = wave_lanes(p);
   const bool pairs = values != nullptr;
   int items = opts.items ? opts.items : radix_persistent_items(ctx.info(), p, type, pairs, n);
   const size_t local = size_t(p.local_size);
   size_t tile = local * size_t(items);
   if (p.local_size < 1 || local > ctx.info().max_work_group_size || rw < 1 || rw > 64 ||
-      p.local_size % rw || items < 1 || p.match < 0 || p.match > 2 || tile >= 65536)
+      p.local_size % rw || items < 1 || tile >= 65536)
     throw input_error("radix-persistent sort: bad parameters (local size " +
                       std::to_string(p.local_size) + ", items " + std::to_string(items) +
                       ", wave " + std::to_string(rw) + "; tiles below 65536 keys)");

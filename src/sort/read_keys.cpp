@@ -87,11 +87,8 @@ std::vector<K> read_keys(const std::string& path, bool binary) {
   return keys;
 }
 
-template std::vector<uint32_t> read_keys<uint32_t>(const std::string&, bool);
-template std::vector<int32_t> read_keys<int32_t>(const std::string&, bool);
-template std::vector<float> read_keys<float>(const std::string&, bool);
-template std::vector<uint64_t> read_keys<uint64_t>(const std::string&, bool);
-template std::vector<int64_t> read_keys<int64_t>(const std::string&, bool);
-template std::vector<double> read_keys<double>(const std::string&, bool);
+#define LOCKSTEP_READ_KEYS_INSTANTIATE(name, K, code) \
+  template std::vector<K> read_keys<K>(const std::string&, bool);
+LOCKSTEP_KEY_TYPES(LOCKSTEP_READ_KEYS_INSTANTIATE)
 
 }  // namespace lockstep

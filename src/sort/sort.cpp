@@ -1,24 +1,13 @@
-// lockstep::sort: names and parsing, the `automatic` rule, the shared key -D set, dispatch to
+// lockstep::sort: the algorithms' names, the `automatic` rule, the shared key -D set, dispatch to
 // bitonic, radix or radix-persistent, and the host-vector overloads (upload, sort in place,
 // download).
 #include <numeric>
 #include <tuple>
 
-#include "cl/contract.h"
 #include "lockstep/kernel_builds.hpp"
 #include "sort_impl.hpp"
 
 namespace lockstep {
-
-KeyType parse_key_type(const std::string& name) {
-  if (name == "u32") return KeyType::u32;
-  if (name == "i32") return KeyType::i32;
-  if (name == "f32") return KeyType::f32;
-  if (name == "u64") return KeyType::u64;
-  if (name == "i64") return KeyType::i64;
-  if (name == "f64") return KeyType::f64;
-  throw input_error("unknown key type '" + name + "' (expected u32, i32, f32, u64, i64 or f64)");
-}
 
 SortAlgorithm parse_sort_algorithm(const std::string& name) {
   if (name == "auto") return SortAlgorithm::automatic;
@@ -27,23 +16,6 @@ SortAlgorithm parse_sort_algorithm(const std::string& name) {
   if (name == "radix-persistent") return SortAlgorithm::radix_persistent;
   throw input_error("unknown sort algorithm '" + name +
                     "' (expected auto, bitonic, radix or radix-persistent)");
-}
-
-const char* to_string(KeyType t) {
-  switch (t) {
-    case KeyType::u32:
-      return "u32";
-    case KeyType::i32:
-      return "i32";
-    case KeyType::f32:
-      return "f32";
-    case KeyType::u64:
-      return "u64";
-    case KeyType::i64:
-      return "i64";
-    default:
-      return "f64";
-  }
 }
 
 const char* to_string(SortAlgorithm a) {
@@ -59,11 +31,6 @@ const char* to_string(SortAlgorithm a) {
   }
 }
 
-static_assert(int(KeyType::u32) == KEY_U32 && int(KeyType::i32) == KEY_I32 &&
-                  int(KeyType::f32) == KEY_F32 && int(KeyType::u64) == KEY_U64 &&
-                  int(KeyType::i64) == KEY_I64 && int(KeyType::f64) == KEY_F64,
-              "KeyType and cl/contract.h's KEY_* differ");
-size_t key_bytes(KeyType t) { return int(t) >= int(KeyType::u64) ? 8 : 4; }
 
 // The rule until measurements on the target device set it (tools/bench/sort.sh): radix, and on
 // GPUs radix-persistent above what radix's one-group sort holds (local size x small_items keys)
@@ -106,8 +73,7 @@ Defines sort_key_defines(KeyType type, bool descending, bool pairs) {
 // fusion depths.
 void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   const int local = int(std::min<size_t>(256, d.max_work_group_size));
-  for (KeyType t :
-       {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64})
+  for (KeyType t : all_key_types())
     for (bool pairs : {false, true}) {
       const RadixParams p = radix_params(d, t, pairs, 0);
       for (bool desc : {false, true})
@@ -212,17 +178,12 @@ std::vector<uint32_t> argsort(Context& ctx, const std::vector<K>& keys, const So
   return perm;
 }
 
-#define LOCKSTEP_SORT_INSTANTIATE(K)                                                             \
+#define LOCKSTEP_SORT_INSTANTIATE(name, K, code)                                                 \
   template SortResult sort<K>(Context&, std::vector<K>&, const SortOptions&);                    \
   template SortResult sort<K>(Context&, std::vector<K>&, std::vector<uint32_t>&,                 \
                               const SortOptions&);                                               \
   template std::vector<uint32_t> argsort<K>(Context&, const std::vector<K>&, const SortOptions&, \
                                             SortResult*);
-LOCKSTEP_SORT_INSTANTIATE(uint32_t)
-LOCKSTEP_SORT_INSTANTIATE(int32_t)
-LOCKSTEP_SORT_INSTANTIATE(float)
-LOCKSTEP_SORT_INSTANTIATE(uint64_t)
-LOCKSTEP_SORT_INSTANTIATE(int64_t)
-LOCKSTEP_SORT_INSTANTIATE(double)
+LOCKSTEP_KEY_TYPES(LOCKSTEP_SORT_INSTANTIATE)
 
 }  // namespace lockstep

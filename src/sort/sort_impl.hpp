@@ -22,6 +22,12 @@ Defines bitonic_defines(KeyType type, bool descending, bool pairs, int tile, int
 SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
                         const SortOptions& opts, const cl::Buffer* values);
 
+/// How the radix ranking finds a wave's lanes that hold the same digit: RADIX_MATCH, cl/contract.h
+/// RADIX_MATCH_* (radix.cpp checks them; cl/radix_rank.cl says more). counters: one counter set
+/// per work-item (waves of 1); ptx: NVIDIA warps of 32 (PTX); lanes: WAVE_WIDTH lanes emulated in
+/// local memory (PTX's logic on any device; tests).
+enum class RadixMatch { counters, ptx, lanes };
+
 /// The radix sort's knobs (cl/radix.cl, cl/radix_rank.cl, cl/radix_small.cl) as plain values, so
 /// a tuner can drive them; radix_params() is the rule for a device.
 struct RadixParams {
@@ -31,8 +37,8 @@ struct RadixParams {
   // its LOCAL_SIZE, its ITEMS, and at most pass_registers registers per work-item
   // (-cl-nv-maxrregcount, NVIDIA), so that two groups share a compute unit.
   int pass_local_size = 0, pass_items = 0, pass_registers = 0;
-  int match = 0;         // RADIX_MATCH: 0 counters per work-item, 1 NVIDIA PTX, 2 emulated lanes
-  int wave = 1;          // WAVE_WIDTH, the lanes of a wave for match 1 and 2
+  RadixMatch match = RadixMatch::counters;  // RADIX_MATCH
+  int wave = 1;          // WAVE_WIDTH, the lanes of a wave for ptx and lanes
   int hist_groups = 0;   // work-groups of radix_histogram; 0 = 1 up to 2^14 keys, else 4 per CU
   int min_tiles = 0;     // > 0: fewer keys per work-item (multiples of 4) below that many tiles
   bool chained = true;   // decoupled look-back; false: count + scan kernels per pass (no spinning)
@@ -42,6 +48,10 @@ struct RadixParams {
 /// The rule: PTX match ranking on NVIDIA, counters per work-item elsewhere; no look-back on CPUs
 /// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
+/// The lanes of a ranking wave: p.wave, or 1 (counters).
+inline int wave_lanes(const RadixParams& p) {
+  return p.match == RadixMatch::counters ? 1 : p.wave;
+}
 size_t rank_shared_bytes(const RadixParams& p);  // cl/radix_rank.cl's rank_shared
 /// p with Onesweep's shape (pass_local_size, pass_items) as local_size and items.
 RadixParams onesweep_shape(RadixParams p);

@@ -1,10 +1,12 @@
 // The sort tuning family (see tuning.hpp): parameters algorithm (radix; radix-persistent with
 // items, its keys per work-item, which set its tile count; or bitonic with each barrier
-// strategy), key "<type>/<keys|pairs>/n<n rounded up to 2^k>", checked against the host
-// reference sort_cpu; sort_choose resolves `automatic` from the stored entry, else the rule. The
-// stored algorithm per size class is where the crossovers (one group, persistent, Onesweep) lie.
+// strategy), key "<type>/<keys|pairs>/n<n rounded up to 2^k>", checked by sort_verify;
+// sort_choose resolves `automatic` from the stored entry, else the rule. The stored algorithm
+// per size class is where the crossovers (one group, persistent, Onesweep) lie.
 #include <algorithm>
-#include <random>
+#include <cstring>
+#include <functional>
+#include <memory>
 
 #include "lockstep/tuning.hpp"
 #include "sort_impl.hpp"
@@ -41,33 +43,27 @@ namespace {
 
 class SortFamily : public tuning::Family {
  public:
+  // The keys: random_keys (those of `lockstep sort --n` for seed n + 1), as 4-byte words; the
+  // check compares with their host reference, made once.
   SortFamily(Context& ctx, KeyType type, bool pairs, size_t n, int repeat)
       : ctx_(ctx), type_(type), pairs_(pairs), n_(n), repeat_(std::max(1, repeat)) {
-    const size_t kb = key_bytes(type);
-    std::mt19937_64 rng(uint64_t(n) + 1);
-    words_.resize(n * kb / 4);
-    for (auto& w : words_) w = uint32_t(rng());
-    if (type == KeyType::f32)  // no NaNs
-      for (auto& w : words_) w &= 0xBFFFFFFFu;
-    if (type == KeyType::f64)  // no NaNs: the high word of each key (little-endian)
-      for (size_t i = 1; i < words_.size(); i += 2) words_[i] &= 0xBFFFFFFFu;
+    with_key_type(type, [&](auto k) {
+      using K = decltype(k);
+      auto in = std::make_shared<std::vector<K>>(random_keys<K>(n, uint64_t(n) + 1));
+      words_.resize(n * sizeof(K) / 4);
+      std::memcpy(words_.data(), in->data(), n * sizeof(K));
+      auto want = std::make_shared<SortReference<K>>(sort_reference(*in, false));
+      verify_ = [in, want](const std::vector<uint32_t>& words, const std::vector<uint32_t>* values,
+                           bool stable) {
+        std::vector<K> got(in->size());
+        std::memcpy(got.data(), words.data(), got.size() * sizeof(K));
+        return sort_verify(*in, *want, got, values, stable).ok();
+      };
+    });
     std::vector<uint32_t> iota(pairs ? n : 0);
     for (size_t i = 0; i < iota.size(); ++i) iota[i] = uint32_t(i);
     keys_ = upload(ctx.queue(), words_);
     if (pairs) vals_ = upload(ctx.queue(), iota);
-    want_ = words_;
-    switch (type) {
-      case KeyType::u32: reference<uint32_t>(); break;
-      case KeyType::i32: reference<int32_t>(); break;
-      case KeyType::f32: reference<float>(); break;
-      case KeyType::i64:
-        reference<int64_t>();
-        break;
-      case KeyType::f64:
-        reference<double>();
-        break;
-      default: reference<uint64_t>(); break;
-    }
   }
 
   std::string name() const override { return "sort"; }
@@ -113,49 +109,26 @@ class SortFamily : public tuning::Family {
     }
     return ms;
   }
-  // Keys equal the host sort's (as values of the type: +0 and -0 are equal); with pairs, each
-  // value names an input position holding that key (the values are a consistent permutation).
-  tuning::Verdict check(const tuning::Params&) override {
+  // sort_verify: keys bitwise equal to the host sort's; with pairs, the values those of the
+  // stable reference (radix, radix-persistent) or each beside its own key (bitonic).
+  tuning::Verdict check(const tuning::Params& p) override {
     const std::vector<uint32_t> got = download<uint32_t>(ctx_.queue(), keys_, words_.size());
-    bool ok = equal_(got);
-    if (ok && pairs_) {
-      const std::vector<uint32_t> v = download<uint32_t>(ctx_.queue(), vals_, n_);
-      const size_t kw = words_.size() / std::max<size_t>(1, n_);
-      std::vector<bool> used(n_, false);
-      for (size_t i = 0; ok && i < n_; ++i) {
-        ok = v[i] < n_ && !used[v[i]] &&
-             std::equal(&got[i * kw], &got[i * kw] + kw, &words_[size_t(v[i]) * kw]);
-        if (ok) used[v[i]] = true;
-      }
-    }
-    return {ok, 0};
+    const std::vector<uint32_t> v = download<uint32_t>(ctx_.queue(), vals_, pairs_ ? n_ : 0);
+    return {verify_(got, pairs_ ? &v : nullptr, p.at("algorithm") != "bitonic"), 0};
   }
   nlohmann::json metrics(const tuning::Params&, double ms) const override {
     return {{"gkeys_per_s", ms > 0 ? double(n_) / (ms * 1e6) : 0.0}};
   }
 
  private:
-  template <typename K>
-  void reference() {
-    std::vector<K> k(n_);
-    std::copy_n(reinterpret_cast<const K*>(words_.data()), n_, k.data());
-    sort_cpu(k, nullptr, false);
-    std::copy_n(k.data(), n_, reinterpret_cast<K*>(want_.data()));
-    equal_ = [this](const std::vector<uint32_t>& got) {
-      const K* a = reinterpret_cast<const K*>(got.data());
-      const K* b = reinterpret_cast<const K*>(want_.data());
-      return std::equal(a, a + n_, b);
-    };
-  }
-
   Context& ctx_;
   KeyType type_;
   bool pairs_;
   size_t n_;
   int repeat_;
-  std::vector<uint32_t> words_, want_;
+  std::vector<uint32_t> words_;
   cl::Buffer keys_, vals_;
-  std::function<bool(const std::vector<uint32_t>&)> equal_;
+  std::function<bool(const std::vector<uint32_t>&, const std::vector<uint32_t>*, bool)> verify_;
 };
 
 }  // namespace

@@ -11,11 +11,11 @@
 namespace lockstep::cli {
 namespace {
 
-const BfsStrategy kAll[] = {BfsStrategy::cpu,      BfsStrategy::single, BfsStrategy::multi,
-                            BfsStrategy::queue,    BfsStrategy::wave,   BfsStrategy::lb,
-                            BfsStrategy::bottom_up};
+const BfsAlgorithm kAll[] = {BfsAlgorithm::cpu,      BfsAlgorithm::single, BfsAlgorithm::multi,
+                            BfsAlgorithm::queue,    BfsAlgorithm::wave,   BfsAlgorithm::lb,
+                            BfsAlgorithm::bottom_up};
 
-std::string key(BfsStrategy s) {
+std::string key(BfsAlgorithm s) {
   std::string k = std::string(to_string(s)) + "_levels";
   for (char& c : k) c = c == '-' ? '_' : c;
   return k;
@@ -37,19 +37,19 @@ void add_teps(Report& kv, const std::vector<double>& g) {
 }
 
 // One run's line: strategy= source= reached= max_level= ms= gteps= [multi_*] X_levels=.
-Report run_line(BfsStrategy strategy, int32_t source, const BfsResult& r, bool device) {
+Report run_line(BfsAlgorithm strategy, int32_t source, const BfsResult& r, bool device) {
   Report line;
   line.add("algorithm", to_string(strategy)).add("source", source).add("reached", r.reached);
   line.add("max_level", r.max_level).add("ms", r.ms).add("gteps", r.gteps());
-  if (device && strategy != BfsStrategy::cpu)
+  if (device && strategy != BfsAlgorithm::cpu)
     line.add("multi_groups", r.multi_groups)
         .add("multi_barrier", r.multi_in_kernel ? "in-kernel" : "relaunch");
-  for (BfsStrategy s : kAll)
+  for (BfsAlgorithm s : kAll)
     if (int k = r.levels_run(s)) line.add(key(s), k);
   return line;
 }
 
-void write_steps(std::ostream& out, BfsStrategy strategy, int32_t source, const BfsResult& r) {
+void write_steps(std::ostream& out, BfsAlgorithm strategy, int32_t source, const BfsResult& r) {
   for (const BfsStep& s : r.steps)
     out << "run=" << to_string(strategy) << " source=" << source << " level=" << s.level
         << " algorithm=" << to_string(s.algorithm) << " frontier=" << s.frontier
@@ -68,7 +68,7 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
   BfsRuns out;
   double sum_ms = 0, sum_median_ms = 0;
   std::vector<double> teps;
-  std::map<BfsStrategy, int> counts;
+  std::map<BfsAlgorithm, int> counts;
   for (size_t i = 0; i < plan.sources.size(); ++i) {
     std::vector<double> reps;
     for (int rep = 0; rep < plan.repeat; ++rep) {
@@ -79,7 +79,7 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
         throw std::runtime_error(std::string(to_string(o.algorithm)) + ": validation failed (source " +
                                  std::to_string(source) + "): " + why);
       std::cout << run_line(o.algorithm, source, r, ctx != nullptr).str() << "\n";
-      for (BfsStrategy s : kAll) counts[s] += r.levels_run(s);
+      for (BfsAlgorithm s : kAll) counts[s] += r.levels_run(s);
       if (plan.steps && i == 0 && rep == plan.repeat - 1) write_steps(*plan.steps, o.algorithm, source, r);
       sum_ms += r.ms;
       reps.push_back(r.ms);
@@ -97,7 +97,7 @@ BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const
   add_teps(kv, teps);
   kv.line_only("sources", plan.sources.size()).json_only("sources", plan.sources);
   kv.add("runs", teps.size()).add("algorithm", to_string(o.algorithm));
-  for (BfsStrategy s : kAll) kv.add(key(s), counts[s]);
+  for (BfsAlgorithm s : kAll) kv.add(key(s), counts[s]);
   if (plan.validate) kv.add("valid", 1);
   return out;
 }

@@ -86,7 +86,7 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
     return &ctx->info();
   });
   ApspConfig cfg;
-  cfg.algorithm = parse_option(vm, "algorithm", parse_apsp_variant);
+  cfg.algorithm = parse_option(vm, "algorithm", parse_apsp_algorithm);
   cfg.tile = vm["tile"].as<int>();
   cfg.K = vm["K"].as<int>();
   cfg.thread_tile = vm["thread-tile"].as<int>();
@@ -127,7 +127,7 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
 }
 
 const std::vector<std::string> kAlgorithms =
-    names_of({ApspVariant::naive, ApspVariant::blocked, ApspVariant::generalized});
+    names_of({ApspAlgorithm::naive, ApspAlgorithm::blocked, ApspAlgorithm::generalized});
 
 int run_apsp(const Args& args) {
   const std::string usage =
@@ -173,7 +173,7 @@ int run_apsp(const Args& args) {
     throw usage_error("--tile must be 16, 32 or 64, got " + std::to_string(tile));
   if (tt != 0 && tt != 4 && tt != 8)
     throw usage_error("--thread-tile must be 4 or 8, got " + std::to_string(tt));
-  (void)parse_option(vm, "algorithm", parse_apsp_variant);
+  (void)parse_option(vm, "algorithm", parse_apsp_algorithm);
   Outputs outs(vm, {"out", "json"}, {{"graph", "GRAPH"}});
   return f32_type(vm) ? run_typed<float>(vm, usage, outs) : run_typed<int32_t>(vm, usage, outs);
 }

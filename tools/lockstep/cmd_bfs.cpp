@@ -27,8 +27,8 @@ namespace lockstep::cli {
 namespace {
 
 const std::vector<std::string> kAlgorithms =
-    names_of({BfsStrategy::automatic, BfsStrategy::cpu, BfsStrategy::single, BfsStrategy::multi,
-              BfsStrategy::queue, BfsStrategy::wave, BfsStrategy::lb, BfsStrategy::bottom_up});
+    names_of({BfsAlgorithm::automatic, BfsAlgorithm::cpu, BfsAlgorithm::single, BfsAlgorithm::multi,
+              BfsAlgorithm::queue, BfsAlgorithm::wave, BfsAlgorithm::lb, BfsAlgorithm::bottom_up});
 
 CsrGraph load(const po::variables_map& vm, const std::string& usage) {
   const int given = int(vm.count("graph") + vm.count("rmat") + vm.count("grid"));
@@ -147,10 +147,10 @@ void declare(po::options_description& opts, Deprecated& old) {
 }
 
 // --algorithm's comma list, and the options of every run.
-BfsOptions options(const po::variables_map& vm, std::vector<BfsStrategy>& list) {
+BfsOptions options(const po::variables_map& vm, std::vector<BfsAlgorithm>& list) {
   std::istringstream in(vm["algorithm"].as<std::string>());
   try {
-    for (std::string name; std::getline(in, name, ',');) list.push_back(parse_bfs_strategy(name));
+    for (std::string name; std::getline(in, name, ',');) list.push_back(parse_bfs_algorithm(name));
   } catch (const input_error& e) {
     throw usage_error(std::string("--algorithm: ") + e.what());
   }
@@ -207,7 +207,7 @@ int run_bfs(const Args& args) {
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm, old)) return 0;
   if (vm.count("distributed")) return distributed_bfs(vm);
-  std::vector<BfsStrategy> list;
+  std::vector<BfsAlgorithm> list;
   BfsOptions o = options(vm, list);
   Outputs outs(vm, {"levels-out", "steps-out", "json"}, {{"graph", "GRAPH"}});
 
@@ -216,8 +216,8 @@ int run_bfs(const Args& args) {
   const double graph_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::unique_ptr<Context> ctx;
-  for (BfsStrategy s : list)
-    if (s != BfsStrategy::cpu && !ctx) ctx = std::make_unique<Context>(device_spec(vm));
+  for (BfsAlgorithm s : list)
+    if (s != BfsAlgorithm::cpu && !ctx) ctx = std::make_unique<Context>(device_spec(vm));
   if (ctx) check_sizes(vm, int(ctx->info().wave_width));
   print_head(ctx.get(), g, o, graph_s);
   BfsPlan plan;
@@ -228,7 +228,7 @@ int run_bfs(const Args& args) {
   plan.steps = outs.has("steps-out") ? &outs["steps-out"] : nullptr;
   nlohmann::json runs = nlohmann::json::array();
   std::string last;
-  for (BfsStrategy strategy : list) {
+  for (BfsAlgorithm strategy : list) {
     o.algorithm = strategy;
     BfsRuns r = run_strategy(ctx.get(), g, o, plan);
     if (outs.has("levels-out") && strategy == list.back())

@@ -1,17 +1,15 @@
 // `lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64|i64|f64] [--pairs]
 // [--descending] [--algorithm A] [--barrier B] [--local-size L] [--items I] [--verify]
-// [--repeat R] [--json OUT]`: sorts N random keys (fixed --seed) or the keys of a file on the
-// device, R times from the same input, and reports the fastest run.
-// The last line: n= type= pairs= descending= algorithm= strategy= groups= tile= phases= ms=
+// [--repeat R] [--json OUT]`: sorts N random keys (random_keys, fixed --seed) or the keys of
+// a file on the device, R times from the same input, and reports the fastest run.
+// The last line: n= type= pairs= descending= algorithm= barrier= groups= tile= phases= ms=
 // gkeys_per_s= ms_KERNEL= (device time per kernel, radix) build_ms= (kernel compiles in this
-// run) and with --verify verified=1|0 (keys equal, bit for bit, to std::stable_sort's on the
-// host; with --pairs the values too: equal to the stable reference's after radix and
-// radix-persistent, so stability is checked; after bitonic the multiset of pairs). Exit 1 when
-// verification fails or the input is bad, 2 for usage mistakes.
+// run) and with --verify verified=1|0 (sort_verify: keys equal, bit for bit, to
+// std::stable_sort's on the host; with --pairs the values too: equal to the stable reference's
+// after radix and radix-persistent, so stability is checked; after bitonic each value beside
+// its key). Exit 1 when verification fails or the input is bad, 2 for usage mistakes.
 #include <algorithm>
-#include <cstring>
 #include <iostream>
-#include <random>
 
 #include "command.hpp"
 #include "lockstep/sort.hpp"
@@ -20,54 +18,6 @@
 
 namespace lockstep::cli {
 namespace {
-
-template <typename K>
-std::vector<K> random_keys(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<K> v(n);
-  for (auto& x : v) {
-    const uint64_t r = rng();
-    if constexpr (std::is_same_v<K, float>)
-      x = float(double(int64_t(r >> 11)) / double(1ull << 53) * 2e6 - 1e6);
-    else if constexpr (std::is_same_v<K, double>)
-      x = double(int64_t(r >> 11)) / double(1ull << 53) * 2e12 - 1e12;
-    else
-      x = K(r);
-  }
-  return v;
-}
-
-template <typename K>
-uint64_t key_bits(K k) {
-  uint64_t b = 0;
-  std::memcpy(&b, &k, sizeof(K));
-  return b;
-}
-
-// Keys bitwise equal to the host reference (a stable sort); with values (the input positions),
-// after a stable algorithm (radix, radix-persistent) the reference's values exactly, so equal
-// keys kept their input order; after bitonic the multiset of pairs unchanged.
-template <typename K>
-bool verify(const std::vector<K>& in, std::vector<K> want, const std::vector<K>& got,
-            const std::vector<uint32_t>* vals, bool descending, bool stable) {
-  std::vector<uint32_t> want_vals(vals && stable ? in.size() : 0);
-  for (size_t i = 0; i < want_vals.size(); ++i) want_vals[i] = uint32_t(i);
-  sort_cpu(want, want_vals.empty() ? nullptr : &want_vals, descending);
-  for (size_t i = 0; i < got.size(); ++i)
-    if (key_bits(got[i]) != key_bits(want[i])) return false;
-  if (!vals) return true;
-  if (stable) return *vals == want_vals;
-  std::vector<std::pair<uint64_t, uint32_t>> a(in.size()), b(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    std::vector<K> one{in[i]};
-    sort_cpu(one, nullptr, false);  // canonical NaN
-    a[i] = {key_bits(one[0]), uint32_t(i)};
-    b[i] = {key_bits(got[i]), (*vals)[i]};
-  }
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  return a == b;
-}
 
 template <typename K>
 int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions& opts,
@@ -104,8 +54,9 @@ int run_typed(const po::variables_map& vm, std::vector<K> in, const SortOptions&
   if (want_verify) {
     std::vector<K> got = download<K>(q, kb, n);
     std::vector<uint32_t> vals = download<uint32_t>(q, vb, pairs ? n : 0);
-    ok = verify(in, in, got, pairs ? &vals : nullptr, opts.descending,
-                best.algorithm != SortAlgorithm::bitonic);
+    ok = sort_verify(in, got, pairs ? &vals : nullptr, opts.descending,
+                     best.algorithm != SortAlgorithm::bitonic)
+             .ok();
     kv.add("verified", ok);
   }
   kv.json_only("device", ctx.info().name);
@@ -133,16 +84,17 @@ const std::vector<std::string> kAlgorithms =
 
 // The options and their checks (usage errors name the option); SortOptions from them.
 SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
+  const std::string types = join(names_of(all_key_types()));
   const std::string usage =
-      "lockstep sort [--n N | --input FILE [--binary]] [--type u32|i32|f32|u64] [--pairs] "
-      "[--descending] [--algorithm " + join(kAlgorithms) + "] [--barrier " + join(barrier_names()) +
-      "] [--local-size L] [--items I] [--verify] [--repeat R] [--json OUT]";
+      "lockstep sort [--n N | --input FILE [--binary]] [--type " + types +
+      "] [--pairs] [--descending] [--algorithm " + join(kAlgorithms) + "] [--barrier " +
+      join(barrier_names()) + "] [--local-size L] [--items I] [--verify] [--repeat R] [--json OUT]";
   po::options_description opts("options");
   Deprecated old;
   opts.add_options()("n", number<long long>(0, (1ll << 30) - 1), "random keys (fixed --seed)")(
       "input", po::value<std::string>(), "keys from a file: one number a line (or --binary)")(
       "binary", "--input is raw little-endian keys of --type")(
-      "type", po::value<std::string>()->default_value("u32"), "u32|i32|f32|u64|i64|f64")(
+      "type", po::value<std::string>()->default_value("u32"), types.c_str())(
       "pairs", "sort u32 values (the input positions) along with the keys")(
       "descending", "largest first (f32 NaNs still last)");
   add_algorithm_option(opts, kAlgorithms, "auto");
@@ -194,20 +146,7 @@ int run_sort(const Args& args) {
   if (help) return 0;
   const KeyType type = parse_option(vm, "type", parse_key_type);
   Outputs outs(vm, {"json"}, {{"input", "--input"}});
-  switch (type) {
-    case KeyType::u32:
-      return run_keys<uint32_t>(vm, o, outs);
-    case KeyType::i32:
-      return run_keys<int32_t>(vm, o, outs);
-    case KeyType::f32:
-      return run_keys<float>(vm, o, outs);
-    case KeyType::u64:
-      return run_keys<uint64_t>(vm, o, outs);
-    case KeyType::i64:
-      return run_keys<int64_t>(vm, o, outs);
-    default:
-      return run_keys<double>(vm, o, outs);
-  }
+  return with_key_type(type, [&](auto k) { return run_keys<decltype(k)>(vm, o, outs); });
 }
 
 }  // namespace

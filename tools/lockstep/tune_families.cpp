@@ -52,9 +52,11 @@ const TuneFamilyCli spmv_cli{
     }};
 
 const TuneFamilyCli sort_cli{
-    "sort [--type u32|i32|f32|u64] [--pairs] [--kmin A] [--kmax B] [--repeat R]",
+    "sort [--type " + join(names_of(all_key_types())) +
+        "] [--pairs] [--kmin A] [--kmax B] [--repeat R]",
     [](po::options_description& o, po::positional_options_description&) {
-      o.add_options()("type", po::value<std::string>()->default_value("u32"), "u32|i32|f32|u64")(
+      const std::string types = join(names_of(all_key_types()));
+      o.add_options()("type", po::value<std::string>()->default_value("u32"), types.c_str())(
           "pairs", "tune key-value sorting")(
           "kmin", number<int>(0, 29)->default_value(10), "smallest n = 2^kmin")(
           "kmax", number<int>(0, 29)->default_value(22), "largest n = 2^kmax")(

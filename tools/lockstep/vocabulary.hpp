@@ -36,6 +36,12 @@ std::vector<std::string> names_of(std::initializer_list<E> values) {
   for (E v : values) out.emplace_back(to_string(v));
   return out;
 }
+template <typename E>
+std::vector<std::string> names_of(const std::vector<E>& values) {
+  std::vector<std::string> out;
+  for (E v : values) out.emplace_back(to_string(v));
+  return out;
+}
 
 /// The global barriers, from all_barrier_strategies(); with_auto puts "auto" first.
 std::vector<std::string> barrier_names(bool with_auto = true);
