@@ -112,7 +112,7 @@ TEST_CASE("bad option values are usage errors naming the option and what it acce
   CHECK(test::run_cli("sort --n 100 --tile 3", out) == 2);
   CHECK(has(out, "--tile must be 0 (the rule) or a power of two"));
   CHECK(test::run_cli("spmv " + m + " --algorithm cusparse", out) == 2);
-  CHECK(has(out, "--algorithm: unknown SpMV kernel 'cusparse' (expected scalar, vector"));
+  CHECK(has(out, "--algorithm: unknown SpMV algorithm 'cusparse' (expected scalar, vector"));
 }
 
 TEST_CASE("sizes are checked before allocation, naming the file and line or the option") {

@@ -89,7 +89,7 @@ def test_spmv_wrong_dtypes_and_shapes():
         lockstep.spmv(A, np.ones(4))
     with pytest.raises(lockstep.InputError, match="beta != 0 needs y"):
         lockstep.spmv(A, np.ones(3), beta=1.0)
-    with pytest.raises(lockstep.InputError, match="unknown SpMV kernel 'fast'.*scalar, vector"):
+    with pytest.raises(lockstep.InputError, match="unknown SpMV algorithm 'fast'.*scalar, vector"):
         lockstep.spmv(A, np.ones(3), algorithm="fast")
     with pytest.raises(lockstep.InputError, match="local_size needs an explicit algorithm"):
         lockstep.spmv(A, np.ones(3), local_size=64)
