@@ -7,8 +7,8 @@
 #include <CL/cl.h>
 
 #include <stdexcept>
-#include <utility>
 #include <string>
+#include <utility>
 
 namespace lockstep {
 

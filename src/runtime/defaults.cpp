@@ -146,7 +146,8 @@ Values Values::resolve(const Key& key, const std::string& rule) {
     const std::string& t = ranked.second;
     double x = std::numeric_limits<double>::quiet_NaN();
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (ec != std::errc() || end != t.data() + t.size()) x = std::numeric_limits<double>::quiet_NaN();
+    if (ec != std::errc() || end != t.data() + t.size())
+      x = std::numeric_limits<double>::quiet_NaN();
     v.number_.push_back(x);
   }
   v.rule_ = rule;
