@@ -1,8 +1,12 @@
 // lockstep::spmm against a host product in double (the one tolerance rule): both layouts, k that
 // do and do not fill the lanes, alpha/beta, empty rows, a tuned shape through the engine (stored
-// under its key and chosen by `automatic`), and the configuration checks. Few builds (PoCL).
+// under its key and chosen by `automatic`), and the configuration checks; the merge algorithm on
+// R-MAT hub rows split over many teams (the rule's choice there), bit-identical on a rerun. Few
+// builds (PoCL).
+#include <cstring>
 #include <random>
 
+#include "lockstep/generators.hpp"
 #include "lockstep/spmm.hpp"
 #include "lockstep/tolerance.hpp"
 #include "lockstep/tuning.hpp"
@@ -23,6 +27,15 @@ Csr<float> random_matrix(int rows, int cols, double density, uint64_t seed) {
         if (u(rng) < density) a.col_idx.push_back(j), a.values.push_back(float(u(rng) * 2 - 1));
     a.row_ptr.push_back(int32_t(a.col_idx.size()));
   }
+  return a;
+}
+
+// R-MAT rows (a few hubs, many short or empty rows) with values uniform in [-1, 1].
+Csr<float> rmat_matrix(int scale) {
+  Csr<float> a = gen::rmat(scale, 16, 5).cast<float>();
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (auto& v : a.values) v = u(rng);
   return a;
 }
 
@@ -52,7 +65,7 @@ void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, fl
       scale = std::fabs(alpha) * scale + std::fabs(beta * Y0[at]);
       bad += !close(Y[at], want, tolerance<float>(n), scale);
     }
-  CHECK_MESSAGE(bad == 0, bad, " wrong entries, k=", k, " layout=", to_string(layout), " ",
+  CHECK_MESSAGE(bad == 0, bad, " wrong entries, k=", k, " layout=", std::string(to_string(layout)), " ",
                 c.str());
 }
 
@@ -100,4 +113,45 @@ TEST_CASE("spmm: the rule, the validity checks and the tuned shape that automati
   CHECK(chosen.team == 2);
   CHECK(chosen.vec == 2);
   check_spmm(ctx, a, 4, DenseLayout::row_major, 1.0f, 0.0f);  // automatic: the tuned shape
+}
+
+TEST_CASE("spmm merge: R-MAT hub rows split over many teams, both layouts, k = 1, 3, 8") {
+  Context& ctx = test::context();
+  const Csr<float> a = rmat_matrix(11);  // 2048 rows; the largest hub ~ 50x the mean
+  const RowStats s = row_stats(a);
+  REQUIRE_MESSAGE(irregular_rows(s), "max ", s.max, " mean ", s.mean, " std ", s.std);
+  REQUIRE(s.max > 32 * 16);  // the hub spans more than 32 teams of 16 steps: the fix-up's groups
+  const DeviceInfo& d = ctx.info();
+  for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major}) {
+    const SpmmConfig r = spmm_rule(d, 8, l, s);
+    CHECK(r.algorithm == SpmmAlgorithm::merge);
+    CHECK(spmm_valid(r, d, 8, l));
+    CHECK(spmm_rule(d, 8, l).algorithm == SpmmAlgorithm::team);  // regular rows
+  }
+  check_spmm(ctx, a, 8, DenseLayout::row_major, 1.0f, 0.0f);   // automatic: the rule's merge
+  check_spmm(ctx, a, 8, DenseLayout::col_major, 2.0f, -0.5f);  // the same, column-major
+  SpmmConfig c;
+  c.algorithm = SpmmAlgorithm::merge, c.local_size = 64, c.team = 4, c.vec = 1, c.items = 16;
+  check_spmm(ctx, a, 3, DenseLayout::row_major, 1.5f, 1.0f, c);  // 3 columns over 4 lanes
+  check_spmm(ctx, random_matrix(301, 257, 0.03, 7), 3, DenseLayout::row_major, 1.0f, 0.5f, c);
+  c.team = 1;
+  check_spmm(ctx, a, 1, DenseLayout::col_major, 1.0f, 0.0f, c);  // one column: SpMV's shape
+
+  // deterministic: no atomics, the carries added in a fixed order
+  const int k = 8;
+  std::vector<float> X(size_t(a.cols) * k), Y1(size_t(a.rows) * k), Y2;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (auto& v : X) v = u(rng);
+  Y2 = Y1;
+  DeviceCsr<float> dA(ctx, a);
+  spmm(ctx, dA, X, Y1, k, DenseLayout::row_major);
+  spmm(ctx, dA, X, Y2, k, DenseLayout::row_major);
+  CHECK(std::memcmp(Y1.data(), Y2.data(), Y1.size() * sizeof(float)) == 0);
+
+  SpmmConfig bad = c;
+  bad.local_size = 96;  // the fix-up's tree needs a power of two
+  CHECK_FALSE(spmm_valid(bad, d, 1, DenseLayout::row_major));
+  CHECK(parse_spmm_algorithm("merge") == SpmmAlgorithm::merge);
+  CHECK_THROWS_AS(parse_spmm_algorithm("vector"), input_error);
 }
