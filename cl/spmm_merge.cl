@@ -14,6 +14,7 @@
 #ifndef MERGE_ITEMS
 #error "spmm_merge.cl needs MERGE_ITEMS"
 #endif
+#define UNROLL 4
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmm_merge(int rows, int k, int teams, __global const int* restrict coords,
@@ -31,6 +32,22 @@ void spmm_merge(int rows, int k, int teams, __global const int* restrict coords,
     const int end = closes ? row_ptr[i + 1] : j1;
     TV acc[CPL];
     for (int t = 0; t < CPL; ++t) acc[t] = (TV)(0);
+    // UNROLL nonzeros at a time: their indices, then their X rows, all in flight at once (a hub
+    // row's part is MERGE_ITEMS long); the same order of additions as one at a time
+    for (; p + UNROLL <= end; p += UNROLL) {
+      int j[UNROLL];
+      T v[UNROLL];
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) j[u] = col[p + u], v[u] = val[p + u];
+#pragma unroll
+      for (int t = 0; t < CPL; ++t) {
+        const int c = (lane + t * TEAM) * VEC;
+        if (c < k) {
+#pragma unroll
+          for (int u = 0; u < UNROLL; ++u) acc[t] += v[u] * LOADV(AT(X, ldx, j[u], c));
+        }
+      }
+    }
     for (; p < end; ++p) {
       const int j = col[p];
       const T v = val[p];

@@ -47,8 +47,8 @@ class SpmmFamily : public tuning::Family {
              {"local_size", {64, 128, 256, 512}},
              {"team", {1, 2, 4, 8, 16, 32}},
              {"vec", {1, 2, 4}}},
-            {{"algorithm", {"merge"}},
-             {"local_size", {128, 256}},
+            {{"algorithm", {"merge"}},  // no barrier in the main kernel: one group size
+             {"local_size", {256}},
              {"team", {1, 2, 4, 8, 16, 32}},
              {"vec", {1, 2, 4}},
              {"items", {16, 32, 64, 128, 256}}}};

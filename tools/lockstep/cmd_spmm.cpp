@@ -2,8 +2,9 @@
 // [--precision float|double] [--tune] [--algorithm team|merge|auto] [--local-size N --team T
 // --vec V --items I] [--repeat N]`: times one CSR SpMM (Y = A X, X of K columns) through the tuning
 // family (event-timed median after a warm-up; checked against a host product in double). --tune
-// first searches every valid algorithm and shape with the one tuning engine and stores the fastest
-// verified one, which `auto` (and lockstep.Matrix @ X) then uses. Last line: key=value pairs.
+// first searches every valid algorithm and shape (--algorithm team|merge: that algorithm's) with
+// the one tuning engine and stores the fastest verified one, which `auto` (and lockstep.Matrix @ X)
+// then uses. Last line: key=value pairs.
 #include <iostream>
 
 #include "command.hpp"
@@ -35,8 +36,12 @@ int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k,
           DenseLayout layout) {
   const std::string file = vm["file"].as<std::string>();
   auto family = spmm_family<T>(ctx, host, k, layout, vm["repeat"].as<int>());
+  const std::string algorithm = vm["algorithm"].as<std::string>();
   if (vm.count("tune")) {
-    tuning::Options o;  // the space is small: every valid shape
+    tuning::Options o;  // the space is small: every valid shape (of --algorithm's, if named)
+    if (algorithm != "auto")
+      for (const tuning::Params& p : tuning::enumerate(*family))
+        if (p.at("algorithm") == algorithm) o.candidates.push_back(p);
     const tuning::Outcome r = tuning::tune(ctx, *family, o);
     std::cout << "tuned=" << r.candidates.size() << " best " << tuning::str(r.best.params)
               << " ms=" << r.best.ms << " stored=" << int(r.stored) << "\n";
@@ -46,7 +51,6 @@ int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k,
     DeviceCsr<T> dev(ctx, host);
     c = choose_spmm_config(ctx.info(), dev, k, layout);
   }
-  const std::string algorithm = vm["algorithm"].as<std::string>();
   if (algorithm != "auto") {
     const SpmmAlgorithm a = parse_spmm_algorithm(algorithm);
     if (a != c.algorithm) c.items = a == SpmmAlgorithm::merge ? spmm_merge_items : 0;
@@ -95,7 +99,7 @@ int run_spmm(const Args& args) {
   opts.add_options()("team", number<int>(1, 32), "work-items per row of A (power of two)")(
       "vec", number<int>(1, 4), "adjacent columns per load: 1, 2 or 4 (row layout)")(
       "items", number<int>(1, 4096), "merge: merge-path steps (rows + nonzeros) per team")(
-      "tune", "search every valid shape first and store the fastest verified one")(
+      "tune", "search every valid shape first (of --algorithm's, if named) and store the fastest verified one")(
       "repeat", number<int>(1, 100000)->default_value(20), "timed runs (the median is reported)");
   po::positional_options_description pos;
   pos.add("file", 1);
