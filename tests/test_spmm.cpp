@@ -155,3 +155,22 @@ TEST_CASE("spmm merge: R-MAT hub rows split over many teams, both layouts, k = 1
   CHECK(parse_spmm_algorithm("merge") == SpmmAlgorithm::merge);
   CHECK_THROWS_AS(parse_spmm_algorithm("vector"), input_error);
 }
+
+TEST_CASE("lockstep spmm: gen:laplace specs, --algorithm merge with its shape, refusals") {
+  test::TempDir dir;
+  test::ScopedEnv db("LOCKSTEP_TUNING_DB", (dir.path / "db.json").string());
+  std::string out;
+  // the merge shape of the case above (no new build); a generated matrix, no file
+  REQUIRE(test::run_cli("spmm gen:laplace2d:8 --k 3 --algorithm merge --local-size 64 --team 4 "
+                        "--vec 1 --items 16 --repeat 1",
+                        out) == 0);
+  CHECK(out.find("algorithm=merge local_size=64 team=4 vec=1 items=16") != std::string::npos);
+  CHECK(out.find("rows=64 nnz=288") != std::string::npos);
+  CHECK(out.find("verified=1") != std::string::npos);
+  CHECK(test::run_cli("spmm gen:laplace2d:8 --k 3 --algorithm team --items 16", out) == 2);
+  CHECK(out.find("--items needs --algorithm merge") != std::string::npos);
+  CHECK(test::run_cli("spmm gen:laplace2d:8 --algorithm vector", out) == 2);
+  CHECK(out.find("--algorithm: unknown SpMM algorithm 'vector'") != std::string::npos);
+  CHECK(test::run_cli("spmm gen:laplace5d:8", out) == 1);
+  CHECK(out.find("unknown generated matrix 'laplace5d'") != std::string::npos);
+}
