@@ -4,6 +4,7 @@
 // R-MAT hub rows split over many teams (the rule's choice there), bit-identical on a rerun. Few
 // builds (PoCL).
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include "lockstep/generators.hpp"
@@ -40,7 +41,7 @@ Csr<float> rmat_matrix(int scale) {
 }
 
 void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, float alpha,
-                float beta, SpmmConfig c = {}) {
+                float beta, SpmmConfig c = {}, const DeviceCsr<float>* dev = nullptr) {
   std::mt19937_64 rng(uint64_t(k) * 31 + int(layout));
   std::uniform_real_distribution<float> u(-1, 1);
   const size_t m = size_t(a.rows), n = size_t(a.cols), kk = size_t(k);
@@ -48,8 +49,9 @@ void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, fl
   for (auto& v : X) v = u(rng);
   for (auto& v : Y) v = u(rng);
   const std::vector<float> Y0 = Y;
-  DeviceCsr<float> dA(ctx, a);
-  spmm(ctx, dA, X, Y, k, layout, alpha, beta, c);
+  std::optional<DeviceCsr<float>> own;
+  if (!dev) dev = &own.emplace(ctx, a);
+  spmm(ctx, *dev, X, Y, k, layout, alpha, beta, c);
   const bool row = layout == DenseLayout::row_major;
   size_t bad = 0;
   for (size_t i = 0; i < m; ++i)
@@ -65,8 +67,8 @@ void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, fl
       scale = std::fabs(alpha) * scale + std::fabs(beta * Y0[at]);
       bad += !close(Y[at], want, tolerance<float>(n), scale);
     }
-  CHECK_MESSAGE(bad == 0, bad, " wrong entries, k=", k, " layout=", std::string(to_string(layout)), " ",
-                c.str());
+  CHECK_MESSAGE(bad == 0, bad, " wrong entries, k=", k, " layout=", std::string(to_string(layout)),
+                " ", c.str());
 }
 
 }  // namespace
@@ -134,8 +136,14 @@ TEST_CASE("spmm merge: R-MAT hub rows split over many teams, both layouts, k = 1
   c.algorithm = SpmmAlgorithm::merge, c.local_size = 64, c.team = 4, c.vec = 1, c.items = 16;
   check_spmm(ctx, a, 3, DenseLayout::row_major, 1.5f, 1.0f, c);  // 3 columns over 4 lanes
   check_spmm(ctx, random_matrix(301, 257, 0.03, 7), 3, DenseLayout::row_major, 1.0f, 0.5f, c);
+  {  // one matrix, k = 1 then 3 with the same tiles: the carry buffer grows to 3 values a team
+    const DeviceCsr<float> dA(ctx, a);
+    SpmmConfig one = c;
+    one.team = 1;
+    check_spmm(ctx, a, 1, DenseLayout::col_major, 1.0f, 0.0f, one, &dA);  // SpMV's shape
+    check_spmm(ctx, a, 3, DenseLayout::row_major, 1.0f, 0.0f, c, &dA);
+  }
   c.team = 1;
-  check_spmm(ctx, a, 1, DenseLayout::col_major, 1.0f, 0.0f, c);  // one column: SpMV's shape
 
   // deterministic: no atomics, the carries added in a fixed order
   const int k = 8;

@@ -20,7 +20,7 @@ namespace lockstep {
 namespace tuning {
 class Family;
 using Params = nlohmann::json;
-}
+}  // namespace tuning
 
 /// How a dense rows x k block is stored: row-major (X[i * k + c], NumPy's C order) or
 /// column-major (X[c * rows + i], Fortran order: k vectors one after the other).
@@ -77,8 +77,8 @@ void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vec
 
 /// A configuration as the tuning family's parameters (what `--tune` stores).
 tuning::Params spmm_params(const SpmmConfig& c);
-/// SpMM as a tuning family: algorithm x local_size x team x vec (x items), each timed (median of `repeats`) and
-/// checked against a host product in double.
+/// SpMM as a tuning family: algorithm x local_size x team x vec (x items), each timed (median of
+/// `repeats`) and checked against a host product in double.
 template <typename T>
 std::unique_ptr<tuning::Family> spmm_family(Context& ctx, const Csr<T>& host, int k,
                                             DenseLayout layout, int repeats = 10);

@@ -29,8 +29,7 @@ std::pair<int64_t, int64_t> merge_path_coordinate(const std::vector<int32_t>& ro
 
 template <typename T>
 const typename DeviceCsr<T>::MergeTiles& DeviceCsr<T>::merge_tiles(cl::CommandQueue& queue,
-                                                                   int local_size,
-                                                                   int items,
+                                                                   int local_size, int items,
                                                                    size_t width) const {
   if (items < 1 || local_size < 1 || local_size > 4096)
     throw input_error("merge tiles: bad tile size");

@@ -1,6 +1,6 @@
-// CSR SpMM launches (cl/spmm.cl, cl/spmm_merge.cl): the configuration's -D options, the rule, the resolution of
-// `automatic` (the tuning database's entry for this matrix, k and layout, else the rule) and the
-// kernel builds that `lockstep kernels --list` and lockstep.warmup() know.
+// CSR SpMM launches (cl/spmm.cl, cl/spmm_merge.cl): the configuration's -D options, the rule, the
+// resolution of `automatic` (the tuning database's entry for this matrix, k and layout, else the
+// rule) and the kernel builds that `lockstep kernels --list` and lockstep.warmup() know.
 #include "lockstep/spmm.hpp"
 
 #include <algorithm>
@@ -18,7 +18,7 @@ int next_pow2(int v) {
   return p;
 }
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
-constexpr int kMaxChunks = 8;     // accumulators (of VEC values) per work-item
+constexpr int kMaxChunks = 8;  // accumulators (of VEC values) per work-item
 constexpr int kMaxMergeItems = 4096;
 
 }  // namespace

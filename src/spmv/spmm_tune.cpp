@@ -1,6 +1,7 @@
 // The SpMM tuning family: the algorithm (team: cl/spmm.cl, merge: cl/spmm_merge.cl) x local_size
-// x team x vec (x items for merge) for one matrix, k and layout, each event-timed (median of the runs after a warm-up) and checked against a host product in
-// double with the one comparison rule (lockstep/tolerance.hpp).
+// x team x vec (x items for merge) for one matrix, k and layout, each event-timed (median of the
+// runs after a warm-up) and checked against a host product in double with the one comparison rule
+// (lockstep/tolerance.hpp).
 #include <algorithm>
 #include <random>
 

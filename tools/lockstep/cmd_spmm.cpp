@@ -9,9 +9,9 @@
 
 #include "command.hpp"
 #include "lockstep/matrix_market.hpp"
-#include "matrix_source.hpp"
 #include "lockstep/spmm.hpp"
 #include "lockstep/tuning.hpp"
+#include "matrix_source.hpp"
 #include "vocabulary.hpp"
 
 namespace lockstep::cli {
@@ -99,8 +99,10 @@ int run_spmm(const Args& args) {
   opts.add_options()("team", number<int>(1, 32), "work-items per row of A (power of two)")(
       "vec", number<int>(1, 4), "adjacent columns per load: 1, 2 or 4 (row layout)")(
       "items", number<int>(1, 4096), "merge: merge-path steps (rows + nonzeros) per team")(
-      "tune", "search every valid shape first (of --algorithm's, if named) and store the fastest verified one")(
-      "repeat", number<int>(1, 100000)->default_value(20), "timed runs (the median is reported)");
+      "tune",
+      "search every valid shape first (of --algorithm's, if named) and store the fastest verified "
+      "one")("repeat", number<int>(1, 100000)->default_value(20),
+             "timed runs (the median is reported)");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
