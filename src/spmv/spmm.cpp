@@ -158,14 +158,15 @@ void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vec
   if (!Y.empty()) Y = download<T>(q, by, Y.size());
 }
 
-// The rule's shapes (regular and irregular rows) for k = 4, 8, 16, 32 and both layouts, float and
-// (with fp64) double.
+// The rule's shapes for k = 4, 8, 16, 32, float and (with fp64) double: regular rows in both
+// layouts, irregular rows (merge) row-major (NumPy's order; column-major builds on first use).
 void detail::spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   RowStats irregular;  // what irregular_rows() calls power-law rows
   irregular.max = 100000, irregular.mean = 30, irregular.std = 300;
   for (const RowStats& s : {RowStats{}, irregular})
     for (int k : {4, 8, 16, 32})
       for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major}) {
+        if (s.max && l == DenseLayout::col_major) continue;
         const SpmmConfig c = spmm_rule(d, k, l, s);
         const char* file = c.algorithm == SpmmAlgorithm::merge ? "spmm_merge.cl" : "spmm.cl";
         out.push_back({"spmm", file, spmm_defines<float>(c, k, l).options()});
