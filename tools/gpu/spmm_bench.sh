@@ -3,8 +3,9 @@
 # row-major, on rmat21 and laplace2d 4096), in one call under 10 minutes (LAPLACE_TUNE off), key=value lines:
 #  - bench=spmm_rule    lockstep spmm untuned (the rule: merge on rmat21's irregular rows, team on
 #                       the Laplacian), k = 4,8,16,32 in one process (one read of the matrix)
-#  - bench=spmm_tuned   lockstep spmm --tune (every valid team and merge shape, the fastest
-#                       verified one stored and reported); `tuned=... best ...` lines before each
+#  - bench=spmm_tuned   lockstep spmm --tune on rmat21 (every valid merge shape; TUNE_ALGORITHM=auto:
+#                       team's too), the fastest verified one stored and reported; a `tuned=...
+#                       best ...` line before each
 #  - anchor=...         cuSPARSE SpMM, each CSR algorithm (tools/bench/cusparse_spmm.cu)
 # Here first:  tools/gpu/prepare.sh                 (carry .carry)
 # There:       bash tools/gpu/spmm_bench.sh         (OUT=dir keeps the logs; default /tmp/spmmbench)
@@ -39,6 +40,8 @@ for m in rmat21 laplace4096; do
   [[ -x "$OUT/cusparse_spmm" ]] && timeout 45 "$OUT/cusparse_spmm" "$OUT/$m.mtx" float 4,8,16,32 row
 done
 # the tune last: cut by its limit, it still reports the k's before it
-spmm spmm_tuned "${TUNE_S:-270}" "$OUT/rmat21.mtx" --k 4,8,16,32 --tune
+# (rmat21: the merge shapes alone, ~190 candidates: team takes ~15 ms there, issue 39's run;
+# TUNE_ALGORITHM=auto searches both)
+spmm spmm_tuned "${TUNE_S:-270}" "$OUT/rmat21.mtx" --k 4,8,16,32 --tune --algorithm "${TUNE_ALGORITHM:-merge}"
 [[ -n "${LAPLACE_TUNE:-}" ]] && spmm spmm_tuned 150 gen:laplace2d:4096 --k 4,8,16,32 --tune
 echo "bench=done seconds=$((SECONDS - start))"
