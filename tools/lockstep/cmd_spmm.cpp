@@ -96,7 +96,8 @@ int run_spmm(const Args& args) {
   add_algorithm_option(opts, {"auto", "team", "merge"}, "auto",
                        "(team: a team per row; merge: merge-path, equal rows + nonzeros per team)");
   add_local_size_option(opts, number<int>(1, 4096), "work-group size (default: tuned or rule)");
-  opts.add_options()("team", number<int>(1, 32), "work-items per row of A (power of two)")(
+  opts.add_options()("team", number<int>(1, 32),
+                     "work-items per team (a power of two; they share the columns)")(
       "vec", number<int>(1, 4), "adjacent columns per load: 1, 2 or 4 (row layout)")(
       "items", number<int>(1, 4096), "merge: merge-path steps (rows + nonzeros) per team")(
       "tune",
