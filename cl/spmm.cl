@@ -8,28 +8,7 @@
 // (what one SpMV per column would read, for all k columns at once).
 // Required: VALUE_TYPE, LOCAL_SIZE, TEAM, CPL, VEC, COL_MAJOR. The host guarantees
 // CPL * TEAM * VEC >= k and k % VEC == 0.
-#include "common.cl"
-#if !defined(LOCAL_SIZE) || !defined(TEAM) || !defined(CPL) || !defined(VEC) || !defined(COL_MAJOR)
-#error "spmm.cl needs LOCAL_SIZE, TEAM, CPL, VEC and COL_MAJOR"
-#endif
-
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#if VEC == 1
-typedef T TV;
-#define LOADV(p) (*(p))
-#define STOREV(v, p) (*(p) = (v))
-#else
-typedef CAT(VALUE_TYPE, VEC) TV;
-#define LOADV(p) CAT(vload, VEC)(0, p)
-#define STOREV(v, p) CAT(vstore, VEC)(v, 0, p)
-#endif
-
-#if COL_MAJOR
-#define AT(M, ld, r, c) ((M) + (size_t)(c) * (size_t)(ld) + (size_t)(r))
-#else
-#define AT(M, ld, r, c) ((M) + (size_t)(r) * (size_t)(ld) + (size_t)(c))
-#endif
+#include "spmm_common.cl"
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void spmm_csr(int rows, int k, __global const int* restrict row_ptr,

@@ -1,12 +1,17 @@
 // CSR SpMM: Y = alpha * A * X + beta * Y for a dense X of k columns (k right-hand sides), row- or
-// column-major, in one pass over A (cl/spmm.cl). The kernel's shape (work-group size, work-items
-// per row, columns per vector load) is tuned by the one tuning engine (family "spmm", a key per
-// matrix, k and layout: `lockstep spmm FILE --k K --tune`), else chosen by a rule.
+// column-major, in one pass over A. Algorithms: team (cl/spmm.cl: a team of work-items per row)
+// and merge (cl/spmm_merge.cl: merge-path, every team the same number of rows + nonzeros whatever
+// the row lengths, for power-law rows; a second launch adds the parts of rows split between
+// teams, deterministically). The algorithm and the kernel's shape (work-group size, work-items
+// per team, columns per vector load, merge-path steps per team) are tuned by the one tuning
+// engine (family "spmm", a key per matrix, k and layout: `lockstep spmm FILE --k K --tune`), else
+// chosen by a rule.
 //
 //   lockstep::DeviceCsr<float> dA(ctx, A);
 //   lockstep::spmm<float>(ctx.queue(), dA, X, Y, k, lockstep::DenseLayout::row_major);
 #pragma once
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "lockstep/spmv.hpp"
@@ -14,7 +19,8 @@
 namespace lockstep {
 namespace tuning {
 class Family;
-}
+using Params = nlohmann::json;
+}  // namespace tuning
 
 /// How a dense rows x k block is stored: row-major (X[i * k + c], NumPy's C order) or
 /// column-major (X[c * rows + i], Fortran order: k vectors one after the other).
@@ -22,19 +28,31 @@ enum class DenseLayout { row_major, col_major };
 DenseLayout parse_dense_layout(const std::string& name);  // "row" | "col"; input_error
 const char* to_string(DenseLayout l);
 
-/// The kernel's shape; 0 everywhere: automatic (the tuning database's entry, else the rule).
+/// team: a team of work-items per row of A; merge: a team per MERGE_ITEMS merge-path steps.
+enum class SpmmAlgorithm { team, merge };
+std::string to_string(SpmmAlgorithm a);
+SpmmAlgorithm parse_spmm_algorithm(const std::string& name);  // "team" | "merge"; input_error
+
+/// The kernel's shape; local_size 0: automatic (the tuning database's entry, else the rule).
 struct SpmmConfig {
   int local_size = 0;  // work-group size (LOCAL_SIZE)
-  int team = 0;        // work-items per row of A (TEAM, a power of two <= 32)
+  int team = 0;        // work-items per team (TEAM, a power of two <= 32): the columns' lanes
   int vec = 0;         // adjacent columns per load (VEC: 1, 2 or 4; row-major only)
+  SpmmAlgorithm algorithm = SpmmAlgorithm::team;
+  int items = 0;  // merge: merge-path steps (rows + nonzeros) per team (MERGE_ITEMS)
   bool automatic() const { return local_size == 0; }
   std::string str() const;
 };
 
 /// The rule (no tuning entry): row-major: the widest VEC that divides k, TEAM the fewest lanes
 /// that cover k with one chunk each on GPUs (at most 4 elsewhere), up to 32; column-major: one
-/// work-item per row (up to 8 columns each, else more lanes). 256 work-items.
-SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout);
+/// work-item per row (up to 8 columns each, else more lanes). 256 work-items. Rows whose lengths
+/// are irregular (irregular_rows(stats), the SpMV rule's test: a few hub rows far longer than the
+/// mean) take merge, spmm_merge_items steps per team; the others team.
+SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout,
+                     const RowStats& stats = {});
+/// The rule's merge-path steps per team.
+constexpr int spmm_merge_items = 64;
 /// Whether a configuration can run k columns in `layout` on a device.
 bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayout layout);
 /// The -D options of a configuration for k columns.
@@ -57,8 +75,10 @@ template <typename T>
 void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vector<T>& Y, int k,
           DenseLayout layout, T alpha = 1, T beta = 0, SpmmConfig config = {});
 
-/// SpMM as a tuning family: local_size x team x vec, each timed (median of `repeats`) and
-/// checked against a host product in double.
+/// A configuration as the tuning family's parameters (what `--tune` stores).
+tuning::Params spmm_params(const SpmmConfig& c);
+/// SpMM as a tuning family: algorithm x local_size x team x vec (x items), each timed (median of
+/// `repeats`) and checked against a host product in double.
 template <typename T>
 std::unique_ptr<tuning::Family> spmm_family(Context& ctx, const Csr<T>& host, int k,
                                             DenseLayout layout, int repeats = 10);

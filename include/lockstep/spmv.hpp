@@ -76,12 +76,15 @@ class DeviceCsr {
   const Blocks& blocks(cl::CommandQueue& queue, int local_size) const;
   // merge-path tiles of local_size*items merge items: each group's start (row, nonzero), one carry-out
   // slot per group, and the fix-up plan: (row, first carry, count) for each row open at the end
-  // of one or more tiles, rows spanning more than 32 tiles first (built on first use, then kept)
+  // of one or more tiles, rows spanning more than 32 tiles first (built on first use, then kept).
+  // `width` values per carry slot (SpMM: k columns); a wider request grows the carry buffer.
   struct MergeTiles {
     cl::Buffer coords, carry, plan;
     int count = 0, n_long = 0, n_plan = 0;
+    size_t width = 1;  // values per carry slot
   };
-  const MergeTiles& merge_tiles(cl::CommandQueue& queue, int local_size, int items) const;
+  const MergeTiles& merge_tiles(cl::CommandQueue& queue, int local_size, int items,
+                                size_t width = 1) const;
   const DeviceInfo& device() const { return device_; }
   /// What `automatic` resolved to for this matrix (resolved once, on first use).
   const SpmvConfig& automatic_config() const;
@@ -107,6 +110,9 @@ Defines spmv_defines(const SpmvConfig& c, const DeviceInfo& device);
 /// this device when there is one, else the model's prediction from the row statistics.
 template <typename T>
 SpmvConfig choose_spmv_config(const DeviceInfo& device, const DeviceCsr<T>& a);
+/// Whether a few rows are far longer than the mean (power-law rows): the rule's test for a
+/// load-balanced kernel (SpMV: adaptive; SpMM: merge).
+bool irregular_rows(const RowStats& stats);
 /// The model alone (row statistics and column contiguity -> configuration); no tuning needed.
 SpmvConfig predict_spmv_config(const DeviceInfo& device, const RowStats& stats, int32_t rows,
                                size_t value_bytes, double contiguity = 0);

@@ -29,12 +29,21 @@ std::pair<int64_t, int64_t> merge_path_coordinate(const std::vector<int32_t>& ro
 
 template <typename T>
 const typename DeviceCsr<T>::MergeTiles& DeviceCsr<T>::merge_tiles(cl::CommandQueue& queue,
-                                                                   int local_size,
-                                                                   int items) const {
+                                                                   int local_size, int items,
+                                                                   size_t width) const {
   if (items < 1 || local_size < 1 || local_size > 4096)
     throw input_error("merge tiles: bad tile size");
+  width = std::max<size_t>(1, width);
   auto it = merge_.find(local_size << 16 | items);
-  if (it != merge_.end()) return it->second;
+  if (it != merge_.end()) {
+    MergeTiles& m = it->second;
+    if (m.width < width) {  // the old buffer lives on while queued kernels hold it
+      m.carry = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                            size_t(m.count) * width * sizeof(T));
+      m.width = width;
+    }
+    return m;
+  }
   const int64_t tile = int64_t(local_size) * items, total = int64_t(rows_) + int64_t(nnz_);
   const int64_t count = std::max<int64_t>(1, (total + tile - 1) / tile);
   if (count > INT32_MAX / 2) throw input_error("merge tiles: too many tiles for 32-bit indices");
@@ -63,14 +72,15 @@ const typename DeviceCsr<T>::MergeTiles& DeviceCsr<T>::merge_tiles(cl::CommandQu
   long_runs.push_back(0);  // never empty
   m.coords = upload(queue, coords, CL_MEM_READ_ONLY);
   m.plan = upload(queue, long_runs, CL_MEM_READ_ONLY);
-  m.carry =
-      make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(count) * sizeof(T));
+  m.width = width;
+  m.carry = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                        size_t(count) * width * sizeof(T));
   return merge_.emplace(local_size << 16 | items, std::move(m)).first->second;
 }
 
 template const DeviceCsr<float>::MergeTiles& DeviceCsr<float>::merge_tiles(cl::CommandQueue&, int,
-                                                                           int) const;
+                                                                           int, size_t) const;
 template const DeviceCsr<double>::MergeTiles& DeviceCsr<double>::merge_tiles(cl::CommandQueue&, int,
-                                                                             int) const;
+                                                                             int, size_t) const;
 
 }  // namespace lockstep

@@ -68,7 +68,7 @@ namespace spmv_rule {
 constexpr SpmvAlgorithm kIrregular = SpmvAlgorithm::adaptive;
 }  // namespace spmv_rule
 
-static bool irregular_rows(const RowStats& s) {
+bool irregular_rows(const RowStats& s) {
   return s.max > 8 * std::max(1.0, s.mean) && s.std > s.mean && s.max > 256;
 }
 

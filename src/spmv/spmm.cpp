@@ -1,6 +1,6 @@
-// CSR SpMM launches (cl/spmm.cl): the configuration's -D options, the rule, the resolution of
-// `automatic` (the tuning database's entry for this matrix, k and layout, else the rule) and the
-// kernel builds that `lockstep kernels --list` and lockstep.warmup() know.
+// CSR SpMM launches (cl/spmm.cl, cl/spmm_merge.cl): the configuration's -D options, the rule, the
+// resolution of `automatic` (the tuning database's entry for this matrix, k and layout, else the
+// rule) and the kernel builds that `lockstep kernels --list` and lockstep.warmup() know.
 #include "lockstep/spmm.hpp"
 
 #include <algorithm>
@@ -19,6 +19,7 @@ int next_pow2(int v) {
 }
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 constexpr int kMaxChunks = 8;  // accumulators (of VEC values) per work-item
+constexpr int kMaxMergeItems = 4096;
 
 }  // namespace
 
@@ -29,14 +30,24 @@ DenseLayout parse_dense_layout(const std::string& name) {
 }
 const char* to_string(DenseLayout l) { return l == DenseLayout::row_major ? "row" : "col"; }
 
+std::string to_string(SpmmAlgorithm a) { return a == SpmmAlgorithm::merge ? "merge" : "team"; }
+SpmmAlgorithm parse_spmm_algorithm(const std::string& name) {
+  for (auto a : {SpmmAlgorithm::team, SpmmAlgorithm::merge})
+    if (to_string(a) == name) return a;
+  throw input_error("unknown SpMM algorithm '" + name + "' (expected team, merge or auto)");
+}
+
 std::string SpmmConfig::str() const {
   std::ostringstream s;
-  s << "local_size=" << local_size << " team=" << team << " vec=" << vec;
+  s << "algorithm=" << to_string(algorithm) << " local_size=" << local_size << " team=" << team
+    << " vec=" << vec;
+  if (algorithm == SpmmAlgorithm::merge) s << " items=" << items;
   return s.str();
 }
 
-SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout) {
+SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const RowStats& stats) {
   SpmmConfig c;
+  if (irregular_rows(stats)) c.algorithm = SpmmAlgorithm::merge, c.items = spmm_merge_items;
   c.local_size = int(std::min<size_t>(256, device.max_work_group_size));
   c.vec = layout == DenseLayout::col_major ? 1 : (k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1);
   const int chunks = ceil_div(std::max(1, k), c.vec);
@@ -50,6 +61,9 @@ bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayou
   if (k < 1 || c.local_size < 1 || c.team < 1 || c.vec < 1) return false;
   if (size_t(c.local_size) > device.max_work_group_size) return false;
   if (c.team & (c.team - 1) || c.team > 32 || c.team > c.local_size) return false;
+  if (c.algorithm == SpmmAlgorithm::merge &&  // the fix-up's tree needs a power of two
+      (c.local_size & (c.local_size - 1) || c.items < 1 || c.items > kMaxMergeItems))
+    return false;
   if (c.vec != 1 && c.vec != 2 && c.vec != 4) return false;
   if (k % c.vec || (layout == DenseLayout::col_major && c.vec != 1)) return false;
   const int chunks = ceil_div(k, c.vec);
@@ -63,6 +77,7 @@ Defines spmm_defines(const SpmmConfig& c, int k, DenseLayout layout) {
   set_value_type<T>(d).set("LOCAL_SIZE", c.local_size).set("TEAM", c.team).set("VEC", c.vec);
   d.set("CPL", ceil_div(ceil_div(k, c.vec), c.team));
   d.set("COL_MAJOR", layout == DenseLayout::col_major ? 1 : 0);
+  if (c.algorithm == SpmmAlgorithm::merge) d.set("MERGE_ITEMS", c.items);
   return d;
 }
 
@@ -79,9 +94,13 @@ SpmmConfig choose_spmm_config(const DeviceInfo& device, const DeviceCsr<T>& a, i
     c.local_size = tuning::get_int(*p, "local_size");
     c.team = tuning::get_int(*p, "team");
     c.vec = tuning::get_int(*p, "vec");
+    if (p->contains("algorithm")) {  // entries stored before merge have none: team
+      c.algorithm = parse_spmm_algorithm(p->at("algorithm").template get<std::string>());
+      c.items = tuning::get_int(*p, "items");
+    }
     if (spmm_valid(c, device, k, layout)) return c;
   }
-  return spmm_rule(device, k, layout);
+  return spmm_rule(device, k, layout, a.stats());
 }
 
 template <typename T>
@@ -99,13 +118,30 @@ SpmvRun spmm(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& X
     run.last = run.first;
     return run;
   }
-  cl::Kernel kern = kernel(queue, "spmm.cl", "spmm_csr", spmm_defines<T>(c, k, layout));
+  const Defines def = spmm_defines<T>(c, k, layout);
   const bool row = layout == DenseLayout::row_major;
   const int ldx = row ? k : a.cols(), ldy = row ? k : a.rows();
-  set_args(kern, a.rows(), k, a.row_ptr(), a.col_idx(), a.values(), X, ldx, Y, ldy, alpha, beta);
   const size_t wg = size_t(c.local_size);
-  const size_t items = size_t(a.rows()) * size_t(c.team);
-  run.first = run.last = launch(queue, kern, (items + wg - 1) / wg * wg, wg);
+  auto round_up = [wg](size_t n) { return (n + wg - 1) / wg * wg; };
+  if (c.algorithm == SpmmAlgorithm::team) {
+    cl::Kernel kern = kernel(queue, "spmm.cl", "spmm_csr", def);
+    set_args(kern, a.rows(), k, a.row_ptr(), a.col_idx(), a.values(), X, ldx, Y, ldy, alpha, beta);
+    run.first = run.last = launch(queue, kern, round_up(size_t(a.rows()) * size_t(c.team)), wg);
+    return run;
+  }
+  // merge: tiles of one team's steps (the tiles of a 1-item group of `items` steps each), a carry
+  // slot of k values per team
+  const auto& m = a.merge_tiles(queue, 1, c.items, size_t(k));
+  cl::Kernel kern = kernel(queue, "spmm_merge.cl", "spmm_merge", def);
+  set_args(kern, a.rows(), k, m.count, m.coords, a.row_ptr(), a.col_idx(), a.values(), X, ldx, Y,
+           ldy, m.carry, alpha, beta);
+  run.first = run.last = launch(queue, kern, round_up(size_t(m.count) * size_t(c.team)), wg);
+  if (m.n_plan) {
+    cl::Kernel f = kernel(queue, "spmm_merge.cl", "spmm_merge_fixup", def);
+    set_args(f, k, m.n_long, m.n_plan, m.plan, m.carry, Y, ldy, alpha);
+    const size_t short_items = size_t(m.n_plan - m.n_long) * size_t(k);
+    run.last = launch(queue, f, size_t(m.n_long) * size_t(k) * wg + round_up(short_items), wg);
+  }
   return run;
 }
 
@@ -122,14 +158,20 @@ void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vec
   if (!Y.empty()) Y = download<T>(q, by, Y.size());
 }
 
-// The rule's shape for k = 4, 8, 16, 32 and both layouts, float and (with fp64) double.
+// The rule's shapes for k = 4, 8, 16, 32, float and (with fp64) double: regular rows in both
+// layouts, irregular rows (merge) row-major (NumPy's order; column-major builds on first use).
 void detail::spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
-  for (int k : {4, 8, 16, 32})
-    for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major}) {
-      const SpmmConfig c = spmm_rule(d, k, l);
-      out.push_back({"spmm", "spmm.cl", spmm_defines<float>(c, k, l).options()});
-      if (d.fp64) out.push_back({"spmm", "spmm.cl", spmm_defines<double>(c, k, l).options()});
-    }
+  RowStats irregular;  // what irregular_rows() calls power-law rows
+  irregular.max = 100000, irregular.mean = 30, irregular.std = 300;
+  for (const RowStats& s : {RowStats{}, irregular})
+    for (int k : {4, 8, 16, 32})
+      for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major}) {
+        if (s.max && l == DenseLayout::col_major) continue;
+        const SpmmConfig c = spmm_rule(d, k, l, s);
+        const char* file = c.algorithm == SpmmAlgorithm::merge ? "spmm_merge.cl" : "spmm.cl";
+        out.push_back({"spmm", file, spmm_defines<float>(c, k, l).options()});
+        if (d.fp64) out.push_back({"spmm", file, spmm_defines<double>(c, k, l).options()});
+      }
 }
 
 #define LOCKSTEP_INSTANTIATE(T)                                                                    \

@@ -1,6 +1,7 @@
-// The SpMM tuning family: local_size x team x vec of cl/spmm.cl for one matrix, k and layout,
-// each event-timed (median of the runs after a warm-up) and checked against a host product in
-// double with the one comparison rule (lockstep/tolerance.hpp).
+// The SpMM tuning family: the algorithm (team: cl/spmm.cl, merge: cl/spmm_merge.cl) x local_size
+// x team x vec (x items for merge) for one matrix, k and layout, each event-timed (median of the
+// runs after a warm-up) and checked against a host product in double with the one comparison rule
+// (lockstep/tolerance.hpp).
 #include <algorithm>
 #include <random>
 
@@ -43,8 +44,15 @@ class SpmmFamily : public tuning::Family {
 
   std::string name() const override { return "spmm"; }
   std::vector<tuning::Space> spaces() const override {
-    return {
-        {{"local_size", {64, 128, 256, 512}}, {"team", {1, 2, 4, 8, 16, 32}}, {"vec", {1, 2, 4}}}};
+    return {{{"algorithm", {"team"}},
+             {"local_size", {64, 128, 256, 512}},
+             {"team", {1, 2, 4, 8, 16, 32}},
+             {"vec", {1, 2, 4}}},
+            {{"algorithm", {"merge"}},  // no barrier in the main kernel: one group size
+             {"local_size", {256}},
+             {"team", {1, 2, 4, 8, 16, 32}},
+             {"vec", {1, 2, 4}},
+             {"items", {16, 32, 64, 128, 256}}}};
   }
   bool valid(const tuning::Params& p) const override {
     return spmm_valid(config(p), dev_.device(), k_, layout_);
@@ -85,8 +93,7 @@ class SpmmFamily : public tuning::Family {
     return v;
   }
   std::vector<tuning::Params> seeds() const override {
-    const SpmmConfig r = spmm_rule(dev_.device(), k_, layout_);
-    return {{{"local_size", r.local_size}, {"team", r.team}, {"vec", r.vec}}};
+    return {spmm_params(spmm_rule(dev_.device(), k_, layout_, dev_.stats()))};
   }
   nlohmann::json metrics(const tuning::Params&, double ms) const override {
     const double flops = 2.0 * double(dev_.nnz()) * k_;
@@ -98,6 +105,9 @@ class SpmmFamily : public tuning::Family {
     SpmmConfig c;
     c.local_size = tuning::get_int(p, "local_size"), c.team = tuning::get_int(p, "team");
     c.vec = tuning::get_int(p, "vec");
+    if (p.contains("algorithm"))
+      c.algorithm = parse_spmm_algorithm(p.at("algorithm").get<std::string>());
+    c.items = tuning::get_int(p, "items");
     return c;
   }
   Context& ctx_;
@@ -112,6 +122,15 @@ class SpmmFamily : public tuning::Family {
 };
 
 }  // namespace
+
+tuning::Params spmm_params(const SpmmConfig& c) {
+  tuning::Params p = {{"algorithm", to_string(c.algorithm)},
+                      {"local_size", c.local_size},
+                      {"team", c.team},
+                      {"vec", c.vec}};
+  if (c.algorithm == SpmmAlgorithm::merge) p["items"] = c.items;
+  return p;
+}
 
 template <typename T>
 std::unique_ptr<tuning::Family> spmm_family(Context& ctx, const Csr<T>& host, int k,
