@@ -2,8 +2,8 @@
 // the levels gathered on every rank, OpenMP over its vertices), the search keys drawn from the
 // component of the largest-degree vertex, and gathering the levels on one rank.
 #include <algorithm>
+#include <map>
 #include <random>
-#include <set>
 
 #include "lockstep/mpi/bfs.hpp"
 
@@ -101,13 +101,35 @@ std::vector<int32_t> bfs_sources(DistributedBfs& bfs, const DistributedGraph& g,
     if (q == rank(g.comm)) start = total;
     total += before[size_t(q)];
   }
-  // The same draws on every rank: k distinct candidate indices, in drawing order.
+  // The same draws on every rank and as the one-GPU bfs_sources (src/bfs/sources.cpp) over the
+  // same candidates in vertex order: a partial Fisher-Yates shuffle of the indices 0..total-1,
+  // its swaps kept in a map (k entries, not total); all of them (k >= total) are gathered and
+  // shuffled as the one-GPU picker shuffles them.
   std::mt19937_64 rng(seed);
   std::vector<int64_t> picks;
-  std::set<int64_t> seen;
-  while (int64_t(picks.size()) < std::min<int64_t>(k, total)) {
-    const int64_t i = int64_t(rng() % uint64_t(total));
-    if (seen.insert(i).second) picks.push_back(i);
+  if (k >= total) {
+    std::vector<int32_t> mine_v;
+    for (int32_t v = 0; v < g.count; ++v)
+      if (candidate(v)) mine_v.push_back(g.first + v);
+    std::vector<int> counts(size_t(size(g.comm))), displs(size_t(size(g.comm)), 0);
+    for (int q = 0; q < size(g.comm); ++q) counts[size_t(q)] = int(before[size_t(q)]);
+    for (size_t q = 1; q < counts.size(); ++q) displs[q] = displs[q - 1] + counts[q - 1];
+    std::vector<int32_t> every(static_cast<size_t>(total));
+    MPI_Allgatherv(mine_v.data(), int(mine_v.size()), MPI_INT32_T, every.data(), counts.data(),
+                   displs.data(), MPI_INT32_T, g.comm);
+    std::shuffle(every.begin(), every.end(), rng);
+    return every;
+  }
+  std::map<int64_t, int64_t> moved;  // index -> the index now at that place
+  auto at = [&](int64_t i) {
+    auto it = moved.find(i);
+    return it == moved.end() ? i : it->second;
+  };
+  for (int64_t i = 0; i < int64_t(k); ++i) {
+    const int64_t j = i + int64_t(rng() % uint64_t(total - i));
+    const int64_t vi = at(i), vj = at(j);
+    moved[i] = vj, moved[j] = vi;
+    picks.push_back(vj);
   }
   std::vector<int64_t> order(picks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = int64_t(i);

@@ -1,7 +1,7 @@
 // lockstep::mpi::DistributedBfs on 1-4 ranks: levels equal the one-process BFS (lockstep::
 // bfs_cpu on the whole graph, which every rank also holds) on hand-made graphs (a rank whose
 // vertices have no edges, a rank with no vertices, the source on the last rank), on R-MAT (whose
-// distributed build must give rmat_graph's rows; scale 15 forced top-down and bottom-up, where
+// distributed build must give rmat_graph's rows and whose search keys the one-GPU picker's; scale 15 forced top-down and bottom-up, where
 // ranks once took different directions and hung) and on a shared SNAP graph, in each direction
 // (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
 // a broken one on any rank; a bad source, or ranks passing different sources or directions, ends
@@ -106,6 +106,11 @@ TEST_CASE("mpi bfs: R-MAT drawn on the ranks is rmat_graph's graph, same levels"
   CHECK(root == s);  // the same keys on every rank
   const BfsResult hub = bfs_cpu(whole, 0, 1);
   for (int32_t v : s) CHECK((whole.degree(v) > 0 && hub.levels[size_t(v)] >= 0));
+  // the one-GPU picker's keys for the same seed: `bfs` and `bfs --distributed` time the same
+  // searches (a few and all of the candidates)
+  CHECK(s == bfs_sources(whole, 6, 9).sources);
+  const BfsSources every = bfs_sources(whole, whole.n, 3);
+  CHECK(mpi::bfs_sources(bfs, g, whole.n, 3) == every.sources);
 }
 
 // The ranks' pair buffers differ (each holds its own entries): a level whose largest per-rank

@@ -129,7 +129,8 @@ std::string validate_bfs(const DistributedGraph& g, int32_t source, const Distri
 
 /// Collective: min(k, candidates) distinct vertices of degree >= 1 reached from the vertex of
 /// largest degree (the largest connected component of R-MAT), drawn with `seed`, the same list
-/// on every rank.
+/// on every rank and, on a symmetric graph, the same as the one-GPU lockstep::bfs_sources(whole
+/// graph, k, seed) (so that `bfs --distributed` and `bfs` time the same searches).
 std::vector<int32_t> bfs_sources(DistributedBfs& bfs, const DistributedGraph& g, int k,
                                  uint64_t seed);
 
