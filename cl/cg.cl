@@ -3,7 +3,8 @@
 // update (Ghysels & Vanroose 2014, Algorithm 2, with M^-1 = diag(dinv) under JACOBI, else I),
 // which also reduces the next iteration's three dot products (r,u), (w,u), (r,r) per work-group
 // into partial[3 * group + k]: the host reads that one small buffer once per iteration;
-// pcg_update_spmv is that update with the SpMV computed inside it (one row per work-item).
+// pcg_update_spmv is that update with the SpMV computed inside it (one row per work-item);
+// cg1_update is single-reduction CG's update (src/cg/single.cpp; its scalars: pcg_dots).
 // Macros: VALUE_TYPE (float|double), LOCAL_SIZE (a power of two), JACOBI (0|1), ROW_UNROLL
 // (pcg_update_spmv's row loop: 2 on GPUs, 1 on CPUs).
 #include "common.cl"
@@ -69,6 +70,30 @@ static inline T diag_at(__global const T* dinv, int i) {
   return dinv[i];
 #else
   return (T)1;
+#endif
+}
+
+// One single-reduction (Chronopoulos-Gear) CG step, given w = A u of the last step and s = A p
+// kept by recurrence: p = u + beta p; s = w + beta s; x += alpha p; r -= alpha s; and, under
+// JACOBI, the next SpMV's input u = M^-1 r (else u is r itself). u = M^-1 r of the old r is
+// recomputed from dinv. The scalars (r,u), (w,u), (r,r) follow the SpMV (pcg_dots).
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void cg1_update(const int n, const T alpha, const T beta, __global const T* w, __global T* s,
+                __global T* r, __global T* p, __global T* x, __global const T* dinv,
+                __global T* u) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const T di = diag_at(dinv, i);
+  T ri = r[i];
+  const T pi = di * ri + beta * p[i];
+  const T si = w[i] + beta * s[i];
+  x[i] += alpha * pi;
+  ri -= alpha * si;
+  p[i] = pi;
+  s[i] = si;
+  r[i] = ri;
+#if JACOBI
+  u[i] = di * ri;
 #endif
 }
 

@@ -106,16 +106,19 @@ TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exac
   // laplace2d 100 is large enough for GPUs to predict one row per work-item (CPUs always do).
   for (const Csr<double>& A :
        {gen::laplace2d(24), gen::laplace3d(10), random_spd(700), gen::laplace2d(100)}) {
-    int its[3][2];
-    for (int a = 0; a < 3; ++a)
+    // a: classic, pipelined, pipelined with a separate SpMV, single-reduction
+    const CgAlgorithm algs[4] = {CgAlgorithm::classic, CgAlgorithm::pipelined,
+                                 CgAlgorithm::pipelined, CgAlgorithm::single_reduction};
+    int its[4][2];
+    for (int a = 0; a < 4; ++a)
       for (int p = 0; p < 2; ++p) {
-        const CgResult r =
-            solve(ctx, A, options(CgAlgorithm(std::min(a, 1)), Preconditioner(p), a != 2));
+        const CgResult r = solve(ctx, A, options(algs[a], Preconditioner(p), a != 2));
         its[a][p] = r.iterations;
         fused += r.spmv_fused;
       }
     CAPTURE(A.rows);
-    for (int a = 1; a < 3; ++a) {
+    for (int a = 1; a < 4; ++a) {
+      CAPTURE(a);
       CHECK(std::abs(its[a][0] - its[0][0]) <= 2);
       CHECK(std::abs(its[a][1] - its[0][1]) <= 2);
     }
@@ -125,8 +128,14 @@ TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exac
   const int plain = solve(ctx, S, options(CgAlgorithm::classic, Preconditioner::none)).iterations;
   const int piped = solve(ctx, S, options(CgAlgorithm::pipelined, Preconditioner::none)).iterations;
   const int jacobi = solve(ctx, S, options(CgAlgorithm::pipelined, Preconditioner::jacobi)).iterations;
+  const int single =
+      solve(ctx, S, options(CgAlgorithm::single_reduction, Preconditioner::none)).iterations;
+  const int single_jacobi =
+      solve(ctx, S, options(CgAlgorithm::single_reduction, Preconditioner::jacobi)).iterations;
   CHECK(std::abs(piped - plain) <= plain / 20);
+  CHECK(std::abs(single - plain) <= plain / 20);
   CHECK(jacobi < plain / 4);  // Jacobi undoes the scaling
+  CHECK(single_jacobi < plain / 4);
   DeviceCsr<double> dA(ctx, gen::laplace2d(4));
   std::vector<double> x;
   CHECK_THROWS_AS(cg(ctx, dA, std::vector<double>(3, 1.0), x), input_error);
@@ -140,7 +149,8 @@ TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, n
     std::vector<double> diag;
     const char* reason;
   };
-  for (CgAlgorithm alg : {CgAlgorithm::classic, CgAlgorithm::pipelined})
+  for (CgAlgorithm alg :
+       {CgAlgorithm::classic, CgAlgorithm::pipelined, CgAlgorithm::single_reduction})
     for (const Case& c : {Case{{1, -1, 1, -1, 1, -1}, "not positive definite"},
                           Case{{0, 0, 0, 0, 0, 0}, "not positive definite"},
                           Case{{1, 2, NAN, 1, 2, 3}, "NaN"}}) {
@@ -233,9 +243,10 @@ void solve_past_100(Context& ctx, const Csr<double>& A64, CgAlgorithm alg, bool 
 TEST_CASE("cg: past 100 iterations in float and double, converged means a true residual below tol") {
   Context& ctx = test::context();
   const Csr<double> lap2d = gen::laplace2d(64);  // 4096 rows: about 120 iterations in double
-  for (CgAlgorithm alg : {CgAlgorithm::classic, CgAlgorithm::pipelined})
+  for (CgAlgorithm alg :
+       {CgAlgorithm::classic, CgAlgorithm::pipelined, CgAlgorithm::single_reduction})
     for (bool fuse : {true, false}) {
-      if (alg == CgAlgorithm::classic && !fuse) continue;
+      if (alg != CgAlgorithm::pipelined && !fuse) continue;
       solve_past_100<float>(ctx, lap2d, alg, fuse, 1e-5, true);
       if (ctx.info().fp64) solve_past_100<double>(ctx, lap2d, alg, fuse, 1e-10, true);
     }
@@ -243,4 +254,5 @@ TEST_CASE("cg: past 100 iterations in float and double, converged means a true r
   // there; it must end converged with a true residual, or honestly not converged.
   solve_past_100<float>(ctx, laplace1d(2000), CgAlgorithm::pipelined, true, 1e-5, false);
   solve_past_100<float>(ctx, laplace1d(2000), CgAlgorithm::classic, true, 1e-5, false);
+  solve_past_100<float>(ctx, laplace1d(2000), CgAlgorithm::single_reduction, true, 1e-5, false);
 }

@@ -7,9 +7,12 @@
 //   std::vector<double> x;
 //   lockstep::CgResult r = lockstep::cg(ctx, dA, b, x, {1e-8});   // x: the solution
 //
-// Two algorithms with the same iterates in exact arithmetic:
+// Three algorithms with the same iterates in exact arithmetic:
 // - classic: Hestenes-Stiefel, two (Jacobi: three) dot products per iteration, each a round trip
 //   to the host (and an MPI_Allreduce when distributed);
+// - single-reduction: Chronopoulos-Gear (src/cg/single.cpp): the SpMV of the preconditioned
+//   residual, A p by recurrence, one fused update kernel and one kernel for the three scalars,
+//   read once and summed once (one MPI_Allreduce when distributed) per iteration;
 // - pipelined: Ghysels & Vanroose (2014), Algorithm 2: one fused update kernel per iteration that
 //   also reduces the next iteration's three scalars into one small buffer, read once; the global
 //   sum (MPI_Iallreduce when distributed) overlaps the SpMV. On one device (or one rank), when
@@ -38,11 +41,11 @@
 
 namespace lockstep {
 
-enum class CgAlgorithm { classic, pipelined };
+enum class CgAlgorithm { classic, pipelined, single_reduction };
 enum class Preconditioner { none, jacobi };
 std::string to_string(CgAlgorithm a);
 std::string to_string(Preconditioner p);
-/// "classic" | "pipelined"; anything else throws input_error listing the names.
+/// "classic" | "pipelined" | "single-reduction"; anything else throws input_error listing the names.
 CgAlgorithm parse_cg_algorithm(const std::string& name);
 /// "none" | "jacobi"; anything else throws input_error listing the names.
 Preconditioner parse_preconditioner(const std::string& name);

@@ -1,5 +1,6 @@
 // lockstep::cg: names, the one-device space, the Jacobi diagonal, classic CG (Hestenes-Stiefel,
-// optionally Jacobi-preconditioned) and the dispatch to the pipelined variant (pipelined.cpp).
+// optionally Jacobi-preconditioned) and the dispatch to the pipelined (pipelined.cpp) and
+// single-reduction (single.cpp) variants.
 #include <algorithm>
 #include <cmath>
 
@@ -18,12 +19,17 @@ void detail::cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out
   }
 }
 
-std::string to_string(CgAlgorithm a) { return a == CgAlgorithm::classic ? "classic" : "pipelined"; }
+std::string to_string(CgAlgorithm a) {
+  return a == CgAlgorithm::classic     ? "classic"
+         : a == CgAlgorithm::pipelined ? "pipelined"
+                                       : "single-reduction";
+}
 std::string to_string(Preconditioner p) { return p == Preconditioner::none ? "none" : "jacobi"; }
 CgAlgorithm parse_cg_algorithm(const std::string& name) {
   if (name == "classic") return CgAlgorithm::classic;
   if (name == "pipelined") return CgAlgorithm::pipelined;
-  throw input_error("cg: unknown algorithm '" + name + "' (classic, pipelined)");
+  if (name == "single-reduction") return CgAlgorithm::single_reduction;
+  throw input_error("cg: unknown algorithm '" + name + "' (classic, pipelined, single-reduction)");
 }
 Preconditioner parse_preconditioner(const std::string& name) {
   if (name == "none") return Preconditioner::none;
@@ -150,7 +156,8 @@ CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& 
   CgOptions o = opt;
   if (o.maxit <= 0) o.maxit = std::max(100, 10 * s.n());
   CgResult r = o.algorithm == CgAlgorithm::pipelined ? detail::cg_pipelined<T>(s, b, x, o)
-                                                     : detail::cg_classic<T>(s, b, x, o);
+               : o.algorithm == CgAlgorithm::single_reduction ? detail::cg_single<T>(s, b, x, o)
+                                                              : detail::cg_classic<T>(s, b, x, o);
   if (!r.fallback.empty()) {  // pipelined gave up its recurrences: classic from its x
     CgOptions rest = o;
     rest.maxit = std::max(0, o.maxit - r.iterations);

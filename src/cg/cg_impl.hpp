@@ -62,6 +62,8 @@ template <typename T>
 CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o,
                     bool from_x = false);
 template <typename T>
+CgResult cg_single(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
+template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o);
 
 }  // namespace lockstep::detail

@@ -1,11 +1,13 @@
 // Distributed SpMV and its halo exchange, hidden behind the interior rows (and, when a solver
 // starts it early, behind the solver's own vector update).
 //
-// One exchange, in order: (main queue) pack the entries the neighbours need into send_dev_;
-// (copy queue) one download per send peer into its staging slice; (host) MPI_Irecv per MPI
+// One exchange, in order: (copy queue, behind a marker of the main queue's last write of x) pack
+// the entries the neighbours need into send_dev_, one download per send peer into its staging
+// slice; (host) MPI_Irecv per MPI
 // receive peer, and each send peer's message posted as soon as its download event completes;
 // (copy queue) each receive peer's halo uploaded into x[nc + offset ..) as soon as it arrived;
-// (main queue) the interior rows run meanwhile; the boundary rows wait for every upload, into a
+// (main queue) the interior rows run meanwhile, from the start (no transfer queued before them);
+// the boundary rows wait for the pack and every upload, into a
 // scratch buffer copied to y[ni..n). The host never blocks in one thing while another could
 // move: it polls the download events, the shared-memory flags and MPI_Testsome (which also
 // progresses a reduction in flight, MPI_Iallreduce; with no MPI receive pending MPI_Iprobe
@@ -84,10 +86,18 @@ struct SpmvExchange {
     return true;
   }
 
-  static void start(A& a, cl::Buffer& x) {
+  // The main queue's marker after its last write of x: what the pack waits for.
+  static cl::Event mark(A& a) {
+    cl::Event e;
+    check(a.queue_.enqueueMarkerWithWaitList(nullptr, &e), "clEnqueueMarkerWithWaitList");
+    check(a.queue_.flush(), "clFlush");
+    return e;
+  }
+
+  // `written`: mark(a) taken when x was final (null: taken here).
+  static void start(A& a, cl::Buffer& x, cl::Event written = cl::Event()) {
     if (a.exchange_x_()) complete(a);  // another vector's exchange: its halo first
     if (a.sends_.empty() && a.recvs_.empty()) return;
-    cl::CommandQueue& q = a.queue_;
     // The last exchange's uploads read their staging: they end before new halos land there,
     // and a same-host neighbour's slice is released for its next download.
     for (size_t j = 0; j < a.recvs_.size(); ++j) {
@@ -104,13 +114,18 @@ struct SpmvExchange {
     }
     a.pack_ = cl::Event();
     if (!a.send_index_.empty()) {
+      // The pack runs on the copy queue behind a marker of the main queue (x's last write):
+      // the main queue's next kernel (the interior rows) never waits for pack or download.
+      std::vector<cl::Event> after{written() ? written : mark(a)};
+      cl::CommandQueue& c = a.copy_queue_;
+      check(c.enqueueBarrierWithWaitList(&after), "clEnqueueBarrierWithWaitList");
       Defines d;
       set_value_type<T>(d);
-      cl::Kernel k = kernel(q, "halo.cl", "halo_pack", d);
+      cl::Kernel k = kernel(c, "halo.cl", "halo_pack", d);
       const int count = int(a.send_index_.size());
       set_args(k, count, a.send_index_dev_, x, a.send_dev_);
-      a.pack_ = launch(q, k, (size_t(count) + 63) / 64 * 64, 64);
-      check(q.flush(), "clFlush");
+      a.pack_ = launch(c, k, (size_t(count) + 63) / 64 * 64, 64);
+      check(c.flush(), "clFlush");
       for (size_t i = 0; i < a.sends_.size(); ++i)
         a.sent_[i] = 0, a.posted_[i] = 0, a.send_req_[i] = MPI_REQUEST_NULL;
       post_downloads(a);
@@ -224,18 +239,25 @@ struct SpmvExchange {
   static void run(A& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* t) {
     cl::CommandQueue& q = a.queue_;
     const int32_t ni = a.interior_, nb = a.local_rows() - ni;
-    if (a.exchange_x_() != x()) start(a, x);  // else start_exchange began it
+    // The interior rows go first on the main queue; the exchange (unless start_exchange began
+    // it) after them on the host, its pack behind a marker taken before them.
+    const bool starting = a.exchange_x_() != x() && (!a.sends_.empty() || !a.recvs_.empty());
+    cl::Event written = starting && !a.send_index_.empty() ? mark(a) : cl::Event();
     SpmvRun interior = lockstep::spmv<T>(q, *a.interior_dev_, x, y);
     check(q.flush(), "clFlush");
+    if (starting) start(a, x, written);
     const auto t0 = std::chrono::steady_clock::now();
     if (a.exchange_x_()) complete(a);
     const double mpi_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::vector<cl::Event> uploads;
+    // The boundary rows wait for every upload, and for the pack (which reads x on the copy
+    // queue: the main queue writes x only after it).
+    std::vector<cl::Event> copies;
     for (const cl::Event& e : a.up_)
-      if (e()) uploads.push_back(e);
-    if (!uploads.empty())
-      check(q.enqueueBarrierWithWaitList(&uploads), "clEnqueueBarrierWithWaitList");
+      if (e()) copies.push_back(e);
+    if (a.pack_()) copies.push_back(a.pack_);
+    if (!copies.empty())
+      check(q.enqueueBarrierWithWaitList(&copies), "clEnqueueBarrierWithWaitList");
     SpmvRun boundary = lockstep::spmv<T>(q, *a.boundary_dev_, x, a.boundary_y_);
     cl::Event copied = boundary.last;
     if (nb)
@@ -254,9 +276,9 @@ struct SpmvExchange {
       if (e() && e.getProfilingInfo(what, &v) != CL_SUCCESS) v = 0;
       return v;
     };
-    const cl::Event& pack = a.pack_;
-    const cl_ulong zero = pack() ? at(pack, CL_PROFILING_COMMAND_START)
-                                 : at(interior.first, CL_PROFILING_COMMAND_START);
+    const cl::Event& pack = a.pack_;  // the two queues start together: zero is the earlier
+    const cl_ulong in0 = at(interior.first, CL_PROFILING_COMMAND_START);
+    const cl_ulong zero = pack() ? std::min(at(pack, CL_PROFILING_COMMAND_START), in0) : in0;
     auto ms = [&](const cl::Event& e, cl_profiling_info what) {
       return e() ? (double(at(e, what)) - double(zero)) * 1e-6 : 0.0;
     };

@@ -10,23 +10,42 @@
 namespace lockstep {
 namespace {
 
+template <typename T = double>
 struct Solved {
   CgResult result;
-  std::vector<double> x;  // gathered on root
+  std::vector<T> x;  // gathered on root (one device: the solution)
 };
 
-Solved distributed_cg(const Csr<double>& a, std::vector<int32_t> offsets, double tol,
-                      CgOptions opt = {}) {
+template <typename T = double>
+Solved<T> distributed_cg(const Csr<double>& a64, std::vector<int32_t> offsets, double tol,
+                         CgOptions opt = {}) {
   Context& ctx = test::rank_context();
-  auto dA = mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(), a, offsets);
-  mpi::DistributedSpace<double> space{dA};
-  std::vector<double> ones(size_t(a.rows), 1.0);
+  const Csr<T> a = a64.cast<T>();
+  auto dA = mpi::DistributedCsr<T>::scatter(test::world(), ctx.queue(), a, offsets);
+  mpi::DistributedSpace<T> space{dA};
+  std::vector<T> ones(size_t(a.rows), T(1));
   cl::Buffer one = test::upload_local(dA, ones), b = dA.make_vector(), x = dA.make_vector();
   mpi::spmv(dA, one, b);
-  Solved s;
+  Solved<T> s;
   opt.tol = tol, opt.maxit = 10 * a.rows;
   s.result = lockstep::cg(space, b, x, opt);
-  s.x = mpi::gather_vector(dA, download<double>(ctx.queue(), x, size_t(dA.local_rows())));
+  s.x = mpi::gather_vector(dA, download<T>(ctx.queue(), x, size_t(dA.local_rows())));
+  return s;
+}
+
+// The same solve (b = A*1 on the device, `opt`) on this rank's device alone.
+template <typename T>
+Solved<T> one_device_cg(const Csr<double>& a64, double tol, CgOptions opt) {
+  Context& ctx = test::rank_context();
+  DeviceCsr<T> dA(ctx.queue(), a64.cast<T>());
+  cl::Buffer one = upload(ctx.queue(), std::vector<T>(size_t(a64.rows), T(1))),
+             b = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(a64.rows) * sizeof(T)),
+             x = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(a64.rows) * sizeof(T));
+  lockstep::spmv<T>(ctx.queue(), dA, one, b);
+  opt.tol = tol, opt.maxit = 10 * a64.rows;
+  Solved<T> s;
+  s.result = lockstep::cg<T>(ctx.queue(), dA, b, x, opt);
+  s.x = download<T>(ctx.queue(), x, size_t(a64.rows));
   return s;
 }
 
@@ -46,7 +65,7 @@ void check_cg(const Csr<double>& a, std::vector<int32_t> offsets = {}, CgOptions
               int slack = 1) {
   const double tol = 1e-9;
 
-  Solved d = distributed_cg(a, offsets, tol, opt);
+  Solved<> d = distributed_cg(a, offsets, tol, opt);
   CgResult s = single_cg(a, tol);
 
   CHECK(d.result.converged);
@@ -110,6 +129,79 @@ TEST_CASE("distributed Jacobi: a non-positive diagonal on one rank stops every r
   } catch (const mpi::collective_error& e) {
     CHECK(std::string(e.what()).find("row 143 is not positive") != std::string::npos);
   }
+}
+
+namespace {
+
+// Every algorithm, fp32 and fp64, past 100 iterations (laplace2d 80: about 120 in float to
+// 1e-5, more in double to 1e-9): the distributed solve against the same algorithm on one device, for the nnz-balanced
+// partition and one whose last rank holds no rows; converged, the iterations within `slack`
+// (rounding: the sums add in another order), the solution within the tolerance's reach of the
+// exact one and of the one-device solution.
+template <typename T>
+void check_against_one_device(const Csr<double>& a, CgAlgorithm alg, Preconditioner pre) {
+  const double tol = sizeof(T) == 8 ? 1e-9 : 1e-5;
+  const double reach = sizeof(T) == 8 ? 1e-5 : 5e-2;  // cond(laplace2d 80) ~ 2.6e3 times tol
+  CgOptions opt;
+  opt.algorithm = alg, opt.preconditioner = pre;
+  const Solved<T> one = one_device_cg<T>(a, tol, opt);
+  const int p = test::world_size();
+  std::vector<int32_t> empty_last(size_t(p) + 1, a.rows);
+  for (int q = 0; q < p; ++q) empty_last[size_t(q)] = int32_t(int64_t(a.rows) * q / std::max(1, p - 1));
+  for (const std::vector<int32_t>& offsets : {std::vector<int32_t>{}, empty_last}) {
+    const Solved<T> d = distributed_cg<T>(a, offsets, tol, opt);
+    CAPTURE(sizeof(T));
+    CAPTURE(to_string(alg));
+    CAPTURE(to_string(pre));
+    CAPTURE(offsets.size());
+    CAPTURE(d.result.breakdown);
+    CHECK(one.result.converged);
+    CHECK(d.result.converged);
+    CHECK(d.result.iterations > 100);
+    const int slack = sizeof(T) == 8 ? 2 : std::max(4, one.result.iterations / 10);
+    CHECK(std::abs(d.result.iterations - one.result.iterations) <= slack);
+    CHECK(d.result.residuals.back() <= tol);
+    if (test::world_rank() != 0) continue;
+    REQUIRE(d.x.size() == one.x.size());
+    double to_exact = 0, to_one = 0;
+    for (size_t i = 0; i < d.x.size(); ++i) {
+      to_exact = std::max(to_exact, std::fabs(double(d.x[i]) - 1));
+      to_one = std::max(to_one, std::fabs(double(d.x[i]) - double(one.x[i])));
+    }
+    CHECK(to_exact < reach);
+    CHECK(to_one < reach);
+  }
+}
+
+// The same bits on every run: the reductions add in a fixed order for a given rank count.
+template <typename T>
+void check_deterministic(const Csr<double>& a, CgAlgorithm alg) {
+  CgOptions opt;
+  opt.algorithm = alg;
+  const Solved<T> first = distributed_cg<T>(a, {}, 1e-8, opt);
+  const Solved<T> second = distributed_cg<T>(a, {}, 1e-8, opt);
+  CAPTURE(to_string(alg));
+  CHECK(first.result.iterations == second.result.iterations);
+  CHECK(first.result.residuals == second.result.residuals);
+  CHECK(first.x == second.x);
+}
+
+}  // namespace
+
+TEST_CASE("distributed single-reduction and classic cg, fp32 and fp64, past 100 iterations: "
+          "the one-device solve, a rank without rows, the same bits every run") {
+  const Csr<double> a = gen::laplace2d(80);
+  for (CgAlgorithm alg : {CgAlgorithm::single_reduction, CgAlgorithm::classic})
+    check_against_one_device<float>(a, alg, Preconditioner::none);
+  check_against_one_device<float>(a, CgAlgorithm::pipelined, Preconditioner::none);
+  check_deterministic<float>(gen::laplace2d(30), CgAlgorithm::single_reduction);
+  if (!test::rank_context().info().fp64) return;
+  for (CgAlgorithm alg : {CgAlgorithm::single_reduction, CgAlgorithm::classic, CgAlgorithm::pipelined})
+    check_against_one_device<double>(a, alg, Preconditioner::none);
+  check_against_one_device<double>(a, CgAlgorithm::single_reduction, Preconditioner::jacobi);
+  check_deterministic<double>(gen::laplace2d(30), CgAlgorithm::single_reduction);
+  test::ScopedEnv halo("LOCKSTEP_MPI_HALO", "mpi");  // the exchange through MPI messages
+  check_against_one_device<double>(a, CgAlgorithm::single_reduction, Preconditioner::none);
 }
 
 }  // namespace lockstep

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Distributed CG on 1, 2 and 4 GPUs of one host (issues 14, 24, 36), fp64, classic and
-# pipelined: ms per iteration of `lockstep cg --distributed` under mpirun -np P for
+# Distributed CG on 1, 2 and 4 GPUs of one host (issues 14, 24, 36), fp64, classic,
+# single-reduction (Chronopoulos-Gear: one allreduce per iteration) and pipelined: ms per iteration of `lockstep cg --distributed` under mpirun -np P for
 #   strong: the same matrix on every P (STRONG, default laplace3d 256: 16.8M rows, 117M nnz,
 #           and laplace2d 4096: the same rows), speedup and efficiency against P = 1;
 #   large:  laplace3d 384 (LARGE: 56.6M rows, 396M nnz), speedup against P = 1;
@@ -14,14 +14,16 @@
 # `run kind= matrix= algorithm= halo= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt
 # (and on stdout, each followed by its per-rank `timeline` lines: halo pack/download/flags or
 # MPI/upload, interior and boundary SpMV, reduction_ms), then `summary ...` lines and a table
-# ($OUT/mpi_cg_summary.txt: speedup, efficiency, pipelined/classic, mpi/this), and the plot
+# ($OUT/mpi_cg_summary.txt: speedup, efficiency, each algorithm over classic (over_classic; the
+# pipelined rows also as pipelined_over_classic), mpi/this), and the plot
 # $OUT/mpi_cg.png.
 # Needs 2 GPUs and an MPI binary (NPS is cut to the GPUs present): exits 0 with a note
 # otherwise. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
+# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
 #      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
 #      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [GPUS=N] tools/bench/mpi_cg.sh
-# (about 4 min on 4 H100s: 32 runs of ~4-8 s, most of it generation and kernel builds).
+# (about 4 min on 4 H100s for two algorithms with HALOS="shm mpi shm-plain": 32 runs of ~4-8 s,
+# most of it generation and kernel builds; three algorithms with HALOS="shm mpi": 42 runs).
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -47,7 +49,7 @@ fi
 unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank) among the GPUs
 nps=""
 for np in ${NPS:-1 2 4}; do [[ $np -le $gpus ]] && nps+="$np "; done
-maxit=${MAXIT:-300} algs=${ALGS:-classic pipelined} side=${WEAK_SIDE:-256}
+maxit=${MAXIT:-300} algs=${ALGS:-classic single-reduction pipelined} side=${WEAK_SIDE:-256}
 : > "$txt"
 { echo "# $(date -u +%FT%TZ) gpus=$gpus nps=$nps maxit=$maxit bin=$bin"
   nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader 2>/dev/null | sed 's/^/# gpu /'
@@ -105,7 +107,7 @@ grep '^run ' "$txt" | kv kind matrix algorithm halo np ms_per_iteration | awk -F
     if (v["np"] == 1) one[base] = v["ms_per_iteration"]  # P = 1 exchanges nothing: every halo
   }
   END {
-    printf "| kind | matrix | algorithm | halo | P | ms/iteration | speedup | efficiency | pipelined/classic | mpi/this |\n"
+    printf "| kind | matrix | algorithm | halo | P | ms/iteration | speedup | efficiency | this/classic | mpi/this |\n"
     printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
     for (k = 1; k <= n; ++k) {
       split(order[k], f, SUBSEP)
@@ -116,10 +118,11 @@ grep '^run ' "$txt" | kv kind matrix algorithm halo np ms_per_iteration | awk -F
         sp = (t1 != "" && tp > 0) ? t1 / tp : 0
         eff = f[1] == "weak" ? sp : (p > 0 ? sp / p : 0)
         other = f[1] SUBSEP f[2] SUBSEP "classic" SUBSEP f[4]
-        ratio = (f[3] == "pipelined" && (other, p) in t && t[other, p] > 0) ? sprintf("%.3f", tp / t[other, p]) : "-"
+        ratio = (f[3] != "classic" && (other, p) in t && t[other, p] > 0) ? sprintf("%.3f", tp / t[other, p]) : "-"
+        piped = f[3] == "pipelined" ? ratio : "-"
         viampi = base SUBSEP "mpi"
         vsmpi = (f[4] != "mpi" && p > 1 && (viampi, p) in t && tp > 0) ? sprintf("%.3f", t[viampi, p] / tp) : "-"
-        printf "summary kind=%s matrix=%s algorithm=%s halo=%s np=%d ms_per_iteration=%s speedup=%.3f efficiency=%.3f pipelined_over_classic=%s mpi_over_this=%s\n", f[1], f[2], f[3], f[4], p, tp, sp, eff, ratio, vsmpi > "/dev/stderr"
+        printf "summary kind=%s matrix=%s algorithm=%s halo=%s np=%d ms_per_iteration=%s speedup=%.3f efficiency=%.3f over_classic=%s pipelined_over_classic=%s mpi_over_this=%s\n", f[1], f[2], f[3], f[4], p, tp, sp, eff, ratio, piped, vsmpi > "/dev/stderr"
         printf "| %s | %s | %s | %s | %d | %s | %.2fx | %.0f %% | %s | %s |\n", f[1], f[2], f[3], f[4], p, tp, sp, 100 * eff, ratio, vsmpi
       }
     }

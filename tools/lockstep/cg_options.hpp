@@ -15,9 +15,13 @@
 namespace lockstep::cli {
 
 inline void add_cg_options(po::options_description& opts) {
-  add_algorithm_option(opts, names_of({CgAlgorithm::classic, CgAlgorithm::pipelined}), "classic",
+  add_algorithm_option(opts,
+                       names_of({CgAlgorithm::classic, CgAlgorithm::pipelined,
+                                 CgAlgorithm::single_reduction}),
+                       "classic",
                        "(Hestenes-Stiefel; Ghysels-Vanroose: one fused reduction per iteration, "
-                       "overlapped with the SpMV)");
+                       "overlapped with the SpMV; Chronopoulos-Gear: one reduction per iteration, "
+                       "after the SpMV, classic's iterates)");
   opts.add_options()("preconditioner", po::value<std::string>()->default_value("none"),
                      join(names_of({Preconditioner::none, Preconditioner::jacobi})).c_str())(
       "replace-every", number<int>(-1, 1000000)->default_value(-1),

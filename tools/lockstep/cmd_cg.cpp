@@ -129,7 +129,7 @@ int run_cg(const Args& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] [--algorithm classic|pipelined] [--preconditioner none|jacobi] [--replace-every N] [--separate-spmv]", args, opts, pos, vm)) return 0;
+  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] [--algorithm classic|pipelined|single-reduction] [--preconditioner none|jacobi] [--replace-every N] [--separate-spmv]", args, opts, pos, vm)) return 0;
   if (vm.count("distributed")) return distributed_cg(vm);
   return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm); });
 }
