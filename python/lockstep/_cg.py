@@ -87,8 +87,8 @@ def cg(A: Any, b: Any, x0: Optional[Any] = None, *, rtol: float = 1e-5, atol: fl
     A: a ``scipy.sparse`` matrix or a ``lockstep.Matrix``. x0: the starting guess (default 0).
     M: a preconditioner approximating ``A^-1`` (see the module docstring for where each kind
     runs); callback(xk) after each iteration. ``tol=`` (SciPy < 1.12) is taken as rtol with a
-    DeprecationWarning. algorithm: "classic" or "pipelined" (one reduction per iteration, Ghysels
-    & Vanroose); preconditioner: "none" or "jacobi" (the device's own diagonal scaling).
+    DeprecationWarning. algorithm: "classic", "pipelined" (one reduction per iteration, Ghysels
+    & Vanroose) or "single-reduction" (one per iteration, Chronopoulos & Gear); preconditioner: "none" or "jacobi" (the device's own diagonal scaling).
     b is converted as NumPy would; float64 b against a float32 A solves in float64 (SciPy's
     result dtype). A non-square A or a b of the wrong length raises lockstep.InputError.
     """
