@@ -1,6 +1,6 @@
 // LbPartition and BfsWide: the kernels of cl/bfs_lb.cl and cl/bfs_bitmap.cl and their scratch.
-// lb() is four launches (group scans of the frontier's degrees, one scan of the group sums, the merge-path
-// partition, the expand over ceil((count + edges) / tile) groups); the bitmap steps keep the
+// lb() is four launches (group scans of the frontier's degrees, one scan of the group sums, the
+// merge-path partition, the expand over ceil((count + edges) / tile) groups); the bitmap steps keep the
 // frontier as two swapped bitmaps and the visited set as a third.
 #include <algorithm>
 

@@ -62,8 +62,8 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
       waiting.push_back(r);
       if (!shared(r)) {
         reqs.emplace_back();
-        MPI_Irecv(host_.get() + displ_[size_t(r)], words_[size_t(r)], MPI_UINT32_T, r, kTag,
-                  comm_, &reqs.back());
+        MPI_Irecv(host_.get() + displ_[size_t(r)], words_[size_t(r)], MPI_UINT32_T, r, kTag, comm_,
+                  &reqs.back());
       }
     }
   const size_t recvs = reqs.size();
@@ -72,8 +72,9 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
     pause();
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() >=
         kStallSeconds)
-      throw std::runtime_error("bfs bitmap exchange " + std::to_string(seq) + ": nothing moved for " +
-                               std::to_string(int(kStallSeconds)) + " s; waiting for " + what);
+      throw std::runtime_error("bfs bitmap exchange " + std::to_string(seq) +
+                               ": nothing moved for " + std::to_string(int(kStallSeconds)) +
+                               " s; waiting for " + what);
   };
   if (mw) {
     check(q.enqueueCopyBuffer(mine, global, 0, size_t(displ_[size_t(me_)]) * 4, mw * 4),

@@ -45,7 +45,7 @@ class BitmapExchange {
   std::unique_ptr<SharedHalo> shm_;  // null: MPI only
   std::shared_ptr<uint32_t> host_;   // pinned: the global bitmap (other hosts' words, this rank's)
   uint64_t seq_ = 0;
-  bool pending_ = false;             // a gather whose consumed flags are not posted yet
+  bool pending_ = false;  // a gather whose consumed flags are not posted yet
 };
 
 }  // namespace lockstep::mpi

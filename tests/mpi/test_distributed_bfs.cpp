@@ -260,7 +260,7 @@ CsrGraph hubs(int32_t n, int ranks) {
 
 }  // namespace
 
-TEST_CASE("mpi bfs: hubs take the load-balanced top-down expand, same levels as one wave a vertex") {
+TEST_CASE("mpi bfs: hubs take the load-balanced top-down expand, levels as one wave a vertex") {
   const int p = world_size();
   const int32_t n = 32 * p + 6000;
   const CsrGraph whole = hubs(n, p);
