@@ -9,7 +9,18 @@
 //                    stores (no other group touches them); counts: one global atomic a group
 //   bfs_bits_to_queue  frontier bitmap -> queue (back to top-down), through the staging queue
 // Kernels run back to back on one queue: no cross-group protocol inside a launch.
+// The next frontier's edges: ctr[1] (one device: n + m < 2^31), or with BFS_EDGES_64 (the
+// distributed BFS, whose rank may see more than 2^31 frontier edges) the long edges[0].
 #include "bfs_common.cl"
+
+#ifdef BFS_EDGES_64
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define BFS_EDGES_ARG , __global volatile long* edges
+#define BFS_ADD_EDGES(ctr, d) atom_add(edges, (long)(d))
+#else
+#define BFS_EDGES_ARG
+#define BFS_ADD_EDGES(ctr, d) atomic_add((ctr) + 1, (d))
+#endif
 
 #if LOCAL_SIZE % 32 != 0
 #error "LOCAL_SIZE must be a multiple of 32 (bitmap words)"
@@ -35,8 +46,8 @@ __kernel void bfs_bu_begin(__global const int* levels, int n, int level, __globa
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bu_step(
     __global const BFS_OFFSET* in_off, __global const int* in_adj, __global const BFS_OFFSET* off,
     __global int* levels, __global int* parents, __global uint* visited,
-    __global const uint* frontier, __global uint* next, int n, __global volatile int* ctr,
-    int level) {
+    __global const uint* frontier, __global uint* next, int n,
+    __global volatile int* ctr BFS_EDGES_ARG, int level) {
   __local volatile uint bits[WORDS];
   __local volatile int lcount, ldeg;
   const int lid = get_local_id(0), v = get_global_id(0);
@@ -52,7 +63,7 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bu_ste
         parents[v] = u;
         atomic_or(bits + (lid >> 5), 1u << (v & 31));
         atomic_inc(&lcount);
-        atomic_add(&ldeg, (int)(off[v + 1] - off[v]));
+        atomic_add(&ldeg, (int)(off[v + 1] - off[v]));  // a group: < 2^31 (degrees < 2^23)
         break;
       }
     }
@@ -63,7 +74,7 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bu_ste
     next[w] = bits[lid];
     visited[w] |= bits[lid];
   }
-  if (lid == 0 && lcount) atomic_add(ctr, lcount), atomic_add(ctr + 1, ldeg);
+  if (lid == 0 && lcount) atomic_add(ctr, lcount), BFS_ADD_EDGES(ctr, ldeg);
 }
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_bits_to_queue(

@@ -9,6 +9,9 @@
 //                     its owner at that level, so it never needs sending again), counted per owner
 //                     in counts[owner] (ctr[2] counts them all; slots past `capacity` are dropped:
 //                     the host sized it from the frontier's edges, so none are)
+//   bfs_dist_lb_expand  the same per edge, load-balanced: cl/bfs_lb.cl's merge-path tiles (its
+//                     scan, sums and path kernels partition the frontier's vertices and edges,
+//                     so a hub's edges spread over as many groups as they fill)
 //   bfs_dist_bucket   one work-item a pair: copies it to its owner's bucket, cursor[owner] (the
 //                     host set the cursors to the buckets' starts, a prefix of counts)
 //   bfs_dist_or       seen |= a gathered frontier bitmap (bottom-up levels: every vertex in it is
@@ -19,7 +22,7 @@
 #error "WAVE_WIDTH undefined"
 #endif
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#include "bfs_common.cl"
+#include "bfs_lb.cl"
 
 // bfs_flush with the edges summed in 64 bits.
 void dist_flush(__local int* lq, __local volatile int* lcount, __local volatile int* ldeg,
@@ -54,6 +57,25 @@ int dist_claim(__global volatile int* levels, __global int* parents, int v, int 
   return 1;
 }
 
+// Edge (u + first, w) of a frontier vertex: returns w - first when this work-item claimed the
+// owned neighbour w (-1 otherwise); a remote w leaves as a pair the first time this rank meets it.
+int dist_visit(int w, int u, int first, int last, __global volatile int* levels,
+               __global int* parents, int next, __global volatile int* ctr,
+               __global int* remote, int capacity, __global volatile uint* seen,
+               __global const int* block, int ranks, __global volatile int* counts) {
+  if (w >= first && w < last) {
+    const int v = w - first;
+    return dist_claim(levels, parents, v, u + first, next) ? v : -1;
+  }
+  const uint bit = 1u << (w & 31);
+  if (!(seen[w >> 5] & bit) && !(atomic_or(seen + (w >> 5), bit) & bit)) {
+    const int slot = atomic_inc(ctr + 2);
+    if (slot < capacity) remote[2 * slot] = w, remote[2 * slot + 1] = u + first;
+    atomic_inc(counts + dist_owner(block, ranks, w));
+  }
+  return -1;
+}
+
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_expand(
     __global const BFS_OFFSET* off, __global const int* adj, __global volatile int* levels,
     __global int* parents, __global const int* in, int count, int first, int last,
@@ -66,22 +88,40 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_e
     const int u = in[i];
     const BFS_OFFSET end = off[u + 1];
     for (BFS_OFFSET e = off[u] + lane; e < end; e += WAVE_WIDTH) {
-      const int w = adj[e];
-      if (w >= first && w < last) {
-        const int v = w - first;
-        if (dist_claim(levels, parents, v, u + first, level + 1))
-          bfs_stage(v, (int)(off[v + 1] - off[v]), lq, &lcount, &ldeg, out, ctr);
-      } else {
-        const uint bit = 1u << (w & 31);
-        if (!(seen[w >> 5] & bit) && !(atomic_or(seen + (w >> 5), bit) & bit)) {
-          const int slot = atomic_inc(ctr + 2);
-          if (slot < capacity) remote[2 * slot] = w, remote[2 * slot + 1] = u + first;
-          atomic_inc(counts + dist_owner(block, ranks, w));
-        }
-      }
+      const int v = dist_visit(adj[e], u, first, last, levels, parents, level + 1, ctr, remote,
+                               capacity, seen, block, ranks, counts);
+      if (v >= 0) bfs_stage(v, (int)(off[v + 1] - off[v]), lq, &lcount, &ldeg, out, ctr);
     }
   }
   dist_flush(lq, &lcount, &ldeg, &lbase, out, ctr, edges);
+}
+
+// One group a merge-path tile of the frontier's `count` vertices and `edges` out-edges (ends,
+// sums, path: cl/bfs_lb.cl's bfs_lb_scan, bfs_lb_sums, bfs_lb_path on this queue).
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_lb_expand(
+    __global const BFS_OFFSET* off, __global const int* adj, __global volatile int* levels,
+    __global int* parents, __global const int* in, int count, int edges,
+    __global const int* ends, __global const int* sums, __global const int* path, int first,
+    int last, __global int* out, __global volatile int* ctr, __global volatile long* gedges,
+    __global int* remote, int capacity, int level, __global volatile uint* seen,
+    __global const int* block, int ranks, __global volatile int* counts) {
+  __local int lend[TILE + 2], lu[TILE + 1];
+  __local BFS_OFFSET lrow[TILE + 1];
+  BFS_LOCALS;
+  int e0, e1;
+  const int nloc = lb_load_tile(off, in, count, edges, ends, sums, path, lend, lu, lrow, &e0, &e1);
+  for (int r = 0; r < LB_ITEMS; ++r) {  // uniform trip count: sub-group operations inside
+    const int e = e0 + r * LOCAL_SIZE + get_local_id(0);
+    int v = -1, d = 0;
+    if (e < e1) {
+      const int k = lb_vertex(lend, nloc, e);
+      v = dist_visit(adj[lrow[k] + (e - lend[k])], lu[k], first, last, levels, parents,
+                     level + 1, ctr, remote, capacity, seen, block, ranks, counts);
+      if (v >= 0) d = (int)(off[v + 1] - off[v]);
+    }
+    bfs_stage_any(v, d, lq, &lcount, &ldeg, out, ctr);
+  }
+  dist_flush(lq, &lcount, &ldeg, &lbase, out, ctr, gedges);
 }
 
 // pairs[2 i] = a global vertex this rank owns, pairs[2 i + 1] its proposed parent (global).

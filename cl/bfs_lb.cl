@@ -9,11 +9,14 @@
 //   bfs_lb_path    one work-item per tile boundary: the merge-path search (all tiles' searches
 //                  at once, so no group of the expand waits through ~log2(count) global loads)
 //   bfs_lb_expand  its tile's first and last (vertex, edge) pairs from bfs_lb_path, the tile's
-//                  vertices (id, row start, scanned ends) into local memory, then each work-item
+//                  vertices (id, row start, scanned ends) into local memory (lb_load_tile), then
+//                  each work-item
 //                  takes edges LOCAL_SIZE apart (coalesced adj reads), finds the edge's vertex by
 //                  binary search in local memory, claims the neighbour and appends it through a
 //                  sub-group-aggregated (or local-memory) staging queue; one global atomic a group.
-// Kernels run back to back on one queue: no cross-group protocol inside a launch.
+// Kernels run back to back on one queue: no cross-group protocol inside a launch. The distributed
+// BFS (cl/bfs_dist.cl) runs the first three and its own expand on lb_load_tile / lb_vertex, with
+// BFS_OFFSET=long rows (a frontier's count + edges still below 2^31: the host checks).
 #include "bfs_common.cl"
 #include "scan.cl"
 
@@ -23,14 +26,14 @@
 #define TILE (LB_ITEMS * LOCAL_SIZE)
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_lb_scan(
-    __global const int* off, __global const int* in, int count, __global int* ends,
+    __global const BFS_OFFSET* off, __global const int* in, int count, __global int* ends,
     __global int* sums) {
   __local uint s[LOCAL_SIZE];
   const int i = get_global_id(0);
   int d = 0;
   if (i < count) {
     const int u = in[i];
-    d = off[u + 1] - off[u];
+    d = (int)(off[u + 1] - off[u]);
   }
   const int incl = (int)wg_scan_incl((uint)d, s);
   if (i < count) ends[i] = incl;
@@ -79,21 +82,19 @@ __kernel void bfs_lb_path(__global const int* ends, __global const int* sums, in
     path[t] = lb_merge_path(ends, sums, count, edges, (int)min((long)t * TILE, (long)count + edges));
 }
 
-__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_lb_expand(
-    __global const int* off, __global const int* adj, __global volatile int* levels,
-    __global int* parents, __global const int* in, int count, int edges,
-    __global const int* ends, __global const int* sums, __global const int* path,
-    __global int* out, __global volatile int* ctr, int level) {
-  // lend[k] = edges before tile vertex k (lend[0]: before the first), lu: ids, lrow: row starts
-  __local int lend[TILE + 2], lu[TILE + 1], lrow[TILE + 1];
-  BFS_LOCALS;
+// Loads group g's tile: lu[k], lrow[k] = the id and row start of the tile's k-th vertex, lend[k] =
+// the edges before it (lend[0]: before the first); *e0, *e1: the tile's edge range. Returns the
+// vertices owning the tile's edges (<= TILE + 1). Ends with a barrier.
+int lb_load_tile(__global const BFS_OFFSET* off, __global const int* in, int count, int edges,
+                 __global const int* ends, __global const int* sums, __global const int* path,
+                 __local int* lend, __local int* lu, __local BFS_OFFSET* lrow, int* e0, int* e1) {
   const int lid = get_local_id(0), g = get_group_id(0);
   const int total = count + edges;
   const int d0 = (int)min((long)g * TILE, (long)total);
   const int d1 = (int)min((long)d0 + TILE, (long)total);
   const int x0 = path[g], x1 = path[g + 1];
-  const int e0 = d0 - x0, e1 = d1 - x1;
-  const int nloc = min(x1, count - 1) - x0 + 1;  // vertices owning the tile's edges (<= TILE + 1)
+  *e0 = d0 - x0, *e1 = d1 - x1;
+  const int nloc = min(x1, count - 1) - x0 + 1;
   for (int k = lid; k < nloc; k += LOCAL_SIZE) {
     const int u = in[x0 + k];
     lu[k] = u;
@@ -102,21 +103,40 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_lb_exp
   }
   if (lid == 0) lend[0] = x0 > 0 ? lb_end(ends, sums, x0 - 1) : 0;
   barrier(CLK_LOCAL_MEM_FENCE);
+  return nloc;
+}
+
+// The tile vertex k with lend[k] <= e < lend[k + 1] (binary search in local memory).
+int lb_vertex(__local const int* lend, int nloc, int e) {
+  int lo = 0, hi = nloc - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (lend[mid] <= e)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_lb_expand(
+    __global const BFS_OFFSET* off, __global const int* adj, __global volatile int* levels,
+    __global int* parents, __global const int* in, int count, int edges,
+    __global const int* ends, __global const int* sums, __global const int* path,
+    __global int* out, __global volatile int* ctr, int level) {
+  __local int lend[TILE + 2], lu[TILE + 1];
+  __local BFS_OFFSET lrow[TILE + 1];
+  BFS_LOCALS;
+  int e0, e1;
+  const int nloc = lb_load_tile(off, in, count, edges, ends, sums, path, lend, lu, lrow, &e0, &e1);
   const int next = level + 1;
   for (int r = 0; r < LB_ITEMS; ++r) {  // uniform trip count: sub-group operations inside
-    const int e = e0 + r * LOCAL_SIZE + lid;
+    const int e = e0 + r * LOCAL_SIZE + get_local_id(0);
     int v = -1, d = 0;
     if (e < e1) {
-      int lo = 0, hi = nloc - 1;  // the vertex k with lend[k] <= e < lend[k + 1]
-      while (lo < hi) {
-        const int mid = (lo + hi + 1) >> 1;
-        if (lend[mid] <= e)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
+      const int lo = lb_vertex(lend, nloc, e);
       const int w = adj[lrow[lo] + (e - lend[lo])];
-      if (bfs_claim(levels, parents, w, lu[lo], next)) v = w, d = off[w + 1] - off[w];
+      if (bfs_claim(levels, parents, w, lu[lo], next)) v = w, d = (int)(off[w + 1] - off[w]);
     }
     bfs_stage_any(v, d, lq, &lcount, &ldeg, out, ctr);
   }

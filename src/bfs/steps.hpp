@@ -49,6 +49,26 @@ struct BfsBuffers {
   const cl::Buffer &off, &adj, &in_off, &in_adj, &levels, &parents, &ctr;
 };
 
+/// The load-balanced advance's partition (wide.cpp; cl/bfs_lb.cl's bfs_lb_scan, bfs_lb_sums and
+/// bfs_lb_path) of a frontier queue's vertices and out-edges into merge-path tiles of tile(local)
+/// items, and its scratch, which the expand (bfs_lb_expand, or the distributed BFS's
+/// bfs_dist_lb_expand) reads: ends, sums, path. `defines`: cl/bfs_lb.cl's (BfsWide::defines).
+class LbPartition {
+ public:
+  /// Room for frontiers of up to `vertices` vertices and count + edges up to `items` (< 2^31).
+  LbPartition(Context& ctx, int64_t vertices, int64_t items, int local, const Defines& defines);
+  /// Enqueues the three launches for queue `in` (count vertices, edges out-edges; off: the rows'
+  /// offsets); returns the tiles (the expand's work-groups) and, in *first, the first launch.
+  int64_t run(const cl::Buffer& off, const cl::Buffer& in, int64_t count, int64_t edges,
+              cl::Event* first = nullptr);
+  cl::Buffer ends, sums, path;
+
+ private:
+  Context& ctx_;
+  int local_;
+  cl::Kernel scan_, sums_, path_;
+};
+
 /// The wide steps (wide.cpp): the load-balanced top-down advance (cl/bfs_lb.cl) and bottom-up on
 /// bitmaps (cl/bfs_bitmap.cl), with their scratch (scanned degrees, visited and two frontier
 /// bitmaps). Every call enqueues on the context's queue; the caller zeroes and reads ctr.
@@ -73,8 +93,9 @@ class BfsWide {
   Context& ctx_;
   int32_t n_;
   int local_;
-  cl::Kernel scan_, sums_, path_, expand_, begin_, step_, to_queue_;
-  cl::Buffer ends_, sums_buf_, path_buf_, visited_, cur_, next_;
+  LbPartition part_;
+  cl::Kernel expand_, begin_, step_, to_queue_;
+  cl::Buffer visited_, cur_, next_;
 };
 
 class BfsDevice {

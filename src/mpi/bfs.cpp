@@ -1,12 +1,15 @@
 // DistributedBfs: one rank's rows, levels, parents, frontier queues and bitmaps on its device,
 // and the per-level loop of lockstep/mpi/bfs.hpp (one rank whose graph fits 32-bit indices runs
-// the one-device engine instead: mpi/bfs_one.hpp). Top-down: bfs_dist_expand (cl/bfs_dist.cl)
+// the one-device engine instead: mpi/bfs_one.hpp). Top-down: bfs_dist_expand (cl/bfs_dist.cl,
+// one wave a frontier vertex) or, by the one-GPU rule's lb_edges / lb_degree on this rank's
+// frontier (hubs), bfs_dist_lb_expand over cl/bfs_lb.cl's merge-path tiles (LbPartition)
 // claims the owned neighbours and writes the others, each remote vertex once a search (the
 // bitmap `seen`), as (vertex, parent) pairs counted per owner; bfs_dist_bucket groups them by
 // owner on the device while MPI_Ialltoall sends the counts; one read into pinned memory,
-// MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: the frontier bitmap words of every rank gathered into a
-// pinned global bitmap (MPI_Iallgatherv in place), uploaded, and cl/bfs_bitmap.cl's bfs_bu_step
-// scans this rank's unvisited vertices. After each level MPI_Allreduce gives the global
+// MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: every rank's frontier
+// bitmap words onto every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between
+// ranks of one host, MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's
+// unvisited vertices (frontier edges summed in 64 bits: BFS_EDGES_64). After each level MPI_Allreduce gives the global
 // frontier size and edges, and whether any rank's frontier edges pass its pair buffers (its
 // own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
 #include <algorithm>
@@ -15,6 +18,7 @@
 
 #include "bfs/steps.hpp"
 #include "lockstep/mpi/bfs.hpp"
+#include "mpi/bfs_exchange.hpp"
 #include "mpi/bfs_one.hpp"
 #include "mpi/pinned.hpp"
 
@@ -35,13 +39,14 @@ struct DistributedBfs::Impl {
   int64_t capacity = 0;
   cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote, recv;
   cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
-  cl::Kernel expand, claim, begin, step, to_queue, bucket, or_seen;
+  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, or_seen;
+  std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
+  std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
+  BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
   std::unique_ptr<OneRankBfs> one;  // one rank, a graph the one-device engine takes
   std::vector<int> zeros, cursor;              // counts' reset, the buckets' starts (async writes)
   std::shared_ptr<int32_t> stage, send, got;  // pinned: pairs read back, bucketed, received
-  std::shared_ptr<uint32_t> bits;             // pinned: the global frontier bitmap
   size_t got_cap = 0;
-  std::vector<int> word_counts, word_displs;
   std::array<int32_t, 4> ctr_host{};
   int64_t edges_host = 0;
 
@@ -57,9 +62,10 @@ struct DistributedBfs::Impl {
       throw input_error("bfs: the work-group size " + std::to_string(local) +
                         " must be a multiple of the wave width " + std::to_string(wave) +
                         " and of 32");
-    Defines d = detail::bfs_defines(local, wave);
-    d.set("LOCAL_SIZE", local).set("BFS_OFFSET", "long");
+    Defines d = detail::BfsWide::defines(detail::bfs_defines(local, wave), local);
+    d.set("BFS_OFFSET", "long").set("BFS_EDGES_64", 1);
     expand = c.kernel("bfs_dist.cl", "bfs_dist_expand", d);
+    lb_expand = c.kernel("bfs_dist.cl", "bfs_dist_lb_expand", d);
     claim = c.kernel("bfs_dist.cl", "bfs_dist_claim", d);
     begin = c.kernel("bfs_bitmap.cl", "bfs_bu_begin", d);
     step = c.kernel("bfs_bitmap.cl", "bfs_bu_step", d);
@@ -69,6 +75,11 @@ struct DistributedBfs::Impl {
     const int64_t entries = int64_t(g.adj.size());
     capacity = o.remote_capacity > 0 ? o.remote_capacity
                                      : std::max<int64_t>(1 << 16, std::min<int64_t>(entries, 1 << 26));
+    capacity = std::min<int64_t>(capacity, (int64_t(1) << 30));  // count + edges < 2^31 in lb
+    part = std::make_unique<detail::LbPartition>(c, g.count, int64_t(g.count) + capacity, local, d);
+    BfsOptions one_gpu;
+    one_gpu.local_size = local, one_gpu.wave_width = o.wave_width;
+    rule = bfs_rule(c.info(), one_gpu);
     auto& q = c.queue();
     off = upload(q, g.offsets, CL_MEM_READ_ONLY);
     adj = upload(q, g.adj, CL_MEM_READ_ONLY);
@@ -96,11 +107,6 @@ struct DistributedBfs::Impl {
     zeros.assign(size_t(p), 0), cursor.assign(size_t(p), 0);
     stage = pinned<int32_t>(q, size_t(capacity) * 2);
     send = pinned<int32_t>(q, size_t(capacity) * 2);
-    bits = pinned<uint32_t>(q, words_of(g.n) + 1);
-    for (int r = 0; r < p; ++r) {
-      word_displs.push_back(g.block[size_t(r)] / 32);
-      word_counts.push_back(int(words_of(g.block[size_t(r) + 1] - g.block[size_t(r)])));
-    }
   }
 
   size_t round_up(int64_t items) const {
@@ -122,38 +128,49 @@ struct DistributedBfs::Impl {
   std::pair<int64_t, int64_t> bottom_up(int32_t level, double& exchange_ms) {
     auto& q = ctx.queue();
     const auto t0 = clock_type::now();
-    uint32_t* mine = bits.get() + word_displs[size_t(me)];
-    if (word_counts[size_t(me)])
-      check(q.enqueueReadBuffer(cur, CL_TRUE, 0, size_t(word_counts[size_t(me)]) * 4, mine),
-            "clEnqueueReadBuffer");
-    MPI_Request req;
-    MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, bits.get(), word_counts.data(),
-                    word_displs.data(), MPI_UINT32_T, g.comm, &req);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
-    check(q.enqueueWriteBuffer(frontier, CL_FALSE, 0, words_of(g.n) * 4, bits.get()),
-          "clEnqueueWriteBuffer");
+    bitmaps->gather(cur, frontier);
     exchange_ms += since(t0);
     set_args(or_seen, seen, frontier, int32_t(words_of(g.n)));
     launch(q, or_seen, round_up(int64_t(words_of(g.n))), size_t(local));
     zero_counters();
     set_args(step, in_off, in_adj, off, levels, parents, visited, frontier, next, g.count, ctr,
-             level);
+             edges, level);
     launch(q, step, round_up(g.count), size_t(local));
     std::swap(cur, next);
     read_counters();
-    return {ctr_host[0], int64_t(uint32_t(ctr_host[1]))};
+    bitmaps->release();  // the queue is done: the peers' words were uploaded
+    return {ctr_host[0], edges_host};
   }
 
-  // Top-down level from queue qa (count vertices): the next frontier in qa afterwards.
-  std::pair<int64_t, int64_t> top_down(int64_t count, int32_t level, DistributedBfsStep& st) {
+  // Whether this rank's top-down level of `count` vertices and `edges` out-edges is
+  // load-balanced: forced, or the one-GPU rule (BfsRule: hubs, or a high mean degree).
+  bool balanced(int64_t count, int64_t edges) const {
+    if (count == 0 || count + edges >= (int64_t(1) << 31) || o.expand == Expand::wave) return false;
+    return o.expand == Expand::lb || edges > rule.lb_edges ||
+           double(edges) >= rule.lb_degree * double(count);
+  }
+
+  // Top-down level from queue qa (count vertices, edges out-edges): the next frontier in qa.
+  std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level,
+                                       DistributedBfsStep& st) {
     auto& q = ctx.queue();
     const size_t np = static_cast<size_t>(p);
     std::vector<int> scount(np, 0), sdispl(np, 0), rcount(np, 0), rdispl(np, 0);
     zero_counters();
     check(q.enqueueWriteBuffer(counts, CL_FALSE, 0, np * 4, zeros.data()), "clEnqueueWriteBuffer");
-    set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count, qb,
-             ctr, edges, remote, int32_t(capacity), level, seen, block_buf, int32_t(p), counts);
-    launch(q, expand, round_up(count * wave), size_t(local));
+    st.balanced = balanced(count, edges);
+    if (st.balanced) {
+      const int64_t tiles = part->run(off, qa, count, edges);
+      set_args(lb_expand, off, adj, levels, parents, qa, int32_t(count), int32_t(edges), part->ends,
+               part->sums, part->path, g.first, g.first + g.count, qb, ctr, this->edges, remote,
+               int32_t(capacity), level, seen, block_buf, int32_t(p), counts);
+      launch(q, lb_expand, size_t(tiles) * size_t(local), size_t(local));
+    } else {
+      set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count,
+               qb, ctr, this->edges, remote, int32_t(capacity), level, seen, block_buf, int32_t(p),
+               counts);
+      launch(q, expand, round_up(count * wave), size_t(local));
+    }
     check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
     read_counters();
     const auto t0 = clock_type::now();
@@ -197,7 +214,8 @@ struct DistributedBfs::Impl {
       check(q.enqueueWriteBuffer(recv, CL_FALSE, 0, total * 8, got.get()), "clEnqueueWriteBuffer");
     st.exchange_ms += since(t0);
     if (total) {
-      set_args(claim, off, levels, parents, recv, int32_t(total), g.first, qb, ctr, edges, level);
+      set_args(claim, off, levels, parents, recv, int32_t(total), g.first, qb, ctr, this->edges,
+               level);
       launch(q, claim, round_up(int64_t(total)), size_t(local));
       read_counters();
     }
@@ -218,9 +236,11 @@ DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
         throw input_error("bfs: the ranks passed different options (direction, alpha, beta)");
     p_ = std::make_unique<Impl>(ctx, g, o);
   });
+  if (!p_->one) p_->bitmaps = std::make_unique<BitmapExchange>(ctx, g.comm, g.block);
 }
 DistributedBfs::~DistributedBfs() = default;
 bool DistributedBfs::one_device() const { return p_->one != nullptr; }
+int DistributedBfs::shared_peers() const { return p_->bitmaps ? p_->bitmaps->shared_peers() : 0; }
 
 DistributedBfsResult DistributedBfs::run(int32_t source) {
   Impl& d = *p_;
@@ -297,7 +317,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
         launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
         in_bitmap = false;
       }
-      next = d.top_down(local_count, level, st);
+      next = d.top_down(local_count, local_edges, level, st);
     }
     local_count = next.first, local_edges = next.second;
     reduce();

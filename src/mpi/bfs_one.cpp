@@ -13,7 +13,8 @@ std::vector<int32_t> narrow(const std::vector<int64_t>& v) { return {v.begin(), 
 
 bool OneRankBfs::fits(const DistributedGraph& g, const DistributedBfsOptions& o) {
   const int64_t entries = int64_t(g.adj.size()) + int64_t(g.in_adj.size());
-  return size(g.comm) == 1 && o.direction == Direction::automatic && g.n > 0 &&
+  return size(g.comm) == 1 && o.direction == Direction::automatic &&
+         o.expand == Expand::automatic && g.n > 0 &&
          int64_t(g.n) + entries < int64_t(INT32_MAX) && o.remote_capacity == 0;
 }
 

@@ -13,6 +13,8 @@
 // receiver uploads after it reads ready >= seq (acquire), and stores consumed[src] = seq once the
 // upload completed; the sender downloads exchange seq + 2 (the same half) into the slice only
 // after it reads consumed >= seq. Counters are written by the segment's owner only.
+// Users: the SpMV's halos (exchange.cpp), the distributed BFS's frontier bitmap (bfs_exchange.hpp:
+// one slice, this rank's bitmap words, which every same-host rank reads).
 #pragma once
 #include <mpi.h>
 

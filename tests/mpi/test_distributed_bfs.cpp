@@ -6,7 +6,10 @@
 // (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
 // a broken one on any rank; a bad source, or ranks passing different sources or directions, ends
 // every rank with the same error. One rank (a communicator of rank 0 alone) runs the one-device
-// engine under auto, the kernels when forced.
+// engine under auto, the kernels when forced. Hubs (a few vertices of thousands of edges) take
+// the load-balanced top-down expand under auto and equal the one-wave expand's levels; the
+// bottom-up bitmap travels through shared memory (LOCKSTEP_MPI_HALO=shm, shm-plain) and through
+// MPI messages (mpi), over more searches than the segments' two halves.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -234,6 +237,114 @@ TEST_CASE("mpi bfs: validation catches a broken tree on any rank; bad sources en
       message = e.what();
     }
     CHECK(message.find("different options") != std::string::npos);
+  }
+}
+
+}  // namespace lockstep::test
+
+namespace lockstep::test {
+namespace {
+
+// Hubs on every rank: vertex 32 q + 3 of rank q's block joined to every 3rd vertex (thousands of
+// edges: many merge-path tiles), a path through the rest; rank 0's vertices 0..2 isolated.
+CsrGraph hubs(int32_t n, int ranks) {
+  Graph g;
+  g.n = n;
+  for (int q = 0; q < ranks; ++q)
+    for (int32_t v = 0; v < n; v += 3)
+      if (v != 32 * q + 3) g.add_edge(32 * q + 3, v, 1);
+  for (int32_t v = 4; v + 1 < n; ++v) g.add_edge(v, v + 1, 1);
+  g.add_reverse_edges();
+  return CsrGraph(g);
+}
+
+}  // namespace
+
+TEST_CASE("mpi bfs: hubs take the load-balanced top-down expand, levels as one wave a vertex") {
+  const int p = world_size();
+  const int32_t n = 32 * p + 6000;
+  const CsrGraph whole = hubs(n, p);
+  const mpi::DistributedGraph g =
+      mpi::scatter_graph(world(), world_rank() == 0 ? whole : CsrGraph{}, blocks32(n, p));
+  for (mpi::Expand e : {mpi::Expand::automatic, mpi::Expand::wave, mpi::Expand::lb}) {
+    mpi::DistributedBfsOptions o;
+    o.direction = mpi::Direction::top_down, o.expand = e;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    for (int32_t s : {3, n - 1, 32 * (p - 1) + 3}) {  // a hub, the last vertex, the last rank's hub
+      INFO("expand ", int(e), " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      CHECK(mpi::validate_bfs(g, s, r) == "");
+      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+      const BfsResult want = bfs_cpu(whole, s, 1);
+      if (world_rank() == 0) CHECK(all == want.levels);
+      CHECK(r.reached == want.reached);
+      CHECK(r.traversed_edges == want.traversed_edges);
+      // forced: every rank's frontier meets its hub at some level; auto: the source hub's level
+      // (one vertex of thousands of edges) passes the rule on any device
+      int balanced = 0;
+      for (const mpi::DistributedBfsStep& st : r.steps) balanced += st.balanced;
+      if (e == mpi::Expand::wave) CHECK(balanced == 0);
+      if (e == mpi::Expand::lb) CHECK(balanced > 0);
+      if (e == mpi::Expand::automatic && s == 3 && world_rank() == 0) CHECK(r.steps[0].balanced);
+    }
+  }
+  // the bottom-up and automatic directions around a balanced top-down start
+  mpi::DistributedBfsOptions o;
+  o.expand = mpi::Expand::lb;
+  mpi::DistributedBfs bfs(rank_context(), g, o);
+  const mpi::DistributedBfsResult r = bfs.run(n - 1);
+  const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+  if (world_rank() == 0) CHECK(all == bfs_cpu(whole, n - 1, 1).levels);
+  CHECK(mpi::validate_bfs(g, n - 1, r) == "");
+}
+
+TEST_CASE("mpi bfs: R-MAT load-balanced top-down equals the one-process levels") {
+  const CsrGraph whole = rmat_graph(12, 16, 3);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 12, 16, 3);
+  mpi::DistributedBfsOptions o;
+  o.direction = mpi::Direction::top_down, o.expand = mpi::Expand::lb;
+  mpi::DistributedBfs bfs(rank_context(), g, o);
+  for (int32_t s : {0, whole.n - 1, 1000}) {
+    INFO("source ", s);
+    const mpi::DistributedBfsResult r = bfs.run(s);
+    const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+    if (world_rank() == 0) CHECK(all == bfs_cpu(whole, s, 1).levels);
+    CHECK(mpi::validate_bfs(g, s, r) == "");
+  }
+}
+
+TEST_CASE("mpi bfs: the bottom-up bitmap through shared memory and through MPI messages") {
+  const int p = world_size();
+  const CsrGraph whole = rmat_graph(11, 8, 2);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 11, 8, 2);
+  const int32_t n = 32 * p + 50;
+  const CsrGraph made = hand_made(n);
+  std::vector<int32_t> b = blocks32(n, p);
+  if (p > 2) b[2] = b[1];  // rank 1 holds no vertices: no words to send, all to receive
+  const mpi::DistributedGraph empty =
+      mpi::scatter_graph(world(), world_rank() == 0 ? made : CsrGraph{}, b);
+  for (const char* path : {"shm", "mpi", "shm-plain"}) {
+    ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
+    mpi::DistributedBfsOptions o;
+    o.direction = mpi::Direction::bottom_up;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    CHECK(bfs.shared_peers() == (std::string(path) == "mpi" ? 0 : p - 1));  // one host
+    for (int32_t s : {0, 517, whole.n - 1, 33, 1500}) {  // 5 searches: both halves reused
+      INFO(path, " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+      if (world_rank() == 0) CHECK(all == bfs_cpu(whole, s, 1).levels);
+      CHECK(r.levels_run(mpi::Direction::bottom_up) == int(r.steps.size()));
+      CHECK(mpi::validate_bfs(g, s, r) == "");
+    }
+    mpi::DistributedBfs other(rank_context(), empty, o);
+    for (int32_t s : {n - 1, 40}) {
+      INFO(path, " rank without vertices, source ", s);
+      const mpi::DistributedBfsResult r = other.run(s);
+      const std::vector<int32_t> all = mpi::gather_levels(empty, r.levels);
+      if (world_rank() == 0) CHECK(all == bfs_cpu(made, s, 1).levels);
+      CHECK(mpi::validate_bfs(empty, s, r) == "");
+    }
   }
 }
 

@@ -11,9 +11,11 @@
 # its share of the edge stream for the degrees, then the whole stream for its rows, with its
 # share of the host's cores, OMP_NUM_THREADS = cores / np). The default PARTS took ~6-7 minutes
 # on 4 H100s (estimate from the 2026-11-27 graph_s and wall_s: RMAT 28 on 4 ranks ~2 minutes).
-# Prints, per run, the summary line (gteps = harmonic mean) and the first search's per-level
+# Prints, per run, the summary line (gteps = harmonic mean), the head line's shared_peers (ranks
+# whose bottom-up bitmap words come through shared memory) and the first search's per-level
 # timeline (`timeline level=`: direction, global frontier, slowest rank's ms and exchange_ms,
-# most pairs a rank sent). Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
+# most pairs a rank sent, lb_ranks: ranks whose top-down expand was load-balanced).
+# LOCKSTEP_MPI_HALO (auto | shm | shm-plain | mpi), when set, goes to every rank (mpirun -x). Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
 # line after each, then `strong`/`weak` lines with speedup and efficiency) and, with
 # matplotlib, $OUT/mpi_bfs.png. Needs GPUs and an MPI binary: exits 0 with a note otherwise.
 # MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
@@ -49,13 +51,16 @@ t_start=$SECONDS
 declare -A gteps
 run() {  # run TAG NP ARGS...: one command, its lines, its wall time
   local tag=$1 np=$2; shift 2
-  local cmd=($mpirun -np "$np" --bind-to none -x OMP_NUM_THREADS=$((cores / np)) "$bin" bfs "$@")
+  local halo=()
+  [[ -n "${LOCKSTEP_MPI_HALO:-}" ]] && halo=(-x LOCKSTEP_MPI_HALO)
+  local cmd=($mpirun -np "$np" --bind-to none -x OMP_NUM_THREADS=$((cores / np)) "${halo[@]}" "$bin" bfs "$@")
   echo "# $tag: ${cmd[*]}" >> "$txt"
   local start=$SECONDS
   local out
   out=$("${cmd[@]}" 2>> "$OUT/mpi_bfs.err")
   echo "$out" | tee -a "$txt" > /dev/null
   echo "wall_s=$((SECONDS - start)) tag=$tag np=$np" | tee -a "$txt"
+  grep -o 'shared_peers=[0-9]*' <<< "$out" | head -1 | sed "s/^/  $tag /"
   grep '^timeline level=' <<< "$out" | sed "s/^/  $tag /"
   local last=$(tail -1 <<< "$out")
   gteps[$tag]=$(kv gteps <<< "$last")

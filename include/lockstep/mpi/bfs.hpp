@@ -14,13 +14,15 @@
 // global bitmap), chosen to balance adjacency entries. Each rank keeps its rows with global
 // neighbour ids and 64-bit row offsets (a rank may hold more than 2^31 entries), plus the rows of
 // the in-neighbours when the graph is directed. Per level, with the global frontier counts:
-//   top-down   each rank expands its frontier on its device (one wave a vertex): neighbours it
-//              owns are claimed there, the others leave as (vertex, parent) pairs, each remote
+//   top-down   each rank expands its frontier on its device (one wave a vertex, or, for hubs,
+//              the one-GPU engine's load-balanced merge-path tiles): neighbours it owns are
+//              claimed there, the others leave as (vertex, parent) pairs, each remote
 //              vertex at most once a search (a global bitmap of those sent or seen in a gathered
 //              frontier), bucketed by owner on the device and sent with MPI_Ialltoallv through
 //              pinned host buffers (the counts first, while the device buckets); the owners
 //              claim what they receive;
-//   bottom-up  each rank's frontier bitmap words are gathered on every rank (MPI_Iallgatherv), and
+//   bottom-up  each rank's frontier bitmap words are gathered on every rank (shared memory
+//              between ranks of one host, MPI messages otherwise; LOCKSTEP_MPI_HALO), and
 //              every rank scans its own unvisited vertices' in-neighbours against the whole
 //              bitmap on its device (cl/bfs_bitmap.cl's bfs_bu_step, the one-GPU kernel);
 //   the switch Beamer's: bottom-up when the frontier's edges exceed the unvisited edges / alpha,
@@ -76,6 +78,11 @@ enum class Direction { automatic, top_down, bottom_up };
 Direction parse_direction(const std::string& name);  // auto | top-down | bottom-up
 const char* to_string(Direction d);
 
+/// A top-down level's expand on each rank: automatic (load-balanced when the rank's frontier
+/// passes the one-GPU rule's lb_edges or lb_degree, lockstep::BfsRule), one wave a vertex, or
+/// load-balanced (merge-path tiles: a hub's edges over many work-groups).
+enum class Expand { automatic, wave, lb };
+
 struct DistributedBfsOptions {
   Direction direction = Direction::automatic;
   double alpha = 14, beta = 24;
@@ -84,6 +91,7 @@ struct DistributedBfsOptions {
   /// Remote (vertex, parent) pairs a top-down level may send per rank; a level whose frontier
   /// has more edges on some rank runs bottom-up. 0: min(local entries, 2^26), at least 2^16.
   int64_t remote_capacity = 0;
+  Expand expand = Expand::automatic;
 };
 
 struct DistributedBfsStep {
@@ -92,6 +100,7 @@ struct DistributedBfsStep {
   int64_t frontier = 0, edges = 0;  // global, before the level
   double ms = 0, exchange_ms = 0;   // this rank's level time, and its part in MPI and copies
   int64_t sent = 0;                 // top-down: the (vertex, parent) pairs this rank sent
+  bool balanced = false;            // top-down: this rank's expand was load-balanced
 };
 
 struct DistributedBfsResult {
@@ -114,6 +123,9 @@ class DistributedBfs {
   DistributedBfsResult run(int32_t source);
   /// Whether run() is lockstep::Bfs on one rank's whole graph (see the comment at the top).
   bool one_device() const;
+  /// Ranks whose bottom-up frontier words come through shared memory (same host,
+  /// LOCKSTEP_MPI_HALO auto or shm); 0: MPI messages only.
+  int shared_peers() const;
 
  private:
   struct Impl;

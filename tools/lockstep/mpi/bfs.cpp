@@ -4,7 +4,8 @@
 // read on rank 0 and scattered. Rank 0 prints a head line (graph_s: the graph read or drawn and
 // built, the slowest rank), a line per search (ms: the slowest rank, from a barrier; exchange_ms:
 // the largest per-rank time in MPI and its copies), after the first one `timeline level=` lines
-// (its levels: direction, frontier, slowest rank's ms and exchange_ms, pairs sent) and last the
+// (its levels: direction, frontier, slowest rank's ms and exchange_ms, pairs sent, ranks whose
+// top-down expand was load-balanced: lb_ranks) and last the
 // summary: Graph500's harmonic mean
 // of the per-search TEPS (gteps) with median, min and max, each undirected edge of the traversed
 // component once, as `lockstep bfs` counts them.
@@ -46,13 +47,15 @@ double median(std::vector<double> v) {
 void timeline(const mpi::DistributedBfsResult& r, MPI_Comm comm, bool one_device) {
   for (const mpi::DistributedBfsStep& st : r.steps) {
     double t[2] = {st.ms, st.exchange_ms};
-    int64_t sent = st.sent;
+    int64_t sent = st.sent, lb = st.balanced;
     MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_DOUBLE, MPI_MAX, comm);
     MPI_Allreduce(MPI_IN_PLACE, &sent, 1, MPI_INT64_T, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &lb, 1, MPI_INT64_T, MPI_SUM, comm);
     Report line;
     line.add("timeline level", st.level).add("direction", mpi::to_string(st.direction));
     line.add("frontier", st.frontier).add("edges", st.edges).add("ms", t[0]);
-    line.add("exchange_ms", t[1]).add("sent_max", sent).add("one_device", int(one_device));
+    line.add("exchange_ms", t[1]).add("sent_max", sent).add("lb_ranks", lb);
+    line.add("one_device", int(one_device));
     if (mpi::rank(comm) == 0) std::cout << line.str() << "\n";
   }
 }
@@ -69,6 +72,7 @@ int run(const po::variables_map& vm, const mpi::DistributedBfsOptions& o, MPI_Co
   Report head;
   head.add("device", ctx->info().name).add("ranks", mpi::size(comm)).add("n", g.n);
   head.add("edges", g.global_entries).add("symmetric", int(g.symmetric)).add("graph_s", graph_s);
+  head.add("shared_peers", bfs.shared_peers());  // bottom-up words through shared memory
   if (me == 0) std::cout << head.str() << "\n";
 
   std::vector<int32_t> sources{0};

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 37 on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
+# .carry/mpi carried (tools/gpu/prepare_mpi.sh, run here first: it builds this tree's lockstep
+# and MPI tests): the MPI test binary's BFS cases on the GPUs, one rank per GPU (-np 2 and -np 4:
+# the load-balanced top-down on hubs, the bottom-up bitmap through shared memory and through MPI,
+# a rank without vertices) into $OUT/mpi-bfs-tests-npP.txt, then tools/bench/mpi_bfs.sh (PARTS
+# unless set: one strong weak; PARTS=big for RMAT 29 in its own call) into $OUT. The free space
+# of /dev/shm (the bitmap segments live there: 2 x n / 8 / ranks bytes a rank) goes first.
+# Use: OUT=/tmp/out [SOURCES=8] [PARTS=...] [LOCKSTEP_MPI_HALO=mpi] bash tools/gpu/mpi_bfs.sh
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+carry="$root/.carry/mpi"
+: "${OUT:?set OUT to the output folder}"
+mkdir -p "$OUT"
+bash "$carry/opencl-env.sh"
+source "$carry/env.sh"
+export XDG_CACHE_HOME=/tmp/lockstep-cache LOCKSTEP_SOURCE_DIR="$root"
+unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank)
+df -h /dev/shm | tail -1 | sed 's|^|# /dev/shm: |'
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+for np in 2 4; do
+  [[ $np -le ${gpus:-0} ]] || continue
+  timeout 120 "$MPIRUN" -np "$np" --bind-to none "$carry/lockstep_mpi_tests" -tc='*bfs*' \
+    > "$OUT/mpi-bfs-tests-np$np.txt" 2>&1
+  echo "mpi bfs tests np=$np rc=$?"
+  grep -E 'test cases|assertions' "$OUT/mpi-bfs-tests-np$np.txt" | sort | uniq -c
+done
+SOURCES=${SOURCES:-8} bash "$root/tools/bench/mpi_bfs.sh"
