@@ -92,6 +92,22 @@ TEST_CASE("spmm: the rule, the validity checks and the tuned shape that automati
   for (int k : {1, 3, 4, 8, 16, 32, 100})
     for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major})
       CHECK_MESSAGE(spmm_valid(spmm_rule(d, k, l), d, k, l), "k=", k, " ", to_string(l));
+  {  // a GPU's rule (the merge shape differs there), valid for every k on this device's limits
+    DeviceInfo gpu = d;
+    gpu.type = "GPU";
+    RowStats hubs;
+    hubs.max = 100000, hubs.mean = 30, hubs.std = 300;
+    for (int k : {1, 3, 4, 8, 16, 32, 100, 256})
+      for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major})
+        for (const RowStats& s : {RowStats{}, hubs})
+          CHECK_MESSAGE(spmm_valid(spmm_rule(gpu, k, l, s), gpu, k, l), "gpu k=", k, " ",
+                        to_string(l), " ", spmm_rule(gpu, k, l, s).str());
+    const SpmmConfig m = spmm_rule(gpu, 16, DenseLayout::row_major, hubs);
+    CHECK(m.algorithm == SpmmAlgorithm::merge);
+    CHECK(m.vec == 1);
+    CHECK(m.team == 16);
+    CHECK(m.items == 4 * spmm_merge_items);
+  }
   const SpmmConfig c{64, 4, 4};
   CHECK_FALSE(spmm_valid(c, d, 6, DenseLayout::row_major));  // 6 % 4 != 0
   CHECK_FALSE(spmm_valid(c, d, 8, DenseLayout::col_major));  // vec > 1 in column-major

@@ -48,7 +48,8 @@ struct SpmmConfig {
 /// that cover k with one chunk each on GPUs (at most 4 elsewhere), up to 32; column-major: one
 /// work-item per row (up to 8 columns each, else more lanes). 256 work-items. Rows whose lengths
 /// are irregular (irregular_rows(stats), the SpMV rule's test: a few hub rows far longer than the
-/// mean) take merge, spmm_merge_items steps per team; the others team.
+/// mean) take merge, spmm_merge_items steps per team; the others team. Merge on GPUs, row-major:
+/// VEC 1, TEAM min(16, k) lanes, 4 x spmm_merge_items steps from k = 16 (the H100 tuner's choice).
 SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout,
                      const RowStats& stats = {});
 /// The rule's merge-path steps per team.

@@ -1,13 +1,13 @@
 // Distributed SpMV and its halo exchange, hidden behind the interior rows (and, when a solver
 // starts it early, behind the solver's own vector update).
 //
-// One exchange, in order: (copy queue, behind a marker of the main queue's last write of x) pack
-// the entries the neighbours need into send_dev_, one download per send peer into its staging
-// slice; (host) MPI_Irecv per MPI
+// One exchange, in order: (main queue) pack the entries the neighbours need into send_dev_, then
+// at once the interior rows; (copy queue, behind the pack) one download per send peer into its
+// staging slice; (host) MPI_Irecv per MPI
 // receive peer, and each send peer's message posted as soon as its download event completes;
 // (copy queue) each receive peer's halo uploaded into x[nc + offset ..) as soon as it arrived;
-// (main queue) the interior rows run meanwhile, from the start (no transfer queued before them);
-// the boundary rows wait for the pack and every upload, into a
+// (main queue) the interior rows run meanwhile, enqueued before the exchange's host work;
+// the boundary rows wait for every upload, into a
 // scratch buffer copied to y[ni..n). The host never blocks in one thing while another could
 // move: it polls the download events, the shared-memory flags and MPI_Testsome (which also
 // progresses a reduction in flight, MPI_Iallreduce; with no MPI receive pending MPI_Iprobe
@@ -86,18 +86,30 @@ struct SpmvExchange {
     return true;
   }
 
-  // The main queue's marker after its last write of x: what the pack waits for.
-  static cl::Event mark(A& a) {
-    cl::Event e;
-    check(a.queue_.enqueueMarkerWithWaitList(nullptr, &e), "clEnqueueMarkerWithWaitList");
-    check(a.queue_.flush(), "clFlush");
-    return e;
+  // The pack, first on the main queue (behind x's last write): run() enqueues the interior rows
+  // right after it, before any host work of the exchange, so they never wait for the host or a
+  // transfer. (A pack on the copy queue did not overlap the interior kernel on the H100: it ran
+  // after it, 0.15 ms late at 4 ranks; BENCHMARKS.md, eleventh session.)
+  static void pack(A& a, cl::Buffer& x) {
+    a.pack_ = cl::Event();
+    if (a.send_index_.empty()) return;
+    cl::CommandQueue& q = a.queue_;
+    Defines d;
+    set_value_type<T>(d);
+    cl::Kernel k = kernel(q, "halo.cl", "halo_pack", d);
+    const int count = int(a.send_index_.size());
+    set_args(k, count, a.send_index_dev_, x, a.send_dev_);
+    a.pack_ = launch(q, k, (size_t(count) + 63) / 64 * 64, 64);
   }
 
-  // `written`: mark(a) taken when x was final (null: taken here).
-  static void start(A& a, cl::Buffer& x, cl::Event written = cl::Event()) {
+  // `packed`: run() enqueued the pack already (and completed any other vector's exchange).
+  static void start(A& a, cl::Buffer& x, bool packed = false) {
     if (a.exchange_x_()) complete(a);  // another vector's exchange: its halo first
     if (a.sends_.empty() && a.recvs_.empty()) return;
+    if (!packed) {
+      pack(a, x);
+      check(a.queue_.flush(), "clFlush");
+    }
     // The last exchange's uploads read their staging: they end before new halos land there,
     // and a same-host neighbour's slice is released for its next download.
     for (size_t j = 0; j < a.recvs_.size(); ++j) {
@@ -112,23 +124,10 @@ struct SpmvExchange {
         MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag, a.comm_,
                   &a.recv_req_[j]);
     }
-    a.pack_ = cl::Event();
     if (!a.send_index_.empty()) {
-      // The pack runs on the copy queue behind a marker of the main queue (x's last write):
-      // the main queue's next kernel (the interior rows) never waits for pack or download.
-      std::vector<cl::Event> after{written() ? written : mark(a)};
-      cl::CommandQueue& c = a.copy_queue_;
-      check(c.enqueueBarrierWithWaitList(&after), "clEnqueueBarrierWithWaitList");
-      Defines d;
-      set_value_type<T>(d);
-      cl::Kernel k = kernel(c, "halo.cl", "halo_pack", d);
-      const int count = int(a.send_index_.size());
-      set_args(k, count, a.send_index_dev_, x, a.send_dev_);
-      a.pack_ = launch(c, k, (size_t(count) + 63) / 64 * 64, 64);
-      check(c.flush(), "clFlush");
       for (size_t i = 0; i < a.sends_.size(); ++i)
         a.sent_[i] = 0, a.posted_[i] = 0, a.send_req_[i] = MPI_REQUEST_NULL;
-      post_downloads(a);
+      post_downloads(a);  // on the copy queue, behind the pack's event
     }
     a.exchange_x_ = x;
     progress(a);
@@ -239,23 +238,24 @@ struct SpmvExchange {
   static void run(A& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* t) {
     cl::CommandQueue& q = a.queue_;
     const int32_t ni = a.interior_, nb = a.local_rows() - ni;
-    // The interior rows go first on the main queue; the exchange (unless start_exchange began
-    // it) after them on the host, its pack behind a marker taken before them.
+    // The pack and the interior rows go first on the main queue; the exchange's host work
+    // (unless start_exchange began it) after them.
     const bool starting = a.exchange_x_() != x() && (!a.sends_.empty() || !a.recvs_.empty());
-    cl::Event written = starting && !a.send_index_.empty() ? mark(a) : cl::Event();
+    if (starting) {
+      if (a.exchange_x_()) complete(a);  // another vector's downloads read send_dev_: end them
+      pack(a, x);
+    }
     SpmvRun interior = lockstep::spmv<T>(q, *a.interior_dev_, x, y);
     check(q.flush(), "clFlush");
-    if (starting) start(a, x, written);
+    if (starting) start(a, x, true);
     const auto t0 = std::chrono::steady_clock::now();
     if (a.exchange_x_()) complete(a);
     const double mpi_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    // The boundary rows wait for every upload, and for the pack (which reads x on the copy
-    // queue: the main queue writes x only after it).
+    // The boundary rows wait for every upload.
     std::vector<cl::Event> copies;
     for (const cl::Event& e : a.up_)
       if (e()) copies.push_back(e);
-    if (a.pack_()) copies.push_back(a.pack_);
     if (!copies.empty())
       check(q.enqueueBarrierWithWaitList(&copies), "clEnqueueBarrierWithWaitList");
     SpmvRun boundary = lockstep::spmv<T>(q, *a.boundary_dev_, x, a.boundary_y_);

@@ -54,6 +54,16 @@ SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const 
   // GPUs: a lane per VEC columns (more work-items in flight); CPUs: fewer, longer lanes
   const int per_lane = layout == DenseLayout::col_major ? kMaxChunks : device.is_gpu() ? 1 : 4;
   c.team = std::min({32, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
+  if (c.algorithm == SpmmAlgorithm::merge && device.is_gpu() && layout == DenseLayout::row_major) {
+    // merge on GPUs: one column a lane, up to 16 lanes, longer paths from k = 16: the tuner's
+    // choice on rmat21 for k = 4, 8, 16, 32 on the H100 (1.2-1.7x the vec-4 shape; BENCHMARKS.md
+    // 2026-11-27, eleventh session)
+    c.vec = 1;
+    c.team = std::min({16, next_pow2(k), c.local_size});
+    if (ceil_div(k, c.team) > kMaxChunks)
+      c.team = std::min({32, next_pow2(ceil_div(k, kMaxChunks)), c.local_size});
+    if (k >= 16) c.items = 4 * spmm_merge_items;
+  }
   return c;
 }
 
