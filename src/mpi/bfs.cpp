@@ -227,13 +227,14 @@ struct DistributedBfs::Impl {
 DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
                                const DistributedBfsOptions& o) {
   // The options that pick each level's direction must agree, or the ranks' MPI calls part.
-  double most[6] = {double(int(o.direction)), o.alpha, o.beta,
-                    -double(int(o.direction)), -o.alpha, -o.beta};
-  MPI_Allreduce(MPI_IN_PLACE, most, 6, MPI_DOUBLE, MPI_MAX, g.comm);
+  double most[8] = {double(int(o.direction)), o.alpha, o.beta, o.gamma,
+                    -double(int(o.direction)), -o.alpha, -o.beta, -o.gamma};
+  MPI_Allreduce(MPI_IN_PLACE, most, 8, MPI_DOUBLE, MPI_MAX, g.comm);
   collective(g.comm, [&] {
-    for (int i = 0; i < 3; ++i)
-      if (most[i] != -most[i + 3])
-        throw input_error("bfs: the ranks passed different options (direction, alpha, beta)");
+    for (int i = 0; i < 4; ++i)
+      if (most[i] != -most[i + 4])
+        throw input_error(
+            "bfs: the ranks passed different options (direction, alpha, beta, gamma)");
     p_ = std::make_unique<Impl>(ctx, g, o);
   });
   if (!p_->one) p_->bitmaps = std::make_unique<BitmapExchange>(ctx, g.comm, g.block);
@@ -296,8 +297,9 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
     if (forced != Direction::automatic)
       bottom = forced == Direction::bottom_up;
     else
-      bottom = bottom ? double(glob[0]) >= double(g.n) / d.o.beta
-                      : double(glob[1]) > double(mu) / d.o.alpha;
+      bottom = (bottom ? double(glob[0]) >= double(g.n) / d.o.beta
+                       : double(glob[1]) > double(mu) / d.o.alpha) ||
+               (d.p > 1 && d.o.gamma > 0 && double(glob[1]) > double(g.n) / d.o.gamma);
     if (glob[2]) bottom = true;  // some rank's pairs would not fit: bottom-up is exact too
     const auto s0 = clock_type::now();
     DistributedBfsStep st{level, bottom ? Direction::bottom_up : Direction::top_down, glob[0],

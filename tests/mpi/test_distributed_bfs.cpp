@@ -150,6 +150,29 @@ TEST_CASE("mpi bfs: R-MAT 15, forced directions, every rank takes the same direc
   CHECK(mpi::validate_bfs(g, 517, r) == "");
 }
 
+// Several ranks: automatic also goes bottom-up while the frontier's edges pass n / gamma (a
+// top-down level would move more bytes than the bitmap). Off (gamma 0) and eager (n / gamma
+// below one edge), the levels stay exact; eager, every level with a frontier edge is bottom-up.
+TEST_CASE("mpi bfs: R-MAT 13, the exchange-volume switch (gamma) off and eager") {
+  const CsrGraph whole = rmat_graph(13, 16, 3);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 13, 16, 3);
+  for (double gamma : {0.0, 2.0 * whole.n}) {
+    mpi::DistributedBfsOptions o;
+    o.gamma = gamma;
+    mpi::DistributedBfs bfs(rank_context(), g, o);
+    for (int32_t s : {0, 77, whole.n - 1}) {
+      INFO("gamma ", gamma, " source ", s);
+      const mpi::DistributedBfsResult r = bfs.run(s);
+      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+      if (world_rank() == 0) CHECK(all == bfs_cpu(whole, s, 1).levels);
+      CHECK(mpi::validate_bfs(g, s, r) == "");
+      if (gamma > 0 && world_size() > 1 && !bfs.one_device())
+        for (const mpi::DistributedBfsStep& st : r.steps)
+          if (st.edges > 0) CHECK(st.direction == mpi::Direction::bottom_up);
+    }
+  }
+}
+
 TEST_CASE("mpi bfs: one rank runs the one-device engine; forced directions keep the kernels") {
   // rank 0 alone (a communicator of one): nothing to exchange
   MPI_Comm self;

@@ -26,7 +26,10 @@
 //              every rank scans its own unvisited vertices' in-neighbours against the whole
 //              bitmap on its device (cl/bfs_bitmap.cl's bfs_bu_step, the one-GPU kernel);
 //   the switch Beamer's: bottom-up when the frontier's edges exceed the unvisited edges / alpha,
-//              back to top-down when the frontier falls below n / beta (all counts global).
+//              back to top-down when the frontier falls below n / beta (all counts global);
+//              on several ranks also bottom-up while the frontier's edges exceed n / gamma:
+//              then a top-down level would send more bytes (8 a remote edge) than the bitmap
+//              exchange moves (n / 8), and does so through PCIe twice.
 // One rank with a graph of fewer than 2^31 vertices + entries runs lockstep::Bfs, the one-device
 // engine, on its rows (nothing to exchange; its steps reported as top-down or bottom-up levels).
 #pragma once
@@ -86,6 +89,7 @@ enum class Expand { automatic, wave, lb };
 struct DistributedBfsOptions {
   Direction direction = Direction::automatic;
   double alpha = 14, beta = 24;
+  double gamma = 64;  // several ranks: bottom-up while the frontier's edges exceed n / gamma
   int local_size = 256;
   int wave_width = 0;  // 0: the device's (at least 32)
   /// Remote (vertex, parent) pairs a top-down level may send per rank; a level whose frontier
