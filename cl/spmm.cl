@@ -20,23 +20,6 @@ void spmm_csr(int rows, int k, __global const int* restrict row_ptr,
   TV acc[CPL];
   for (int t = 0; t < CPL; ++t) acc[t] = (TV)(0);
   const int begin = row_ptr[row], end = row_ptr[row + 1];
-  for (int p = begin; p < end; ++p) {
-    const int j = col[p];
-    const T v = val[p];
-#pragma unroll
-    for (int t = 0; t < CPL; ++t) {
-      const int c = (lane + t * TEAM) * VEC;
-      if (c < k) acc[t] += v * LOADV(AT(X, ldx, j, c));
-    }
-  }
-#pragma unroll
-  for (int t = 0; t < CPL; ++t) {
-    const int c = (lane + t * TEAM) * VEC;
-    if (c < k) {
-      __global T* y = AT(Y, ldy, row, c);
-      TV r = alpha * acc[t];
-      if (beta != (T)(0)) r += beta * LOADV(y);
-      STOREV(r, y);
-    }
-  }
+  for (int p = begin; p < end; ++p) spmm_accumulate(acc, lane, k, val[p], X, ldx, col[p]);
+  spmm_store_row(acc, lane, k, Y, ldy, row, alpha, beta);
 }

@@ -41,33 +41,21 @@ void spmm_merge(int rows, int k, int teams, __global const int* restrict coords,
       for (int u = 0; u < UNROLL; ++u) j[u] = col[p + u], v[u] = val[p + u];
 #pragma unroll
       for (int t = 0; t < CPL; ++t) {
-        const int c = (lane + t * TEAM) * VEC;
+        const int c = SPMM_COL(lane, t);
         if (c < k) {
 #pragma unroll
           for (int u = 0; u < UNROLL; ++u) acc[t] += v[u] * LOADV(AT(X, ldx, j[u], c));
         }
       }
     }
-    for (; p < end; ++p) {
-      const int j = col[p];
-      const T v = val[p];
+    for (; p < end; ++p) spmm_accumulate(acc, lane, k, val[p], X, ldx, col[p]);
+    if (closes) {
+      spmm_store_row(acc, lane, k, Y, ldy, i, alpha, beta);
+    } else {
 #pragma unroll
       for (int t = 0; t < CPL; ++t) {
-        const int c = (lane + t * TEAM) * VEC;
-        if (c < k) acc[t] += v * LOADV(AT(X, ldx, j, c));
-      }
-    }
-#pragma unroll
-    for (int t = 0; t < CPL; ++t) {
-      const int c = (lane + t * TEAM) * VEC;
-      if (c >= k) continue;
-      if (closes) {
-        __global T* y = AT(Y, ldy, i, c);
-        TV r = alpha * acc[t];
-        if (beta != (T)(0)) r += beta * LOADV(y);
-        STOREV(r, y);
-      } else {
-        STOREV(acc[t], carry + (size_t)team * (size_t)k + (size_t)c);
+        const int c = SPMM_COL(lane, t);
+        if (c < k) STOREV(acc[t], carry + (size_t)team * (size_t)k + (size_t)c);
       }
     }
   }

@@ -1,4 +1,4 @@
-// `lockstep bfs`: the runs of one strategy and their summary (see bfs_runs.hpp). GTEPS is
+// `lockstep bfs`: the runs of one algorithm and their summary (see bfs_runs.hpp). GTEPS is
 // Graph500's summary of the per-run rates: the harmonic mean (its reported figure), median,
 // min and max.
 #include "bfs_runs.hpp"
@@ -36,12 +36,12 @@ void add_teps(Report& kv, const std::vector<double>& g) {
   kv.add("gteps_min", m ? *lo : 0).add("gteps_max", m ? *hi : 0);
 }
 
-// One run's line: strategy= source= reached= max_level= ms= gteps= [multi_*] X_levels=.
-Report run_line(BfsAlgorithm strategy, int32_t source, const BfsResult& r, bool device) {
+// One run's line: algorithm= source= reached= max_level= ms= gteps= [multi_*] X_levels=.
+Report run_line(BfsAlgorithm algorithm, int32_t source, const BfsResult& r, bool device) {
   Report line;
-  line.add("algorithm", to_string(strategy)).add("source", source).add("reached", r.reached);
+  line.add("algorithm", to_string(algorithm)).add("source", source).add("reached", r.reached);
   line.add("max_level", r.max_level).add("ms", r.ms).add("gteps", r.gteps());
-  if (device && strategy != BfsAlgorithm::cpu)
+  if (device && algorithm != BfsAlgorithm::cpu)
     line.add("multi_groups", r.multi_groups)
         .add("multi_barrier", r.multi_in_kernel ? "in-kernel" : "relaunch");
   for (BfsAlgorithm s : kAll)
@@ -49,17 +49,17 @@ Report run_line(BfsAlgorithm strategy, int32_t source, const BfsResult& r, bool 
   return line;
 }
 
-void write_steps(std::ostream& out, BfsAlgorithm strategy, int32_t source, const BfsResult& r) {
+void write_steps(std::ostream& out, BfsAlgorithm algorithm, int32_t source, const BfsResult& r) {
   for (const BfsStep& s : r.steps)
-    out << "run=" << to_string(strategy) << " source=" << source << " level=" << s.level
+    out << "run=" << to_string(algorithm) << " source=" << source << " level=" << s.level
         << " algorithm=" << to_string(s.algorithm) << " frontier=" << s.frontier
         << " edges=" << s.edges << " ms=" << s.ms << "\n";
 }
 
 }  // namespace
 
-BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan) {
-  std::unique_ptr<Bfs> engine;  // the graph uploaded once per strategy
+BfsRuns run_algorithm(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan) {
+  std::unique_ptr<Bfs> engine;  // the graph uploaded once per algorithm
   if (ctx) engine = std::make_unique<Bfs>(*ctx, g, o);
   auto search = [&](int32_t source) {
     return engine ? engine->run(source) : bfs_cpu(g, source, o.cpu_threads);

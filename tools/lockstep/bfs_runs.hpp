@@ -1,5 +1,5 @@
-// `lockstep bfs`, the runs: one strategy over every source, a key=value line per run, and the
-// strategy's summary Report (cmd_bfs.cpp parses the options and prints).
+// `lockstep bfs`, the runs: one algorithm over every source, a key=value line per run, and the
+// algorithm's summary Report (cmd_bfs.cpp parses the options and prints).
 #pragma once
 #include <memory>
 #include <ostream>
@@ -23,6 +23,6 @@ struct BfsRuns {
 };
 
 /// Runs o.algorithm (on ctx, or the CPU when ctx is null) as `plan` says.
-BfsRuns run_strategy(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan);
+BfsRuns run_algorithm(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan);
 
 }  // namespace lockstep::cli

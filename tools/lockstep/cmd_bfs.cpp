@@ -4,9 +4,9 @@
 // search keys; a `sources=` line says so). Prints one line per source and last `reached=
 // max_level= sum_levels= ms= ms_median= gteps=` (the first source's tree; ms the mean over every
 // run, ms_median each source's median over its --repeat runs averaged over sources, the figure to
-// compare strategies by on a busy host; gteps the harmonic mean over sources and repeats,
+// compare algorithms by on a busy host; gteps the harmonic mean over sources and repeats,
 // Graph500's figure, with gteps_median/min/max) with
-// `<strategy>_levels=` counts. A comma list of --algorithm strategies runs each on the same graph (one summary
+// `<algorithm>_levels=` counts. A comma list of --algorithm names runs each on the same graph (one summary
 // line each, the last one last). GTEPS counts each undirected edge of the traversed component once
 // (out-edges of reached vertices, halved when symmetric). With --distributed (under mpirun) the
 // graph is split over the ranks (tools/lockstep/mpi/bfs.cpp).
@@ -140,7 +140,7 @@ void declare(po::options_description& opts, Deprecated& old) {
       "write per-level source= level= algorithm= frontier= edges= ms= lines")(
       "repeat", number<int>(1, 1000)->default_value(1), "runs per source")(
       "warmup", number<int>(0, 100)->default_value(1),
-      "untimed runs per strategy first (lazy JIT, allocation)")(
+      "untimed runs per algorithm first (lazy JIT, allocation)")(
       "validate", "check every result (Graph500 BFS-tree validation)")(
       "json", po::value<std::string>(), "write the summary as JSON")(
       "distributed",
@@ -230,13 +230,13 @@ int run_bfs(const Args& args) {
   plan.steps = outs.has("steps-out") ? &outs["steps-out"] : nullptr;
   nlohmann::json runs = nlohmann::json::array();
   std::string last;
-  for (BfsAlgorithm strategy : list) {
-    o.algorithm = strategy;
-    BfsRuns r = run_strategy(ctx.get(), g, o, plan);
-    if (outs.has("levels-out") && strategy == list.back())
+  for (BfsAlgorithm algorithm : list) {
+    o.algorithm = algorithm;
+    BfsRuns r = run_algorithm(ctx.get(), g, o, plan);
+    if (outs.has("levels-out") && algorithm == list.back())
       for (int32_t l : r.first.levels) outs["levels-out"] << l << "\n";
     runs.push_back(r.summary.json());
-    if (strategy != list.back()) std::cout << r.summary.str() << "\n";
+    if (algorithm != list.back()) std::cout << r.summary.str() << "\n";
     last = r.summary.str();
   }
   outs.json("json", runs.size() == 1 ? runs[0] : runs);
@@ -247,6 +247,6 @@ int run_bfs(const Args& args) {
 
 }  // namespace
 LOCKSTEP_COMMAND(
-    "bfs", "breadth-first search, strategy chosen per level (CPU, single, multi, wave, bottom-up)",
+    "bfs", "breadth-first search, algorithm chosen per level (CPU, single, multi, wave, bottom-up)",
     run_bfs);
 }  // namespace lockstep::cli

@@ -1,0 +1,70 @@
+// SpmvExchange, the halo exchange of a DistributedCsr (a friend of it): the host progress
+// engine (exchange.cpp: pack, start, progress, complete, wait) and the SpMV around it
+// (exchange_run.cpp: run, its timeline, the host-only timing). Private to src/mpi.
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "lockstep/mpi/distributed_csr.hpp"
+#include "mpi/shared_halo.hpp"
+
+namespace lockstep::mpi {
+
+template <typename T>
+struct SpmvExchange {
+  using A = DistributedCsr<T>;
+  static constexpr int kTag = 7;
+
+  static bool done(const cl::Event& e) {
+    cl_int status = CL_QUEUED;
+    check(e.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status), "clGetEventInfo");
+    if (status < 0) check(status, "a halo copy (event status)");
+    return status == CL_COMPLETE;
+  }
+  static bool all_sent(const A& a) {
+    return std::all_of(a.sent_.begin(), a.sent_.end(), [](char c) { return c != 0; });
+  }
+  // A GPU: give the core back briefly; PoCL: sleep, the device's threads need the core.
+  static void pause(const A& a) {
+    if (a.cpu_)
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    else
+      std::this_thread::yield();
+  }
+
+  // The host's polling loop: progress, else pause; nothing moving for kStallSeconds (a
+  // neighbour that stopped: its flag never comes) is an error naming the ranks waited for,
+  // never a silent hang (a failed rank ends the job: the CLI aborts on such errors).
+  static constexpr double kStallSeconds = 120;
+  struct Poll {
+    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+    void step(A& a);
+  };
+
+  static bool shared(const A& a, int rank) { return a.shm_ && a.shm_->local(rank); }
+  static bool all_arrived(const A& a) {
+    for (size_t j = 0; j < a.recvs_.size(); ++j)
+      if (!a.arrived_[j] && shared(a, a.recvs_[j].rank)) return false;
+    return true;
+  }
+
+  // The progress engine (exchange.cpp).
+  static void pack(A& a, cl::Buffer& x);
+  // `packed`: run() enqueued the pack already (and completed any other vector's exchange).
+  static void start(A& a, cl::Buffer& x, bool packed = false);
+  static bool post_downloads(A& a);
+  static void release(A& a, size_t j, bool wait);
+  static bool progress(A& a);
+  static void upload(A& a, int peer);
+  static void complete(A& a);
+  static void wait(A& a, const cl::Event& e);
+
+  // The SpMV, its timeline and the host-only timing (exchange_run.cpp).
+  static void run(A& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* t);
+  static void fill_timeline(A& a, SpmvRun interior, SpmvRun boundary, cl::Event copied,
+                            double mpi_ms, SpmvTimeline& t);
+  static double host_only(A& a, int samples);
+};
+
+}  // namespace lockstep::mpi
