@@ -1,7 +1,7 @@
 // LbPartition and BfsWide: the kernels of cl/bfs_lb.cl and cl/bfs_bitmap.cl and their scratch.
 // lb() is four launches (group scans of the frontier's degrees, one scan of the group sums, the
-// merge-path partition, the expand over ceil((count + edges) / tile) groups); the bitmap steps keep the
-// frontier as two swapped bitmaps and the visited set as a third.
+// merge-path partition, the expand over ceil((count + edges) / tile) groups); the bitmap steps keep
+// the frontier as two swapped bitmaps and the visited set as a third.
 #include <algorithm>
 
 #include "bfs/steps.hpp"
@@ -23,8 +23,7 @@ size_t round_up(int64_t items, int local) {
 }
 }  // namespace
 
-LbPartition::LbPartition(Context& ctx, int64_t vertices, int64_t items, int local,
-                         const Defines& d)
+LbPartition::LbPartition(Context& ctx, int64_t vertices, int64_t items, int local, const Defines& d)
     : ctx_(ctx), local_(local) {
   scan_ = ctx.kernel("bfs_lb.cl", "bfs_lb_scan", d);
   sums_ = ctx.kernel("bfs_lb.cl", "bfs_lb_sums", d);
@@ -36,8 +35,8 @@ LbPartition::LbPartition(Context& ctx, int64_t vertices, int64_t items, int loca
   path = make_buffer(ctx.context(), CL_MEM_READ_WRITE, tiles * 4);
 }
 
-int64_t LbPartition::run(const cl::Buffer& off, const cl::Buffer& in, int64_t count,
-                         int64_t edges, cl::Event* first) {
+int64_t LbPartition::run(const cl::Buffer& off, const cl::Buffer& in, int64_t count, int64_t edges,
+                         cl::Event* first) {
   auto& q = ctx_.queue();
   const int64_t groups = (count + local_ - 1) / local_, tile = BfsWide::tile(local_);
   set_args(scan_, off, in, int32_t(count), ends, sums);
@@ -53,7 +52,9 @@ int64_t LbPartition::run(const cl::Buffer& off, const cl::Buffer& in, int64_t co
 
 BfsWide::BfsWide(Context& ctx, int32_t n, size_t edges, int local, const Defines& defines)
     // tiles of count + edges <= n + m items (the graph's n + m < 2^31 is checked by Bfs)
-    : ctx_(ctx), n_(n), local_(local),
+    : ctx_(ctx),
+      n_(n),
+      local_(local),
       part_(ctx, n, int64_t(std::max<int32_t>(1, n)) + int64_t(std::max<size_t>(1, edges)), local,
             BfsWide::defines(defines, local)) {
   if (local % 32 != 0)

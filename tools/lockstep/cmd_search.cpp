@@ -153,8 +153,8 @@ int run_search(const Args& args) {
     pending = std::async(std::launch::async, [&vm, &context_ms] {
       const auto c0 = std::chrono::steady_clock::now();
       auto c = std::make_unique<Context>(device_spec(vm));
-      context_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0)
-                       .count();
+      context_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0).count();
       return c;
     });
   const SequenceSet db = read_sequences(dpath, s);
