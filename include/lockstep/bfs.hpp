@@ -40,13 +40,16 @@ using BfsStrategy [[deprecated("use BfsAlgorithm")]] = BfsAlgorithm;
 /// The rule of `automatic`; zero fields get defaults from the device (bfs_rule()).
 /// First, for the whole search: a graph of at most cpu_graph_edges edges runs on the host's
 /// threads (the CPU path for every level: the GPU's fixed ~0.25 ms per search is more than the
-/// host's whole search there). Then a small graph runs `multi` for every level, one persistent
-/// launch (no CPU, lb or bottom-up step, no host decision between levels), when multi's barrier
-/// is in the kernel and its work over the whole search, in steps of one wave,
-/// (n * WAVE_WIDTH + m) / multi_max + max_degree / WAVE_WIDTH (each vertex of n a wave for
-/// ceil(degree / WAVE_WIDTH) steps, multi_max / WAVE_WIDTH waves at a time; plus one wave's walk
-/// over the largest row), is at most multi_work. Otherwise, per level,
-/// with nf frontier vertices, mf their out-edges and mu the edges of unvisited vertices:
+/// host's whole search there). That rule only names a candidate: what the CPU path costs depends
+/// on the host (sockets, NUMA, other load; on the 64-core host it ran 3-15x slower than the GPU),
+/// so a Bfs engine races it once against the device path (BfsOptions::race_cpu_graph,
+/// Bfs::cpu_graph()); the one-shot bfs() takes the rule as it is. Then a small graph runs `multi`
+/// for every level, one persistent launch (no CPU, lb or bottom-up step, no host decision between
+/// levels), when multi's barrier is in the kernel and its work over the whole search, in steps of
+/// one wave, (n * WAVE_WIDTH + m) / multi_max + max_degree / WAVE_WIDTH (each vertex of n a wave
+/// for ceil(degree / WAVE_WIDTH) steps, multi_max / WAVE_WIDTH waves at a time; plus one wave's
+/// walk over the largest row), is at most multi_work. Otherwise, per level, with nf frontier
+/// vertices, mf their out-edges and mu the edges of unvisited vertices:
 ///   bottom-up  when the graph has in-edges, nf > multi_max (or mf > lb_edges) and mf > mu / alpha
 ///              (Beamer's edge test); it stays bottom-up while nf >= n / beta (his switch back);
 ///   lb         when mf > lb_edges (a few hubs: a small frontier of many edges);
@@ -82,6 +85,10 @@ struct BfsOptions {
   int wave_width = 0;      // 0: the device's wave width (32 where it reports 1)
   StrategyChoice barrier;  // multi's global barrier (relaunch: one launch per level)
   int cpu_threads = 0;     // 0: OpenMP's default (the hardware threads)
+  /// automatic, when the rule sends the whole graph to the CPU path: a Bfs engine's first search
+  /// also runs the device path from the same source and keeps the faster one for its later
+  /// searches (Bfs::cpu_graph()). false: the rule alone. bfs() (one search) never races.
+  bool race_cpu_graph = true;
 };
 /// bfs_rule with its zero fields filled for this device and these options.
 BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& options);
@@ -117,6 +124,7 @@ struct BfsResult {
   /// once). Duplicate input edges were merged when the CsrGraph was built, and a self-loop,
   /// stored once, counts one half: both slightly below Graph500's count of input tuples.
   int64_t traversed_edges = 0;
+  bool cpu_graph = false;        // every level ran on the host's CPU path (bfs_cpu), no device
   int multi_groups = 0;          // work-groups of the multi kernel (co-resident when in-kernel)
   bool multi_in_kernel = false;  // multi's global barrier is in the kernel (not relaunch)
   double gteps() const { return ms > 0 ? double(traversed_edges) / (ms * 1e6) : 0; }
@@ -130,21 +138,43 @@ BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions&
 namespace detail {
 class BfsDevice;
 }
+/// automatic's whole-graph CPU path in one Bfs engine: whether the rule chose it
+/// (BfsRule::cpu_graph_edges) and, when raced, what each path cost and which one won.
+struct BfsCpuGraph {
+  bool candidate = false;            // the rule sent the whole graph to the CPU path
+  bool raced = false;                // the first search ran both paths (race_cpu_graph)
+  bool cpu = false;                  // the engine's searches run the CPU path (else the device's)
+  double cpu_ms = 0, device_ms = 0;  // the race: each path's faster of two runs (wall clock)
+};
+
 /// The same for many sources: the graph is uploaded and the kernels built once. `g` must
-/// outlive it.
+/// outlive it. When automatic's rule sends the whole graph to the CPU path and
+/// options.race_cpu_graph holds, the first run() measures instead of trusting the rule: it runs
+/// the CPU path (its result is returned) and the device path (the graph uploaded then, each
+/// level chosen as without the rule) from the same source, twice each, alternating, timing each
+/// on the host's wall clock (the device's after its final read-back) and keeping each path's
+/// faster run (first runs pay once-only costs: lazy program loading, OpenMP's thread team,
+/// first-touch pages); every later run() takes the faster path. Nothing is kept beyond the
+/// engine: timings under load are not facts.
 class Bfs {
  public:
   Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& options = {});
   ~Bfs();
   BfsResult run(int32_t source);
+  const BfsCpuGraph& cpu_graph() const { return cpu_graph_; }
 
  private:
+  void start_device();
+  BfsResult race(int32_t source);
+  BfsResult run_device(int32_t source);
+
   Context& ctx_;
   const CsrGraph& g_;
   BfsOptions options_;
-  std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu
-  bool whole_multi_ = false;                  // automatic, and the graph is small: multi only
-  bool whole_cpu_ = false;                    // automatic, and the graph is tiny: the CPU path
+  std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu or the CPU path
+  bool whole_multi_ = false;                // automatic, and the graph is small: multi only
+  BfsCpuGraph cpu_graph_;                   // automatic, and the graph is tiny
+  bool racing_ = false;                     // the next run() races the two paths
 };
 /// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);

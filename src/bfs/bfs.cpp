@@ -2,6 +2,8 @@
 // the forced strategy); CPU steps work on a host copy of levels/parents that is refreshed only
 // when a CPU step follows GPU steps, and their discoveries are scattered to the device before
 // the next GPU step. Each step is timed on the host (wall clock, including the counter read).
+// A graph that automatic's rule sends whole to the CPU path is raced once per Bfs engine against
+// the device path (Bfs::race); the faster path runs the engine's later searches.
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -88,7 +90,9 @@ BfsResult bfs(Context& ctx, const CsrGraph& g, int32_t source, const BfsOptions&
   if (source < 0 || source >= g.n)  // before the upload
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
-  return Bfs(ctx, g, o).run(source);
+  BfsOptions one = o;
+  one.race_cpu_graph = false;  // one search: a race would only add the other path's cost
+  return Bfs(ctx, g, one).run(source);
 }
 
 Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g), options_(o) {
@@ -100,14 +104,22 @@ Bfs::Bfs(Context& ctx, const CsrGraph& g, const BfsOptions& o) : ctx_(ctx), g_(g
     throw input_error("bfs: " + std::to_string(g.n) + " vertices + " + std::to_string(g.edges()) +
                       " edges must stay below 2^31 (32-bit indices on the device)");
   const BfsRule rule = bfs_rule(ctx.info(), o);
-  whole_cpu_ = o.algorithm == BfsAlgorithm::automatic && rule.cpu_graph_edges >= 0 &&
-               int64_t(g.edges()) <= rule.cpu_graph_edges;
-  if (o.algorithm == BfsAlgorithm::cpu || whole_cpu_) return;  // the graph stays on the host
-  dev_ = std::make_unique<detail::BfsDevice>(ctx, g, o, g.has_in_edges());
-  whole_multi_ = o.algorithm == BfsAlgorithm::automatic && dev_->multi_in_kernel() &&
-                 rule.multi_work >= 0 && bfs_multi_work(g, ctx.info(), o) <= rule.multi_work;
+  cpu_graph_.candidate = o.algorithm == BfsAlgorithm::automatic && rule.cpu_graph_edges >= 0 &&
+                         int64_t(g.edges()) <= rule.cpu_graph_edges;
+  cpu_graph_.cpu = cpu_graph_.candidate;  // the rule's choice, until a race says otherwise
+  racing_ = cpu_graph_.candidate && o.race_cpu_graph;
+  if (o.algorithm == BfsAlgorithm::cpu || cpu_graph_.candidate) return;  // the graph stays here
+  start_device();
 }
 Bfs::~Bfs() = default;
+
+void Bfs::start_device() {
+  const BfsOptions& o = options_;
+  const BfsRule rule = bfs_rule(ctx_.info(), o);
+  dev_ = std::make_unique<detail::BfsDevice>(ctx_, g_, o, g_.has_in_edges());
+  whole_multi_ = o.algorithm == BfsAlgorithm::automatic && dev_->multi_in_kernel() &&
+                 rule.multi_work >= 0 && bfs_multi_work(g_, ctx_.info(), o) <= rule.multi_work;
+}
 
 BfsResult Bfs::run(int32_t source) {
   const CsrGraph& g = g_;
@@ -116,7 +128,37 @@ BfsResult Bfs::run(int32_t source) {
     throw input_error("bfs: source " + std::to_string(source) + " outside [0, " +
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   if (o.algorithm == BfsAlgorithm::cpu) return bfs_cpu(g, source, o.cpu_threads);
-  if (whole_cpu_) return bfs_cpu(g, source, bfs_auto_cpu_threads(o));  // the measured team
+  if (racing_) return race(source);
+  if (cpu_graph_.cpu) return bfs_cpu(g, source, bfs_auto_cpu_threads(o));  // the measured team
+  return run_device(source);
+}
+
+// The whole-graph CPU candidate against the device path, from the same source, alternating,
+// twice each (each path's faster run: the first runs pay once-only costs); the CPU's result is
+// the search's. The loser's resources go: the device's buffers when the CPU path wins.
+BfsResult Bfs::race(int32_t source) {
+  racing_ = false;
+  if (!dev_) start_device();  // the upload and the kernels' build stay outside the timing
+  BfsResult first;
+  double cpu_ms = 1e300, device_ms = 1e300;
+  for (int k = 0; k < 2; ++k) {
+    auto t = clock_type::now();
+    BfsResult r = bfs_cpu(g_, source, bfs_auto_cpu_threads(options_));
+    cpu_ms = std::min(cpu_ms, since(t));
+    if (k == 0) first = std::move(r);
+    t = clock_type::now();
+    run_device(source);  // returns after the levels' and parents' read-back
+    device_ms = std::min(device_ms, since(t));
+  }
+  cpu_graph_.raced = true, cpu_graph_.cpu_ms = cpu_ms, cpu_graph_.device_ms = device_ms;
+  cpu_graph_.cpu = cpu_ms <= device_ms;
+  if (cpu_graph_.cpu) dev_.reset();
+  return first;
+}
+
+BfsResult Bfs::run_device(int32_t source) {
+  const CsrGraph& g = g_;
+  const BfsOptions& o = options_;
   detail::BfsDevice& dev = *dev_;
   // the strategy of every level, or automatic (per level); a small graph's auto is forced multi
   const BfsAlgorithm fixed = whole_multi_ ? BfsAlgorithm::multi : o.algorithm;

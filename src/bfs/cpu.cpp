@@ -106,6 +106,7 @@ BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads) {
                       std::to_string(g.n) + (g.n ? ")" : "): the graph is empty"));
   const BfsRule rule;
   BfsResult r;
+  r.cpu_graph = true;
   const auto t0 = std::chrono::steady_clock::now();
   r.levels.assign(size_t(g.n), -1);
   r.parents.assign(size_t(g.n), -1);

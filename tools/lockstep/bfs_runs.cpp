@@ -98,6 +98,11 @@ BfsRuns run_algorithm(Context* ctx, const CsrGraph& g, const BfsOptions& o, cons
   kv.line_only("sources", plan.sources.size()).json_only("sources", plan.sources);
   kv.add("runs", teps.size()).add("algorithm", to_string(o.algorithm));
   for (BfsAlgorithm s : kAll) kv.add(key(s), counts[s]);
+  if (engine && engine->cpu_graph().candidate) {  // auto's whole-graph CPU rule, and its race
+    const BfsCpuGraph& c = engine->cpu_graph();
+    kv.add("cpu_graph", c.cpu ? "cpu" : "device");
+    if (c.raced) kv.add("cpu_graph_ms", c.cpu_ms).add("device_graph_ms", c.device_ms);
+  }
   if (plan.validate) kv.add("valid", 1);
   return out;
 }

@@ -127,7 +127,8 @@ void declare(po::options_description& opts, Deprecated& old) {
       "wave width <= this (0: 256 on GPUs, else never; -1: never)")(
       "cpu-graph-edges", number<long long>(-1, INT64_MAX)->default_value(0),
       "auto: the CPU path for every level when the graph has at most this many edges (0: 16384 "
-      "x min(the host's threads, 16) on GPUs, else never; -1: never)")(
+      "x min(the host's threads, 16) on GPUs, else never; -1: never); raced once against the "
+      "device path, the faster kept (summary: cpu_graph=cpu|device)")(
       "alpha", number<double>(1e-3, 1e9)->default_value(14),
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
