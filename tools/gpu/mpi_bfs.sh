@@ -8,16 +8,7 @@
 # of /dev/shm (the bitmap segments live there: 2 x n / 8 / ranks bytes a rank) goes first.
 # Use: OUT=/tmp/out [SOURCES=8] [PARTS=...] [LOCKSTEP_MPI_HALO=mpi] bash tools/gpu/mpi_bfs.sh
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-carry="$root/.carry/mpi"
-: "${OUT:?set OUT to the output folder}"
-mkdir -p "$OUT"
-bash "$carry/opencl-env.sh"
-source "$carry/env.sh"
-export XDG_CACHE_HOME=/tmp/lockstep-cache LOCKSTEP_SOURCE_DIR="$root"
-unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank)
-df -h /dev/shm | tail -1 | sed 's|^|# /dev/shm: |'
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_setup.sh"  # root, carry, OUT, env, $gpus
 for np in 2 4; do
   [[ $np -le ${gpus:-0} ]] || continue
   timeout 120 "$MPIRUN" -np "$np" --bind-to none "$carry/lockstep_mpi_tests" -tc='*bfs*' \

@@ -7,16 +7,7 @@
 # single-reduction pipelined" unless set) into $OUT: the `run` lines, each with its per-rank timeline, the summary and table,
 # the plot. The free space of /dev/shm (the segments live there) goes first.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-carry="$root/.carry/mpi"
-: "${OUT:?set OUT to the output folder}"
-mkdir -p "$OUT"
-bash "$carry/opencl-env.sh"
-source "$carry/env.sh"
-export XDG_CACHE_HOME=/tmp/lockstep-cache LOCKSTEP_SOURCE_DIR="$root"
-unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank)
-df -h /dev/shm | tail -1 | sed 's|^|# /dev/shm: |'
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+source "$(dirname "${BASH_SOURCE[0]}")/mpi_setup.sh"  # root, carry, OUT, env, $gpus
 for np in 2 4; do
   [[ $np -le ${gpus:-0} ]] || continue
   timeout 240 "$MPIRUN" -np "$np" --bind-to none "$carry/lockstep_mpi_tests" > "$OUT/mpi-tests-np$np.txt" 2>&1
