@@ -1,4 +1,4 @@
-// DistributedBfs: one rank's rows, levels, parents, frontier queues and bitmaps on its device,
+// DistributedBfs: one rank's rows, levels, parents, frontier queues and bitmaps on its device
 // and the per-level loop of lockstep/mpi/bfs.hpp (one rank whose graph fits 32-bit indices runs
 // the one-device engine instead: mpi/bfs_one.hpp). Top-down: bfs_dist_expand (cl/bfs_dist.cl,
 // one wave a frontier vertex) or, by the one-GPU rule's lb_edges / lb_degree on this rank's
@@ -9,225 +9,23 @@
 // MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: every rank's frontier
 // bitmap words onto every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between
 // ranks of one host, MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's
-// unvisited vertices (frontier edges summed in 64 bits: BFS_EDGES_64). After each level MPI_Allreduce gives the global
-// frontier size and edges, and whether any rank's frontier edges pass its pair buffers (its
-// own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
+// unvisited vertices (frontier edges summed in 64 bits: BFS_EDGES_64). After each level
+// MPI_Allreduce gives the global frontier size and edges, and whether any rank's frontier edges
+// pass its pair buffers (its own capacity): then every rank runs the level bottom-up, so all make
+// the same MPI calls.
 #include <algorithm>
-#include <array>
-#include <chrono>
 
-#include "bfs/steps.hpp"
-#include "lockstep/mpi/bfs.hpp"
-#include "mpi/bfs_exchange.hpp"
-#include "mpi/bfs_one.hpp"
-#include "mpi/pinned.hpp"
+#include "mpi/bfs_impl.hpp"
 
 namespace lockstep::mpi {
-namespace {
-using clock_type = std::chrono::steady_clock;
-double since(clock_type::time_point t) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
-}
-size_t words_of(int64_t vertices) { return size_t((vertices + 31) / 32); }
-}  // namespace
-
-struct DistributedBfs::Impl {
-  Context& ctx;
-  const DistributedGraph& g;
-  DistributedBfsOptions o;
-  int me = 0, p = 1, local = 256, wave = 32;
-  int64_t capacity = 0;
-  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote, recv;
-  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
-  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, or_seen;
-  std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
-  std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
-  BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
-  std::unique_ptr<OneRankBfs> one;  // one rank, a graph the one-device engine takes
-  std::vector<int> zeros, cursor;              // counts' reset, the buckets' starts (async writes)
-  std::shared_ptr<int32_t> stage, send, got;  // pinned: pairs read back, bucketed, received
-  size_t got_cap = 0;
-  std::array<int32_t, 4> ctr_host{};
-  int64_t edges_host = 0;
-
-  Impl(Context& c, const DistributedGraph& graph, const DistributedBfsOptions& opt)
-      : ctx(c), g(graph), o(opt), me(rank(graph.comm)), p(size(graph.comm)) {
-    if (OneRankBfs::fits(g, o)) {
-      one = std::make_unique<OneRankBfs>(c, g, o);
-      return;
-    }
-    local = o.local_size;
-    wave = detail::bfs_wave_width(c.info(), o.wave_width);
-    if (local % wave || local % 32)
-      throw input_error("bfs: the work-group size " + std::to_string(local) +
-                        " must be a multiple of the wave width " + std::to_string(wave) +
-                        " and of 32");
-    Defines d = detail::BfsWide::defines(detail::bfs_defines(local, wave), local);
-    d.set("BFS_OFFSET", "long").set("BFS_EDGES_64", 1);
-    expand = c.kernel("bfs_dist.cl", "bfs_dist_expand", d);
-    lb_expand = c.kernel("bfs_dist.cl", "bfs_dist_lb_expand", d);
-    claim = c.kernel("bfs_dist.cl", "bfs_dist_claim", d);
-    begin = c.kernel("bfs_bitmap.cl", "bfs_bu_begin", d);
-    step = c.kernel("bfs_bitmap.cl", "bfs_bu_step", d);
-    to_queue = c.kernel("bfs_bitmap.cl", "bfs_bits_to_queue", d);
-    bucket = c.kernel("bfs_dist.cl", "bfs_dist_bucket", d);
-    or_seen = c.kernel("bfs_dist.cl", "bfs_dist_or", d);
-    const int64_t entries = int64_t(g.adj.size());
-    capacity = o.remote_capacity > 0 ? o.remote_capacity
-                                     : std::max<int64_t>(1 << 16, std::min<int64_t>(entries, 1 << 26));
-    capacity = std::min<int64_t>(capacity, (int64_t(1) << 30));  // count + edges < 2^31 in lb
-    part = std::make_unique<detail::LbPartition>(c, g.count, int64_t(g.count) + capacity, local, d);
-    BfsOptions one_gpu;
-    one_gpu.local_size = local, one_gpu.wave_width = o.wave_width;
-    rule = bfs_rule(c.info(), one_gpu);
-    auto& q = c.queue();
-    off = upload(q, g.offsets, CL_MEM_READ_ONLY);
-    adj = upload(q, g.adj, CL_MEM_READ_ONLY);
-    if (!g.symmetric) {
-      in_off = upload(q, g.in_offsets, CL_MEM_READ_ONLY);
-      in_adj = upload(q, g.in_adj, CL_MEM_READ_ONLY);
-    } else {
-      in_off = off, in_adj = adj;
-    }
-    const size_t n = std::max<size_t>(1, size_t(g.count)), bytes = n * 4;
-    for (cl::Buffer* b : {&levels, &parents, &qa, &qb})
-      *b = make_buffer(c.context(), CL_MEM_READ_WRITE, bytes);
-    ctr = make_buffer(c.context(), CL_MEM_READ_WRITE, ctr_host.size() * 4);
-    edges = make_buffer(c.context(), CL_MEM_READ_WRITE, 8);
-    remote = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(capacity) * 8);
-    const size_t lw = words_of(g.count) + size_t(local);  // whole groups of words
-    for (cl::Buffer* b : {&visited, &cur, &next})
-      *b = make_buffer(c.context(), CL_MEM_READ_WRITE, lw * 4);
-    frontier = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
-    seen = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
-    bucketed = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(capacity) * 8);
-    block_buf = upload(q, g.block, CL_MEM_READ_ONLY);
-    counts = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
-    cursors = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
-    zeros.assign(size_t(p), 0), cursor.assign(size_t(p), 0);
-    stage = pinned<int32_t>(q, size_t(capacity) * 2);
-    send = pinned<int32_t>(q, size_t(capacity) * 2);
-  }
-
-  size_t round_up(int64_t items) const {
-    return size_t((std::max<int64_t>(items, 1) + local - 1) / local) * size_t(local);
-  }
-  void zero_counters() {
-    ctr_host = {}, edges_host = 0;
-    auto& q = ctx.queue();
-    check(q.enqueueWriteBuffer(ctr, CL_TRUE, 0, 16, ctr_host.data()), "clEnqueueWriteBuffer");
-    check(q.enqueueWriteBuffer(edges, CL_TRUE, 0, 8, &edges_host), "clEnqueueWriteBuffer");
-  }
-  void read_counters() {
-    auto& q = ctx.queue();
-    check(q.enqueueReadBuffer(ctr, CL_FALSE, 0, 16, ctr_host.data()), "clEnqueueReadBuffer");
-    check(q.enqueueReadBuffer(edges, CL_TRUE, 0, 8, &edges_host), "clEnqueueReadBuffer");
-  }
-
-  // Bottom-up level from bitmap `cur`: returns this rank's next frontier size and edges.
-  std::pair<int64_t, int64_t> bottom_up(int32_t level, double& exchange_ms) {
-    auto& q = ctx.queue();
-    const auto t0 = clock_type::now();
-    bitmaps->gather(cur, frontier);
-    exchange_ms += since(t0);
-    set_args(or_seen, seen, frontier, int32_t(words_of(g.n)));
-    launch(q, or_seen, round_up(int64_t(words_of(g.n))), size_t(local));
-    zero_counters();
-    set_args(step, in_off, in_adj, off, levels, parents, visited, frontier, next, g.count, ctr,
-             edges, level);
-    launch(q, step, round_up(g.count), size_t(local));
-    std::swap(cur, next);
-    read_counters();
-    bitmaps->release();  // the queue is done: the peers' words were uploaded
-    return {ctr_host[0], edges_host};
-  }
-
-  // Whether this rank's top-down level of `count` vertices and `edges` out-edges is
-  // load-balanced: forced, or the one-GPU rule (BfsRule: hubs, or a high mean degree).
-  bool balanced(int64_t count, int64_t edges) const {
-    if (count == 0 || count + edges >= (int64_t(1) << 31) || o.expand == Expand::wave) return false;
-    return o.expand == Expand::lb || edges > rule.lb_edges ||
-           double(edges) >= rule.lb_degree * double(count);
-  }
-
-  // Top-down level from queue qa (count vertices, edges out-edges): the next frontier in qa.
-  std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level,
-                                       DistributedBfsStep& st) {
-    auto& q = ctx.queue();
-    const size_t np = static_cast<size_t>(p);
-    std::vector<int> scount(np, 0), sdispl(np, 0), rcount(np, 0), rdispl(np, 0);
-    zero_counters();
-    check(q.enqueueWriteBuffer(counts, CL_FALSE, 0, np * 4, zeros.data()), "clEnqueueWriteBuffer");
-    st.balanced = balanced(count, edges);
-    if (st.balanced) {
-      const int64_t tiles = part->run(off, qa, count, edges);
-      set_args(lb_expand, off, adj, levels, parents, qa, int32_t(count), int32_t(edges), part->ends,
-               part->sums, part->path, g.first, g.first + g.count, qb, ctr, this->edges, remote,
-               int32_t(capacity), level, seen, block_buf, int32_t(p), counts);
-      launch(q, lb_expand, size_t(tiles) * size_t(local), size_t(local));
-    } else {
-      set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count,
-               qb, ctr, this->edges, remote, int32_t(capacity), level, seen, block_buf, int32_t(p),
-               counts);
-      launch(q, expand, round_up(count * wave), size_t(local));
-    }
-    check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
-    read_counters();
-    const auto t0 = clock_type::now();
-    // More pairs than the buffer (the host checked the frontier's edges, so never expected):
-    // counts of -1 tell every rank in the same MPI_Alltoall, and all stop with one error.
-    const bool over = ctr_host[2] > capacity;
-    const int64_t pairs = over ? 0 : ctr_host[2];
-    if (over) std::fill(scount.begin(), scount.end(), -1);
-    st.sent = pairs;
-    if (pairs) {  // bucket by owner on the device, one read
-      for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
-      cursor = sdispl;
-      check(q.enqueueWriteBuffer(cursors, CL_FALSE, 0, np * 4, cursor.data()),
-            "clEnqueueWriteBuffer");
-      set_args(bucket, remote, int32_t(pairs), block_buf, int32_t(p), cursors, bucketed);
-      launch(q, bucket, round_up(pairs), size_t(local));
-      check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, send.get()),
-            "clEnqueueReadBuffer");
-    }
-    MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
-    for (int r = 0; r < p; ++r)
-      if (rcount[size_t(r)] < 0)
-        throw collective_error(4, "rank " + std::to_string(r) + ": bfs: level " +
-                                      std::to_string(level) + ": remote pairs past the buffer");
-    for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
-    const size_t total = size_t(rdispl.back() + rcount.back());
-    if (total > got_cap) {  // grow the receive side (pinned and device) to twice what came
-      got_cap = std::max<size_t>(total * 2, 1 << 16);
-      got = pinned<int32_t>(q, got_cap * 2);
-      recv = make_buffer(ctx.context(), CL_MEM_READ_WRITE, got_cap * 8);
-    }
-    MPI_Datatype pair;
-    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
-    MPI_Type_commit(&pair);
-    MPI_Request req;
-    MPI_Ialltoallv(send.get(), scount.data(), sdispl.data(), pair, got.get(), rcount.data(),
-                   rdispl.data(), pair, g.comm, &req);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
-    MPI_Type_free(&pair);
-    if (total)
-      check(q.enqueueWriteBuffer(recv, CL_FALSE, 0, total * 8, got.get()), "clEnqueueWriteBuffer");
-    st.exchange_ms += since(t0);
-    if (total) {
-      set_args(claim, off, levels, parents, recv, int32_t(total), g.first, qb, ctr, this->edges,
-               level);
-      launch(q, claim, round_up(int64_t(total)), size_t(local));
-      read_counters();
-    }
-    std::swap(qa, qb);
-    return {ctr_host[0], edges_host};
-  }
-};
+using bfs_detail::clock_type;
+using bfs_detail::since;
+using bfs_detail::words_of;
 
 DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
                                const DistributedBfsOptions& o) {
   // The options that pick each level's direction must agree, or the ranks' MPI calls part.
-  double most[8] = {double(int(o.direction)), o.alpha, o.beta, o.gamma,
+  double most[8] = {double(int(o.direction)),  o.alpha,  o.beta,  o.gamma,
                     -double(int(o.direction)), -o.alpha, -o.beta, -o.gamma};
   MPI_Allreduce(MPI_IN_PLACE, most, 8, MPI_DOUBLE, MPI_MAX, g.comm);
   collective(g.comm, [&] {

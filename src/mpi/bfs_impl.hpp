@@ -1,0 +1,58 @@
+// Internal: DistributedBfs's state on one rank (src/mpi/bfs.cpp, the level loop; src/mpi/
+// bfs_level.cpp, the constructor and one level in each direction).
+#pragma once
+#include <array>
+#include <chrono>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "bfs/steps.hpp"
+#include "lockstep/mpi/bfs.hpp"
+#include "mpi/bfs_exchange.hpp"
+#include "mpi/bfs_one.hpp"
+
+namespace lockstep::mpi {
+
+namespace bfs_detail {
+using clock_type = std::chrono::steady_clock;
+inline double since(clock_type::time_point t) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+inline size_t words_of(int64_t vertices) { return size_t((vertices + 31) / 32); }
+}  // namespace bfs_detail
+
+struct DistributedBfs::Impl {
+  Context& ctx;
+  const DistributedGraph& g;
+  DistributedBfsOptions o;
+  int me = 0, p = 1, local = 256, wave = 32;
+  int64_t capacity = 0;
+  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote, recv;
+  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
+  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, or_seen;
+  std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
+  std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
+  BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
+  std::unique_ptr<OneRankBfs> one;            // one rank, a graph the one-device engine takes
+  std::vector<int> zeros, cursor;             // counts' reset, the buckets' starts (async writes)
+  std::shared_ptr<int32_t> stage, send, got;  // pinned: pairs read back, bucketed, received
+  size_t got_cap = 0;
+  std::array<int32_t, 4> ctr_host{};
+  int64_t edges_host = 0;
+
+  Impl(Context& c, const DistributedGraph& graph, const DistributedBfsOptions& opt);
+  size_t round_up(int64_t items) const;
+  void zero_counters();
+  void read_counters();
+  // Bottom-up level from bitmap `cur`: returns this rank's next frontier size and edges.
+  std::pair<int64_t, int64_t> bottom_up(int32_t level, double& exchange_ms);
+  // Whether this rank's top-down level of `count` vertices and `edges` out-edges is
+  // load-balanced: forced, or the one-GPU rule (BfsRule: hubs, or a high mean degree).
+  bool balanced(int64_t count, int64_t edges) const;
+  // Top-down level from queue qa (count vertices, edges out-edges): the next frontier in qa.
+  std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level,
+                                       DistributedBfsStep& st);
+};
+
+}  // namespace lockstep::mpi
