@@ -35,11 +35,15 @@ DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
             "bfs: the ranks passed different options (direction, alpha, beta, gamma)");
     p_ = std::make_unique<Impl>(ctx, g, o);
   });
-  if (!p_->one) p_->bitmaps = std::make_unique<BitmapExchange>(ctx, g.comm, g.block);
+  if (p_->one) return;
+  p_->bitmaps = std::make_unique<BitmapExchange>(ctx, g.comm, g.block);
+  p_->pairs = std::make_unique<PairExchange>(ctx, g.comm, p_->capacity);
 }
 DistributedBfs::~DistributedBfs() = default;
 bool DistributedBfs::one_device() const { return p_->one != nullptr; }
-int DistributedBfs::shared_peers() const { return p_->bitmaps ? p_->bitmaps->shared_peers() : 0; }
+int DistributedBfs::shared_peers() const {
+  return p_->bitmaps ? std::min(p_->bitmaps->shared_peers(), p_->pairs->shared_peers()) : 0;
+}
 
 DistributedBfsResult DistributedBfs::run(int32_t source) {
   Impl& d = *p_;

@@ -1,9 +1,7 @@
 // BitmapExchange (see bfs_exchange.hpp): the bottom-up levels' frontier bitmap on every rank.
 #include "mpi/bfs_exchange.hpp"
 
-#include <chrono>
 #include <string>
-#include <thread>
 
 #include "lockstep/mpi/session.hpp"
 #include "mpi/pinned.hpp"
@@ -11,21 +9,16 @@
 namespace lockstep::mpi {
 namespace {
 constexpr int kTag = 11;
-constexpr double kStallSeconds = 120;  // nothing moved that long: a peer stopped; an error
 }  // namespace
 
 BitmapExchange::BitmapExchange(Context& ctx, MPI_Comm comm, const std::vector<int32_t>& block)
-    : ctx_(ctx), comm_(comm), me_(rank(comm)), ranks_(size(comm)) {
+    : ctx_(ctx), comm_(comm), me_(rank(comm)), ranks_(size(comm)), wait_(ctx.queue()) {
   for (int q = 0; q < ranks_; ++q) {
     displ_.push_back(block[size_t(q)] / 32);
     words_.push_back(int((block[size_t(q) + 1] - block[size_t(q)] + 31) / 32));
   }
   HaloMode mode;
-  collective(comm, [&] {
-    mode = HaloMode::from_environment();
-    const cl::Device dev = ctx.queue().getInfo<CL_QUEUE_DEVICE>();
-    cpu_ = !(dev.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU);
-  });
+  collective(comm, [&] { mode = HaloMode::from_environment(); });
   // Every same-host peer reads this rank's words from the start of its segment's half.
   std::vector<int> send_offset(size_t(ranks_), words_[size_t(me_)] ? 0 : -1);
   send_offset[size_t(me_)] = -1;
@@ -39,13 +32,6 @@ BitmapExchange::BitmapExchange(Context& ctx, MPI_Comm comm, const std::vector<in
 }
 
 BitmapExchange::~BitmapExchange() = default;
-
-void BitmapExchange::pause() const {
-  if (cpu_)  // PoCL: the device's threads need the core
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  else
-    std::this_thread::yield();
-}
 
 void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
   auto& q = ctx_.queue();
@@ -67,15 +53,7 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
       }
     }
   const size_t recvs = reqs.size();
-  auto since = std::chrono::steady_clock::now();
-  auto stalled = [&](const std::string& what) {
-    pause();
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() >=
-        kStallSeconds)
-      throw std::runtime_error("bfs bitmap exchange " + std::to_string(seq) +
-                               ": nothing moved for " + std::to_string(int(kStallSeconds)) +
-                               " s; waiting for " + what);
-  };
+  wait_.start("bfs bitmap exchange " + std::to_string(seq));
   if (mw) {
     check(q.enqueueCopyBuffer(mine, global, 0, size_t(displ_[size_t(me_)]) * 4, mw * 4),
           "clEnqueueCopyBuffer");
@@ -83,7 +61,7 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
     if (shared_dest) {  // this exchange's half is free once every same-host peer consumed seq - 2
       for (int r = 0; r < ranks_; ++r)
         while (r != me_ && shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
-          stalled("rank " + std::to_string(r) + " (consumed)");
+          wait_.poll("rank " + std::to_string(r) + " (consumed)");
       out = static_cast<uint32_t*>(shm_->send_area(seq));
     }
     if (shared_dest || mpi_dest)
@@ -103,7 +81,7 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
                                size_t(words_[size_t(r)]) * 4, from),
           "clEnqueueWriteBuffer");
     check(q.flush(), "clFlush");
-    since = std::chrono::steady_clock::now();
+    wait_.progress();
   };
   std::vector<int> arrived(recvs);
   while (!waiting.empty()) {
@@ -138,7 +116,7 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
     if (!moved && !waiting.empty()) {
       std::string ranks;
       for (int r : waiting) ranks += " " + std::to_string(r);
-      stalled("rank" + ranks);
+      wait_.poll("rank" + ranks);
     }
   }
   MPI_Waitall(int(reqs.size() - recvs), reqs.data() + recvs, MPI_STATUSES_IGNORE);

@@ -35,15 +35,14 @@ class BitmapExchange {
 
  private:
   bool shared(int q) const { return shm_ && shm_->local(q); }
-  void pause() const;
 
   Context& ctx_;
   MPI_Comm comm_;
   int me_ = 0, ranks_ = 1;
-  bool cpu_ = false;
   std::vector<int> words_, displ_;   // per rank: its words and their first word
   std::unique_ptr<SharedHalo> shm_;  // null: MPI only
   std::shared_ptr<uint32_t> host_;   // pinned: the global bitmap (other hosts' words, this rank's)
+  HaloWait wait_;                    // the polls of the counters, the no-progress guard
   uint64_t seq_ = 0;
   bool pending_ = false;  // a gather whose consumed flags are not posted yet
 };

@@ -11,6 +11,7 @@
 #include "lockstep/mpi/bfs.hpp"
 #include "mpi/bfs_exchange.hpp"
 #include "mpi/bfs_one.hpp"
+#include "mpi/bfs_pairs.hpp"
 
 namespace lockstep::mpi {
 
@@ -28,16 +29,15 @@ struct DistributedBfs::Impl {
   DistributedBfsOptions o;
   int me = 0, p = 1, local = 256, wave = 32;
   int64_t capacity = 0;
-  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote, recv;
+  cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote;
   cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
   cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, or_seen;
   std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
   std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
+  std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
   BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
   std::unique_ptr<OneRankBfs> one;            // one rank, a graph the one-device engine takes
   std::vector<int> zeros, cursor;             // counts' reset, the buckets' starts (async writes)
-  std::shared_ptr<int32_t> stage, send, got;  // pinned: pairs read back, bucketed, received
-  size_t got_cap = 0;
   std::array<int32_t, 4> ctr_host{};
   int64_t edges_host = 0;
 

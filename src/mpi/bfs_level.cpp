@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "mpi/bfs_impl.hpp"
-#include "mpi/pinned.hpp"
 
 namespace lockstep::mpi {
 using bfs_detail::clock_type;
@@ -67,8 +66,6 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
   counts = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
   cursors = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
   zeros.assign(size_t(p), 0), cursor.assign(size_t(p), 0);
-  stage = pinned<int32_t>(q, size_t(capacity) * 2);
-  send = pinned<int32_t>(q, size_t(capacity) * 2);
 }
 
 size_t DistributedBfs::Impl::round_up(int64_t items) const {
@@ -113,7 +110,7 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
                                                            int32_t level, DistributedBfsStep& st) {
   auto& q = ctx.queue();
   const size_t np = static_cast<size_t>(p);
-  std::vector<int> scount(np, 0), sdispl(np, 0), rcount(np, 0), rdispl(np, 0);
+  std::vector<int> scount(np, 0);
   zero_counters();
   check(q.enqueueWriteBuffer(counts, CL_FALSE, 0, np * 4, zeros.data()), "clEnqueueWriteBuffer");
   st.balanced = balanced(count, edges);
@@ -133,50 +130,27 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
   read_counters();
   const auto t0 = clock_type::now();
   // More pairs than the buffer (the host checked the frontier's edges, so never expected):
-  // counts of -1 tell every rank in the same MPI_Alltoall, and all stop with one error.
+  // every rank learns it in the exchange, and all stop with one error.
   const bool over = ctr_host[2] > capacity;
-  const int64_t pairs = over ? 0 : ctr_host[2];
-  if (over) std::fill(scount.begin(), scount.end(), -1);
-  st.sent = pairs;
-  if (pairs) {  // bucket by owner on the device, one read
-    for (int r = 1; r < p; ++r) sdispl[size_t(r)] = sdispl[size_t(r) - 1] + scount[size_t(r) - 1];
-    cursor = sdispl;
+  const int64_t sent = over ? 0 : ctr_host[2];
+  st.sent = sent;
+  if (sent) {  // bucket by owner on the device; the exchange reads them once
+    cursor[0] = 0;
+    for (int r = 1; r < p; ++r) cursor[size_t(r)] = cursor[size_t(r) - 1] + scount[size_t(r) - 1];
     check(q.enqueueWriteBuffer(cursors, CL_FALSE, 0, np * 4, cursor.data()),
           "clEnqueueWriteBuffer");
-    set_args(bucket, remote, int32_t(pairs), block_buf, int32_t(p), cursors, bucketed);
-    launch(q, bucket, round_up(pairs), size_t(local));
-    check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, send.get()),
-          "clEnqueueReadBuffer");
+    set_args(bucket, remote, int32_t(sent), block_buf, int32_t(p), cursors, bucketed);
+    launch(q, bucket, round_up(sent), size_t(local));
   }
-  MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, g.comm);
-  for (int r = 0; r < p; ++r)
-    if (rcount[size_t(r)] < 0)
-      throw collective_error(4, "rank " + std::to_string(r) + ": bfs: level " +
-                                    std::to_string(level) + ": remote pairs past the buffer");
-  for (int r = 1; r < p; ++r) rdispl[size_t(r)] = rdispl[size_t(r) - 1] + rcount[size_t(r) - 1];
-  const size_t total = size_t(rdispl.back() + rcount.back());
-  if (total > got_cap) {  // grow the receive side (pinned and device) to twice what came
-    got_cap = std::max<size_t>(total * 2, 1 << 16);
-    got = pinned<int32_t>(q, got_cap * 2);
-    recv = make_buffer(ctx.context(), CL_MEM_READ_WRITE, got_cap * 8);
-  }
-  MPI_Datatype pair;
-  MPI_Type_contiguous(2, MPI_INT32_T, &pair);
-  MPI_Type_commit(&pair);
-  MPI_Request req;
-  MPI_Ialltoallv(send.get(), scount.data(), sdispl.data(), pair, got.get(), rcount.data(),
-                 rdispl.data(), pair, g.comm, &req);
-  MPI_Wait(&req, MPI_STATUS_IGNORE);
-  MPI_Type_free(&pair);
-  if (total)
-    check(q.enqueueWriteBuffer(recv, CL_FALSE, 0, total * 8, got.get()), "clEnqueueWriteBuffer");
+  const int64_t got = pairs->exchange(bucketed, scount, over, level);
   st.exchange_ms += since(t0);
-  if (total) {
-    set_args(claim, off, levels, parents, recv, int32_t(total), g.first, qb, ctr, this->edges,
-             level);
-    launch(q, claim, round_up(int64_t(total)), size_t(local));
+  if (got) {
+    set_args(claim, off, levels, parents, pairs->recv(), int32_t(got), g.first, qb, ctr,
+             this->edges, level);
+    launch(q, claim, round_up(got), size_t(local));
     read_counters();
   }
+  pairs->release();  // the queue is done: the peers' pairs were uploaded
   std::swap(qa, qb);
   return {ctr_host[0], edges_host};
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "lockstep/mpi/session.hpp"
 #include "runtime/environment.hpp"
@@ -68,9 +69,8 @@ char* map_segment(const std::string& name, size_t bytes, bool create) {
 }  // namespace
 
 std::unique_ptr<SharedHalo> SharedHalo::open(MPI_Comm comm, cl::CommandQueue& queue,
-                                             const std::vector<int>& send_offset,
-                                             size_t send_count, size_t elem, HaloMode mode,
-                                             std::string* why) {
+                                             const std::vector<int>& send_offset, size_t send_count,
+                                             size_t elem, HaloMode mode, std::string* why) {
   if (why) why->clear();
   int ranks = 1, me = 0;
   MPI_Comm_size(comm, &ranks), MPI_Comm_rank(comm, &me);
@@ -155,8 +155,7 @@ std::unique_ptr<SharedHalo> SharedHalo::open(MPI_Comm comm, cl::CommandQueue& qu
   if (ok) return h;
   h.reset();
   if (mode.required)
-    agree(comm, message.empty() ? 0 : 1,
-          "LOCKSTEP_MPI_HALO: no shared-memory halo: " + message);
+    agree(comm, message.empty() ? 0 : 1, "LOCKSTEP_MPI_HALO: no shared-memory halo: " + message);
   if (why)
     *why = message.empty() ? "another rank could not set up its shared-memory halo" : message;
   return nullptr;
@@ -206,6 +205,28 @@ void SharedHalo::post_consumed(int src, uint64_t seq) {
 bool SharedHalo::consumed(int dest, uint64_t seq) const {
   return __atomic_load_n(line(peer_[size_t(dest)], size_t(ranks_) + size_t(me_)),
                          __ATOMIC_ACQUIRE) >= seq;
+}
+
+HaloWait::HaloWait(const cl::CommandQueue& queue) {
+  const cl::Device dev = queue.getInfo<CL_QUEUE_DEVICE>();
+  cpu_ = !(dev.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU);
+}
+
+void HaloWait::start(std::string name) {
+  name_ = std::move(name);
+  progress();
+}
+
+void HaloWait::poll(const std::string& waiting_for) const {
+  constexpr double kStallSeconds = 120;  // nothing moved that long: a peer stopped; an error
+  if (cpu_)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  else
+    std::this_thread::yield();
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count() >=
+      kStallSeconds)
+    throw std::runtime_error(name_ + ": nothing moved for " + std::to_string(int(kStallSeconds)) +
+                             " s; waiting for " + waiting_for);
 }
 
 }  // namespace lockstep::mpi

@@ -2,22 +2,25 @@
 // POSIX shared-memory segment (shm_open, reserved with posix_fallocate so a full /dev/shm is an
 // error at setup, not a SIGBUS later, and unlinked as soon as every neighbour has mapped it):
 // a header of sequence counters, one 64-byte line each, then its send staging area twice (the
-// send slices in the order of the send lists; odd exchanges use one copy, even ones the other). Neighbours on the same host map each other's
-// segments, so the sender's GPU downloads its boundary slice straight into shared memory and
-// the receiver's GPU uploads it straight out of it: no MPI message, no host copy. Every mapped
-// segment is also registered with OpenCL once (a CL_MEM_USE_HOST_PTR buffer, mapped for the
-// segment's life) so drivers that pin such memory DMA into it directly; where the mapping does
-// not return the segment's own address the registration is dropped and the copies still work.
-// Handshake per exchange number `seq` (1, 2, ...; every exchange is collective, so both sides
-// count alike): the sender stores ready[dest] = seq (release) once its download completed; the
-// receiver uploads after it reads ready >= seq (acquire), and stores consumed[src] = seq once the
-// upload completed; the sender downloads exchange seq + 2 (the same half) into the slice only
-// after it reads consumed >= seq. Counters are written by the segment's owner only.
-// Users: the SpMV's halos (exchange.cpp), the distributed BFS's frontier bitmap (bfs_exchange.hpp:
-// one slice, this rank's bitmap words, which every same-host rank reads).
+// send slices in the order of the send lists; odd exchanges use one copy, even ones the other).
+// Neighbours on the same host map each other's segments, so the sender's GPU downloads its boundary
+// slice straight into shared memory and the receiver's GPU uploads it straight out of it: no MPI
+// message, no host copy. Every mapped segment is also registered with OpenCL once (a
+// CL_MEM_USE_HOST_PTR buffer, mapped for the segment's life) so drivers that pin such memory DMA
+// into it directly; where the mapping does not return the segment's own address the registration is
+// dropped and the copies still work. Handshake per exchange number `seq` (1, 2, ...; every exchange
+// is collective, so both sides count alike): the sender stores ready[dest] = seq (release) once its
+// download completed; the receiver uploads after it reads ready >= seq (acquire), and stores
+// consumed[src] = seq once the upload completed; the sender downloads exchange seq + 2 (the same
+// half) into the slice only after it reads consumed >= seq. Counters are written by the segment's
+// owner only. Users: the SpMV's halos (exchange.cpp), the distributed BFS's frontier bitmap
+// (bfs_exchange.hpp: one slice, this rank's bitmap words, which every same-host rank reads) and its
+// top-down pairs (bfs_pairs.hpp: one slice, a table of per-owner counts and the pairs bucketed by
+// owner). HaloWait: the BFS exchanges' polls of the counters, with the no-progress guard.
 #pragma once
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -79,9 +82,27 @@ class SharedHalo {
   int ranks_ = 0, me_ = 0;
   size_t header_ = 0, elem_ = 0;
   Segment mine_;
-  std::vector<Segment> peer_;  // per rank of comm: mapped when local (never this rank's own)
+  std::vector<Segment> peer_;     // per rank of comm: mapped when local (never this rank's own)
   std::vector<int> offset_from_;  // per rank: the element offset of its slice for this rank
   bool registered_ = false;
+};
+
+/// Polling the counters: pause() between polls (a short sleep where the device is the CPU, whose
+/// threads need the core: PoCL; a yield otherwise), and after 120 s without progress a
+/// runtime_error naming the exchange and what it waits for (a peer that stopped).
+class HaloWait {
+ public:
+  explicit HaloWait(const cl::CommandQueue& queue);
+  /// Starts the no-progress clock of exchange `name` (e.g. "bfs pairs exchange 7").
+  void start(std::string name);
+  void progress() { since_ = std::chrono::steady_clock::now(); }
+  /// One pause; throws when nothing progressed for 120 s, naming `waiting_for` ("rank 2").
+  void poll(const std::string& waiting_for) const;
+
+ private:
+  bool cpu_ = false;
+  std::string name_;
+  std::chrono::steady_clock::time_point since_;
 };
 
 }  // namespace lockstep::mpi

@@ -127,8 +127,8 @@ class DistributedBfs {
   DistributedBfsResult run(int32_t source);
   /// Whether run() is lockstep::Bfs on one rank's whole graph (see the comment at the top).
   bool one_device() const;
-  /// Ranks whose bottom-up frontier words come through shared memory (same host,
-  /// LOCKSTEP_MPI_HALO auto or shm); 0: MPI messages only.
+  /// Ranks whose bottom-up frontier words and top-down pairs both come through shared memory
+  /// (same host, LOCKSTEP_MPI_HALO auto or shm); 0: MPI messages only.
   int shared_peers() const;
 
  private:

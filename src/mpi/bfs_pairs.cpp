@@ -1,0 +1,163 @@
+// PairExchange (see bfs_pairs.hpp): the top-down levels' (vertex, parent) pairs to their owners.
+#include "mpi/bfs_pairs.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "lockstep/mpi/session.hpp"
+#include "mpi/pinned.hpp"
+
+namespace lockstep::mpi {
+
+PairExchange::PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity)
+    : ctx_(ctx),
+      comm_(comm),
+      me_(rank(comm)),
+      ranks_(size(comm)),
+      capacity_(capacity),
+      wait_(ctx.queue()) {
+  HaloMode mode;
+  collective(comm, [&] { mode = HaloMode::from_environment(); });
+  // A half: the table (count, first pair) per owner, one pair's room each, then the pairs;
+  // every same-host peer reads from the half's start.
+  std::vector<int> send_offset(size_t(ranks_), 0);
+  send_offset[size_t(me_)] = -1;
+  shm_ = SharedHalo::open(comm, ctx.queue(), send_offset, size_t(ranks_) + size_t(capacity), 8,
+                          mode, nullptr);
+  int others = 0;  // a peer whose pairs go by message
+  for (int q = 0; q < ranks_; ++q) others |= q != me_ && !shared(q);
+  MPI_Allreduce(MPI_IN_PLACE, &others, 1, MPI_INT, MPI_MAX, comm);
+  messages_ = others || !shm_;
+  collective(comm, [&] {
+    if (shared_peers() == 0) send_ = pinned<int32_t>(ctx.queue(), size_t(capacity_) * 2);
+  });
+}
+
+PairExchange::~PairExchange() = default;
+
+void PairExchange::reserve(size_t pairs, size_t keep) {
+  if (pairs <= recv_cap_) return;
+  const size_t cap = std::max<size_t>(pairs * 2, 1 << 16);
+  cl::Buffer b = make_buffer(ctx_.context(), CL_MEM_READ_WRITE, cap * 8);
+  if (keep)  // the queue is in order: the uploads before this copy land in the old buffer
+    check(ctx_.queue().enqueueCopyBuffer(recv_, b, 0, 0, keep * 8), "clEnqueueCopyBuffer");
+  recv_ = b, recv_cap_ = cap;
+}
+
+int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int>& counts,
+                               bool over, int32_t level) {
+  auto& q = ctx_.queue();
+  if (pending_) check(q.finish(), "clFinish"), release();
+  const uint64_t seq = ++seq_;
+  const size_t np = size_t(ranks_);
+  std::vector<int> scount = counts, sdispl(np, 0);
+  if (over) std::fill(scount.begin(), scount.end(), -1);
+  int64_t pairs = 0;
+  for (size_t r = 0; r < np; ++r) {
+    if (r) sdispl[r] = sdispl[r - 1] + std::max(scount[r - 1], 0);
+    pairs += std::max(scount[r], 0);
+  }
+  wait_.start("bfs pairs exchange " + std::to_string(seq));
+  const bool segment = shared_peers() > 0;
+  int32_t* out = send_.get();
+  if (segment) {  // this exchange's half is free once every same-host peer consumed seq - 2
+    for (int r = 0; r < ranks_; ++r)
+      while (shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
+        wait_.poll("rank " + std::to_string(r) + " (consumed)");
+    int32_t* table = static_cast<int32_t*>(shm_->send_area(seq));
+    out = table + 2 * np;
+    for (size_t r = 0; r < np; ++r) table[2 * r] = scount[r], table[2 * r + 1] = sdispl[r];
+  }
+  if (pairs)
+    check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, out), "clEnqueueReadBuffer");
+  for (int r = 0; r < ranks_; ++r)
+    if (shared(r)) shm_->post_ready(r, seq);
+  // Upload the pairs for this rank out of each same-host peer's segment as its counter comes.
+  int bad = over ? me_ : -1;  // the lowest rank with more pairs than its buffer
+  size_t at = 0;
+  std::vector<int> waiting;
+  for (int r = 0; r < ranks_; ++r)
+    if (shared(r)) waiting.push_back(r);
+  while (!waiting.empty()) {
+    bool moved = false;
+    for (size_t i = 0; i < waiting.size();) {
+      const int r = waiting[i];
+      if (!shm_->ready(r, seq)) {
+        ++i;
+        continue;
+      }
+      const int32_t* t = static_cast<const int32_t*>(shm_->from(r, seq));
+      const int c = t[2 * me_], first = t[2 * me_ + 1];
+      if (c < 0) bad = bad < 0 ? r : std::min(bad, r);
+      if (c > 0) {
+        reserve(at + size_t(c), at);
+        check(q.enqueueWriteBuffer(recv_, CL_FALSE, at * 8, size_t(c) * 8,
+                                   t + 2 * (np + size_t(first))),
+              "clEnqueueWriteBuffer");
+        check(q.flush(), "clFlush");
+        at += size_t(c);
+      }
+      waiting.erase(waiting.begin() + long(i)), moved = true;
+    }
+    if (moved) {
+      wait_.progress();
+    } else if (!waiting.empty()) {
+      std::string ranks;
+      for (int r : waiting) ranks += " " + std::to_string(r);
+      wait_.poll("rank" + ranks);
+    }
+  }
+  pending_ = segment;
+  if (messages_) {
+    for (int r = 0; r < ranks_; ++r)
+      if (shared(r)) scount[size_t(r)] = over ? -1 : 0;
+    at += by_messages(out, scount, sdispl, at, bad);
+  }
+  if (bad >= 0)
+    throw collective_error(4, "rank " + std::to_string(bad) + ": bfs: level " +
+                                  std::to_string(level) + ": remote pairs past the buffer");
+  return int64_t(at);
+}
+
+// The counts by MPI_Alltoall (-1 from a rank past its buffer: then every rank stops after it),
+// the pairs by MPI_Ialltoallv into pinned memory, uploaded into recv_ from `at`.
+int64_t PairExchange::by_messages(const int32_t* out, std::vector<int> scount,
+                                  const std::vector<int>& sdispl, size_t at, int& bad) {
+  auto& q = ctx_.queue();
+  const size_t np = size_t(ranks_);
+  std::vector<int> rcount(np, 0), rdispl(np, 0);
+  MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm_);
+  for (int r = 0; r < ranks_; ++r)
+    if (rcount[size_t(r)] < 0) bad = bad < 0 ? r : std::min(bad, r);
+  for (int r = 0; r < ranks_; ++r)  // every rank saw the -1: none goes on to the pairs
+    if (rcount[size_t(r)] < 0) return 0;
+  for (size_t r = 1; r < np; ++r) rdispl[r] = rdispl[r - 1] + rcount[r - 1];
+  const size_t total = size_t(rdispl.back() + rcount.back());
+  if (total > got_cap_) {  // grow the pinned receive side to twice what came
+    got_cap_ = std::max<size_t>(total * 2, 1 << 16);
+    got_ = pinned<int32_t>(q, got_cap_ * 2);
+  }
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT32_T, &pair);
+  MPI_Type_commit(&pair);
+  MPI_Request req;
+  MPI_Ialltoallv(out, scount.data(), sdispl.data(), pair, got_.get(), rcount.data(), rdispl.data(),
+                 pair, comm_, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  MPI_Type_free(&pair);
+  if (total) {
+    reserve(at + total, at);
+    check(q.enqueueWriteBuffer(recv_, CL_FALSE, at * 8, total * 8, got_.get()),
+          "clEnqueueWriteBuffer");
+  }
+  return int64_t(total);
+}
+
+void PairExchange::release() {
+  if (!pending_) return;
+  for (int r = 0; r < ranks_; ++r)
+    if (shared(r)) shm_->post_consumed(r, seq_);
+  pending_ = false;
+}
+
+}  // namespace lockstep::mpi
