@@ -7,14 +7,14 @@
 // a broken one on any rank; a bad source, or ranks passing different sources or directions, ends
 // every rank with the same error. One rank (a communicator of rank 0 alone) runs the one-device
 // engine under auto, the kernels when forced. Hubs (a few vertices of thousands of edges) take
-// the load-balanced top-down expand under auto and equal the one-wave expand's levels; the
-// bottom-up bitmap travels through shared memory (LOCKSTEP_MPI_HALO=shm, shm-plain) and through
-// MPI messages (mpi), over more searches than the segments' two halves.
+// the load-balanced top-down expand under auto and equal the one-wave expand's levels. The
+// exchanges' paths (shared memory, MPI messages): test_distributed_bfs_exchange.cpp.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 
 #include "lockstep/bfs.hpp"
+#include "bfs_graphs.hpp"
 #include "lockstep/generators.hpp"
 #include "mpi_support.hpp"
 
@@ -23,14 +23,6 @@ namespace {
 
 const mpi::Direction kDirections[] = {mpi::Direction::top_down, mpi::Direction::bottom_up,
                                       mpi::Direction::automatic};
-
-// Blocks of 32 vertices a rank, in order, the last rank taking the rest.
-std::vector<int32_t> blocks32(int32_t n, int ranks) {
-  std::vector<int32_t> b;
-  for (int q = 0; q < ranks; ++q) b.push_back(std::min(n, 32 * q));
-  b.push_back(n);
-  return b;
-}
 
 // Every direction from every source in `sources`: the levels gathered on rank 0 equal the
 // host BFS's, the tree validates, and reached / traversed edges agree.
@@ -54,18 +46,6 @@ void check_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
         CHECK(r.levels_run(d) == int(r.steps.size()));
     }
   }
-}
-
-// A path 32..n-1 with chords every 7 vertices and a star at 40; vertices below 32 isolated.
-CsrGraph hand_made(int32_t n) {
-  Graph g;
-  g.n = n;
-  for (int32_t v = 33; v < n; ++v) g.add_edge(v - 1, v, 1);
-  for (int32_t v = 32; v + 7 < n; v += 7) g.add_edge(v, v + 7, 1);
-  for (int32_t v = 41; v < n; v += 5) g.add_edge(40, v, 1);
-  g.add_edge(n - 1, n - 1, 1);  // a self-loop on the last vertex
-  g.add_reverse_edges();
-  return CsrGraph(g);
 }
 
 }  // namespace
@@ -263,25 +243,6 @@ TEST_CASE("mpi bfs: validation catches a broken tree on any rank; bad sources en
   }
 }
 
-}  // namespace lockstep::test
-
-namespace lockstep::test {
-namespace {
-
-// Hubs on every rank: vertex 32 q + 3 of rank q's block joined to every 3rd vertex (thousands of
-// edges: many merge-path tiles), a path through the rest; rank 0's vertices 0..2 isolated.
-CsrGraph hubs(int32_t n, int ranks) {
-  Graph g;
-  g.n = n;
-  for (int q = 0; q < ranks; ++q)
-    for (int32_t v = 0; v < n; v += 3)
-      if (v != 32 * q + 3) g.add_edge(32 * q + 3, v, 1);
-  for (int32_t v = 4; v + 1 < n; ++v) g.add_edge(v, v + 1, 1);
-  g.add_reverse_edges();
-  return CsrGraph(g);
-}
-
-}  // namespace
 
 TEST_CASE("mpi bfs: hubs take the load-balanced top-down expand, levels as one wave a vertex") {
   const int p = world_size();
@@ -333,41 +294,6 @@ TEST_CASE("mpi bfs: R-MAT load-balanced top-down equals the one-process levels")
     const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
     if (world_rank() == 0) CHECK(all == bfs_cpu(whole, s, 1).levels);
     CHECK(mpi::validate_bfs(g, s, r) == "");
-  }
-}
-
-TEST_CASE("mpi bfs: the bottom-up bitmap through shared memory and through MPI messages") {
-  const int p = world_size();
-  const CsrGraph whole = rmat_graph(11, 8, 2);
-  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 11, 8, 2);
-  const int32_t n = 32 * p + 50;
-  const CsrGraph made = hand_made(n);
-  std::vector<int32_t> b = blocks32(n, p);
-  if (p > 2) b[2] = b[1];  // rank 1 holds no vertices: no words to send, all to receive
-  const mpi::DistributedGraph empty =
-      mpi::scatter_graph(world(), world_rank() == 0 ? made : CsrGraph{}, b);
-  for (const char* path : {"shm", "mpi", "shm-plain"}) {
-    ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
-    mpi::DistributedBfsOptions o;
-    o.direction = mpi::Direction::bottom_up;
-    mpi::DistributedBfs bfs(rank_context(), g, o);
-    CHECK(bfs.shared_peers() == (std::string(path) == "mpi" ? 0 : p - 1));  // one host
-    for (int32_t s : {0, 517, whole.n - 1, 33, 1500}) {  // 5 searches: both halves reused
-      INFO(path, " source ", s);
-      const mpi::DistributedBfsResult r = bfs.run(s);
-      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
-      if (world_rank() == 0) CHECK(all == bfs_cpu(whole, s, 1).levels);
-      CHECK(r.levels_run(mpi::Direction::bottom_up) == int(r.steps.size()));
-      CHECK(mpi::validate_bfs(g, s, r) == "");
-    }
-    mpi::DistributedBfs other(rank_context(), empty, o);
-    for (int32_t s : {n - 1, 40}) {
-      INFO(path, " rank without vertices, source ", s);
-      const mpi::DistributedBfsResult r = other.run(s);
-      const std::vector<int32_t> all = mpi::gather_levels(empty, r.levels);
-      if (world_rank() == 0) CHECK(all == bfs_cpu(made, s, 1).levels);
-      CHECK(mpi::validate_bfs(empty, s, r) == "");
-    }
   }
 }
 
