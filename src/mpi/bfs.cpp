@@ -5,14 +5,15 @@
 // frontier (hubs), bfs_dist_lb_expand over cl/bfs_lb.cl's merge-path tiles (LbPartition)
 // claims the owned neighbours and writes the others, each remote vertex once a search (the
 // bitmap `seen`), as (vertex, parent) pairs counted per owner; bfs_dist_bucket groups them by
-// owner on the device while MPI_Ialltoall sends the counts; one read into pinned memory,
-// MPI_Ialltoallv, and the owners' bfs_dist_claim takes them. Bottom-up: every rank's frontier
-// bitmap words onto every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between
-// ranks of one host, MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's
-// unvisited vertices (frontier edges summed in 64 bits: BFS_EDGES_64). After each level
-// MPI_Allreduce gives the global frontier size and edges, and whether any rank's frontier edges
-// pass its pair buffers (its own capacity): then every rank runs the level bottom-up, so all make
-// the same MPI calls.
+// owner on the device, PairExchange (mpi/bfs_pairs.hpp: shared memory between ranks of one
+// host, MPI_Alltoall / MPI_Ialltoallv otherwise) takes each bucket to its owner's device, and
+// the owners' bfs_dist_claim takes them. Bottom-up: every rank's frontier bitmap words onto
+// every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between ranks of one host,
+// MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's unvisited vertices
+// (frontier edges summed in 64 bits: BFS_EDGES_64). The state: bfs_impl.hpp; the constructor
+// and one level in each direction: bfs_level.cpp. After each level MPI_Allreduce gives the
+// global frontier size and edges, and whether any rank's frontier edges pass its pair buffers
+// (its own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
 #include <algorithm>
 
 #include "mpi/bfs_impl.hpp"
@@ -37,7 +38,7 @@ DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
   });
   if (p_->one) return;
   p_->bitmaps = std::make_unique<BitmapExchange>(ctx, g.comm, g.block);
-  p_->pairs = std::make_unique<PairExchange>(ctx, g.comm, p_->capacity);
+  p_->pairs = std::make_unique<PairExchange>(ctx, g.comm, p_->capacity, g.n, g.count);
 }
 DistributedBfs::~DistributedBfs() = default;
 bool DistributedBfs::one_device() const { return p_->one != nullptr; }

@@ -9,27 +9,25 @@
 
 namespace lockstep::mpi {
 
-PairExchange::PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity)
-    : ctx_(ctx),
-      comm_(comm),
-      me_(rank(comm)),
-      ranks_(size(comm)),
-      capacity_(capacity),
-      wait_(ctx.queue()) {
+PairExchange::PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity, int64_t vertices,
+                           int64_t owned)
+    : ctx_(ctx), comm_(comm), me_(rank(comm)), ranks_(size(comm)), wait_(ctx.queue()) {
   HaloMode mode;
   collective(comm, [&] { mode = HaloMode::from_environment(); });
+  // A level's pairs: at most `capacity`, and each vertex of another rank at most once a search.
+  room_ = std::min<int64_t>(capacity, std::max<int64_t>(vertices - owned, 0));
   // A half: the table (count, first pair) per owner, one pair's room each, then the pairs;
   // every same-host peer reads from the half's start.
   std::vector<int> send_offset(size_t(ranks_), 0);
   send_offset[size_t(me_)] = -1;
-  shm_ = SharedHalo::open(comm, ctx.queue(), send_offset, size_t(ranks_) + size_t(capacity), 8,
-                          mode, nullptr);
+  shm_ = SharedHalo::open(comm, ctx.queue(), send_offset, size_t(ranks_) + size_t(room_), 8, mode,
+                          nullptr);
   int others = 0;  // a peer whose pairs go by message
   for (int q = 0; q < ranks_; ++q) others |= q != me_ && !shared(q);
   MPI_Allreduce(MPI_IN_PLACE, &others, 1, MPI_INT, MPI_MAX, comm);
   messages_ = others || !shm_;
   collective(comm, [&] {
-    if (shared_peers() == 0) send_ = pinned<int32_t>(ctx.queue(), size_t(capacity_) * 2);
+    if (shared_peers() == 0) send_ = pinned<int32_t>(ctx.queue(), size_t(room_) * 2 + 2);
   });
 }
 
@@ -51,6 +49,9 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
   const uint64_t seq = ++seq_;
   const size_t np = size_t(ranks_);
   std::vector<int> scount = counts, sdispl(np, 0);
+  int64_t sum = 0;  // past room_ never: the expand sends each vertex once a search
+  for (int c : counts) sum += c;
+  over |= sum > room_;
   if (over) std::fill(scount.begin(), scount.end(), -1);
   int64_t pairs = 0;
   for (size_t r = 0; r < np; ++r) {

@@ -12,7 +12,8 @@
 // through pinned memory (every rank makes these calls when any rank has a peer on another host,
 // with no counts for its same-host peers). A segment's half holds `capacity` pairs, the most a
 // rank sends in a level (its level runs bottom-up on every rank when its frontier's edges pass
-// that: the reduced `over` flag of bfs.cpp), so a top-down level always fits.
+// that: the reduced `over` flag of bfs.cpp), or the vertices of the other ranks if fewer (the
+// expand sends each once a search), so a top-down level always fits.
 #pragma once
 #include <mpi.h>
 
@@ -26,8 +27,9 @@ namespace lockstep::mpi {
 
 class PairExchange {
  public:
-  /// Collective over comm. capacity: the most pairs this rank sends in one exchange.
-  PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity);
+  /// Collective over comm. capacity: the most pairs this rank sends in one exchange; vertices,
+  /// owned: the graph's and this rank's (a level sends at most the others' once).
+  PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity, int64_t vertices, int64_t owned);
   ~PairExchange();
   /// `bucketed` (on the device) holds counts[r] pairs for each owner r, in owner order; `over`:
   /// this rank had more pairs than its capacity (then every rank throws collective_error after
@@ -50,7 +52,7 @@ class PairExchange {
   Context& ctx_;
   MPI_Comm comm_;
   int me_ = 0, ranks_ = 1;
-  int64_t capacity_ = 0;
+  int64_t room_ = 0;                     // the most pairs of a level (a segment's half holds them)
   bool messages_ = true;                 // some rank has a peer of another host (or no segments)
   std::unique_ptr<SharedHalo> shm_;      // null: MPI only
   std::shared_ptr<int32_t> send_, got_;  // pinned: bucketed pairs (no segments), pairs received

@@ -2,10 +2,13 @@
 # Issue 37 on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
 # .carry/mpi carried (tools/gpu/prepare_mpi.sh, run here first: it builds this tree's lockstep
 # and MPI tests): the MPI test binary's BFS cases on the GPUs, one rank per GPU (-np 2 and -np 4:
-# the load-balanced top-down on hubs, the bottom-up bitmap through shared memory and through MPI,
-# a rank without vertices) into $OUT/mpi-bfs-tests-npP.txt, then tools/bench/mpi_bfs.sh (PARTS
-# unless set: one strong weak; PARTS=big for RMAT 29 in its own call) into $OUT. The free space
-# of /dev/shm (the bitmap segments live there: 2 x n / 8 / ranks bytes a rank) goes first.
+# the load-balanced top-down on hubs, the bottom-up bitmap and the top-down pairs through shared
+# memory and through MPI, a rank without vertices) into $OUT/mpi-bfs-tests-npP.txt, then
+# tools/bench/mpi_bfs.sh (PARTS unless set: one strong weak; PARTS=big for RMAT 29 in its own
+# call) into $OUT. The free space of /dev/shm goes first: the bitmap segments live there (2 x n
+# / 8 / ranks bytes a rank) and the top-down pair segments (2 x 8 x min(pair capacity, n - the
+# rank's vertices) bytes a rank, the capacity min(the rank's entries, 2^26) by default: up to
+# 1 GiB a rank).
 # Use: OUT=/tmp/out [SOURCES=8] [PARTS=...] [LOCKSTEP_MPI_HALO=mpi] bash tools/gpu/mpi_bfs.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/mpi_setup.sh"  # root, carry, OUT, env, $gpus
