@@ -71,11 +71,13 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
 size_t DistributedBfs::Impl::round_up(int64_t items) const {
   return size_t((std::max<int64_t>(items, 1) + local - 1) / local) * size_t(local);
 }
+// Fills, not blocking writes: no host wait (two a level before), the queue orders them.
 void DistributedBfs::Impl::zero_counters() {
   ctr_host = {}, edges_host = 0;
   auto& q = ctx.queue();
-  check(q.enqueueWriteBuffer(ctr, CL_TRUE, 0, 16, ctr_host.data()), "clEnqueueWriteBuffer");
-  check(q.enqueueWriteBuffer(edges, CL_TRUE, 0, 8, &edges_host), "clEnqueueWriteBuffer");
+  const int32_t zero = 0;
+  check(q.enqueueFillBuffer(ctr, zero, 0, ctr_host.size() * 4), "clEnqueueFillBuffer");
+  check(q.enqueueFillBuffer(edges, zero, 0, 8), "clEnqueueFillBuffer");
 }
 void DistributedBfs::Impl::read_counters() {
   auto& q = ctx.queue();
