@@ -81,16 +81,14 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   MPI_Barrier(g.comm);
   const auto t0 = clock_type::now();
   int64_t local_count = mine, local_edges = mine ? g.degree(s_local) : 0;
-  // glob: the global frontier and its edges, and whether any rank's frontier edges pass its
+  // glob: the global frontier and its edges, and how many ranks' frontier edges pass their
   // own capacity (the ranks' capacities differ: each holds its own entries). Every rank takes
   // the same direction from glob alone: a rank deciding from its capacity would go bottom-up
   // (MPI_Iallgatherv) while the others go top-down (MPI_Alltoall), and all would wait forever.
   int64_t glob[3] = {0, 0, 0};
-  const auto reduce = [&] {
-    int64_t sums[2] = {local_count, local_edges}, over = local_edges > d.capacity;
-    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, g.comm);
-    MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_INT64_T, MPI_MAX, g.comm);
-    glob[0] = sums[0], glob[1] = sums[1], glob[2] = over;
+  const auto reduce = [&] {  // one MPI_Allreduce a level: glob[2] counts the ranks over
+    glob[0] = local_count, glob[1] = local_edges, glob[2] = local_edges > d.capacity;
+    MPI_Allreduce(MPI_IN_PLACE, glob, 3, MPI_INT64_T, MPI_SUM, g.comm);
   };
   reduce();
   int64_t mu = g.global_entries - glob[1];
