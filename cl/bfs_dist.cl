@@ -12,8 +12,9 @@
 //   bfs_dist_lb_expand  the same per edge, load-balanced: cl/bfs_lb.cl's merge-path tiles (its
 //                     scan, sums and path kernels partition the frontier's vertices and edges,
 //                     so a hub's edges spread over as many groups as they fill)
-//   bfs_dist_bucket   one work-item a pair: copies it to its owner's bucket, cursor[owner] (the
-//                     host set the cursors to the buckets' starts, a prefix of counts)
+//   bfs_dist_starts   the buckets' starts, a prefix of counts (one work-item), into the cursors
+//   bfs_dist_bucket   one work-item a pair (ctr[2] of them, read on the device: the host need
+//                     not wait for the expand): copies it to its owner's bucket, cursor[owner]
 //   bfs_dist_or       seen |= a gathered frontier bitmap (bottom-up levels: every vertex in it is
 //                     visited)
 //   bfs_dist_claim    one work-item a received pair: the owner claims it
@@ -141,12 +142,23 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void bfs_dist_c
   dist_flush(lq, &lcount, &ldeg, &lbase, out, ctr, edges);
 }
 
-__kernel void bfs_dist_bucket(__global const int* remote, int count, __global const int* block,
-                              int ranks, __global volatile int* cursor, __global int* out) {
-  const int i = get_global_id(0);
-  if (i >= count) return;
-  const int w = remote[2 * i], k = atomic_inc(cursor + dist_owner(block, ranks, w));
-  out[2 * k] = w, out[2 * k + 1] = remote[2 * i + 1];
+// One work-item: cursor[r] = counts[0] + ... + counts[r - 1], the buckets' starts.
+__kernel void bfs_dist_starts(__global const int* counts, int ranks, __global int* cursor) {
+  if (get_global_id(0) != 0) return;
+  int sum = 0;
+  for (int r = 0; r < ranks; ++r) cursor[r] = sum, sum += counts[r];
+}
+
+// The expand's ctr[2] pairs (none when past `capacity`: the host reports it), any grid size.
+__kernel void bfs_dist_bucket(__global const int* remote, __global const int* ctr, int capacity,
+                              __global const int* block, int ranks, __global volatile int* cursor,
+                              __global int* out) {
+  const int count = ctr[2];
+  if (count > capacity) return;
+  for (int i = get_global_id(0); i < count; i += get_global_size(0)) {
+    const int w = remote[2 * i], k = atomic_inc(cursor + dist_owner(block, ranks, w));
+    out[2 * k] = w, out[2 * k + 1] = remote[2 * i + 1];
+  }
 }
 
 __kernel void bfs_dist_or(__global uint* seen, __global const uint* frontier, int words) {

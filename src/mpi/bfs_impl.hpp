@@ -31,13 +31,13 @@ struct DistributedBfs::Impl {
   int64_t capacity = 0;
   cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote;
   cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
-  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, or_seen;
+  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen;
   std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
   std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
   std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
   BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
   std::unique_ptr<OneRankBfs> one;            // one rank, a graph the one-device engine takes
-  std::vector<int> zeros, cursor;             // counts' reset, the buckets' starts (async writes)
+  std::vector<int> zeros;                     // counts' reset (an async write)
   std::array<int32_t, 4> ctr_host{};
   int64_t edges_host = 0;
 

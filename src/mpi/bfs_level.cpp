@@ -8,6 +8,9 @@ namespace lockstep::mpi {
 using bfs_detail::clock_type;
 using bfs_detail::since;
 using bfs_detail::words_of;
+namespace {
+constexpr int64_t kEarlyPairs = 8192;  // 64 KiB: a download cheaper than a host wait
+}  // namespace
 
 DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
                            const DistributedBfsOptions& opt)
@@ -31,6 +34,7 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
   step = c.kernel("bfs_bitmap.cl", "bfs_bu_step", d);
   to_queue = c.kernel("bfs_bitmap.cl", "bfs_bits_to_queue", d);
   bucket = c.kernel("bfs_dist.cl", "bfs_dist_bucket", d);
+  starts = c.kernel("bfs_dist.cl", "bfs_dist_starts", d);
   or_seen = c.kernel("bfs_dist.cl", "bfs_dist_or", d);
   const int64_t entries = int64_t(g.adj.size());
   capacity = o.remote_capacity > 0
@@ -65,7 +69,7 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
   block_buf = upload(q, g.block, CL_MEM_READ_ONLY);
   counts = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
   cursors = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
-  zeros.assign(size_t(p), 0), cursor.assign(size_t(p), 0);
+  zeros.assign(size_t(p), 0);
 }
 
 size_t DistributedBfs::Impl::round_up(int64_t items) const {
@@ -128,23 +132,28 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
              counts);
     launch(q, expand, round_up(count * wave), size_t(local));
   }
+  // Bucket by owner on the device right behind the expand (the starts and the count on the
+  // device too); a level of few possible pairs (at most the frontier's edges) downloads them
+  // speculatively with the counters: one host wait for both.
+  const int64_t bound = std::min<int64_t>(edges, pairs->room());
+  if (p > 1) {
+    set_args(starts, counts, int32_t(p), cursors);
+    launch(q, starts, 1, 1);
+    set_args(bucket, remote, ctr, int32_t(capacity), block_buf, int32_t(p), cursors, bucketed);
+    launch(q, bucket, round_up(std::min<int64_t>(bound, 1 << 20)), size_t(local));
+  }
+  const int64_t early = bound <= kEarlyPairs ? bound : 0;
+  if (early)
+    check(q.enqueueReadBuffer(bucketed, CL_FALSE, 0, size_t(early) * 8, pairs->stage()),
+          "clEnqueueReadBuffer");
   check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
   read_counters();
   const auto t0 = clock_type::now();
   // More pairs than the buffer (the host checked the frontier's edges, so never expected):
   // every rank learns it in the exchange, and all stop with one error.
   const bool over = ctr_host[2] > capacity;
-  const int64_t sent = over ? 0 : ctr_host[2];
-  st.sent = sent;
-  if (sent) {  // bucket by owner on the device; the exchange reads them once
-    cursor[0] = 0;
-    for (int r = 1; r < p; ++r) cursor[size_t(r)] = cursor[size_t(r) - 1] + scount[size_t(r) - 1];
-    check(q.enqueueWriteBuffer(cursors, CL_FALSE, 0, np * 4, cursor.data()),
-          "clEnqueueWriteBuffer");
-    set_args(bucket, remote, int32_t(sent), block_buf, int32_t(p), cursors, bucketed);
-    launch(q, bucket, round_up(sent), size_t(local));
-  }
-  const int64_t got = pairs->exchange(bucketed, scount, over, level);
+  st.sent = over ? 0 : ctr_host[2];
+  const int64_t got = pairs->exchange(bucketed, scount, over, level, early);
   st.exchange_ms += since(t0);
   if (got) {
     set_args(claim, off, levels, parents, pairs->recv(), int32_t(got), g.first, qb, ctr,

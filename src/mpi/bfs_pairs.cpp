@@ -42,11 +42,27 @@ void PairExchange::reserve(size_t pairs, size_t keep) {
   recv_ = b, recv_cap_ = cap;
 }
 
-int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int>& counts,
-                               bool over, int32_t level) {
-  auto& q = ctx_.queue();
-  if (pending_) check(q.finish(), "clFinish"), release();
+int32_t* PairExchange::stage() {
+  if (staged_) return staged_;
+  if (pending_) check(ctx_.queue().finish(), "clFinish"), release();
   const uint64_t seq = ++seq_;
+  wait_.start("bfs pairs exchange " + std::to_string(seq));
+  staged_ = send_.get();
+  if (shared_peers() > 0) {  // this exchange's half is free once every peer consumed seq - 2
+    for (int r = 0; r < ranks_; ++r)
+      while (shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
+        wait_.poll("rank " + std::to_string(r) + " (consumed)");
+    staged_ = static_cast<int32_t*>(shm_->send_area(seq)) + 2 * size_t(ranks_);
+  }
+  return staged_;
+}
+
+int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int>& counts,
+                               bool over, int32_t level, int64_t downloaded) {
+  auto& q = ctx_.queue();
+  int32_t* const out = stage();
+  staged_ = nullptr;
+  const uint64_t seq = seq_;
   const size_t np = size_t(ranks_);
   std::vector<int> scount = counts, sdispl(np, 0);
   int64_t sum = 0;  // past room_ never: the expand sends each vertex once a search
@@ -58,18 +74,12 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
     if (r) sdispl[r] = sdispl[r - 1] + std::max(scount[r - 1], 0);
     pairs += std::max(scount[r], 0);
   }
-  wait_.start("bfs pairs exchange " + std::to_string(seq));
   const bool segment = shared_peers() > 0;
-  int32_t* out = send_.get();
-  if (segment) {  // this exchange's half is free once every same-host peer consumed seq - 2
-    for (int r = 0; r < ranks_; ++r)
-      while (shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
-        wait_.poll("rank " + std::to_string(r) + " (consumed)");
-    int32_t* table = static_cast<int32_t*>(shm_->send_area(seq));
-    out = table + 2 * np;
+  if (segment) {
+    int32_t* table = out - 2 * np;
     for (size_t r = 0; r < np; ++r) table[2 * r] = scount[r], table[2 * r + 1] = sdispl[r];
   }
-  if (pairs)
+  if (pairs > downloaded)
     check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, out), "clEnqueueReadBuffer");
   for (int r = 0; r < ranks_; ++r)
     if (shared(r)) shm_->post_ready(r, seq);

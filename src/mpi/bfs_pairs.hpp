@@ -35,8 +35,14 @@ class PairExchange {
   /// this rank had more pairs than its capacity (then every rank throws collective_error after
   /// the exchange). Returns how many pairs came to this rank, in recv() from its start, every
   /// upload enqueued on the context's queue. Collective.
+  /// The first `downloaded` pairs are in stage() already (the caller's read, completed).
   int64_t exchange(const cl::Buffer& bucketed, const std::vector<int>& counts, bool over,
-                   int32_t level);
+                   int32_t level, int64_t downloaded = 0);
+  /// Where the next exchange's bucketed pairs go on the host, room() of them (this rank's half of
+  /// its segment, once every same-host peer consumed the exchange before last; else pinned
+  /// memory): the caller may download them there before exchange(). Starts the exchange.
+  int32_t* stage();
+  int64_t room() const { return room_; }
   const cl::Buffer& recv() const { return recv_; }
   /// After the queue finished what followed exchange() (the uploads with it).
   void release();
@@ -60,7 +66,8 @@ class PairExchange {
   cl::Buffer recv_;
   HaloWait wait_;
   uint64_t seq_ = 0;
-  bool pending_ = false;  // an exchange whose consumed flags are not posted yet
+  bool pending_ = false;       // an exchange whose consumed flags are not posted yet
+  int32_t* staged_ = nullptr;  // stage()'s answer, until exchange()
 };
 
 }  // namespace lockstep::mpi
