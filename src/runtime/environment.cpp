@@ -53,7 +53,9 @@ const std::vector<Variable>& variables() {
       {"LOCKSTEP_LOCAL_RANK", "under MPI: this rank's index on its host, which picks its device",
        "`OMPI_COMM_WORLD_LOCAL_RANK`, else the rank within `MPI_COMM_TYPE_SHARED`"},
       {"LOCKSTEP_MPI_HALO",
-       "under MPI: the halo path of the distributed SpMV and CG: `auto` (shared memory between "
+       "under MPI: the halo path of the distributed SpMV and CG, and of the distributed BFS's "
+       "exchanges (the bottom-up frontier bitmap, the top-down (vertex, parent) pairs): `auto` "
+       "(shared memory between "
        "ranks of one host, each rank's GPU downloading into a segment its neighbour uploads "
        "from; MPI to other hosts and wherever the segments cannot be made), `shm` (the same, but "
        "a failed setup is an error), `shm-plain` (`shm` without registering the segments with "
