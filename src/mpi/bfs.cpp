@@ -38,7 +38,8 @@ DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
   });
   if (p_->one) return;
   p_->bitmaps = std::make_unique<BitmapExchange>(ctx, g.comm, g.block);
-  p_->pairs = std::make_unique<PairExchange>(ctx, g.comm, p_->capacity, g.n, g.count);
+  p_->pairs =
+      std::make_unique<PairExchange>(ctx, g.comm, p_->capacity, o.shared_capacity, g.n, g.count);
 }
 DistributedBfs::~DistributedBfs() = default;
 bool DistributedBfs::one_device() const { return p_->one != nullptr; }
@@ -85,10 +86,13 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   // own capacity (the ranks' capacities differ: each holds its own entries). Every rank takes
   // the same direction from glob alone: a rank deciding from its capacity would go bottom-up
   // (MPI_Iallgatherv) while the others go top-down (MPI_Alltoall), and all would wait forever.
-  int64_t glob[3] = {0, 0, 0};
-  const auto reduce = [&] {  // one MPI_Allreduce a level: glob[2] counts the ranks over
+  // glob[3]: how many ranks' pairs could pass their shared-memory segments (then a top-down
+  // level's pairs all go by MPI).
+  int64_t glob[4] = {0, 0, 0, 0};
+  const auto reduce = [&] {  // one MPI_Allreduce a level
     glob[0] = local_count, glob[1] = local_edges, glob[2] = local_edges > d.capacity;
-    MPI_Allreduce(MPI_IN_PLACE, glob, 3, MPI_INT64_T, MPI_SUM, g.comm);
+    glob[3] = !d.pairs->fits(local_edges);
+    MPI_Allreduce(MPI_IN_PLACE, glob, 4, MPI_INT64_T, MPI_SUM, g.comm);
   };
   reduce();
   int64_t mu = g.global_entries - glob[1];
@@ -120,7 +124,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
         launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
         in_bitmap = false;
       }
-      next = d.top_down(local_count, local_edges, level, st);
+      next = d.top_down(local_count, local_edges, level, glob[3] == 0, st);
     }
     local_count = next.first, local_edges = next.second;
     reduce();

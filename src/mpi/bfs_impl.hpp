@@ -51,7 +51,8 @@ struct DistributedBfs::Impl {
   // load-balanced: forced, or the one-GPU rule (BfsRule: hubs, or a high mean degree).
   bool balanced(int64_t count, int64_t edges) const;
   // Top-down level from queue qa (count vertices, edges out-edges): the next frontier in qa.
-  std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level,
+  // by_segment: the pairs of same-host peers through shared memory (PairExchange).
+  std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level, bool by_segment,
                                        DistributedBfsStep& st);
 };
 

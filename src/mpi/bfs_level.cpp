@@ -113,7 +113,8 @@ bool DistributedBfs::Impl::balanced(int64_t count, int64_t edges) const {
 }
 
 std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_t edges,
-                                                           int32_t level, DistributedBfsStep& st) {
+                                                           int32_t level, bool by_segment,
+                                                           DistributedBfsStep& st) {
   auto& q = ctx.queue();
   const size_t np = static_cast<size_t>(p);
   std::vector<int> scount(np, 0);
@@ -135,7 +136,8 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
   // Bucket by owner on the device right behind the expand (the starts and the count on the
   // device too); a level of few possible pairs (at most the frontier's edges) downloads them
   // speculatively with the counters: one host wait for both.
-  const int64_t bound = std::min<int64_t>(edges, pairs->room());
+  const int64_t bound =
+      std::min<int64_t>(edges, by_segment ? pairs->segment_room() : pairs->room());
   if (p > 1) {
     set_args(starts, counts, int32_t(p), cursors);
     launch(q, starts, 1, 1);
@@ -144,7 +146,7 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
   }
   const int64_t early = bound <= kEarlyPairs ? bound : 0;
   if (early)
-    check(q.enqueueReadBuffer(bucketed, CL_FALSE, 0, size_t(early) * 8, pairs->stage()),
+    check(q.enqueueReadBuffer(bucketed, CL_FALSE, 0, size_t(early) * 8, pairs->stage(by_segment)),
           "clEnqueueReadBuffer");
   check(q.enqueueReadBuffer(counts, CL_FALSE, 0, np * 4, scount.data()), "clEnqueueReadBuffer");
   read_counters();
@@ -153,7 +155,8 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
   // every rank learns it in the exchange, and all stop with one error.
   const bool over = ctr_host[2] > capacity;
   st.sent = over ? 0 : ctr_host[2];
-  const int64_t got = pairs->exchange(bucketed, scount, over, level, early);
+  const int64_t got = pairs->exchange(bucketed, scount, over, level, by_segment, early);
+  st.shared = by_segment && pairs->shared_peers() > 0;
   st.exchange_ms += since(t0);
   if (got) {
     set_args(claim, off, levels, parents, pairs->recv(), int32_t(got), g.first, qb, ctr,

@@ -9,26 +9,25 @@
 
 namespace lockstep::mpi {
 
-PairExchange::PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity, int64_t vertices,
-                           int64_t owned)
+PairExchange::PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity, int64_t shared_capacity,
+                           int64_t vertices, int64_t owned)
     : ctx_(ctx), comm_(comm), me_(rank(comm)), ranks_(size(comm)), wait_(ctx.queue()) {
   HaloMode mode;
   collective(comm, [&] { mode = HaloMode::from_environment(); });
   // A level's pairs: at most `capacity`, and each vertex of another rank at most once a search.
   room_ = std::min<int64_t>(capacity, std::max<int64_t>(vertices - owned, 0));
+  segment_room_ = std::min<int64_t>(room_, shared_capacity > 0 ? shared_capacity : kSegmentPairs);
   // A half: the table (count, first pair) per owner, one pair's room each, then the pairs;
   // every same-host peer reads from the half's start.
   std::vector<int> send_offset(size_t(ranks_), 0);
   send_offset[size_t(me_)] = -1;
-  shm_ = SharedHalo::open(comm, ctx.queue(), send_offset, size_t(ranks_) + size_t(room_), 8, mode,
-                          nullptr);
+  shm_ = SharedHalo::open(comm, ctx.queue(), send_offset, size_t(ranks_) + size_t(segment_room_), 8,
+                          mode, nullptr);
   int others = 0;  // a peer whose pairs go by message
   for (int q = 0; q < ranks_; ++q) others |= q != me_ && !shared(q);
   MPI_Allreduce(MPI_IN_PLACE, &others, 1, MPI_INT, MPI_MAX, comm);
   messages_ = others || !shm_;
-  collective(comm, [&] {
-    if (shared_peers() == 0) send_ = pinned<int32_t>(ctx.queue(), size_t(room_) * 2 + 2);
-  });
+  collective(comm, [&] { send_ = pinned<int32_t>(ctx.queue(), size_t(room_) * 2 + 2); });
 }
 
 PairExchange::~PairExchange() = default;
@@ -42,39 +41,41 @@ void PairExchange::reserve(size_t pairs, size_t keep) {
   recv_ = b, recv_cap_ = cap;
 }
 
-int32_t* PairExchange::stage() {
+int32_t* PairExchange::stage(bool by_segment) {
   if (staged_) return staged_;
   if (pending_) check(ctx_.queue().finish(), "clFinish"), release();
-  const uint64_t seq = ++seq_;
-  wait_.start("bfs pairs exchange " + std::to_string(seq));
   staged_ = send_.get();
-  if (shared_peers() > 0) {  // this exchange's half is free once every peer consumed seq - 2
-    for (int r = 0; r < ranks_; ++r)
-      while (shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
-        wait_.poll("rank " + std::to_string(r) + " (consumed)");
-    staged_ = static_cast<int32_t*>(shm_->send_area(seq)) + 2 * size_t(ranks_);
+  if (by_segment && shm_) {  // every rank counts the exchanges through the segments alike
+    const uint64_t seq = ++seq_;
+    wait_.start("bfs pairs exchange " + std::to_string(seq));
+    if (shared_peers() > 0) {  // this exchange's half is free once every peer consumed seq - 2
+      for (int r = 0; r < ranks_; ++r)
+        while (shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
+          wait_.poll("rank " + std::to_string(r) + " (consumed)");
+      staged_ = static_cast<int32_t*>(shm_->send_area(seq)) + 2 * size_t(ranks_);
+    }
   }
   return staged_;
 }
 
 int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int>& counts,
-                               bool over, int32_t level, int64_t downloaded) {
+                               bool over, int32_t level, bool by_segment, int64_t downloaded) {
   auto& q = ctx_.queue();
-  int32_t* const out = stage();
+  int32_t* const out = stage(by_segment);
   staged_ = nullptr;
   const uint64_t seq = seq_;
+  const bool use_shm = by_segment && shm_, segment = use_shm && shared_peers() > 0;
   const size_t np = size_t(ranks_);
   std::vector<int> scount = counts, sdispl(np, 0);
-  int64_t sum = 0;  // past room_ never: the expand sends each vertex once a search
-  for (int c : counts) sum += c;
-  over |= sum > room_;
+  int64_t sum = 0;  // past the room never: the expand sends each vertex once a search, and
+  for (int c : counts) sum += c;  // by_segment only when no rank's frontier edges pass it
+  over |= sum > (segment ? segment_room_ : room_);
   if (over) std::fill(scount.begin(), scount.end(), -1);
   int64_t pairs = 0;
   for (size_t r = 0; r < np; ++r) {
     if (r) sdispl[r] = sdispl[r - 1] + std::max(scount[r - 1], 0);
     pairs += std::max(scount[r], 0);
   }
-  const bool segment = shared_peers() > 0;
   if (segment) {
     int32_t* table = out - 2 * np;
     for (size_t r = 0; r < np; ++r) table[2 * r] = scount[r], table[2 * r + 1] = sdispl[r];
@@ -82,13 +83,13 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
   if (pairs > downloaded)
     check(q.enqueueReadBuffer(bucketed, CL_TRUE, 0, size_t(pairs) * 8, out), "clEnqueueReadBuffer");
   for (int r = 0; r < ranks_; ++r)
-    if (shared(r)) shm_->post_ready(r, seq);
+    if (segment && shared(r)) shm_->post_ready(r, seq);
   // Upload the pairs for this rank out of each same-host peer's segment as its counter comes.
   int bad = over ? me_ : -1;  // the lowest rank with more pairs than its buffer
   size_t at = 0;
   std::vector<int> waiting;
   for (int r = 0; r < ranks_; ++r)
-    if (shared(r)) waiting.push_back(r);
+    if (use_shm && shared(r)) waiting.push_back(r);
   while (!waiting.empty()) {
     bool moved = false;
     for (size_t i = 0; i < waiting.size();) {
@@ -119,9 +120,9 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
     }
   }
   pending_ = segment;
-  if (messages_) {
+  if (!use_shm || messages_) {
     for (int r = 0; r < ranks_; ++r)
-      if (shared(r)) scount[size_t(r)] = over ? -1 : 0;
+      if (use_shm && shared(r)) scount[size_t(r)] = over ? -1 : 0;
     at += by_messages(out, scount, sdispl, at, bad);
   }
   if (bad >= 0)

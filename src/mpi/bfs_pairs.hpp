@@ -10,13 +10,16 @@
 // half for the exchange after next. No collective call for them. Ranks of other hosts, or all
 // ranks under LOCKSTEP_MPI_HALO=mpi: the counts by MPI_Alltoall and the pairs by MPI_Ialltoallv
 // through pinned memory (every rank makes these calls when any rank has a peer on another host,
-// with no counts for its same-host peers). A segment's half holds `capacity` pairs, the most a
-// rank sends in a level (its level runs bottom-up on every rank when its frontier's edges pass
-// that: the reduced `over` flag of bfs.cpp), or the vertices of the other ranks if fewer (the
-// expand sends each once a search), so a top-down level always fits.
+// with no counts for its same-host peers). The pairs of a level: at most `capacity` (a level
+// runs bottom-up on every rank when some rank's frontier edges pass it: the reduced `over` flag
+// of bfs.cpp) and at most the other ranks' vertices (the expand sends each once a search). A
+// segment's half holds fewer, min(that, `shared`, 2^22 by default); a level whose pairs could
+// pass that on some rank (fits()) sends every pair by MPI on every rank (the same reduction
+// tells all), so the segments stay small and the levels that need them (few pairs) use them.
 #pragma once
 #include <mpi.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -27,22 +30,28 @@ namespace lockstep::mpi {
 
 class PairExchange {
  public:
-  /// Collective over comm. capacity: the most pairs this rank sends in one exchange; vertices,
-  /// owned: the graph's and this rank's (a level sends at most the others' once).
-  PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity, int64_t vertices, int64_t owned);
+  /// Collective over comm. capacity: the most pairs this rank sends in one exchange;
+  /// shared_capacity: the most its segment holds (0: 2^22); vertices, owned: the graph's and
+  /// this rank's (a level sends at most the others' once).
+  PairExchange(Context& ctx, MPI_Comm comm, int64_t capacity, int64_t shared_capacity,
+               int64_t vertices, int64_t owned);
   ~PairExchange();
   /// `bucketed` (on the device) holds counts[r] pairs for each owner r, in owner order; `over`:
   /// this rank had more pairs than its capacity (then every rank throws collective_error after
   /// the exchange). Returns how many pairs came to this rank, in recv() from its start, every
-  /// upload enqueued on the context's queue. Collective.
-  /// The first `downloaded` pairs are in stage() already (the caller's read, completed).
+  /// upload enqueued on the context's queue. Collective. by_segment, the same on every rank
+  /// (fits() on every rank): same-host peers through the segments; else every pair by MPI. The
+  /// first `downloaded` pairs are in stage(by_segment) already (the caller's read, completed).
   int64_t exchange(const cl::Buffer& bucketed, const std::vector<int>& counts, bool over,
-                   int32_t level, int64_t downloaded = 0);
-  /// Where the next exchange's bucketed pairs go on the host, room() of them (this rank's half of
-  /// its segment, once every same-host peer consumed the exchange before last; else pinned
-  /// memory): the caller may download them there before exchange(). Starts the exchange.
-  int32_t* stage();
+                   int32_t level, bool by_segment, int64_t downloaded = 0);
+  /// Where the next exchange's bucketed pairs go on the host (this rank's half of its segment,
+  /// once every same-host peer consumed the exchange before last; else pinned memory of room()
+  /// pairs): the caller may download them there before exchange(). Starts the exchange.
+  int32_t* stage(bool by_segment);
   int64_t room() const { return room_; }
+  int64_t segment_room() const { return segment_room_; }
+  /// Whether a level of `edges` frontier edges on this rank fits its segment's half.
+  bool fits(int64_t edges) const { return std::min(edges, room_) <= segment_room_; }
   const cl::Buffer& recv() const { return recv_; }
   /// After the queue finished what followed exchange() (the uploads with it).
   void release();
@@ -58,7 +67,8 @@ class PairExchange {
   Context& ctx_;
   MPI_Comm comm_;
   int me_ = 0, ranks_ = 1;
-  int64_t room_ = 0;                     // the most pairs of a level (a segment's half holds them)
+  static constexpr int64_t kSegmentPairs = int64_t(1) << 22;  // 32 MiB a half
+  int64_t room_ = 0, segment_room_ = 0;  // the most pairs of a level; of one through a segment
   bool messages_ = true;                 // some rank has a peer of another host (or no segments)
   std::unique_ptr<SharedHalo> shm_;      // null: MPI only
   std::shared_ptr<int32_t> send_, got_;  // pinned: bucketed pairs (no segments), pairs received

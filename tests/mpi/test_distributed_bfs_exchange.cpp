@@ -4,7 +4,8 @@
 // top-down (vertex, parent) pairs (PairExchange), each forced in its direction so that every
 // level uses it, over more exchanges than the segments' two halves, with a rank that holds no
 // vertices, the source on the last rank, hubs whose pairs fill many buckets, and a pair buffer
-// too small for some levels (those go bottom-up on every rank, the others stay top-down). Levels
+// too small for some levels (those go bottom-up on every rank, the others stay top-down), and
+// segments too small for some levels (those send every pair by MPI on every rank). Levels
 // equal the one-process BFS (bfs_cpu); the Graph500 validation passes.
 #include <doctest/doctest.h>
 
@@ -54,17 +55,25 @@ TEST_CASE("mpi bfs: the bottom-up bitmap through shared memory and through MPI m
 
 namespace {
 
+// Over all searches: the pairs this rank sent, its top-down levels through shared memory and
+// those through MPI.
+struct Sent {
+  int64_t pairs = 0;
+  int shared = 0, messages = 0;
+};
+
 // Forced top-down from each source: levels equal bfs_cpu's, the tree validates, every level is
-// top-down unless the pair buffer is too small (then `mixed`: both directions ran); returns the
-// pairs this rank sent over all searches.
-int64_t top_down_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
-                        const std::vector<int32_t>& sources, const std::string& what,
-                        int64_t capacity = 0, bool mixed = false) {
+// top-down unless the pair buffer is too small (then `mixed`: both directions ran).
+Sent top_down_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
+                     const std::vector<int32_t>& sources, const std::string& what,
+                     int64_t capacity = 0, bool mixed = false, int64_t shared_capacity = 0) {
   mpi::DistributedBfsOptions o;
   o.direction = mpi::Direction::top_down, o.remote_capacity = capacity;
+  o.shared_capacity = shared_capacity;
   mpi::DistributedBfs bfs(rank_context(), g, o);
-  CHECK(bfs.shared_peers() == (what.rfind("mpi", 0) == 0 ? 0 : world_size() - 1));  // one host
-  int64_t sent = 0;
+  const bool mpi_only = what.rfind("mpi", 0) == 0;
+  CHECK(bfs.shared_peers() == (mpi_only ? 0 : world_size() - 1));  // one host
+  Sent sent;
   for (int32_t s : sources) {
     INFO(what, " source ", s);
     const mpi::DistributedBfsResult r = bfs.run(s);
@@ -80,8 +89,12 @@ int64_t top_down_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
     } else {
       CHECK(r.levels_run(mpi::Direction::top_down) == int(r.steps.size()));
     }
-    for (const mpi::DistributedBfsStep& st : r.steps) sent += st.sent;
+    for (const mpi::DistributedBfsStep& st : r.steps) {
+      sent.pairs += st.sent;
+      if (st.direction == mpi::Direction::top_down) ++(st.shared ? sent.shared : sent.messages);
+    }
   }
+  if (mpi_only || world_size() == 1) CHECK(sent.shared == 0);
   return sent;
 }
 
@@ -104,15 +117,21 @@ TEST_CASE("mpi bfs: the top-down pairs through shared memory and through MPI mes
   for (const char* path : {"shm", "mpi", "shm-plain"}) {
     ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
     const std::string name = path;
+    const bool shm = name != "mpi" && p > 1;
     // 5 searches of several top-down levels each: both halves of every segment reused
-    int64_t sent = top_down_levels(whole, g, {0, 517, whole.n - 1, 33, 1500}, name + " rmat");
-    if (p > 1) CHECK(sent > 0);  // pairs did travel
+    Sent sent = top_down_levels(whole, g, {0, 517, whole.n - 1, 33, 1500}, name + " rmat");
+    if (p > 1) CHECK(sent.pairs > 0);  // pairs did travel
+    if (shm) CHECK(sent.messages == 0);
     top_down_levels(made, empty, {n - 1, 40}, name + " rank without vertices");
     // the last rank's hub first, then a path vertex: buckets for every owner at once
     sent = top_down_levels(hub, h, {32 * (p - 1) + 3, nh - 1}, name + " hubs");
-    if (p > 1) CHECK(sent > 0);
+    if (p > 1) CHECK(sent.pairs > 0);
     // 64 pairs a rank: the levels whose frontier edges pass it on some rank go bottom-up on all
     top_down_levels(whole, g, {517, 0}, name + " small buffer", 64, true);
+    // segments of 64 pairs: the levels whose frontier edges pass them on some rank go by MPI on
+    // all, the others through the segments, alternating within a search
+    sent = top_down_levels(whole, g, {517, 0, whole.n - 1}, name + " small segments", 0, false, 64);
+    if (shm) CHECK((sent.shared > 0 && sent.messages > 0));
   }
 }
 

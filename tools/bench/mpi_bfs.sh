@@ -12,9 +12,10 @@
 # share of the host's cores, OMP_NUM_THREADS = cores / np). The default PARTS took ~6-7 minutes
 # on 4 H100s (estimate from the 2026-11-27 graph_s and wall_s: RMAT 28 on 4 ranks ~2 minutes).
 # Prints, per run, the summary line (gteps = harmonic mean), the head line's shared_peers (ranks
-# whose bottom-up bitmap words come through shared memory) and the first search's per-level
-# timeline (`timeline level=`: direction, global frontier, slowest rank's ms and exchange_ms,
-# most pairs a rank sent, lb_ranks: ranks whose top-down expand was load-balanced).
+# whose bottom-up bitmap words and top-down pairs come through shared memory) and the first
+# search's per-level timeline (`timeline level=`: direction, global frontier, slowest rank's ms
+# and exchange_ms, most pairs a rank sent, lb_ranks: ranks whose top-down expand was
+# load-balanced, shm_ranks: ranks whose top-down pairs went through shared memory).
 # LOCKSTEP_MPI_HALO (auto | shm | shm-plain | mpi), when set, goes to every rank (mpirun -x). Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
 # line after each, then `strong`/`weak` lines with speedup and efficiency) and, with
 # matplotlib, $OUT/mpi_bfs.png. Needs GPUs and an MPI binary: exits 0 with a note otherwise.

@@ -6,9 +6,9 @@
 # memory and through MPI, a rank without vertices) into $OUT/mpi-bfs-tests-npP.txt, then
 # tools/bench/mpi_bfs.sh (PARTS unless set: one strong weak; PARTS=big for RMAT 29 in its own
 # call) into $OUT. The free space of /dev/shm goes first: the bitmap segments live there (2 x n
-# / 8 / ranks bytes a rank) and the top-down pair segments (2 x 8 x min(pair capacity, n - the
-# rank's vertices) bytes a rank, the capacity min(the rank's entries, 2^26) by default: up to
-# 1 GiB a rank).
+# / 8 / ranks bytes a rank) and the top-down pair segments (2 x 8 x min(2^22, n - the rank's
+# vertices) bytes a rank: up to 64 MiB). The timeline lines' shm_ranks= count the ranks whose
+# pairs went through shared memory at that level.
 # Use: OUT=/tmp/out [SOURCES=8] [PARTS=...] [LOCKSTEP_MPI_HALO=mpi] bash tools/gpu/mpi_bfs.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/mpi_setup.sh"  # root, carry, OUT, env, $gpus

@@ -95,6 +95,10 @@ struct DistributedBfsOptions {
   /// Remote (vertex, parent) pairs a top-down level may send per rank; a level whose frontier
   /// has more edges on some rank runs bottom-up. 0: min(local entries, 2^26), at least 2^16.
   int64_t remote_capacity = 0;
+  /// Of those, the pairs a rank's shared-memory segment holds (ranks of one host): a top-down
+  /// level whose pairs could pass it on some rank sends them all through MPI on every rank.
+  /// 0: 2^22 (never more than remote_capacity).
+  int64_t shared_capacity = 0;
   Expand expand = Expand::automatic;
 };
 
@@ -105,6 +109,7 @@ struct DistributedBfsStep {
   double ms = 0, exchange_ms = 0;   // this rank's level time, and its part in MPI and copies
   int64_t sent = 0;                 // top-down: the (vertex, parent) pairs this rank sent
   bool balanced = false;            // top-down: this rank's expand was load-balanced
+  bool shared = false;              // top-down: its pairs went to same-host ranks by shared memory
 };
 
 struct DistributedBfsResult {

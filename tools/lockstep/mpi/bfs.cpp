@@ -43,18 +43,20 @@ double median(std::vector<double> v) {
 }
 
 // The first search's levels on rank 0, one line each: the global frontier, the slowest rank's
-// level time and time in MPI and copies, and the most pairs a rank sent (top-down).
+// level time and time in MPI and copies, the most pairs a rank sent (top-down) and the ranks
+// whose pairs went through shared memory.
 void timeline(const mpi::DistributedBfsResult& r, MPI_Comm comm, bool one_device) {
   for (const mpi::DistributedBfsStep& st : r.steps) {
     double t[2] = {st.ms, st.exchange_ms};
-    int64_t sent = st.sent, lb = st.balanced;
+    int64_t sent = st.sent, sums[2] = {st.balanced, st.shared};
     MPI_Allreduce(MPI_IN_PLACE, t, 2, MPI_DOUBLE, MPI_MAX, comm);
     MPI_Allreduce(MPI_IN_PLACE, &sent, 1, MPI_INT64_T, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &lb, 1, MPI_INT64_T, MPI_SUM, comm);
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, comm);
     Report line;
     line.add("timeline level", st.level).add("direction", mpi::to_string(st.direction));
     line.add("frontier", st.frontier).add("edges", st.edges).add("ms", t[0]);
-    line.add("exchange_ms", t[1]).add("sent_max", sent).add("lb_ranks", lb);
+    line.add("exchange_ms", t[1]).add("sent_max", sent).add("lb_ranks", sums[0]);
+    line.add("shm_ranks", sums[1]);
     line.add("one_device", int(one_device));
     if (mpi::rank(comm) == 0) std::cout << line.str() << "\n";
   }
