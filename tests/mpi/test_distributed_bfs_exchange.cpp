@@ -18,16 +18,33 @@
 
 namespace lockstep::test {
 
-TEST_CASE("mpi bfs: the bottom-up bitmap through shared memory and through MPI messages") {
+namespace {
+
+// Both exchanges' graphs: R-MAT 11 (whole, distributed as g), and the hand-made graph of n
+// vertices (made, distributed as empty) where at 3+ ranks rank 1 holds no vertices.
+struct Graphs {
   const int p = world_size();
   const CsrGraph whole = rmat_graph(11, 8, 2);
   const mpi::DistributedGraph g = mpi::rmat_graph(world(), 11, 8, 2);
   const int32_t n = 32 * p + 50;
   const CsrGraph made = hand_made(n);
-  std::vector<int32_t> b = blocks32(n, p);
-  if (p > 2) b[2] = b[1];  // rank 1 holds no vertices: no words to send, all to receive
   const mpi::DistributedGraph empty =
-      mpi::scatter_graph(world(), world_rank() == 0 ? made : CsrGraph{}, b);
+      mpi::scatter_graph(world(), world_rank() == 0 ? made : CsrGraph{}, blocks());
+  std::vector<int32_t> blocks() const {
+    std::vector<int32_t> b = blocks32(n, p);
+    if (p > 2) b[2] = b[1];  // rank 1: no vertices, nothing to send
+    return b;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("mpi bfs: the bottom-up bitmap through shared memory and through MPI messages") {
+  const Graphs t;
+  const int p = t.p;
+  const int32_t n = t.n;
+  const CsrGraph &whole = t.whole, &made = t.made;
+  const mpi::DistributedGraph &g = t.g, &empty = t.empty;
   for (const char* path : {"shm", "mpi", "shm-plain"}) {
     ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
     mpi::DistributedBfsOptions o;
@@ -101,15 +118,11 @@ Sent top_down_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
 }  // namespace
 
 TEST_CASE("mpi bfs: the top-down pairs through shared memory and through MPI messages") {
-  const int p = world_size();
-  const CsrGraph whole = rmat_graph(11, 8, 2);
-  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 11, 8, 2);
-  const int32_t n = 32 * p + 50;
-  const CsrGraph made = hand_made(n);
-  std::vector<int32_t> b = blocks32(n, p);
-  if (p > 2) b[2] = b[1];  // rank 1 holds no vertices: no pairs to send, none to receive
-  const mpi::DistributedGraph empty =
-      mpi::scatter_graph(world(), world_rank() == 0 ? made : CsrGraph{}, b);
+  const Graphs t;
+  const int p = t.p;
+  const int32_t n = t.n;
+  const CsrGraph &whole = t.whole, &made = t.made;
+  const mpi::DistributedGraph &g = t.g, &empty = t.empty;
   const int32_t nh = 32 * p + 3000;
   const CsrGraph hub = hubs(nh, p);
   const mpi::DistributedGraph h =
