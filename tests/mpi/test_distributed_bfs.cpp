@@ -1,20 +1,21 @@
 // lockstep::mpi::DistributedBfs on 1-4 ranks: levels equal the one-process BFS (lockstep::
 // bfs_cpu on the whole graph, which every rank also holds) on hand-made graphs (a rank whose
 // vertices have no edges, a rank with no vertices, the source on the last rank), on R-MAT (whose
-// distributed build must give rmat_graph's rows and whose search keys the one-GPU picker's; scale 15 forced top-down and bottom-up, where
-// ranks once took different directions and hung) and on a shared SNAP graph, in each direction
-// (top-down only, bottom-up only, auto); the Graph500 validation accepts the trees and catches
-// a broken one on any rank; a bad source, or ranks passing different sources or directions, ends
-// every rank with the same error. One rank (a communicator of rank 0 alone) runs the one-device
-// engine under auto, the kernels when forced. Hubs (a few vertices of thousands of edges) take
-// the load-balanced top-down expand under auto and equal the one-wave expand's levels. The
-// exchanges' paths (shared memory, MPI messages): test_distributed_bfs_exchange.cpp.
+// distributed build must give rmat_graph's rows and whose search keys the one-GPU picker's; scale
+// 15 forced top-down and bottom-up, where ranks once took different directions and hung) and on a
+// shared SNAP graph, in each direction (top-down only, bottom-up only, auto); the Graph500
+// validation accepts the trees and catches a broken one on any rank; a bad source, or ranks passing
+// different sources or directions, ends every rank with the same error. One rank (a communicator of
+// rank 0 alone) runs the one-device engine under auto, the kernels when forced. Hubs (a few
+// vertices of thousands of edges) take the load-balanced top-down expand under auto and equal the
+// one-wave expand's levels. The exchanges' paths (shared memory, MPI messages):
+// test_distributed_bfs_exchange.cpp.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 
-#include "lockstep/bfs.hpp"
 #include "bfs_graphs.hpp"
+#include "lockstep/bfs.hpp"
 #include "lockstep/generators.hpp"
 #include "mpi_support.hpp"
 
@@ -23,6 +24,19 @@ namespace {
 
 const mpi::Direction kDirections[] = {mpi::Direction::top_down, mpi::Direction::bottom_up,
                                       mpi::Direction::automatic};
+
+// One search against the host BFS: the tree validates, the levels gathered on rank 0 equal
+// bfs_cpu's, reached vertices and traversed edges agree; bfs_cpu's result returned.
+BfsResult check_search(const CsrGraph& whole, const mpi::DistributedGraph& g, int32_t s,
+                       const mpi::DistributedBfsResult& r) {
+  CHECK(mpi::validate_bfs(g, s, r) == "");
+  const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+  BfsResult want = bfs_cpu(whole, s, 1);
+  if (world_rank() == 0) CHECK(all == want.levels);
+  CHECK(r.reached == want.reached);
+  CHECK(r.traversed_edges == want.traversed_edges);
+  return want;
+}
 
 // Every direction from every source in `sources`: the levels gathered on rank 0 equal the
 // host BFS's, the tree validates, and reached / traversed edges agree.
@@ -35,15 +49,8 @@ void check_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
     for (int32_t s : sources) {
       INFO(what, " direction ", mpi::to_string(d), " source ", s);
       const mpi::DistributedBfsResult r = bfs.run(s);
-      CHECK(mpi::validate_bfs(g, s, r) == "");
-      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
-      const BfsResult want = bfs_cpu(whole, s, 1);
-      if (world_rank() == 0) CHECK(all == want.levels);
-      CHECK(r.reached == want.reached);
-      CHECK(r.traversed_edges == want.traversed_edges);
-      CHECK(r.max_level == want.max_level);
-      if (d != mpi::Direction::automatic)
-        CHECK(r.levels_run(d) == int(r.steps.size()));
+      CHECK(r.max_level == check_search(whole, g, s, r).max_level);
+      if (d != mpi::Direction::automatic) CHECK(r.levels_run(d) == int(r.steps.size()));
     }
   }
 }
@@ -64,7 +71,8 @@ TEST_CASE("mpi bfs: hand-made graphs, a rank without edges, the source on the la
   // a rank with no vertices at all: rank 0's block is empty
   std::vector<int32_t> b = blocks32(n, p);
   if (p > 1) b[1] = 0;
-  const mpi::DistributedGraph empty = mpi::scatter_graph(world(), world_rank() == 0 ? whole : CsrGraph{}, b);
+  const mpi::DistributedGraph empty =
+      mpi::scatter_graph(world(), world_rank() == 0 ? whole : CsrGraph{}, b);
   if (world_rank() == 0 && p > 1) CHECK(empty.count == 0);
   check_levels(whole, empty, {n - 1}, "empty rank");
 }
@@ -188,10 +196,12 @@ TEST_CASE("mpi bfs: a shared SNAP graph (skipped when absent)") {
   // directed: the ranks get the in-rows too; every rank reads it for the reference
   const CsrGraph wiki(read_graph((dir / "wiki-Vote.txt.gz").string()));
   REQUIRE(!wiki.symmetric);
-  const mpi::DistributedGraph g = mpi::scatter_graph(world(), world_rank() == 0 ? wiki : CsrGraph{});
+  const mpi::DistributedGraph g =
+      mpi::scatter_graph(world(), world_rank() == 0 ? wiki : CsrGraph{});
   CHECK(!g.symmetric);
   check_levels(wiki, g, {30, wiki.n - 1}, "wiki-Vote");
-  const CsrGraph fb(read_graph((dir / "facebook_combined.txt.gz").string(), GraphFormat::automatic, true));
+  const CsrGraph fb(
+      read_graph((dir / "facebook_combined.txt.gz").string(), GraphFormat::automatic, true));
   const mpi::DistributedGraph f = mpi::scatter_graph(world(), world_rank() == 0 ? fb : CsrGraph{});
   check_levels(fb, f, {0, fb.n - 1}, "facebook");
 }
@@ -243,7 +253,6 @@ TEST_CASE("mpi bfs: validation catches a broken tree on any rank; bad sources en
   }
 }
 
-
 TEST_CASE("mpi bfs: hubs take the load-balanced top-down expand, levels as one wave a vertex") {
   const int p = world_size();
   const int32_t n = 32 * p + 6000;
@@ -257,12 +266,7 @@ TEST_CASE("mpi bfs: hubs take the load-balanced top-down expand, levels as one w
     for (int32_t s : {3, n - 1, 32 * (p - 1) + 3}) {  // a hub, the last vertex, the last rank's hub
       INFO("expand ", int(e), " source ", s);
       const mpi::DistributedBfsResult r = bfs.run(s);
-      CHECK(mpi::validate_bfs(g, s, r) == "");
-      const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
-      const BfsResult want = bfs_cpu(whole, s, 1);
-      if (world_rank() == 0) CHECK(all == want.levels);
-      CHECK(r.reached == want.reached);
-      CHECK(r.traversed_edges == want.traversed_edges);
+      check_search(whole, g, s, r);
       // forced: every rank's frontier meets its hub at some level; auto: the source hub's level
       // (one vertex of thousands of edges) passes the rule on any device
       int balanced = 0;
