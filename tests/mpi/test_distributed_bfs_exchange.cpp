@@ -39,12 +39,8 @@ struct Graphs {
 
 }  // namespace
 
-TEST_CASE("mpi bfs: the bottom-up bitmap through shared memory and through MPI messages") {
-  const Graphs t;
-  const int p = t.p;
-  const int32_t n = t.n;
-  const CsrGraph &whole = t.whole, &made = t.made;
-  const mpi::DistributedGraph &g = t.g, &empty = t.empty;
+TEST_CASE_FIXTURE(Graphs,
+                  "mpi bfs: the bottom-up bitmap through shared memory and through MPI messages") {
   for (const char* path : {"shm", "mpi", "shm-plain"}) {
     ScopedEnv halo("LOCKSTEP_MPI_HALO", path);
     mpi::DistributedBfsOptions o;
@@ -117,12 +113,8 @@ Sent top_down_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
 
 }  // namespace
 
-TEST_CASE("mpi bfs: the top-down pairs through shared memory and through MPI messages") {
-  const Graphs t;
-  const int p = t.p;
-  const int32_t n = t.n;
-  const CsrGraph &whole = t.whole, &made = t.made;
-  const mpi::DistributedGraph &g = t.g, &empty = t.empty;
+TEST_CASE_FIXTURE(Graphs,
+                  "mpi bfs: the top-down pairs through shared memory and through MPI messages") {
   const int32_t nh = 32 * p + 3000;
   const CsrGraph hub = hubs(nh, p);
   const mpi::DistributedGraph h =
