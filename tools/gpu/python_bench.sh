@@ -5,44 +5,22 @@
 #  - 100 chained `x = M @ x` on device arrays (Python, wall) beside 100 C++ spmv calls on the same
 #    buffers in the same process (DeviceMatrix.time_chain, wall) and `lockstep spmv --repeat 100`
 #    (median kernel time); laplace2d 4096, float64                           -> bench=chain_*
-#  - SpMM: `lockstep spmm --tune` (every valid shape, the fastest stored) for k = 4, 8, 16, 32,
-#    float, row-major, beside cuSPARSE SpMM (tools/bench/cusparse_spmm.cu, each CSR algorithm) on
-#    rmat 21 (lockstep gen rmat 21 16) and laplace2d 4096                  -> anchor=/matrix= lines
+#  (SpMM against cuSPARSE: tools/gpu/spmm_bench.sh, its own call)
 # Here first:  tools/gpu/prepare.sh && tools/gpu/python.sh prepare   (carry .carry)
 # There:       bash tools/gpu/python_bench.sh        (OUT=dir keeps the logs; default /tmp/pybench)
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-carry="$root/.carry"
 OUT=${OUT:-/tmp/pybench}
-mkdir -p "$OUT"
-bash "$carry/opencl-env.sh" >/dev/null 2>&1 || true
-export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/lockstep-cache} LOCKSTEP_DEVICE=${LOCKSTEP_DEVICE:-nvidia}
-L="$carry/lockstep"
-start=$SECONDS
-# in parallel: the module (about 1 min), the anchor, the matrices
+source "$(dirname "${BASH_SOURCE[0]}")/bench_setup.sh"  # root, carry, env, L, start
+# in parallel: the module (about 1 min), the matrix
 (cd "$root" && bash tools/gpu/python.sh build > "$OUT/pybuild.log" 2>&1; echo "rc=$?" >> "$OUT/pybuild.log") &
 py=$!
-(nvcc -O3 -std=c++17 -arch=sm_90 "$root/tools/bench/cusparse_spmm.cu" -lcusparse -o "$OUT/cusparse_spmm" \
-   > "$OUT/nvcc.log" 2>&1 || echo "nvcc failed" >> "$OUT/nvcc.log") &
-nv=$!
-"$L" gen rmat 21 16 -o "$OUT/rmat21.mtx" > /dev/null && "$L" gen laplace2d 4096 -o "$OUT/laplace4096.mtx" > /dev/null
+"$L" gen laplace2d 4096 -o "$OUT/laplace4096.mtx" > /dev/null
 echo "bench=setup matrices_s=$((SECONDS - start))"
 # the C++ baselines while the module builds (the module build uses the CPU, not the GPU);
 # PY_ONLY=1: the Python lines alone
 if [[ -z "${PY_ONLY:-}" ]]; then
 "$L" sort --n 67108864 --type u32 --repeat 10 | tail -1 | sed 's/^/bench=sort_cli /'
 "$L" spmv "$OUT/laplace4096.mtx" --precision double --repeat 100 | tail -1 | sed 's/^/bench=chain_cli /'
-# one k per call, line-buffered: a tune cut short by its limit still reports the k's before it
-for m in "$OUT/rmat21.mtx" "$OUT/laplace4096.mtx"; do
-  for k in 4 8 16 32; do
-    timeout 120 stdbuf -oL "$L" spmm "$m" --k $k --precision float --tune --repeat 5 \
-      | grep --line-buffered '^matrix=' | sed 's/^/bench=spmm_lockstep /'
-  done
-done
-wait $nv
-for m in rmat21 laplace4096; do
-  [[ -x "$OUT/cusparse_spmm" ]] && timeout 60 "$OUT/cusparse_spmm" "$OUT/$m.mtx" float 4,8,16,32 row
-done
 fi
 wait $py
 tail -1 "$OUT/pybuild.log" | sed 's/^/bench=python_build /'

@@ -11,14 +11,8 @@
 # There:       bash tools/gpu/spmm_bench.sh         (OUT=dir keeps the logs; default /tmp/spmmbench)
 # LAPLACE_TUNE=1 also tunes the Laplacian (about 2 more minutes); TUNE_S caps the rmat21 tune.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-carry="$root/.carry"
 OUT=${OUT:-/tmp/spmmbench}
-mkdir -p "$OUT"
-bash "$carry/opencl-env.sh" >/dev/null 2>&1 || true
-export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/lockstep-cache} LOCKSTEP_DEVICE=${LOCKSTEP_DEVICE:-nvidia}
-L="$carry/lockstep"
-start=$SECONDS
+source "$(dirname "${BASH_SOURCE[0]}")/bench_setup.sh"  # root, carry, env, L, start
 (nvcc -O3 -std=c++17 -arch=sm_90 "$root/tools/bench/cusparse_spmm.cu" -lcusparse -o "$OUT/cusparse_spmm" \
    > "$OUT/nvcc.log" 2>&1 || echo "nvcc failed" >> "$OUT/nvcc.log") &
 nv=$!
