@@ -1,6 +1,7 @@
 // BitmapExchange (see bfs_exchange.hpp): the bottom-up levels' frontier bitmap on every rank.
 #include "mpi/bfs_exchange.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "lockstep/mpi/session.hpp"
@@ -42,12 +43,13 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
   for (int r = 0; r < ranks_; ++r)
     if (r != me_) (shared(r) ? shared_dest : mpi_dest) = true;
   std::vector<MPI_Request> reqs;
-  std::vector<int> waiting;  // peers whose words are not uploaded yet
+  std::vector<int> waiting;    // peers whose words are not uploaded yet
+  std::vector<int> recv_peer;  // the peer of each receive in reqs
   for (int r = 0; r < ranks_; ++r)
     if (r != me_ && words_[size_t(r)]) {
       waiting.push_back(r);
       if (!shared(r)) {
-        reqs.emplace_back();
+        reqs.emplace_back(), recv_peer.push_back(r);
         MPI_Irecv(host_.get() + displ_[size_t(r)], words_[size_t(r)], MPI_UINT32_T, r, kTag, comm_,
                   &reqs.back());
       }
@@ -58,10 +60,8 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
     check(q.enqueueCopyBuffer(mine, global, 0, size_t(displ_[size_t(me_)]) * 4, mw * 4),
           "clEnqueueCopyBuffer");
     uint32_t* out = host_ ? host_.get() + displ_[size_t(me_)] : nullptr;
-    if (shared_dest) {  // this exchange's half is free once every same-host peer consumed seq - 2
-      for (int r = 0; r < ranks_; ++r)
-        while (r != me_ && shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
-          wait_.poll("rank " + std::to_string(r) + " (consumed)");
+    if (shared_dest) {
+      shm_->await_half(seq, wait_);
       out = static_cast<uint32_t*>(shm_->send_area(seq));
     }
     if (shared_dest || mpi_dest)
@@ -102,22 +102,13 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
       int count = 0;
       MPI_Testsome(int(recvs), reqs.data(), &count, arrived.data(), MPI_STATUSES_IGNORE);
       for (int j = 0; count != MPI_UNDEFINED && j < count; ++j) {
-        int k = 0;  // the arrived request's peer: the recvs were posted in waiting's rank order
-        for (int r = 0; r < ranks_; ++r)
-          if (r != me_ && words_[size_t(r)] && !shared(r) && k++ == arrived[size_t(j)]) {
-            upload(r, host_.get() + displ_[size_t(r)]);
-            for (size_t i = 0; i < waiting.size(); ++i)
-              if (waiting[i] == r) waiting.erase(waiting.begin() + long(i));
-            moved = true;
-            break;
-          }
+        const int r = recv_peer[size_t(arrived[size_t(j)])];
+        upload(r, host_.get() + displ_[size_t(r)]);
+        waiting.erase(std::find(waiting.begin(), waiting.end(), r));
+        moved = true;
       }
     }
-    if (!moved && !waiting.empty()) {
-      std::string ranks;
-      for (int r : waiting) ranks += " " + std::to_string(r);
-      wait_.poll("rank" + ranks);
-    }
+    if (!moved && !waiting.empty()) wait_.poll(waiting);
   }
   MPI_Waitall(int(reqs.size() - recvs), reqs.data() + recvs, MPI_STATUSES_IGNORE);
   pending_ = shm_ != nullptr;

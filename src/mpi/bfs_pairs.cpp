@@ -48,10 +48,8 @@ int32_t* PairExchange::stage(bool by_segment) {
   if (by_segment && shm_) {  // every rank counts the exchanges through the segments alike
     const uint64_t seq = ++seq_;
     wait_.start("bfs pairs exchange " + std::to_string(seq));
-    if (shared_peers() > 0) {  // this exchange's half is free once every peer consumed seq - 2
-      for (int r = 0; r < ranks_; ++r)
-        while (shared(r) && !shm_->consumed(r, seq < 2 ? 0 : seq - 2))
-          wait_.poll("rank " + std::to_string(r) + " (consumed)");
+    if (shared_peers() > 0) {
+      shm_->await_half(seq, wait_);
       staged_ = static_cast<int32_t*>(shm_->send_area(seq)) + 2 * size_t(ranks_);
     }
   }
@@ -111,13 +109,10 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
       }
       waiting.erase(waiting.begin() + long(i)), moved = true;
     }
-    if (moved) {
+    if (moved)
       wait_.progress();
-    } else if (!waiting.empty()) {
-      std::string ranks;
-      for (int r : waiting) ranks += " " + std::to_string(r);
-      wait_.poll("rank" + ranks);
-    }
+    else if (!waiting.empty())
+      wait_.poll(waiting);
   }
   pending_ = segment;
   if (!use_shm || messages_) {

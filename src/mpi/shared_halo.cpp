@@ -207,6 +207,12 @@ bool SharedHalo::consumed(int dest, uint64_t seq) const {
                          __ATOMIC_ACQUIRE) >= seq;
 }
 
+void SharedHalo::await_half(uint64_t seq, const HaloWait& wait) const {
+  for (int r = 0; r < ranks_; ++r)
+    while (local(r) && !consumed(r, seq < 2 ? 0 : seq - 2))
+      wait.poll("rank " + std::to_string(r) + " (consumed)");
+}
+
 HaloWait::HaloWait(const cl::CommandQueue& queue) {
   const cl::Device dev = queue.getInfo<CL_QUEUE_DEVICE>();
   cpu_ = !(dev.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU);
@@ -215,6 +221,12 @@ HaloWait::HaloWait(const cl::CommandQueue& queue) {
 void HaloWait::start(std::string name) {
   name_ = std::move(name);
   progress();
+}
+
+void HaloWait::poll(const std::vector<int>& ranks) const {
+  std::string names = "rank";
+  for (int r : ranks) names += " " + std::to_string(r);
+  poll(names);
 }
 
 void HaloWait::poll(const std::string& waiting_for) const {

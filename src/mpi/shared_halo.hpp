@@ -38,6 +38,8 @@ struct HaloMode {
   static HaloMode from_environment();  // throws input_error on an unknown value
 };
 
+class HaloWait;
+
 class SharedHalo {
  public:
   /// Collective over comm. send_offset[q]: the element offset of the slice this rank sends to
@@ -65,6 +67,9 @@ class SharedHalo {
   bool ready(int src, uint64_t seq) const;
   void post_consumed(int src, uint64_t seq);
   bool consumed(int dest, uint64_t seq) const;
+  /// Polls (through `wait`) until every same-host peer consumed exchange seq - 2, the last one
+  /// that used seq's half of this rank's segment (the BFS exchanges, whose every peer reads it).
+  void await_half(uint64_t seq, const HaloWait& wait) const;
 
  private:
   struct Segment {
@@ -98,6 +103,8 @@ class HaloWait {
   void progress() { since_ = std::chrono::steady_clock::now(); }
   /// One pause; throws when nothing progressed for 120 s, naming `waiting_for` ("rank 2").
   void poll(const std::string& waiting_for) const;
+  /// The same, naming the ranks waited for ("rank 1 3").
+  void poll(const std::vector<int>& ranks) const;
 
  private:
   bool cpu_ = false;
