@@ -1,8 +1,13 @@
 // Internal to src/cg: the two algorithms behind lockstep::cg and cl/cg.cl's build options.
 #pragma once
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "lockstep/cg.hpp"
 
@@ -23,6 +28,39 @@ inline bool on_gpu(const cl::CommandQueue& q) {
 }
 
 inline size_t cg_round_up(size_t n) { return (n + kCgLocal - 1) / kCgLocal * kCgLocal; }
+
+/// Work-groups of cl/cg.cl's reducing kernels (pcg_dots, pcg_update, cg1_update's sums) over n
+/// rows: one per LOCAL_SIZE rows, 1 to 1024 (each leaves 3 partial sums for the host).
+inline int cg_sum_groups(int n) {
+  return int(std::clamp<size_t>(cg_round_up(size_t(n)) / kCgLocal, 1, 1024));
+}
+
+/// A curvature below this fraction of (w,u) kept fewer than half of T's digits through the
+/// subtraction (w,u) - beta (r,u) / alpha (pipelined and single-reduction CG).
+template <typename T>
+constexpr double kCgCancellation = std::is_same_v<T, float> ? 2.5e-4 : 1.5e-8;
+
+/// v = the sums of the 3-value partials (r,u), (w,u), (r,r) in `parts` (a buffer and its group
+/// count each), read into `host` in one flush without blocking MPI (CgSpace::wait) and added in
+/// group order: the same bits every run.
+template <typename T>
+void cg_read_sums(CgSpace<T>& s, std::vector<T>& host,
+                  std::initializer_list<std::pair<const cl::Buffer*, int>> parts, double v[3]) {
+  v[0] = v[1] = v[2] = 0;
+  cl::CommandQueue& q = s.queue();
+  cl::Event read;
+  size_t at = 0;
+  for (const auto& [buffer, groups] : parts) {
+    check(q.enqueueReadBuffer(*buffer, CL_FALSE, 0, size_t(groups) * 3 * sizeof(T),
+                              host.data() + at, nullptr, &read),
+          "clEnqueueReadBuffer");
+    at += size_t(groups) * 3;
+  }
+  check(q.flush(), "clFlush");
+  s.wait(read);
+  for (size_t i = 0; i < at; i += 3)
+    for (size_t k = 0; k < 3; ++k) v[k] += double(host[i + k]);
+}
 
 /// The reason for a curvature (p'Ap, or pipelined CG's delta - beta gamma / alpha) that is
 /// not positive or not finite, or "" when it is fine.

@@ -27,7 +27,6 @@
 namespace lockstep::detail {
 namespace {
 
-constexpr int kMaxGroups = 1024;
 // Residual replacement (Cools et al. 2018). In double the recurrences keep the true residual
 // for hundreds of iterations: every 100 (CgOptions::replace_every = -1), and a replacement
 // whose true (r,r) exceeds the recursive one by kRestartGap (the norm by 1.5x) restarts the
@@ -44,10 +43,6 @@ constexpr double kRestartGap = 2.25;
 constexpr int kMinPeriod = 10;
 // A true (r,r) this far above the best one seen (the norm 10x) is a divergence.
 constexpr double kDivergence = 100;
-// A curvature below this fraction of delta = (w,u) kept fewer than half of T's digits through
-// the subtraction delta - beta gamma / alpha.
-template <typename T>
-constexpr double kCancellation = kFloat<T> ? 2.5e-4 : 1.5e-8;
 
 template <typename T>
 struct Pipelined {
@@ -55,7 +50,7 @@ struct Pipelined {
   const bool jacobi;
   const int n;
   cl::CommandQueue& q;
-  const int groups = int(std::clamp<size_t>(cg_round_up(size_t(n)) / kCgLocal, 1, kMaxGroups));
+  const int groups = cg_sum_groups(n);
   cl::Buffer r = s.vector(), w = s.vector(), z = s.vector(), sv = s.vector(), p = s.vector(),
              nv, m = jacobi ? s.vector() : cl::Buffer(),
              dinv = jacobi ? s.vector() : cl::Buffer(), tmp = s.vector();
@@ -82,7 +77,7 @@ struct Pipelined {
       nv = s.vector();
       update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
       early = std::clamp(s.early_rows(), 0, n);
-      early_groups = int(std::clamp<size_t>(cg_round_up(size_t(early)) / kCgLocal, 1, kMaxGroups));
+      early_groups = cg_sum_groups(early);
       partial_early = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
                                   size_t(early_groups) * 3 * sizeof(T));
       host.resize(size_t(groups + early_groups) * 3);
@@ -113,19 +108,10 @@ struct Pipelined {
   void read_sums(double v[3]) {
     v[0] = v[1] = v[2] = 0;
     if (!n) return;
-    cl::Event read;
-    const size_t bytes = size_t(groups) * 3 * sizeof(T);
-    check(q.enqueueReadBuffer(partial, CL_FALSE, 0, bytes, host.data(), nullptr, &read),
-          "clEnqueueReadBuffer");
-    const int total = split ? groups + early_groups : groups;
     if (split)
-      check(q.enqueueReadBuffer(partial_early, CL_FALSE, 0, size_t(early_groups) * 3 * sizeof(T),
-                                host.data() + size_t(groups) * 3, nullptr, &read),
-            "clEnqueueReadBuffer");
-    check(q.flush(), "clFlush");
-    s.wait(read);
-    for (int g = 0; g < total; ++g)
-      for (int k = 0; k < 3; ++k) v[k] += double(host[size_t(3 * g + k)]);
+      cg_read_sums(s, host, {{&partial, groups}, {&partial_early, early_groups}}, v);
+    else
+      cg_read_sums(s, host, {{&partial, groups}}, v);
   }
   void launch_dots() {
     if (!n) return;
@@ -242,7 +228,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     const double beta = k && !restart ? gamma / gamma_old : 0.0;
     const double curvature = beta != 0.0 ? delta - beta * gamma / alpha_old : delta;
     res.breakdown = cg_breakdown(k, "(w,u) - beta (r,u) / alpha", curvature);
-    if (beta != 0.0 && (!res.breakdown.empty() || curvature < kCancellation<T> * delta)) {
+    if (beta != 0.0 && (!res.breakdown.empty() || curvature < kCgCancellation<T> * delta)) {
       // delta - beta gamma / alpha lost its digits to cancellation (rounding, float): a
       // non-positive or tiny curvature would stop or throw x far off. Replace and restart: a
       // restarted curvature is u'Au itself, so a breakdown then is the matrix's.

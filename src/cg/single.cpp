@@ -24,31 +24,25 @@
 namespace lockstep::detail {
 namespace {
 
-constexpr int kMaxGroups = 1024;
-// A curvature below this fraction of (w,u) kept fewer than half of T's digits through the
-// subtraction (w,u) - beta (r,u) / alpha (pipelined.cpp's bound).
-template <typename T>
-constexpr double kCancellation = std::is_same_v<T, float> ? 2.5e-4 : 1.5e-8;
-
 template <typename T>
 struct Single {
   CgSpace<T>& s;
   const bool jacobi;
   const int n;
   cl::CommandQueue& q;
-  const int groups = int(std::clamp<size_t>(cg_round_up(size_t(n)) / kCgLocal, 1, kMaxGroups));
+  const int groups = cg_sum_groups(n);
   cl::Buffer r = s.vector(), p = s.vector(), sv = s.vector(), w = s.vector(),
              u = jacobi ? s.vector() : cl::Buffer(), dinv = jacobi ? s.vector() : cl::Buffer(),
              scratch = jacobi ? s.vector() : cl::Buffer();  // pcg_dots' m, unused here
-  cl::Buffer partial = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
-                                   size_t(groups) * 3 * sizeof(T));
+  cl::Buffer partial =
+      make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(groups) * 3 * sizeof(T));
   std::vector<T> host = std::vector<T>(size_t(groups) * 3);
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
   cl::Kernel update = kernel(q, "cg.cl", "cg1_update", cg_defines<T>(jacobi, on_gpu(q)));
 
   Single(CgSpace<T>& space, bool j) : s(space), jacobi(j), n(space.n()), q(space.queue()) {}
 
-  cl::Buffer& input() { return jacobi ? u : r; }  // u = M^-1 r, the SpMV's input
+  cl::Buffer& input() { return jacobi ? u : r; }              // u = M^-1 r, the SpMV's input
   const cl::Buffer& dinv_arg() { return jacobi ? dinv : r; }  // unread without JACOBI
 
   // w = A u, then v = the global (r,u), (w,u), (r,r): one launch, one read, one reduction.
@@ -58,14 +52,7 @@ struct Single {
     if (n) {
       set_args(dots, cl_int(n), r, w, dinv_arg(), jacobi ? scratch : r, partial);
       launch(q, dots, size_t(groups) * kCgLocal, kCgLocal);
-      cl::Event read;
-      check(q.enqueueReadBuffer(partial, CL_FALSE, 0, host.size() * sizeof(T), host.data(),
-                                nullptr, &read),
-            "clEnqueueReadBuffer");
-      check(q.flush(), "clFlush");
-      s.wait(read);
-      for (int g = 0; g < groups; ++g)
-        for (int k = 0; k < 3; ++k) v[k] += double(host[size_t(3 * g + k)]);
+      cg_read_sums(s, host, {{&partial, groups}}, v);
     }
     s.start_sum(v, 3);
     s.finish_sum();
@@ -84,8 +71,7 @@ struct Single {
   }
   void step(double alpha, double beta, cl::Buffer& x) {
     if (!n) return;
-    set_args(update, cl_int(n), T(alpha), T(beta), w, sv, r, p, x, dinv_arg(),
-             jacobi ? u : r);
+    set_args(update, cl_int(n), T(alpha), T(beta), w, sv, r, p, x, dinv_arg(), jacobi ? u : r);
     launch(q, update, cg_round_up(size_t(n)), kCgLocal);
   }
 };
@@ -126,7 +112,7 @@ CgResult cg_single(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOp
     const double gamma = v[0], delta = v[1];
     const double beta = restarted ? 0.0 : gamma / gamma_old;
     const double curvature = restarted ? delta : delta - beta * gamma / alpha_old;
-    if (!restarted && !(curvature >= kCancellation<T> * delta && std::isfinite(curvature))) {
+    if (!restarted && !(curvature >= kCgCancellation<T> * delta && std::isfinite(curvature))) {
       verify();  // cancellation (rounding) or a bad recurrence: from the true residual
       --k;
       continue;
