@@ -18,9 +18,8 @@ def collect(path):
         kv = fields(line)
         if "median_ms" not in kv or "k" not in kv or "matrix" not in kv:
             continue
-        name = os.path.basename(kv["matrix"]).split(".")[0].replace("gen:laplace2d:4096",
-                                                                    "laplace4096")
-        name = {"laplace2d:4096": "laplace4096"}.get(name, name)
+        # rmat21.mtx -> rmat21; gen:laplace2d:4096 (lockstep) and laplace4096.mtx (cuSPARSE) alike
+        name = os.path.basename(kv["matrix"]).split(".")[0].replace("gen:laplace2d:", "laplace")
         if kv.get("anchor") == "cusparse-spmm":
             series = "cuSPARSE (best CSR algorithm)"
         elif kv.get("bench") == "spmm_rule":
