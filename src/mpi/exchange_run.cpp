@@ -54,7 +54,7 @@ void SpmvExchange<T>::fill_timeline(A& a, SpmvRun interior, SpmvRun boundary, cl
     if (e() && e.getProfilingInfo(what, &v) != CL_SUCCESS) v = 0;
     return v;
   };
-  const cl::Event& pack = a.pack_;  // the two queues start together: zero is the earlier
+  const cl::Event& pack = a.pack_;  // zero: the pack's start, or the interior's (no pack here)
   const cl_ulong in0 = at(interior.first, CL_PROFILING_COMMAND_START);
   const cl_ulong zero = pack() ? std::min(at(pack, CL_PROFILING_COMMAND_START), in0) : in0;
   auto ms = [&](const cl::Event& e, cl_profiling_info what) {
