@@ -171,12 +171,12 @@ class Bfs {
   Context& ctx_;
   const CsrGraph& g_;
   BfsOptions options_;
-  std::unique_ptr<detail::BfsDevice> dev_;  // none for strategy cpu or the CPU path
+  std::unique_ptr<detail::BfsDevice> dev_;  // none for algorithm cpu or the CPU path
   bool whole_multi_ = false;                // automatic, and the graph is small: multi only
   BfsCpuGraph cpu_graph_;                   // automatic, and the graph is tiny
   bool racing_ = false;                     // the next run() races the two paths
 };
-/// The host-only BFS (OpenMP, direction-optimizing): strategy cpu without a device.
+/// The host-only BFS (OpenMP, direction-optimizing): algorithm cpu without a device.
 BfsResult bfs_cpu(const CsrGraph& g, int32_t source, int threads = 0);
 
 /// Graph500's search keys: min(k, candidates) distinct random vertices of out-degree >= 1 in the

@@ -8,8 +8,8 @@ on all levels (the measurements behind auto's thresholds: where one strategy's c
 another's), auto's levels as black crosses.
 
 plot_bfs.py --check bfs.txt: one `bfs_check` line a graph: auto's ms_median (the median over
-sources of each source's median run, as bfs.sh compares strategies; the mean ms beside it) against
-the fastest forced strategy's, verdict ok within 10 % (issue 38), auto's whole-graph CPU race
+sources of each source's median run, as bfs.sh compares algorithms; the mean ms beside it) against
+the fastest forced algorithm's, verdict ok within 10 % (issue 38), auto's whole-graph CPU race
 where it ran (cpu_graph= cpu_graph_ms= device_graph_ms=), and a count of the slower ones.
 
 plot_bfs.py --table bfs.txt: the issue-21 table in Markdown from the summary lines of bfs.txt:
@@ -51,8 +51,8 @@ def table(path, check=False):
         merged.setdefault(r["name"], {}).update(r["cells"])
         if "race" in r:
             races[r["name"]] = " " + r["race"]
-    if check:  # auto within 10 % of the fastest forced strategy (cpu included), by ms_median:
-        # one slow run (the GPU's first search after the CPU strategy's) moves a mean, not a median
+    if check:  # auto within 10 % of the fastest forced algorithm (cpu included), by ms_median:
+        # one slow run (the GPU's first search after the CPU algorithm's) moves a mean, not a median
         bad = 0
         for name, cells in merged.items():
             forced = {c: v[2] for c, v in cells.items() if c != "auto"}
