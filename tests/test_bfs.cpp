@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "bfs/steps.hpp"
 #include "lockstep/bfs.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/generators.hpp"
@@ -319,4 +320,11 @@ TEST_CASE("bfs: auto's whole-graph CPU rule does not grow past 16 host threads")
   CHECK(bfs_auto_cpu_threads(all, 64) == 4);
   all.cpu_threads = 64;
   CHECK(bfs_auto_cpu_threads(all, 2) == 16);
+  // A host level's team grows with its work, never with the host alone: a region of fewer than
+  // two threads' worth of edges runs serially however many threads are offered.
+  for (int threads : {1, 2, 16, 64, 4096}) {
+    CHECK(detail::cpu_team(threads, 0) == 1);
+    CHECK(detail::cpu_team(threads, 2 * detail::kCpuEdgesPerThread - 1) == 1);
+    CHECK(detail::cpu_team(threads, 100 * detail::kCpuEdgesPerThread) == std::min(threads, 100));
+  }
 }

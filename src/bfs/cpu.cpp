@@ -2,6 +2,7 @@
 // a compare-and-swap on levels[], bottom-up scans in-neighbours against a frontier bitmap; each
 // thread collects its discoveries, then they are concatenated. bfs_cpu() strings them together
 // with Beamer's direction switch (the thresholds of BfsRule).
+#include <algorithm>
 #include <chrono>
 #ifdef _OPENMP
 #include <omp.h>
@@ -14,17 +15,17 @@ namespace lockstep {
 namespace detail {
 namespace {
 
-int team(int threads, size_t work) {
+}  // namespace
+
+int cpu_team(int threads, int64_t work_edges) {
 #ifdef _OPENMP
-  if (work < 4096) return 1;
-  return threads > 0 ? threads : omp_get_max_threads();
+  const int64_t most = threads > 0 ? threads : omp_get_max_threads();
+  return int(std::max<int64_t>(1, std::min(most, work_edges / kCpuEdgesPerThread)));
 #else
-  (void)threads, (void)work;
+  (void)threads, (void)work_edges;
   return 1;
 #endif
 }
-
-}  // namespace
 
 std::vector<int32_t> cpu_top_down(const CsrGraph& g, std::vector<int32_t>& levels,
                                   std::vector<int32_t>& parents,
@@ -34,7 +35,9 @@ std::vector<int32_t> cpu_top_down(const CsrGraph& g, std::vector<int32_t>& level
   int64_t found_edges = 0;
   const int64_t nf = int64_t(frontier.size());
   int32_t* lv = levels.data();
-#pragma omp parallel num_threads(team(threads, frontier.size())) reduction(+ : found_edges)
+  int64_t work = 0;  // the frontier's out-edges
+  for (const int32_t u : frontier) work += g.degree(u);
+#pragma omp parallel num_threads(cpu_team(threads, work)) reduction(+ : found_edges)
   {
     std::vector<int32_t> mine;
 #pragma omp for schedule(dynamic, 64) nowait
@@ -65,7 +68,7 @@ std::vector<int32_t> cpu_bottom_up(const CsrGraph& g, std::vector<int32_t>& leve
                                    int64_t& edges, int threads) {
   std::vector<uint64_t> bits((size_t(g.n) + 63) / 64, 0);
   const int64_t nf = int64_t(frontier.size());
-#pragma omp parallel for num_threads(team(threads, frontier.size())) schedule(static)
+#pragma omp parallel for num_threads(cpu_team(threads, nf)) schedule(static)
   for (int64_t i = 0; i < nf; ++i) {
     const int32_t u = frontier[size_t(i)];
     __atomic_fetch_or(&bits[size_t(u) >> 6], uint64_t(1) << (u & 63), __ATOMIC_RELAXED);
@@ -74,7 +77,8 @@ std::vector<int32_t> cpu_bottom_up(const CsrGraph& g, std::vector<int32_t>& leve
   const auto& in_adj = g.in_adj();
   std::vector<int32_t> next;
   int64_t found_edges = 0;
-#pragma omp parallel num_threads(team(threads, size_t(g.n))) reduction(+ : found_edges)
+  const int64_t work = int64_t(in_adj.size());  // at most every in-edge is scanned
+#pragma omp parallel num_threads(cpu_team(threads, work)) reduction(+ : found_edges)
   {
     std::vector<int32_t> mine;
 #pragma omp for schedule(dynamic, 1024) nowait

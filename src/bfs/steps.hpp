@@ -26,6 +26,15 @@ struct Frontier {
 /// Fills reached, max_level, sum_levels and traversed_edges from levels.
 void summarize(const CsrGraph& g, BfsResult& r);
 
+/// The host levels' team: one thread per kCpuEdgesPerThread edges of a region's work (a
+/// top-down level's frontier out-edges, a bottom-up level's in-edges), at most `threads` (0: the
+/// hardware threads), at least one. A region too small to feed a thread runs serially: waking
+/// an idle team costs more than it saves there, and on a 64-core host (a VM) waking it cost
+/// milliseconds (wiki-Vote: 0.12 ms on 16 threads, 3-8 ms on the 64-core host, 0.09 ms serial
+/// on the 2-core machine; BENCHMARKS.md, twelfth session).
+constexpr int64_t kCpuEdgesPerThread = 65536;
+int cpu_team(int threads, int64_t work_edges);
+
 /// One top-down level on the host: claims the unvisited out-neighbours of `frontier` for level
 /// level+1; returns them (the next frontier) and adds their out-degrees to `edges`.
 std::vector<int32_t> cpu_top_down(const CsrGraph& g, std::vector<int32_t>& levels,
