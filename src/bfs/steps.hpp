@@ -29,10 +29,12 @@ void summarize(const CsrGraph& g, BfsResult& r);
 /// The host levels' team: one thread per kCpuEdgesPerThread edges of a region's work (a
 /// top-down level's frontier out-edges, a bottom-up level's in-edges), at most `threads` (0: the
 /// hardware threads), at least one. A region too small to feed a thread runs serially: waking
-/// an idle team costs more than it saves there, and on a 64-core host (a VM) waking it cost
-/// milliseconds (wiki-Vote: 0.12 ms on 16 threads, 3-8 ms on the 64-core host, 0.09 ms serial
-/// on the 2-core machine; BENCHMARKS.md, twelfth session).
-constexpr int64_t kCpuEdgesPerThread = 65536;
+/// an idle team costs more than it saves there. On the 64-core host (nvidia-h100-x4, a VM),
+/// waking even one more thread cost 1-9 ms at times: facebook_combined (176K in-edges, two
+/// threads at 65536 edges a thread) took 3-9 ms a search against 0.2 ms serial (BENCHMARKS.md,
+/// twelfth session). Serially the whole-graph CPU path's graphs (<= 16384 x 16 edges) take
+/// 0.05-0.11 ms on the 2-core machine.
+constexpr int64_t kCpuEdgesPerThread = int64_t(1) << 18;
 int cpu_team(int threads, int64_t work_edges);
 
 /// One top-down level on the host: claims the unvisited out-neighbours of `frontier` for level
