@@ -10,6 +10,7 @@
 // component.
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include "bfs/steps.hpp"
 #include "lockstep/bfs.hpp"
@@ -266,6 +267,20 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   const std::string summary = out.substr(out.rfind("reached="));
   CHECK(summary.find(" ms_median=") != std::string::npos);
   CHECK(summary.find(" runs=6 ") != std::string::npos);
+  // --interleave: each source's repeats take the algorithms in turn; the summaries, in --algorithm
+  // order, count the same runs and levels as one algorithm after another
+  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --repeat 2 --validate "
+                      "--algorithm cpu,bottom-up --interleave", out) == 0);
+  std::vector<std::string> order;
+  std::istringstream lines(out);
+  for (std::string l; std::getline(lines, l);)
+    if (l.rfind("algorithm=", 0) == 0) order.push_back(l.substr(10, l.find(' ') - 10));
+  CHECK(order == std::vector<std::string>{"cpu", "bottom-up", "cpu", "bottom-up", "cpu",
+                                          "bottom-up", "cpu", "bottom-up"});
+  const std::string both = out.substr(out.find("\nreached=") + 1);
+  CHECK(both.find("runs=4 algorithm=cpu cpu_levels=") != std::string::npos);
+  CHECK(both.find("runs=4 algorithm=bottom-up") != std::string::npos);
+  CHECK(both.find("valid=1") != std::string::npos);
   CHECK(test::run_cli("bfs " + (dir.path / "bad.gr").string(), out) == 1);
   CHECK(out.find("bad.gr:2:") != std::string::npos);
   CHECK(test::run_cli("bfs " + graph + " --algorithm dfs", out) == 2);

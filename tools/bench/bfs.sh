@@ -11,7 +11,8 @@
 # (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
 #     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
 #     mdual): 16 sources, 5 runs each after 3 warm-up searches per strategy, auto beside cpu and
-#     the forced strategies; compare strategies by ms_median (each source's median run).
+#     the forced strategies, interleaved; compare strategies by ms_median (each source's median
+#     run).
 # (3) The deep 2D grid $GRID x $GRID from a corner: auto against one launch per level (multi under
 #     the relaunch barrier, and the queue and lb kernels).
 # Per-level steps (--steps-out) go to $OUT/bfs_steps_*.txt; the plot (time per level against
@@ -42,9 +43,12 @@ run() {
   echo "# wall $((SECONDS - t0)) s (graph build, sources, warm-up, validation included)" >> "$txt"
 }
 echo "# edges: Graph500 convention, each undirected edge of the traversed component once" >> "$txt"
-# The CPU runs go last: the algorithm right after them ran 1-4 ms slower at times on the 16- and
-# 64-core hosts (sessions 11 and 12: copter2's auto, the forced multi path to the kernel, 0.86
-# ms against multi's 0.52 when it followed cpu).
+# The real graphs' algorithms run interleaved (--interleave: each source's repeats take every
+# algorithm in turn), so that a slow spell of the host falls on all of them: on the 64-core host
+# (session 12), runs came 1-9 ms slower in spells of a second or so, and soc-Slashdot's auto, the
+# first block, took 0.72 ms against 0.40 for the forced multi path it runs. The R-MAT scales run
+# one algorithm after another (one copy of the graph on the device), the CPU last: the
+# algorithm right after it ran slower at times on the 16- and 64-core hosts (sessions 11, 12).
 all=auto,lb,bottom-up,queue,wave,multi,cpu
 for s in $scales; do
   if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=auto,lb,bottom-up,cpu k=8; fi
@@ -58,7 +62,7 @@ if [[ -n "$graphs" ]]; then
   for f in "$graphs"/*.txt.gz "$graphs"/*.gr.gz "$graphs"/*.mtx "$graphs"/*.mtx.gz; do
     name=$(basename "$f"); name=${name%%.*}
     extra=(); [[ ",$undirected," == *",$name,"* ]] && extra=(--undirected)
-    run bfs "$f" "${extra[@]}" --sources 16 --repeat 5 --warmup 3 --validate --algorithm "$all" \
+    run bfs "$f" "${extra[@]}" --sources 16 --repeat 5 --warmup 3 --validate --algorithm "$all" --interleave \
         --steps-out "$OUT/bfs_steps_$name.txt"
   done
 else

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <map>
 #include <stdexcept>
 
 namespace lockstep::cli {
@@ -58,52 +57,84 @@ void write_steps(std::ostream& out, BfsAlgorithm algorithm, int32_t source, cons
 
 }  // namespace
 
-BfsRuns run_algorithm(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan) {
-  std::unique_ptr<Bfs> engine;  // the graph uploaded once per algorithm
-  if (ctx) engine = std::make_unique<Bfs>(*ctx, g, o);
-  auto search = [&](int32_t source) {
-    return engine ? engine->run(source) : bfs_cpu(g, source, o.cpu_threads);
-  };
-  for (int w = 0; w < plan.warmup; ++w) search(plan.sources[0]);
-  BfsRuns out;
-  double sum_ms = 0, sum_median_ms = 0;
-  std::vector<double> teps;
-  std::map<BfsAlgorithm, int> counts;
-  for (size_t i = 0; i < plan.sources.size(); ++i) {
-    std::vector<double> reps;
-    for (int rep = 0; rep < plan.repeat; ++rep) {
-      const int32_t source = plan.sources[i];
-      BfsResult r = search(source);
-      const std::string why = plan.validate ? validate_bfs(g, source, r.levels, r.parents) : "";
-      if (!why.empty())
-        throw std::runtime_error(std::string(to_string(o.algorithm)) + ": validation failed (source " +
-                                 std::to_string(source) + "): " + why);
-      std::cout << run_line(o.algorithm, source, r, ctx != nullptr).str() << "\n";
-      for (BfsAlgorithm s : kAll) counts[s] += r.levels_run(s);
-      if (plan.steps && i == 0 && rep == plan.repeat - 1) write_steps(*plan.steps, o.algorithm, source, r);
-      sum_ms += r.ms;
-      reps.push_back(r.ms);
-      teps.push_back(r.gteps());
-      if (i == 0 && rep == 0) out.first = std::move(r);
-    }
-    sum_median_ms += median(reps);
-  }
-  const BfsResult& f = out.first;
-  Report& kv = out.summary;
-  kv.json_only("n", g.n).json_only("edges", g.edges());
+AlgorithmRuns::AlgorithmRuns(Context* ctx, const CsrGraph& g, const BfsOptions& o,
+                             const BfsPlan& plan)
+    : ctx_(ctx), g_(g), o_(o), plan_(plan), reps_(plan.sources.size()) {
+  if (ctx) engine_ = std::make_unique<Bfs>(*ctx, g, o);  // the graph uploaded once
+}
+
+AlgorithmRuns::~AlgorithmRuns() = default;
+
+BfsResult AlgorithmRuns::search(int32_t source) {
+  return engine_ ? engine_->run(source) : bfs_cpu(g_, source, o_.cpu_threads);
+}
+
+void AlgorithmRuns::warm_up() {
+  for (int w = 0; w < plan_.warmup; ++w) search(plan_.sources[0]);
+}
+
+void AlgorithmRuns::run(size_t i, int rep) {
+  const int32_t source = plan_.sources[i];
+  BfsResult r = search(source);
+  const std::string why = plan_.validate ? validate_bfs(g_, source, r.levels, r.parents) : "";
+  if (!why.empty())
+    throw std::runtime_error(std::string(to_string(o_.algorithm)) + ": validation failed (source " +
+                             std::to_string(source) + "): " + why);
+  std::cout << run_line(o_.algorithm, source, r, ctx_ != nullptr).str() << "\n";
+  for (BfsAlgorithm s : kAll) counts_[s] += r.levels_run(s);
+  if (plan_.steps && i == 0 && rep == plan_.repeat - 1) write_steps(*plan_.steps, o_.algorithm, source, r);
+  sum_ms_ += r.ms;
+  reps_[i].push_back(r.ms);
+  teps_.push_back(r.gteps());
+  if (i == 0 && rep == 0) out_.first = std::move(r);
+}
+
+BfsRuns AlgorithmRuns::finish() {
+  double sum_median_ms = 0;
+  for (const auto& reps : reps_) sum_median_ms += median(reps);
+  const BfsResult& f = out_.first;
+  Report& kv = out_.summary;
+  kv.json_only("n", g_.n).json_only("edges", g_.edges());
   kv.add("reached", f.reached).add("max_level", f.max_level).add("sum_levels", f.sum_levels);
-  kv.add("ms", sum_ms / double(teps.size()));
-  kv.add("ms_median", plan.sources.empty() ? 0 : sum_median_ms / double(plan.sources.size()));
-  add_teps(kv, teps);
-  kv.line_only("sources", plan.sources.size()).json_only("sources", plan.sources);
-  kv.add("runs", teps.size()).add("algorithm", to_string(o.algorithm));
-  for (BfsAlgorithm s : kAll) kv.add(key(s), counts[s]);
-  if (engine && engine->cpu_graph().candidate) {  // auto's whole-graph CPU rule, and its race
-    const BfsCpuGraph& c = engine->cpu_graph();
+  kv.add("ms", teps_.empty() ? 0 : sum_ms_ / double(teps_.size()));
+  kv.add("ms_median", reps_.empty() ? 0 : sum_median_ms / double(reps_.size()));
+  add_teps(kv, teps_);
+  kv.line_only("sources", plan_.sources.size()).json_only("sources", plan_.sources);
+  kv.add("runs", teps_.size()).add("algorithm", to_string(o_.algorithm));
+  for (BfsAlgorithm s : kAll) kv.add(key(s), counts_[s]);
+  if (engine_ && engine_->cpu_graph().candidate) {  // auto's whole-graph CPU rule, and its race
+    const BfsCpuGraph& c = engine_->cpu_graph();
     kv.add("cpu_graph", c.cpu ? "cpu" : "device");
     if (c.raced) kv.add("cpu_graph_ms", c.cpu_ms).add("device_graph_ms", c.device_ms);
   }
-  if (plan.validate) kv.add("valid", 1);
+  if (plan_.validate) kv.add("valid", 1);
+  return std::move(out_);
+}
+
+std::vector<BfsRuns> run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions o,
+                                    const std::vector<BfsAlgorithm>& list, const BfsPlan& plan) {
+  std::vector<BfsRuns> out;
+  if (!plan.interleave) {  // one engine at a time: one copy of the graph on the device
+    for (BfsAlgorithm algorithm : list) {
+      o.algorithm = algorithm;
+      AlgorithmRuns runs(ctx, g, o, plan);
+      runs.warm_up();
+      for (size_t i = 0; i < plan.sources.size(); ++i)
+        for (int rep = 0; rep < plan.repeat; ++rep) runs.run(i, rep);
+      out.push_back(runs.finish());
+    }
+    return out;
+  }
+  std::vector<std::unique_ptr<AlgorithmRuns>> all;
+  for (BfsAlgorithm algorithm : list) {
+    o.algorithm = algorithm;
+    all.push_back(std::make_unique<AlgorithmRuns>(ctx, g, o, plan));
+  }
+  for (auto& runs : all) runs->warm_up();
+  for (size_t i = 0; i < plan.sources.size(); ++i)
+    for (int rep = 0; rep < plan.repeat; ++rep)
+      for (auto& runs : all) runs->run(i, rep);
+  for (auto& runs : all) out.push_back(runs->finish());
   return out;
 }
 

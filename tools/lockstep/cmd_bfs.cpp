@@ -142,6 +142,9 @@ void declare(po::options_description& opts, Deprecated& old) {
       "repeat", number<int>(1, 1000)->default_value(1), "runs per source")(
       "warmup", number<int>(0, 100)->default_value(1),
       "untimed runs per algorithm first (lazy JIT, allocation)")(
+      "interleave",
+      "run the algorithms in turn for each source's repeats (one copy of the graph on the device "
+      "per algorithm), not one after another")(
       "validate", "check every result (Graph500 BFS-tree validation)")(
       "json", po::value<std::string>(), "write the summary as JSON")(
       "distributed",
@@ -201,7 +204,7 @@ int run_bfs(const Args& args) {
       "lockstep bfs (GRAPH | --rmat SCALE [--edge-factor EF] | --grid N) [--source V | --sources "
       "K] [--algorithm " + join(kAlgorithms) + "[,...]] [--barrier " + join(barrier_names()) +
       "] [--undirected] [--format auto|mtx|snap|dimacs] [--levels-out FILE] [--steps-out FILE] "
-      "[--validate] [--json OUT] [--distributed]";
+      "[--validate] [--interleave] [--json OUT] [--distributed]";
   po::options_description opts("options");
   Deprecated old;
   declare(opts, old);
@@ -228,17 +231,17 @@ int run_bfs(const Args& args) {
   plan.repeat = vm["repeat"].as<int>();
   plan.warmup = vm["warmup"].as<int>();
   plan.validate = vm.count("validate") > 0;
+  plan.interleave = vm.count("interleave") > 0;
   plan.steps = outs.has("steps-out") ? &outs["steps-out"] : nullptr;
   nlohmann::json runs = nlohmann::json::array();
   std::string last;
-  for (BfsAlgorithm algorithm : list) {
-    o.algorithm = algorithm;
-    BfsRuns r = run_algorithm(ctx.get(), g, o, plan);
-    if (outs.has("levels-out") && algorithm == list.back())
-      for (int32_t l : r.first.levels) outs["levels-out"] << l << "\n";
-    runs.push_back(r.summary.json());
-    if (algorithm != list.back()) std::cout << r.summary.str() << "\n";
-    last = r.summary.str();
+  std::vector<BfsRuns> all = run_algorithms(ctx.get(), g, o, list, plan);
+  for (size_t k = 0; k < all.size(); ++k) {
+    if (outs.has("levels-out") && k + 1 == all.size())
+      for (int32_t l : all[k].first.levels) outs["levels-out"] << l << "\n";
+    runs.push_back(all[k].summary.json());
+    if (k + 1 < all.size()) std::cout << all[k].summary.str() << "\n";
+    last = all[k].summary.str();
   }
   outs.json("json", runs.size() == 1 ? runs[0] : runs);
   outs.commit();
