@@ -50,6 +50,7 @@ echo "# edges: Graph500 convention, each undirected edge of the traversed compon
 # one algorithm after another (one copy of the graph on the device), the CPU last: the
 # algorithm right after it ran slower at times on the 16- and 64-core hosts (sessions 11, 12).
 all=auto,lb,bottom-up,queue,wave,multi,cpu
+interleave=--interleave; [[ ${INTERLEAVE:-1} == 0 ]] && interleave=""  # INTERLEAVE=0: in blocks
 for s in $scales; do
   if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=auto,lb,bottom-up,cpu k=8; fi
   [[ $s -ge 25 ]] && k=4
@@ -62,7 +63,7 @@ if [[ -n "$graphs" ]]; then
   for f in "$graphs"/*.txt.gz "$graphs"/*.gr.gz "$graphs"/*.mtx "$graphs"/*.mtx.gz; do
     name=$(basename "$f"); name=${name%%.*}
     extra=(); [[ ",$undirected," == *",$name,"* ]] && extra=(--undirected)
-    run bfs "$f" "${extra[@]}" --sources 16 --repeat 5 --warmup 3 --validate --algorithm "$all" --interleave \
+    run bfs "$f" "${extra[@]}" --sources 16 --repeat 5 --warmup 3 --validate --algorithm "$all" $interleave \
         --steps-out "$OUT/bfs_steps_$name.txt"
   done
 else
