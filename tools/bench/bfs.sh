@@ -11,8 +11,7 @@
 # (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
 #     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
 #     mdual): 16 sources, 5 runs each after 3 warm-up searches per strategy, auto beside cpu and
-#     the forced strategies, interleaved; compare strategies by ms_median (each source's median
-#     run).
+#     the forced strategies; compare strategies by ms_median (each source's median run).
 # (3) The deep 2D grid $GRID x $GRID from a corner: auto against one launch per level (multi under
 #     the relaunch barrier, and the queue and lb kernels).
 # Per-level steps (--steps-out) go to $OUT/bfs_steps_*.txt; the plot (time per level against
@@ -43,14 +42,17 @@ run() {
   echo "# wall $((SECONDS - t0)) s (graph build, sources, warm-up, validation included)" >> "$txt"
 }
 echo "# edges: Graph500 convention, each undirected edge of the traversed component once" >> "$txt"
-# The real graphs' algorithms run interleaved (--interleave: each source's repeats take every
-# algorithm in turn), so that a slow spell of the host falls on all of them: on the 64-core host
-# (session 12), runs came 1-9 ms slower in spells of a second or so, and soc-Slashdot's auto, the
-# first block, took 0.72 ms against 0.40 for the forced multi path it runs. The R-MAT scales run
-# one algorithm after another (one copy of the graph on the device), the CPU last: the
-# algorithm right after it ran slower at times on the 16- and 64-core hosts (sessions 11, 12).
+# OpenMP's idle threads sleep (OMP_WAIT_POLICY=passive unless set): on the 64-core host
+# (nvidia-h100-x4, session 12) the threads of the validation's and the CPU algorithm's parallel
+# regions, spinning after them, cost the next runs 1-9 ms at times; auto came 1.22-1.85x the
+# fastest forced algorithm on three of the four real graphs with the default policy, 0.92-1.11x
+# with passive, in the same call. The algorithms run one after another, the CPU last (the
+# algorithm right after it ran slower at times on the 16- and 64-core hosts); INTERLEAVE=1 runs
+# the real graphs' algorithms in turn for each source (--interleave), which cost soc-Slashdot's
+# auto 10 % there (1.104 and 1.107 against 1.035 and 1.049 in blocks).
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 all=auto,lb,bottom-up,queue,wave,multi,cpu
-interleave=--interleave; [[ ${INTERLEAVE:-1} == 0 ]] && interleave=""  # INTERLEAVE=0: in blocks
+interleave=""; [[ ${INTERLEAVE:-0} == 1 ]] && interleave=--interleave
 for s in $scales; do
   if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=auto,lb,bottom-up,cpu k=8; fi
   [[ $s -ge 25 ]] && k=4
