@@ -29,7 +29,7 @@ void check_shift(PersistentKernel& pk, int phases) {
   int wrong = 0;
   for (int i = 0; i < n; ++i)
     wrong += out[size_t(i)] != in[size_t((i + int64_t(phases) * l) % n)] + phases;
-  CHECK_MESSAGE(wrong == 0, to_string(pk.strategy()), " groups=", pk.groups(), ": ", wrong,
+  CHECK_MESSAGE(wrong == 0, to_string(pk.barrier()), " groups=", pk.groups(), ": ", wrong,
                 " of ", n, " values wrong");
 }
 
@@ -74,7 +74,7 @@ TEST_CASE("persistent kernel: too many groups are refused, clamped, or relaunche
   cfg.barrier = auto_strategy;
   cfg.clamp = false;
   PersistentKernel relaunched(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
-  CHECK(relaunched.strategy() == BarrierStrategy::relaunch);
+  CHECK(relaunched.barrier() == BarrierStrategy::relaunch);
   CHECK(relaunched.groups() == resident + 1);
   check_shift(relaunched, 5);
 
@@ -115,7 +115,7 @@ TEST_CASE("persistent kernel: the group policy (useful maximum, lock-free limit)
   launch(ctx.queue(), options, 1, 1);
   const std::vector<int> got = download<int>(ctx.queue(), out, 2);
   CHECK(got[0] == 64);
-  CHECK(got[1] == int(few.strategy()));
+  CHECK(got[1] == int(few.barrier()));
 }
 
 TEST_SUITE_END();

@@ -57,13 +57,18 @@ class PersistentKernel {
   PersistentKernel(Context& ctx, const std::string& file, const std::string& name,
                    const Defines& defines, const PersistentConfig& config);
 
-  BarrierStrategy strategy() const { return barrier_->strategy(); }
+  /// The barrier it resolved to (the CLI's --barrier word; PersistentConfig::barrier's `auto`
+  /// resolved).
+  BarrierStrategy barrier() const { return barrier_->strategy(); }
+  [[deprecated("PersistentKernel::strategy() is barrier() now")]]
+  BarrierStrategy strategy() const { return barrier(); }
   bool in_kernel() const { return barrier_->in_kernel(); }
   int groups() const { return barrier_->groups(); }
   int local_size() const { return barrier_->local_size(); }
   int coresident() const { return coresident_; }  // of this kernel, as discovered
   size_t global_size() const { return size_t(groups()) * size_t(local_size()); }
-  const GlobalBarrier& barrier() const { return *barrier_; }
+  /// The barrier object itself (its strategy, groups and the kernel state it resets).
+  const GlobalBarrier& global_barrier() const { return *barrier_; }
   cl::Kernel& kernel() { return kernel_; }
   /// The program's build options: the caller's Defines, LOCAL_SIZE and the barrier's.
   Defines defines() const;

@@ -34,8 +34,8 @@ AlignResult align_barrier(Context& ctx, const std::vector<uint8_t>& a,
                 colE, n_pad, best, tiles_r, tiles_c, begin, end);
   });
   AlignResult r = detail::sw_result(ctx, best, pk.groups(), event_ms(ev.first, ev.second), c, s);
-  r.config.barrier = pk.strategy();
-  r.barrier = to_string(pk.strategy());
+  r.config.barrier = pk.barrier();
+  r.barrier = to_string(pk.barrier());
   return r;
 }
 

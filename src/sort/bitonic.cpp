@@ -103,7 +103,7 @@ SortResult bitonic_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size
   });
   ev.second.wait();
   r.ms = event_ms(ev.first, ev.second);
-  r.barrier = to_string(pk.strategy());
+  r.barrier = to_string(pk.barrier());
   r.groups = pk.groups();
   return r;
 }

@@ -137,7 +137,7 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   });
   ev.second.wait();
   r.ms = event_ms(ev.first, ev.second);
-  r.barrier = to_string(pk->strategy()) + (held ? "" : "+reload");
+  r.barrier = to_string(pk->barrier()) + (held ? "" : "+reload");
   r.groups = pk->groups();
   r.phases = phases;
   return r;
