@@ -86,10 +86,21 @@ inline std::filesystem::path shared_matrices() {
   return source_dir().parent_path() / "shared" / "matrices";
 }
 
-/// The CLI under test (LOCKSTEP_CLI in the environment overrides the build's).
+/// The CLI under test: LOCKSTEP_CLI from the environment, else the build's, else a `lockstep`
+/// beside this test binary or in its parent folder (a copied build: tools/gpu/prepare.sh puts
+/// both in .carry/), else the build's path, which then fails with the shell's "not found".
 inline std::string cli_path() {
   const char* env = std::getenv("LOCKSTEP_CLI");  // in src/runtime/environment.cpp's table
-  return env && *env ? env : LOCKSTEP_CLI;
+  if (env && *env) return env;
+  std::error_code ec;
+  if (std::filesystem::exists(LOCKSTEP_CLI, ec)) return LOCKSTEP_CLI;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec)
+    for (const auto& dir : {self.parent_path(), self.parent_path().parent_path()})
+      if (std::filesystem::exists(dir / "lockstep", ec) &&
+          !std::filesystem::is_directory(dir / "lockstep", ec))
+        return (dir / "lockstep").string();
+  return LOCKSTEP_CLI;
 }
 
 /// Runs a shell command line; returns its exit code and fills `out` (stdout+stderr).

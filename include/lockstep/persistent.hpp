@@ -60,8 +60,9 @@ class PersistentKernel {
   /// The barrier it resolved to (the CLI's --barrier word; PersistentConfig::barrier's `auto`
   /// resolved).
   BarrierStrategy barrier() const { return barrier_->strategy(); }
-  [[deprecated("PersistentKernel::strategy() is barrier() now")]]
-  BarrierStrategy strategy() const { return barrier(); }
+  [[deprecated("PersistentKernel::strategy() is barrier() now")]] BarrierStrategy strategy() const {
+    return barrier();
+  }
   bool in_kernel() const { return barrier_->in_kernel(); }
   int groups() const { return barrier_->groups(); }
   int local_size() const { return barrier_->local_size(); }

@@ -13,10 +13,6 @@
 
 namespace lockstep {
 namespace detail {
-namespace {
-
-}  // namespace
-
 int cpu_team(int threads, int64_t work_edges) {
 #ifdef _OPENMP
   const int64_t most = threads > 0 ? threads : omp_get_max_threads();
