@@ -105,7 +105,9 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
 // row (the smallest end in B wins) and in one column (the smallest end in A wins), which the
 // kernel's per-column best check must pass to its exact per-row pass. On PoCL this is the
 // portable path of cl/dpx.cl; on an NVIDIA GPU of compute capability 9.0, the DPX one.
-TEST_CASE("align gpu: pipeline profiles (int, bytes), rows no multiple of 4, ties in a row and a column") {
+TEST_CASE(
+    "align gpu: pipeline profiles (int, bytes), rows no multiple of 4, ties in a row and a "
+    "column") {
   Context& ctx = test::context();
   Scoring dna = dna_scoring(2, -3, 5, 2);
   AlignConfig c3 = small(AlignAlgorithm::pipeline);
@@ -235,8 +237,10 @@ TEST_CASE("align gpu: tune stores the fastest shape, and the automatic shape use
 
   const AlignConfig shape = small(AlignAlgorithm::pipeline);
   tuning::Options o;
-  o.candidates = {{{"local_size", shape.local_size}, {"cells", shape.cells}, {"tile_cols", shape.tile_cols}}};
-  const tuning::Outcome t = tuning::tune(ctx, *align_family(ctx, AlignAlgorithm::pipeline, 900, 700, 1), o);
+  o.candidates = {
+      {{"local_size", shape.local_size}, {"cells", shape.cells}, {"tile_cols", shape.tile_cols}}};
+  const tuning::Outcome t =
+      tuning::tune(ctx, *align_family(ctx, AlignAlgorithm::pipeline, 900, 700, 1), o);
   AlignConfig automatic;
   automatic.algorithm = AlignAlgorithm::pipeline;
   AlignConfig c = align_tuned(ctx.info(), automatic, 1000, 800);

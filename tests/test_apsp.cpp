@@ -1,6 +1,6 @@
 // Floyd-Warshall (lockstep::apsp) against a plain serial CPU Floyd-Warshall in double on random
-// graphs with fixed seeds: every variant, f32 and i32, sizes around the tile (1, 2, 31, 33, 128, 517),
-// negative edges without negative cycles, negative cycles (the error names a vertex on one),
+// graphs with fixed seeds: every variant, f32 and i32, sizes around the tile (1, 2, 31, 33, 128,
+// 517), negative edges without negative cycles, negative cycles (the error names a vertex on one),
 // disconnected graphs, next-hop paths checked hop by hop, generalized K = 1 equal to blocked, and
 // the threaded CPU version. Weights are integers (also in f32), so distances compare exactly.
 #include <algorithm>
@@ -94,10 +94,11 @@ const std::vector<ApspConfig> kSmallConfigs = {
 };
 
 std::string describe(int32_t n, const ApspConfig& c) {
-  return "n=" + std::to_string(n) + " " + to_string(c.algorithm) + " tile=" + std::to_string(c.tile) +
-         " K=" + std::to_string(c.K) + " paths=" + std::to_string(c.paths) + " micro=" +
-         std::to_string(c.thread_rows) + "x" + std::to_string(c.thread_tile) + " unroll=" +
-         std::to_string(c.unroll) + " overlap=" + std::to_string(c.overlap);
+  return "n=" + std::to_string(n) + " " + to_string(c.algorithm) +
+         " tile=" + std::to_string(c.tile) + " K=" + std::to_string(c.K) +
+         " paths=" + std::to_string(c.paths) + " micro=" + std::to_string(c.thread_rows) + "x" +
+         std::to_string(c.thread_tile) + " unroll=" + std::to_string(c.unroll) +
+         " overlap=" + std::to_string(c.overlap);
 }
 
 template <typename T>
@@ -123,7 +124,8 @@ TEST_CASE("apsp: every variant equals CPU Floyd-Warshall, i32, negative edges, n
   small_sizes<int32_t>(23);
 }
 
-TEST_CASE("apsp: n = 517, blocked tile 32 (4 x 8, overlap) and generalized K = 4 (8 x 8) with paths") {
+TEST_CASE(
+    "apsp: n = 517, blocked tile 32 (4 x 8, overlap) and generalized K = 4 (8 x 8) with paths") {
   auto& ctx = test::context();
   Graph g = with_potentials(random_graph(517, 0.01, 517, 1, 100), 5);
 

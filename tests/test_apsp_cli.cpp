@@ -38,7 +38,8 @@ TEST_CASE("apsp cli: --random summary matches the library") {
   CHECK(kv.count("gupdates_per_s") == 1);
 }
 
-TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path, --out array read back") {
+TEST_CASE(
+    "apsp cli: Matrix Market graph, duplicates keep the minimum, --path, --out array read back") {
   test::TempDir dir;
   write(dir.path / "g.mtx",
         "%%MatrixMarket matrix coordinate real general\n4 4 5\n1 2 5\n1 2 3\n2 3 -1\n1 3 4\n"
@@ -65,7 +66,8 @@ TEST_CASE("apsp cli: Matrix Market graph, duplicates keep the minimum, --path, -
   std::string rest((std::istreambuf_iterator<char>(d)), {});
   CHECK(rest.find("inf") != std::string::npos);
   // The distance array read back as a dense graph is its own closure.
-  REQUIRE(test::run_cli("apsp " + (dir.path / "d.mtx").string() + " --algorithm blocked", out) == 0);
+  REQUIRE(test::run_cli("apsp " + (dir.path / "d.mtx").string() + " --algorithm blocked", out) ==
+          0);
   CHECK(last_line(out)["sum_dist"] == "12");
   CHECK(last_line(out)["reachable_pairs"] == "10");
 }
@@ -95,8 +97,8 @@ TEST_CASE("apsp: apsp_choose uses a stored tuning entry of the same size class, 
   const std::string db = (dir.path / "db.json").string();
   test::ScopedEnv env("LOCKSTEP_TUNING_DB", db);
   const DeviceInfo& dev = test::context().info();
-  tuning::store(dev,
-      {"apsp", "f32/dist/n1024", {}, {{"tile", 16}, {"K", 8}, {"thread_tile", 4}}, {}, ""});
+  tuning::store(
+      dev, {"apsp", "f32/dist/n1024", {}, {{"tile", 16}, {"K", 8}, {"thread_tile", 4}}, {}, ""});
 
   ApspConfig tuned = apsp_choose<float>(dev, 1000, {});
   ApspConfig other_class = apsp_choose<float>(dev, 1100, {});

@@ -5,10 +5,9 @@
 // acqrel-rspin); the flag helpers carry data around a token ring; asking for more groups than
 // co-resident is refused without launching; the tree runs with several levels; occupancy
 // discovery returns a sane number without trusting a bad cache entry.
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "barrier/occupancy.hpp"
 #include "lockstep/barrier.hpp"
@@ -107,9 +106,9 @@ TEST_CASE("barrier: the spin pause's rule, macro and range") {
                         {BarrierOrder::automatic, 0, 0, 100})
               .spin_ns() == 0);
   for (int bad : {-2, 100001})
-    CHECK_THROWS_AS(GlobalBarrier(nv, BarrierStrategy::lock, 4, 64, 0,
-                                  {BarrierOrder::automatic, 0, 0, bad}),
-                    input_error);
+    CHECK_THROWS_AS(
+        GlobalBarrier(nv, BarrierStrategy::lock, 4, 64, 0, {BarrierOrder::automatic, 0, 0, bad}),
+        input_error);
 }
 TEST_CASE("barrier: grouped-lock, 100000 rounds, zero errors") {
   stress(BarrierStrategy::grouped_lock, 100000);
@@ -144,8 +143,8 @@ TEST_CASE("barrier: every NVIDIA PTX ordering variant is correct") {
   }
   for (auto o : {BarrierOrder::fence, BarrierOrder::acqrel, BarrierOrder::acqrel_rspin}) {
     for (auto s : {BarrierStrategy::lock, BarrierStrategy::grouped_lock}) stress(s, 50000, {o, 0});
-    stress(BarrierStrategy::lock, 50000, {o, 0, 2});  // split over two words
-    stress(BarrierStrategy::lock, 50000, {o, 0, 1, 100});  // a spin pause of 100 ns
+    stress(BarrierStrategy::lock, 50000, {o, 0, 2});             // split over two words
+    stress(BarrierStrategy::lock, 50000, {o, 0, 1, 100});        // a spin pause of 100 ns
     stress(BarrierStrategy::grouped_lock, 50000, {o, 0, 0, 0});  // grouped-lock without its pause
     for (auto s : {BarrierStrategy::lock_free, BarrierStrategy::tree})
       for (int stride : {1, 32}) stress(s, 50000, {o, stride});

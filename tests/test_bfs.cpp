@@ -262,15 +262,17 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   CHECK(out.find("gteps_median=") != std::string::npos);
   CHECK(out.find("gteps_max=") != std::string::npos);
   // ms_median: each source's median over its --repeat runs, averaged over the sources
-  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --repeat 3 --algorithm cpu", out) ==
-        0);
+  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --repeat 3 --algorithm cpu",
+                      out) == 0);
   const std::string summary = out.substr(out.rfind("reached="));
   CHECK(summary.find(" ms_median=") != std::string::npos);
   CHECK(summary.find(" runs=6 ") != std::string::npos);
   // --interleave: each source's repeats take the algorithms in turn; the summaries, in --algorithm
   // order, count the same runs and levels as one algorithm after another
-  CHECK(test::run_cli("bfs " + graph + " --undirected --sources 2 --repeat 2 --validate "
-                      "--algorithm cpu,bottom-up --interleave", out) == 0);
+  CHECK(test::run_cli("bfs " + graph +
+                          " --undirected --sources 2 --repeat 2 --validate "
+                          "--algorithm cpu,bottom-up --interleave",
+                      out) == 0);
   std::vector<std::string> order;
   std::istringstream lines(out);
   for (std::string l; std::getline(lines, l);)

@@ -73,8 +73,8 @@ CgOptions options(CgAlgorithm a, Preconditioner p, bool fuse = true) {
 
 // Solves A x = A*1 and checks x against 1; returns the result.
 CgResult solve(Context& ctx, const Csr<double>& A, const CgOptions& o) {
-  const std::vector<double> b = spmv_reference(A, std::vector<double>(size_t(A.rows), 1.0),
-                                               std::vector<double>{}, 1.0, 0.0);
+  const std::vector<double> b =
+      spmv_reference(A, std::vector<double>(size_t(A.rows), 1.0), std::vector<double>{}, 1.0, 0.0);
   DeviceCsr<double> dA(ctx, A);
   std::vector<double> x;
   const CgResult r = cg(ctx, dA, b, x, o);
@@ -127,7 +127,8 @@ TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exac
   const Csr<double> S = badly_scaled(gen::laplace3d(10));
   const int plain = solve(ctx, S, options(CgAlgorithm::classic, Preconditioner::none)).iterations;
   const int piped = solve(ctx, S, options(CgAlgorithm::pipelined, Preconditioner::none)).iterations;
-  const int jacobi = solve(ctx, S, options(CgAlgorithm::pipelined, Preconditioner::jacobi)).iterations;
+  const int jacobi =
+      solve(ctx, S, options(CgAlgorithm::pipelined, Preconditioner::jacobi)).iterations;
   const int single =
       solve(ctx, S, options(CgAlgorithm::single_reduction, Preconditioner::none)).iterations;
   const int single_jacobi =
@@ -151,9 +152,9 @@ TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, n
   };
   for (CgAlgorithm alg :
        {CgAlgorithm::classic, CgAlgorithm::pipelined, CgAlgorithm::single_reduction})
-    for (const Case& c : {Case{{1, -1, 1, -1, 1, -1}, "not positive definite"},
-                          Case{{0, 0, 0, 0, 0, 0}, "not positive definite"},
-                          Case{{1, 2, NAN, 1, 2, 3}, "NaN"}}) {
+    for (const Case& c :
+         {Case{{1, -1, 1, -1, 1, -1}, "not positive definite"},
+          Case{{0, 0, 0, 0, 0, 0}, "not positive definite"}, Case{{1, 2, NAN, 1, 2, 3}, "NaN"}}) {
       DeviceCsr<double> dA(ctx, diagonal(c.diag));
       std::vector<double> x;
       const CgResult r = cg(ctx, dA, ones, x, options(alg, Preconditioner::none));
@@ -174,8 +175,8 @@ TEST_CASE("cg: pipelined in float converges like classic") {
   Context& ctx = test::context();
   const Csr<float> A = gen::laplace2d(16).cast<float>();
   std::vector<float> b(size_t(A.rows));
-  const std::vector<double> b64 = spmv_reference(A, std::vector<float>(size_t(A.rows), 1.0f),
-                                                 std::vector<float>{}, 1.0, 0.0);
+  const std::vector<double> b64 =
+      spmv_reference(A, std::vector<float>(size_t(A.rows), 1.0f), std::vector<float>{}, 1.0, 0.0);
   for (size_t i = 0; i < b.size(); ++i) b[i] = float(b64[i]);
   DeviceCsr<float> dA(ctx, A);
   std::vector<float> x1, x2;
@@ -240,7 +241,8 @@ void solve_past_100(Context& ctx, const Csr<double>& A64, CgAlgorithm alg, bool 
 }
 }  // namespace
 
-TEST_CASE("cg: past 100 iterations in float and double, converged means a true residual below tol") {
+TEST_CASE(
+    "cg: past 100 iterations in float and double, converged means a true residual below tol") {
   Context& ctx = test::context();
   const Csr<double> lap2d = gen::laplace2d(64);  // 4096 rows: about 120 iterations in double
   for (CgAlgorithm alg :

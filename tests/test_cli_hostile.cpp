@@ -8,8 +8,8 @@
 #include "support.hpp"
 
 namespace fs = std::filesystem;
-using lockstep::test::run_cli;
 using lockstep::test::has;
+using lockstep::test::run_cli;
 using lockstep::test::run_shell;
 
 namespace {
@@ -86,14 +86,16 @@ TEST_CASE("no device because PoCL cannot write its cache: the message names the 
   // machine) needs no cache folder, so `devices` still finds it there.
   const std::string pocl = "platform=\"Portable Computing Language\"";
   bool only_pocl = run_cli("devices", out) == 0 && has(out, pocl);
-  for (size_t at = out.find("platform="); at != std::string::npos; at = out.find("platform=", at + 1))
+  for (size_t at = out.find("platform="); at != std::string::npos;
+       at = out.find("platform=", at + 1))
     only_pocl = only_pocl && out.compare(at, pocl.size(), pocl) == 0;
   if (!only_pocl) return lockstep::test::skip("PoCL is not the only OpenCL platform here");
   CHECK(run_shell("env -u POCL_CACHE_DIR XDG_CACHE_HOME=/dev/null/cache " +
                       lockstep::test::cli_path() + " devices",
                   out) == 1);
-  CHECK(has(out, "PoCL's kernel cache directory /dev/null/cache/pocl (from XDG_CACHE_HOME) is "
-                 "unusable"));
+  CHECK(has(out,
+            "PoCL's kernel cache directory /dev/null/cache/pocl (from XDG_CACHE_HOME) is "
+            "unusable"));
 }
 
 TEST_CASE("cg refuses a non-symmetric matrix before iterating") {

@@ -90,7 +90,9 @@ TEST_CASE("option combinations and lists that were silently accepted are usage e
   CHECK(test::run_cli("bench barrier --groups 1,x", out) == 2);
   CHECK(has(out, "--groups expects"));
   CHECK(test::run_cli("sort --n 100 --algorithm radix --barrier lock", out) == 2);
-  CHECK(has(out, "--barrier lock applies to --algorithm bitonic and radix-persistent; --algorithm radix"));
+  CHECK(
+      has(out,
+          "--barrier lock applies to --algorithm bitonic and radix-persistent; --algorithm radix"));
   CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --barrier tree", out) == 2);
   CHECK(has(out, "--barrier tree applies to --algorithm barrier only; --algorithm pipeline"));
   CHECK(test::run_cli("cg gen:laplace2d:8 --separate-spmv", out) == 2);
@@ -117,8 +119,9 @@ TEST_CASE("bad option values are usage errors naming the option and what it acce
 
 TEST_CASE("sizes are checked before allocation, naming the file and line or the option") {
   test::TempDir d;
-  const std::string mtx = write(
-      d, "huge.mtx", "%%MatrixMarket matrix coordinate pattern general\n2147483647 2147483647 1\n1 1\n");
+  const std::string mtx =
+      write(d, "huge.mtx",
+            "%%MatrixMarket matrix coordinate pattern general\n2147483647 2147483647 1\n1 1\n");
   const std::string gr = write(d, "huge.gr", "c\np sp 2000000000 1\na 1 2 1\n");
   const std::string snap = write(d, "huge.txt", "0 1\n0 2000000000\n");
   std::string out;

@@ -101,16 +101,17 @@ TEST_CASE("OutputFile: errors name the file and the reason, and leave the old co
                        "/dev/full: cannot write: No space left on device", input_error);
   const std::string file = (d.path / "afile").string();
   put(file, "a file\n");
-  CHECK_THROWS_WITH_AS(OutputFile(file + "/t.json"), (file + "/t.json: cannot write: Not a directory").c_str(),
-                       input_error);
+  CHECK_THROWS_WITH_AS(OutputFile(file + "/t.json"),
+                       (file + "/t.json: cannot write: Not a directory").c_str(), input_error);
   CHECK_THROWS_WITH_AS(OutputFile("/a/file/as/dir/t.json"),
-                       "/a/file/as/dir/t.json: cannot write: No such file or directory", input_error);
+                       "/a/file/as/dir/t.json: cannot write: No such file or directory",
+                       input_error);
   CHECK_THROWS_WITH_AS(OutputFile(d.path.string()), (d.path.string() + ": is a directory").c_str(),
                        input_error);
   if (geteuid() != 0) {  // root writes anyway
     chmod(file.c_str(), 0444);
-    CHECK_THROWS_WITH_AS(write_output(file, "x"), (file + ": cannot write: Permission denied").c_str(),
-                         input_error);
+    CHECK_THROWS_WITH_AS(write_output(file, "x"),
+                         (file + ": cannot write: Permission denied").c_str(), input_error);
   }
   CHECK(slurp(file) == "a file\n");
   CHECK(names(d.path) == std::set<std::string>{"afile"});
@@ -140,7 +141,8 @@ TEST_CASE("a write error on any CLI output exits 1 naming the file and the reaso
     CHECK_MESSAGE(!has(out, "candidates"), out);  // tune refused the path before tuning
   }
   std::string out;  // standard output itself, e.g. info --json
-  CHECK(test::run_shell("{ " + test::cli_path() + " info " + matrix() + " --json > /dev/full; }", out) == 1);
+  CHECK(test::run_shell("{ " + test::cli_path() + " info " + matrix() + " --json > /dev/full; }",
+                        out) == 1);
   CHECK_MESSAGE(has(out, "standard output: cannot write: No space left on device"), out);
 }
 
@@ -155,8 +157,9 @@ TEST_CASE("a write error exits 1 for sort, bench barrier and tune --json" *
   for (const std::string& args : cmds) {
     std::string out;
     CAPTURE(args);
-    CHECK(test::run_shell("LOCKSTEP_CACHE_DIR=" + cache.path.string() + " " + test::cli_path() +
-                              " " + args, out) == 1);
+    CHECK(test::run_shell(
+              "LOCKSTEP_CACHE_DIR=" + cache.path.string() + " " + test::cli_path() + " " + args,
+              out) == 1);
     CHECK_MESSAGE(has(out, "/dev/full: cannot write: No space left on device"), out);
   }
 }
@@ -165,7 +168,8 @@ TEST_CASE("an output that is the same file as an input is refused and the input 
   Inputs in;
   const std::string link = (in.d.path / "link.txt").string();
   fs::create_symlink(in.graph, link);
-  const std::pair<std::string, std::string> cases[] = {  // (arguments, what the message names)
+  const std::pair<std::string, std::string> cases[] = {
+      // (arguments, what the message names)
       {"bfs " + in.graph + " --algorithm cpu --levels-out " + in.graph, "--levels-out"},
       {"bfs " + in.graph + " --algorithm cpu --steps-out " + in.graph, "--steps-out"},
       {"bfs " + in.graph + " --algorithm cpu --levels-out " + link, "--levels-out"},
@@ -190,7 +194,8 @@ TEST_CASE("an output that is the same file as an input is refused and the input 
   std::string out;  // two outputs naming one new file
   const std::string x = (in.d.path / "x.txt").string();
   CHECK(test::run_cli("bfs --grid 3 --algorithm cpu --levels-out " + x + " --steps-out " +
-                          in.d.path.string() + "/./x.txt", out) == 2);
+                          in.d.path.string() + "/./x.txt",
+                      out) == 2);
   CHECK_MESSAGE((has(out, "--steps-out") && has(out, "--levels-out")), out);
   CHECK_FALSE(fs::exists(x));
 }
@@ -201,24 +206,29 @@ TEST_CASE("a failed run leaves every output file as it was") {
   put(st, "keep\n");
   std::string out;
   // the levels fail at the end: the steps, written by then, must not replace the old file
-  CHECK(test::run_cli("bfs " + in.graph + " --algorithm cpu --steps-out " + st +
-                          " --levels-out /dev/full", out) == 1);
+  CHECK(test::run_cli(
+            "bfs " + in.graph + " --algorithm cpu --steps-out " + st + " --levels-out /dev/full",
+            out) == 1);
   CHECK(slurp(st) == "keep\n");
-  CHECK(test::run_cli("bfs " + in.graph + " --algorithm cpu --steps-out " + st + " --source 99", out) == 2);
+  CHECK(test::run_cli("bfs " + in.graph + " --algorithm cpu --steps-out " + st + " --source 99",
+                      out) == 2);
   CHECK(slurp(st) == "keep\n");
 
   // under a 1 KiB file-size limit: exit 1, no partial file and no temporary file
   const std::string limit = "trap '' XFSZ; ulimit -f 1; exec " + test::cli_path();
-  CHECK(test::run_shell("bash -c \"" + limit + " bfs --grid 30 --algorithm cpu --levels-out " + lt + "\"",
-                        out) == 1);
+  CHECK(test::run_shell(
+            "bash -c \"" + limit + " bfs --grid 30 --algorithm cpu --levels-out " + lt + "\"",
+            out) == 1);
   CHECK_MESSAGE(has(out, lt + ": cannot write: File too large"), out);
   CHECK(test::run_shell("bash -c \"" + limit + " gen laplace2d 30 -o " + lt + "\"", out) == 1);
   CHECK_MESSAGE(has(out, lt + ": cannot write: File too large"), out);
   CHECK_FALSE(fs::exists(lt));
-  CHECK(test::run_shell("bash -c \"" + limit + " bfs --grid 30 --algorithm cpu --steps-out " + st + "\"",
-                        out) == 1);
+  CHECK(test::run_shell(
+            "bash -c \"" + limit + " bfs --grid 30 --algorithm cpu --steps-out " + st + "\"",
+            out) == 1);
   CHECK(slurp(st) == "keep\n");
-  CHECK(names(in.d.path) == std::set<std::string>{"g.txt", "g.mtx", "a.fa", "b.fa", "k.txt", "st.txt"});
+  CHECK(names(in.d.path) ==
+        std::set<std::string>{"g.txt", "g.mtx", "a.fa", "b.fa", "k.txt", "st.txt"});
 
   // written directly: '-' is standard output, in order with the summary line
   CHECK(test::run_cli("bfs --grid 3 --algorithm cpu --json -", out) == 0);
@@ -231,7 +241,8 @@ TEST_CASE("a run that fails after its outputs were opened leaves them as they we
   const std::string st = (in.d.path / "st.txt").string();
   put(st, "keep\n");
   std::string out;
-  CHECK(test::run_cli("bfs " + in.graph + " --algorithm single --local-size 33 --steps-out " + st, out) != 0);
+  CHECK(test::run_cli("bfs " + in.graph + " --algorithm single --local-size 33 --steps-out " + st,
+                      out) != 0);
   CHECK(slurp(st) == "keep\n");
   CHECK(names(in.d.path).size() == 6);
 }

@@ -15,8 +15,8 @@
 #include "support.hpp"
 
 namespace fs = std::filesystem;
-using lockstep::test::run_cli;
 using lockstep::test::has;
+using lockstep::test::run_cli;
 using lockstep::test::run_shell;
 
 namespace {
@@ -45,8 +45,8 @@ TEST_CASE("a tuning database that is a FIFO or /dev/full is refused before it is
   std::string out;
   // `timeout` and a memory cap stop the old behaviour (a hang; reading /dev/full to the OOM
   // killer) instead of hanging the suite
-  CHECK(run_shell("LOCKSTEP_TUNING_DB=" + fifo + " timeout 120 " +
-                      lockstep::test::cli_path() + " tune --show",
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=" + fifo + " timeout 120 " + lockstep::test::cli_path() +
+                      " tune --show",
                   out) == 1);
   CHECK(has(out, "tuning database " + fifo + ": a FIFO, not a regular file"));
   CHECK(run_shell("(ulimit -v 16000000; LOCKSTEP_TUNING_DB=/dev/full timeout 120 " +
@@ -74,12 +74,13 @@ TEST_CASE("tune with no usable cache prints stored=0 and says why" *
   // PoCL keeps its own kernel cache where it always does; lockstep's cache root is unusable
   const char* home = std::getenv("HOME");
   const std::string pocl = std::getenv("POCL_CACHE_DIR") ? std::getenv("POCL_CACHE_DIR")
-                           : home ? std::string(home) + "/.cache/pocl"
-                                  : (d.path / "pocl").string();
+                           : home                        ? std::string(home) + "/.cache/pocl"
+                                                         : (d.path / "pocl").string();
   std::string out;
   REQUIRE(run_shell("env -u LOCKSTEP_TUNING_DB -u LOCKSTEP_CACHE_DIR -u LOCKSTEP_DISK_CACHE "
-                    "XDG_CACHE_HOME=/dev/null/cache POCL_CACHE_DIR=" + pocl + " " +
-                        lockstep::test::cli_path() + " tune " + m + " --budget 0 --repeat 1",
+                    "XDG_CACHE_HOME=/dev/null/cache POCL_CACHE_DIR=" +
+                        pocl + " " + lockstep::test::cli_path() + " tune " + m +
+                        " --budget 0 --repeat 1",
                     out) == 0);
   CHECK(has(out, " stored=0 "));
   CHECK(!has(out, "stored=1"));

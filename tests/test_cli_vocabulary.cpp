@@ -26,10 +26,10 @@ TEST_CASE("cli vocabulary: --help shows --algorithm, --barrier, --local-size, no
     std::string command;
     bool algorithm, barrier, local_size;
   };
-  const Help cases[] = {{"spmv", true, false, true},         {"apsp", true, false, false},
-                        {"bfs", true, true, true},           {"sort", true, true, true},
-                        {"align", true, true, true},         {"bench barrier", false, true, true},
-                        {"cg", true, false, false},          {"tune align", true, false, false}};
+  const Help cases[] = {{"spmv", true, false, true}, {"apsp", true, false, false},
+                        {"bfs", true, true, true},   {"sort", true, true, true},
+                        {"align", true, true, true}, {"bench barrier", false, true, true},
+                        {"cg", true, false, false},  {"tune align", true, false, false}};
   for (const Help& h : cases) {
     CAPTURE(h.command);
     std::string out;
@@ -59,7 +59,8 @@ TEST_CASE("cli vocabulary: each old spelling works with exactly one deprecation 
        "local_size", "64"},
       {"apsp --random 40,0.1,3 --variant blocked", "variant", "algorithm", "algorithm", "blocked"},
       {"bfs --grid 8 --strategy cpu", "strategy", "algorithm", "algorithm", "cpu"},
-      {"sort --n 1000 --algorithm bitonic --strategy lock", "strategy", "barrier", "barrier", "lock"},
+      {"sort --n 1000 --algorithm bitonic --strategy lock", "strategy", "barrier", "barrier",
+       "lock"},
       {"align " + fa + " " + fa + " --algorithm barrier --strategy lock", "strategy", "barrier",
        "barrier", "lock"},
       {"bench barrier --strategy lock --groups 1 --rounds 10", "strategy", "barrier", "barrier",
@@ -69,7 +70,8 @@ TEST_CASE("cli vocabulary: each old spelling works with exactly one deprecation 
     std::string out;
     REQUIRE_MESSAGE(test::run_cli(c.args, out) == 0, out);
     CHECK(count(out, "deprecated") == 1);
-    CHECK(count(out, "lockstep: --" + c.old_name + " is deprecated, use --" + c.new_name + "\n") == 1);
+    CHECK(count(out, "lockstep: --" + c.old_name + " is deprecated, use --" + c.new_name + "\n") ==
+          1);
     std::string words = " " + out;  // it took effect: KEY=VALUE as a whole word of some line
     for (char& ch : words) ch = ch == '\n' ? ' ' : ch;
     CHECK(words.find(" " + c.key + "=" + c.value + " ") != std::string::npos);

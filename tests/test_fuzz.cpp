@@ -59,8 +59,8 @@ const std::vector<std::string> kMatrixSeeds = {
 const std::vector<std::string> kSnapSeeds = {"# Directed graph\n0\t1\n1\t2\n2 0\n5 5\n",
                                              "0 1 2.5\n3 1 -1\n1 1\n"};
 const std::vector<std::string> kDimacsSeeds = {
-    "c shortest paths\np sp 4 5\na 1 2 7\na 2 3 1\na 3 1 2\na 4 4 1\na 2 3 5\n",
-    "p sp 3 0\n", "c\r\np sp 2 1\r\na 2 1 -3\r\n"};
+    "c shortest paths\np sp 4 5\na 1 2 7\na 2 3 1\na 3 1 2\na 4 4 1\na 2 3 5\n", "p sp 3 0\n",
+    "c\r\np sp 2 1\r\na 2 1 -3\r\n"};
 
 // Dimensions up to this are built into CSR and handed to the CLI; larger valid ones (a size line
 // declaring 2^31-1 empty rows) are legitimately memory-bound and stop at the triplets.

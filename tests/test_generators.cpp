@@ -1,6 +1,6 @@
-// Generators: shapes, row lengths (hubs, blocks3d too), symmetry of the Laplacians, distinct columns, determinism
-// per seed, R-MAT's parallel build against a serial one and across thread counts, and `lockstep
-// gen` exit codes.
+// Generators: shapes, row lengths (hubs, blocks3d too), symmetry of the Laplacians, distinct
+// columns, determinism per seed, R-MAT's parallel build against a serial one and across thread
+// counts, and `lockstep gen` exit codes.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -15,7 +15,8 @@ namespace {
 void check_csr(const Csr<double>& a) {
   REQUIRE(a.row_ptr.size() == size_t(a.rows) + 1);
   for (int r = 0; r < a.rows; ++r)
-    for (int k = a.row_ptr[r] + 1; k < a.row_ptr[r + 1]; ++k) REQUIRE(a.col_idx[k - 1] < a.col_idx[k]);
+    for (int k = a.row_ptr[r] + 1; k < a.row_ptr[r + 1]; ++k)
+      REQUIRE(a.col_idx[k - 1] < a.col_idx[k]);
   for (int c : a.col_idx) REQUIRE((c >= 0 && c < a.cols));
 }
 }  // namespace
@@ -59,7 +60,7 @@ TEST_CASE("hubs: a few long rows among short ones, blocks3d: runs of b adjacent 
   CHECK(lengths[875] == 700);
   CHECK(f.rows == 81);
   CHECK(f.nnz() == size_t(9 * (7 * 27 - 6 * 9)));  // b^2 per coupling of the 3^3 stencil
-  CHECK(f.row_ptr[1] - f.row_ptr[0] == 12);         // corner node: 4 couplings of 3 columns
+  CHECK(f.row_ptr[1] - f.row_ptr[0] == 12);        // corner node: 4 couplings of 3 columns
   CHECK(f.row_ptr[40 + 1] - f.row_ptr[40] == 21);  // row of the centre node: 7 couplings
   CHECK_THROWS_AS(gen::hubs(10, 3, 11, 5, 1), input_error);
 }

@@ -183,12 +183,12 @@ TEST_CASE("graph readers: weights read for f32 or i32 refuse what the type canno
     const char* want;  // "" when the file is accepted
   };
   const Case cases[] = {
-      {"a.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e39\n",
-       WeightType::f32, ":3: value 1e+39: overflows f32"},
-      {"b.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n",
-       WeightType::f32, ":3: value nan: a weight must be a number"},
-      {"c.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 inf\n",
-       WeightType::f32, ""},  // +inf: an explicit missing edge
+      {"a.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e39\n", WeightType::f32,
+       ":3: value 1e+39: overflows f32"},
+      {"b.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", WeightType::f32,
+       ":3: value nan: a weight must be a number"},
+      {"c.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 inf\n", WeightType::f32,
+       ""},  // +inf: an explicit missing edge
       {"d.txt", "0 1 3e38\n1 0 -3.5e38\n", WeightType::f32, ":2: weight -3.5e38: overflows f32"},
       {"e.gr", "p sp 2 1\na 1 2 0.5\n", WeightType::i32, ":2: weight 0.5: is not an integer"},
       {"f.gr", "p sp 2 1\na 1 2 268435456\n", WeightType::i32, ":2: weight 268435456: is 2^28"},

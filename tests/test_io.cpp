@@ -1,11 +1,10 @@
 // read_input and LineReader: regular files, gzip content (by magic, whatever the name), pipes
 // read as streams, and clear errors for directories, missing files and corrupt gzip data.
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <fstream>
 #include <thread>
-
-#include <sys/stat.h>
 
 #include "lockstep/io.hpp"
 #include "support.hpp"
@@ -53,7 +52,11 @@ TEST_CASE("read_input: plain, gzip and pipe input, errors name the path") {
   CHECK(message_of(plain + ".missing").rfind(plain + ".missing: cannot open: ", 0) == 0);
   std::string bad = (dir.path / "bad.gz").string();
   write_gzip(bad, std::string(4096, 'x'));
-  { std::string b; b = read_input(bad); CHECK(b.size() == 4096); }
+  {
+    std::string b;
+    b = read_input(bad);
+    CHECK(b.size() == 4096);
+  }
   std::ifstream in(bad, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   std::ofstream(bad, std::ios::binary) << bytes.substr(0, bytes.size() / 2);

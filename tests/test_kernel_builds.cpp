@@ -8,7 +8,8 @@
 
 using namespace lockstep;
 
-TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, no PTX off NVIDIA") {
+TEST_CASE(
+    "kernel builds: every family, no duplicates, -cl-std per device kind, no PTX off NVIDIA") {
   const auto amd = kernel_builds(device_profile("amd", 0, "2.0"));
   std::set<std::string> families, files;
   std::set<std::pair<std::string, std::string>> unique;
@@ -27,12 +28,27 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
   // Every kernel file but the included ones (barrier.cl, barrier_order.cl, bfs_common.cl,
   // common.cl, floyd_warshall_common.cl, radix_rank.cl, radix_state.cl, scan.cl, sort_keys.cl,
   // spmv_common.cl).
-  for (const char* f : {"barrier_bench.cl", "persistent_check.cl", "spmv.cl", "spmv_merge.cl",
-                        "blas1.cl", "cg.cl", "bitonic.cl", "radix.cl", "radix_small.cl",
-                        "radix_persistent.cl", "bfs.cl", "bfs_persistent.cl", "bfs_lb.cl",
-                        "bfs_bitmap.cl", "smith_waterman.cl", "sw_pipeline.cl", "sw_pipeline16.cl",
+  for (const char* f : {"barrier_bench.cl",
+                        "persistent_check.cl",
+                        "spmv.cl",
+                        "spmv_merge.cl",
+                        "blas1.cl",
+                        "cg.cl",
+                        "bitonic.cl",
+                        "radix.cl",
+                        "radix_small.cl",
+                        "radix_persistent.cl",
+                        "bfs.cl",
+                        "bfs_persistent.cl",
+                        "bfs_lb.cl",
+                        "bfs_bitmap.cl",
+                        "smith_waterman.cl",
+                        "sw_pipeline.cl",
+                        "sw_pipeline16.cl",
                         "floyd_warshall.cl",
-                        "floyd_warshall_rest.cl", "copy.cl", "halo.cl"})
+                        "floyd_warshall_rest.cl",
+                        "copy.cl",
+                        "halo.cl"})
     CHECK_MESSAGE(files.count(f), f);
   // The persistent kernels get LOCAL_SIZE from PersistentKernel (persistent_defines).
   for (const auto& b : amd)
@@ -43,7 +59,8 @@ TEST_CASE("kernel builds: every family, no duplicates, -cl-std per device kind, 
   // The APSP tuning space's micro-tiles reach fw_rest: 16 x 4 and unroll 1, 2.
   bool micro = false;
   for (const auto& b : amd)
-    micro |= b.file == "floyd_warshall_rest.cl" && b.options.find("-D TM=16") != std::string::npos &&
+    micro |= b.file == "floyd_warshall_rest.cl" &&
+             b.options.find("-D TM=16") != std::string::npos &&
              b.options.find("-D KU=2") != std::string::npos;
   CHECK(micro);
   bool cl20 = false, plain12 = false;

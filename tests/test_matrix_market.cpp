@@ -33,11 +33,16 @@ TEST_CASE("coordinate general with comments, blank lines, CRLF and duplicates") 
 
 TEST_CASE("symmetric, skew-symmetric, pattern, integer and array files") {
   test::TempDir d;
-  auto sym = read_matrix_market<double>(write(d, "s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n"));
-  auto skew = read_matrix_market<double>(write(d, "k.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n"));
-  auto pat = read_matrix_market<float>(write(d, "p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n"));
-  auto arr = read_matrix_market<double>(write(d, "a.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n"));
-  auto arrs = read_matrix_market<double>(write(d, "as.mtx", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n"));
+  auto sym = read_matrix_market<double>(
+      write(d, "s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 -1\n"));
+  auto skew = read_matrix_market<double>(
+      write(d, "k.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 3\n"));
+  auto pat = read_matrix_market<float>(
+      write(d, "p.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n"));
+  auto arr = read_matrix_market<double>(
+      write(d, "a.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n"));
+  auto arrs = read_matrix_market<double>(
+      write(d, "as.mtx", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n"));
 
   CHECK(sym.values == std::vector<double>{4, -1, -1});
   CHECK(sym.col_idx == std::vector<int32_t>{0, 1, 0});
@@ -57,18 +62,26 @@ TEST_CASE("malformed files: each kind names the file, the line and what was expe
   const Case cases[] = {
       {"", ":1:", "empty file"},
       {"%%MatrixMarket matrix coordinate\n", ":1:", "expected the banner"},
-      {"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", ":1:", "unsupported field 'complex'"},
-      {"%%MatrixMarket matrix coordinate real hermitian\n", ":1:", "unsupported symmetry 'hermitian'"},
+      {"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n",
+       ":1:", "unsupported field 'complex'"},
+      {"%%MatrixMarket matrix coordinate real hermitian\n",
+       ":1:", "unsupported symmetry 'hermitian'"},
       {"%%MatrixMarket matrix coordinate real general\n% c\n3 x 1\n", ":3:", "bad size line"},
-      {"%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n", ":4:", "truncated file: 2 of 3"},
-      {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n", ":4:", "extra entry"},
+      {"%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n",
+       ":4:", "truncated file: 2 of 3"},
+      {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n",
+       ":4:", "extra entry"},
       {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", ":3:", "bad real value"},
-      {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", ":3:", "bad integer value"},
+      {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n",
+       ":3:", "bad integer value"},
       {"%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", ":3:", "out of range"},
       {"%%MatrixMarket matrix coordinate real general\n2 2 1\n0 1 1\n", ":3:", "out of range"},
-      {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n", ":3:", "above the diagonal"},
-      {"%%MatrixMarket matrix coordinate real general\n3000000000 3000000000 1\n", ":2:", "32-bit index limit"},
-      {"%%MatrixMarket matrix coordinate real general\n2 2 4000000000\n", ":2:", "32-bit index limit"},
+      {"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1\n",
+       ":3:", "above the diagonal"},
+      {"%%MatrixMarket matrix coordinate real general\n3000000000 3000000000 1\n",
+       ":2:", "32-bit index limit"},
+      {"%%MatrixMarket matrix coordinate real general\n2 2 4000000000\n",
+       ":2:", "32-bit index limit"},
   };
   int i = 0;
   for (auto& c : cases) {
@@ -77,7 +90,8 @@ TEST_CASE("malformed files: each kind names the file, the line and what was expe
     CHECK_THROWS_WITH_AS(read_triplets(p), doctest::Contains((p + c.line).c_str()), input_error);
     CHECK_THROWS_WITH_AS(read_triplets(p), doctest::Contains(c.message), input_error);
   }
-  CHECK_THROWS_WITH_AS(read_triplets((d.path / "missing.mtx").string()), doctest::Contains("cannot open"), input_error);
+  CHECK_THROWS_WITH_AS(read_triplets((d.path / "missing.mtx").string()),
+                       doctest::Contains("cannot open"), input_error);
 }
 
 TEST_CASE("write then read gives the same matrix, bit for bit") {
@@ -120,12 +134,14 @@ TEST_CASE("shared real matrices read with their documented shapes") {
 
 TEST_CASE("lockstep info: key=value, JSON, and exit 1 naming file:line on bad input") {
   test::TempDir d;
-  auto good = write(d, "g.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 1\n2 2 1\n");
+  auto good = write(d, "g.mtx",
+                    "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 1 1\n1 3 1\n2 2 1\n");
   auto bad = write(d, "b.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 9 1\n");
   std::string out;
 
   CHECK(test::run_cli("info " + good, out) == 0);
-  CHECK(out.find("rows=2 cols=3 nnz=3 row_min=1 row_max=2 row_mean=1.5 row_std=0.5") != std::string::npos);
+  CHECK(out.find("rows=2 cols=3 nnz=3 row_min=1 row_max=2 row_mean=1.5 row_std=0.5") !=
+        std::string::npos);
   CHECK(test::run_cli("info " + good + " --json", out) == 0);
   CHECK(out.find("\"nnz\":3") != std::string::npos);
   CHECK(test::run_cli("info " + bad, out) == 1);

@@ -29,8 +29,8 @@ void check_shift(PersistentKernel& pk, int phases) {
   int wrong = 0;
   for (int i = 0; i < n; ++i)
     wrong += out[size_t(i)] != in[size_t((i + int64_t(phases) * l) % n)] + phases;
-  CHECK_MESSAGE(wrong == 0, to_string(pk.barrier()), " groups=", pk.groups(), ": ", wrong,
-                " of ", n, " values wrong");
+  CHECK_MESSAGE(wrong == 0, to_string(pk.barrier()), " groups=", pk.groups(), ": ", wrong, " of ",
+                n, " values wrong");
 }
 
 }  // namespace

@@ -90,8 +90,8 @@ TEST_CASE("sort: radix one-group sort and large n with the device's own paramete
   REQUIRE(p.small_items > 0);
   const size_t one = size_t(p.local_size) * size_t(p.small_items);
   const size_t local = size_t(p.local_size);  // GPUs: one-group tiles of 1, 4, 8, .. keys each
-  for (size_t n : {size_t(1), size_t(3), 3 * local + 1, 8 * local - 5, one - 1, one, one + 1,
-                   size_t(1000003)})
+  for (size_t n :
+       {size_t(1), size_t(3), 3 * local + 1, 8 * local - 5, one - 1, one, one + 1, size_t(1000003)})
     check_sort(random_keys<uint32_t>(n, n + 3, n % 2 ? 0 : 1000), o, true, "radix, own params");
   detail::RadixParams shorter = p;  // min_tiles: fewer keys per work-item (NVIDIA's small-n rule)
   shorter.min_tiles = 64;
@@ -107,7 +107,7 @@ TEST_CASE("sort: radix one-group sort and large n with the device's own paramete
     const detail::RadixParams pass = detail::onesweep_shape(shorter);
     CHECK(r.tile < pass.local_size * pass.items);
     const size_t full = size_t(pass.local_size) * size_t(pass.items);  // a full tile
-    CHECK(size_t(r.groups) > (in.size() + full - 1) / full);  // more tiles than full ones
+    CHECK(size_t(r.groups) > (in.size() + full - 1) / full);           // more tiles than full ones
   }
   std::vector<float> f(one / 2, std::nanf("1"));  // every pass skipped; NaNs still canonical
   f[0] = -std::nanf("2");

@@ -48,8 +48,8 @@ void check_mode(const SortResult& r, size_t n) {
 template <typename K>
 void sizes(const std::vector<size_t>& ns, bool descending, bool pairs, uint64_t range = 0) {
   for (size_t n : ns) {
-    const SortResult r = check_sort(random_keys<K>(n, n + 17, range), persistent(descending),
-                                    pairs, "radix-persistent");
+    const SortResult r = check_sort(random_keys<K>(n, n + 17, range), persistent(descending), pairs,
+                                    "radix-persistent");
     check_mode(r, n);
   }
 }
@@ -125,7 +125,8 @@ TEST_CASE("sort: radix-persistent with wave ranking on the OpenCL C 1.2 path (wh
   o.algorithm = SortAlgorithm::radix_persistent;
   o.items = 2;
   detail::RadixParams p;
-  p.match = detail::RadixMatch::lanes;  // the leader/peer logic of the PTX path, lanes emulated in local memory
+  p.match = detail::RadixMatch::lanes;  // the leader/peer logic of the PTX path, lanes emulated in
+                                        // local memory
   p.wave = 32;
   p.local_size = 64;
   p.items = 2;

@@ -39,9 +39,12 @@ Csr<double> random_matrix(int n, uint32_t seed) {
 std::vector<SpmvConfig> test_configs(const DeviceInfo& d, size_t value_bytes) {
   std::vector<SpmvConfig> c(5);
   c[0].algorithm = SpmvAlgorithm::scalar, c[0].local_size = 128;
-  c[1].algorithm = SpmvAlgorithm::vector, c[1].local_size = 64, c[1].rows_bits = 0;  // 64 items per row
-  c[2].algorithm = SpmvAlgorithm::vector, c[2].local_size = 256, c[2].rows_bits = 5;  // 8 items per row
-  c[3].algorithm = SpmvAlgorithm::vector, c[3].local_size = 128, c[3].rows_bits = 7;  // 1 item per row
+  c[1].algorithm = SpmvAlgorithm::vector, c[1].local_size = 64,
+  c[1].rows_bits = 0;  // 64 items per row
+  c[2].algorithm = SpmvAlgorithm::vector, c[2].local_size = 256,
+  c[2].rows_bits = 5;  // 8 items per row
+  c[3].algorithm = SpmvAlgorithm::vector, c[3].local_size = 128,
+  c[3].rows_bits = 7;                                               // 1 item per row
   c[4].algorithm = SpmvAlgorithm::adaptive, c[4].local_size = 128;  // rows > 4096 entries are split
   // merge-path: tiles of 64 * 7 = 448 rows + nonzeros, so row 1 (n entries) spans many groups
   // and the carry-out fix-up adds runs of several groups' partial sums
@@ -74,7 +77,8 @@ void check_spmv(const Csr<double>& a64, const SpmvConfig& c, double alpha, doubl
   std::vector<double> tol(want.size()), scale(want.size());
   for (int r = 0; r < a.rows; ++r) {
     double s = beta == 0 ? 0.0 : std::fabs(beta * double(y_in[r]));
-    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) s += std::fabs(alpha * double(a.values[k]) * double(x[a.col_idx[k]]));
+    for (int k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k)
+      s += std::fabs(alpha * double(a.values[k]) * double(x[a.col_idx[k]]));
     tol[r] = tolerance<T>(size_t(a.row_ptr[r + 1] - a.row_ptr[r]) + 1);
     scale[r] = std::max(s, 1e-30);
   }
@@ -111,7 +115,8 @@ TEST_CASE_TEMPLATE("merge-path: rows over many tiles, empty rows, beta", T, floa
   std::uniform_real_distribution<double> u(-1, 1);
   for (int r = 0; r < a.rows; ++r) {
     int len = r == 5 ? cols : r == 100 ? 15000 : r == 101 ? 3000 : r % 7 == 0 ? 0 : int(rng() % 5);
-    for (int k = 0; k < len; ++k) a.col_idx.push_back(len == cols ? k : int(rng() % uint32_t(cols / len)) + k * (cols / len));
+    for (int k = 0; k < len; ++k)
+      a.col_idx.push_back(len == cols ? k : int(rng() % uint32_t(cols / len)) + k * (cols / len));
     for (int k = 0; k < len; ++k) a.values.push_back(u(rng));
     a.row_ptr.push_back(int(a.col_idx.size()));
   }
@@ -130,14 +135,15 @@ TEST_CASE_TEMPLATE("adaptive: few-row blocks, long rows and remainders", T, floa
   if (std::is_same_v<T, double> && !test::context().info().fp64)
     return test::skip("no fp64 on this device");
   const int cols = 6000;
-  const std::vector<int> lens = {100, 100, 100, 80, 80, 80, 0, 60, 60, 60, 60, 257, 3, 600, 0,
-                                 5000, 1, 2, 100, 100};
+  const std::vector<int> lens = {100, 100, 100, 80,  80, 80,   0, 60, 60,  60,
+                                 60,  257, 3,   600, 0,  5000, 1, 2,  100, 100};
   Csr<double> a;
   a.rows = int(lens.size()), a.cols = cols;
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> u(-1, 1);
   for (int len : lens) {
-    for (int k = 0; k < len; ++k) a.col_idx.push_back(k * (cols / len) + int(rng() % uint32_t(cols / len)));
+    for (int k = 0; k < len; ++k)
+      a.col_idx.push_back(k * (cols / len) + int(rng() % uint32_t(cols / len)));
     for (int k = 0; k < len; ++k) a.values.push_back(u(rng));
     a.row_ptr.push_back(int(a.col_idx.size()));
   }
@@ -154,7 +160,8 @@ TEST_CASE("spmv_valid: each kernel within a device's limits; the model's choice 
   DeviceInfo d;
   d.type = "GPU", d.vendor = "Advanced Micro Devices, Inc.", d.platform = "AMD";
   d.max_work_group_size = 256, d.local_mem_bytes = 4096, d.wave_width = 64, d.compute_units = 8;
-  auto cfg = [](SpmvAlgorithm k, int local_size, int rows_bits = 5, int shuffle = 0, int items = 7) {
+  auto cfg = [](SpmvAlgorithm k, int local_size, int rows_bits = 5, int shuffle = 0,
+                int items = 7) {
     SpmvConfig c;
     c.algorithm = k, c.local_size = local_size, c.rows_bits = rows_bits, c.shuffle = shuffle,
     c.items = items;
@@ -201,7 +208,8 @@ TEST_CASE("spmv_valid: each kernel within a device's limits; the model's choice 
 // the same configuration the new words give; parameters without an algorithm are refused.
 TEST_CASE("spmv_config reads the old tuning words kernel and wg_bits") {
   const SpmvConfig old = spmv_config({{"kernel", "vector"}, {"wg_bits", 7}, {"rows_bits", 5}});
-  const SpmvConfig now = spmv_config({{"algorithm", "vector"}, {"local_size", 128}, {"rows_bits", 5}});
+  const SpmvConfig now =
+      spmv_config({{"algorithm", "vector"}, {"local_size", 128}, {"rows_bits", 5}});
   CHECK(old.str() == now.str());
   CHECK(now.str() == "algorithm=vector local_size=128 rows_bits=5 shuffle=0");
   CHECK(spmv_params(old) == spmv_params(now));
@@ -210,10 +218,13 @@ TEST_CASE("spmv_config reads the old tuning words kernel and wg_bits") {
 }
 
 // A made-up H100-like device: the rule's choices for the shapes it was fitted on.
-TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more, irregular rows balance") {
+TEST_CASE(
+    "the untuned rule: stencils get one item per row, scattered rows more, irregular rows "
+    "balance") {
   DeviceInfo h;
   h.type = "GPU", h.vendor = "NVIDIA Corporation", h.platform = "NVIDIA CUDA";
-  h.max_work_group_size = 1024, h.local_mem_bytes = 48 * 1024, h.wave_width = 32, h.compute_units = 132;
+  h.max_work_group_size = 1024, h.local_mem_bytes = 48 * 1024, h.wave_width = 32,
+  h.compute_units = 132;
   RowStats laplace2d{3, 5, 5.0, 0.04}, banded{9, 17, 17.0, 0.02}, uniform{16, 16, 16.0, 0.0};
   RowStats dense{1000, 1000, 1000.0, 0.0}, powerlaw{1, 1048576, 76.0, 5460.0};
 
@@ -230,7 +241,8 @@ TEST_CASE("the untuned rule: stencils get one item per row, scattered rows more,
   CHECK((d.local_size >> d.rows_bits) == 16);  // capped at 16
   CHECK(predict_spmv_config(h, powerlaw, 1048576, 8, 0.38).algorithm == SpmvAlgorithm::adaptive);
   SpmvConfig small = predict_spmv_config(h, RowStats{1, 90, 2.2, 5.9}, 4000, 8, 0.32);  // tols4000
-  CHECK((small.local_size >> small.rows_bits) == 32);  // launch-bound: ceil_pow2(90 / 2) = 64 -> a wave
+  CHECK((small.local_size >> small.rows_bits) ==
+        32);  // launch-bound: ceil_pow2(90 / 2) = 64 -> a wave
   for (const SpmvConfig& c : {l, b, u, d}) CHECK(spmv_valid(c, h, 8));
 }
 

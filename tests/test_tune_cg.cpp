@@ -1,9 +1,8 @@
 // The tuner end to end through the CLI (every candidate verified; the best stored; a later
 // `spmv --algorithm auto` uses it; --show lists it), and conjugate gradients on an SPD matrix
 // verified against the CPU solve; a tune whose database write fails.
-#include <nlohmann/json.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "lockstep/version.hpp"
 #include "support.hpp"
@@ -22,7 +21,8 @@ std::string value_of(const std::string& out, const std::string& key) {
 TEST_CASE("lockstep tune stores the best configuration and spmv --algorithm auto uses it") {
   test::TempDir cache;
   test::ScopedEnv env("LOCKSTEP_CACHE_DIR", cache.path.string());
-  std::string m = (test::source_dir() / "matrices" / "banded_1000_3.mtx").string(), out, json = (cache.path / "t.json").string();
+  std::string m = (test::source_dir() / "matrices" / "banded_1000_3.mtx").string(), out,
+              json = (cache.path / "t.json").string();
 
   int rc = test::run_cli("tune " + m + " --budget 30 --repeat 3 --json " + json, out);
   std::string best = out.substr(out.rfind("best "));
@@ -34,7 +34,8 @@ TEST_CASE("lockstep tune stores the best configuration and spmv --algorithm auto
   CHECK(value_of(best, "family") == "spmv");
   CHECK(value_of(best, "algorithm") != "");
   CHECK(value_of(best, "stored") == "1");
-  CHECK(std::stoi(value_of(best, "candidates")) * 4 <= std::stoi(value_of(best, "search_space")) + 4);
+  CHECK(std::stoi(value_of(best, "candidates")) * 4 <=
+        std::stoi(value_of(best, "search_space")) + 4);
   CHECK(std::filesystem::file_size(json) > 100);
   CHECK(rc_auto == 0);
   CHECK(value_of(auto_line, "algorithm") == value_of(best, "algorithm"));
@@ -56,7 +57,8 @@ TEST_CASE("lockstep tune whose database write fails exits 1 and leaves no file b
   std::string m = (test::source_dir() / "matrices" / "laplace2d_64.mtx").string(), out;
   nlohmann::json j = {{"lockstep_version", version}, {"entries", nlohmann::json::array()}};
   for (int i = 0; i < 8192; ++i)
-    j["entries"].push_back({{"routine", "other"}, {"key", std::to_string(i) + std::string(1000, 'k')},
+    j["entries"].push_back({{"routine", "other"},
+                            {"key", std::to_string(i) + std::string(1000, 'k')},
                             {"params", nlohmann::json::object()}});
   std::ofstream(db) << j.dump();
   auto size = std::filesystem::file_size(db);
@@ -96,6 +98,7 @@ TEST_CASE("lockstep cg on an indefinite matrix says breakdown on stderr") {
   std::ofstream(m) << "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 -1\n";
   std::string out;
   CHECK(test::run_cli("cg " + m, out) == 1);  // was: exit 1, nothing on stderr
-  CHECK(out.find("lockstep cg: " + m + ": breakdown at iteration 0: p'Ap = 0 <= 0: the matrix is "
+  CHECK(out.find("lockstep cg: " + m +
+                 ": breakdown at iteration 0: p'Ap = 0 <= 0: the matrix is "
                  "not positive definite") != std::string::npos);
 }

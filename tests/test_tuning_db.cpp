@@ -26,7 +26,12 @@ TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
 
   TuningDb a(dev);
   CHECK(!a.find("spmv", "m1").has_value());
-  a.store({"spmv", "m1", {{"rows", 10}}, {{"algorithm", "vector"}, {"local_size", 256}}, {{"ms", 0.5}}, ""});
+  a.store({"spmv",
+           "m1",
+           {{"rows", 10}},
+           {{"algorithm", "vector"}, {"local_size", 256}},
+           {{"ms", 0.5}},
+           ""});
   a.store({"spmv", "m2", {}, {{"algorithm", "scalar"}}, {}, ""});
   a.store({"spmv", "m1", {}, {{"algorithm", "adaptive"}}, {}, ""});
 
@@ -206,8 +211,12 @@ TEST_CASE("tuning database: concurrent stores of different entries keep all of t
     threads.emplace_back([&, t] {
       for (int i = 0; i < kEach; ++i) {
         TuningDb db(dev);  // each a separate writer, as a process would be
-        stored += db.store({"spmv", "t" + std::to_string(t) + "-" + std::to_string(i), {},
-                            {{"algorithm", "scalar"}}, {}, ""});
+        stored += db.store({"spmv",
+                            "t" + std::to_string(t) + "-" + std::to_string(i),
+                            {},
+                            {{"algorithm", "scalar"}},
+                            {},
+                            ""});
       }
     });
   for (auto& th : threads) th.join();

@@ -23,8 +23,12 @@ namespace {
 class CheckedSpmv : public tuning::Family {
  public:
   CheckedSpmv(Context& ctx, std::vector<std::string> wrong)
-      : ctx_(ctx), a_(read_matrix_market<float>((test::source_dir() / "matrices" / "banded_1000_3.mtx").string())),
-        da_(ctx.queue(), a_), x_(size_t(a_.cols), 0.5f), wrong_(std::move(wrong)) {
+      : ctx_(ctx),
+        a_(read_matrix_market<float>(
+            (test::source_dir() / "matrices" / "banded_1000_3.mtx").string())),
+        da_(ctx.queue(), a_),
+        x_(size_t(a_.cols), 0.5f),
+        wrong_(std::move(wrong)) {
     want_ = spmv_reference(a_, x_, std::vector<float>(size_t(a_.rows)), 1.0, 0.0);
   }
   std::string name() const override { return "spmv_check"; }
@@ -51,7 +55,8 @@ class CheckedSpmv : public tuning::Family {
 
  private:
   bool is_wrong(const tuning::Params& p) const {
-    return std::find(wrong_.begin(), wrong_.end(), p.at("algorithm").get<std::string>()) != wrong_.end();
+    return std::find(wrong_.begin(), wrong_.end(), p.at("algorithm").get<std::string>()) !=
+           wrong_.end();
   }
   Context& ctx_;
   Csr<float> a_;
@@ -95,7 +100,8 @@ TEST_CASE("tuning engine: f32 APSP candidates agree within tolerance with the re
   auto family = apsp_family<float>(ctx, g, false, 1);
   tuning::Options o;
   o.store = false;
-  o.candidates = {{{"tile", 16}, {"K", 1}, {"thread_tile", 4}}, {{"tile", 16}, {"K", 4}, {"thread_tile", 4}}};
+  o.candidates = {{{"tile", 16}, {"K", 1}, {"thread_tile", 4}},
+                  {{"tile", 16}, {"K", 4}, {"thread_tile", 4}}};
 
   const tuning::Outcome r = tuning::tune(ctx, *family, o);
 
@@ -104,7 +110,8 @@ TEST_CASE("tuning engine: f32 APSP candidates agree within tolerance with the re
   CHECK(!r.stored);
 }
 
-TEST_CASE("tuning engine: choose() reads the database once per process, its own writes refresh it") {
+TEST_CASE(
+    "tuning engine: choose() reads the database once per process, its own writes refresh it") {
   test::TempDir dir;
   const std::string path = (dir.path / "db.json").string();
   test::ScopedEnv db("LOCKSTEP_TUNING_DB", path);
@@ -112,12 +119,14 @@ TEST_CASE("tuning engine: choose() reads the database once per process, its own 
 
   tuning::store(dev, {"sort", "k1", {}, {{"algorithm", "radix"}}, {}, ""});
   auto first = tuning::choose(dev, "sort", "k1");
-  TuningDb(dev).store({"sort", "k1", {}, {{"algorithm", "bitonic"}}, {}, ""});  // as another process
+  TuningDb(dev).store(
+      {"sort", "k1", {}, {{"algorithm", "bitonic"}}, {}, ""});  // as another process
   auto cached = tuning::choose(dev, "sort", "k1");
   std::filesystem::remove(path);
   auto still = tuning::choose(dev, "sort", "k1");
   TuningDb(dev).store({"sort", "k1", {}, {{"algorithm", "bitonic"}}, {}, ""});
-  tuning::store(dev, {"sort", "k2", {}, {{"algorithm", "radix"}}, {}, ""});  // re-reads, then writes
+  tuning::store(dev,
+                {"sort", "k2", {}, {{"algorithm", "radix"}}, {}, ""});  // re-reads, then writes
   auto refreshed = tuning::choose(dev, "sort", "k1");
 
   REQUIRE(first.has_value());

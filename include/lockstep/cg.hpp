@@ -45,7 +45,8 @@ enum class CgAlgorithm { classic, pipelined, single_reduction };
 enum class Preconditioner { none, jacobi };
 std::string to_string(CgAlgorithm a);
 std::string to_string(Preconditioner p);
-/// "classic" | "pipelined" | "single-reduction"; anything else throws input_error listing the names.
+/// "classic" | "pipelined" | "single-reduction"; anything else throws input_error listing the
+/// names.
 CgAlgorithm parse_cg_algorithm(const std::string& name);
 /// "none" | "jacobi"; anything else throws input_error listing the names.
 Preconditioner parse_preconditioner(const std::string& name);
@@ -71,9 +72,9 @@ struct CgResult {
   std::string breakdown;          // empty, or why the iteration had to stop
   int replacements = 0;           // residual replacements (pipelined) and checks of a converged
                                   // recursive residual against b - A x (both)
-  std::string fallback;  // pipelined: why and where it went on as classic CG, else empty (its
-                         // recurrences kept losing the true residual: float, ill-conditioned A)
-  bool spmv_fused = false;        // pipelined: the SpMV ran inside the update kernel
+  std::string fallback;     // pipelined: why and where it went on as classic CG, else empty (its
+                            // recurrences kept losing the true residual: float, ill-conditioned A)
+  bool spmv_fused = false;  // pipelined: the SpMV ran inside the update kernel
 };
 
 /// Where a CG runs: one device, or one rank's share of a distributed matrix.
@@ -85,7 +86,7 @@ class CgSpace {
   virtual int n() const = 0;  // local values
   virtual cl::CommandQueue& queue() = 0;
   virtual cl::Buffer vector() const = 0;  // n() values (plus halo room where spmv needs it)
-  virtual void spmv(cl::Buffer& x, cl::Buffer& y) = 0;            // y = A x, local rows
+  virtual void spmv(cl::Buffer& x, cl::Buffer& y) = 0;               // y = A x, local rows
   virtual double dot(const cl::Buffer& x, const cl::Buffer& y) = 0;  // global
   /// dinv = 1 / diag(A) on the local rows; throws input_error naming a row whose diagonal is
   /// not positive.

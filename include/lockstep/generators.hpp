@@ -10,8 +10,8 @@
 
 namespace lockstep::gen {
 
-Csr<double> laplace2d(int32_t n);                        // 5-point stencil on an n x n grid
-Csr<double> laplace3d(int32_t n);                        // 7-point stencil on an n^3 grid
+Csr<double> laplace2d(int32_t n);  // 5-point stencil on an n x n grid
+Csr<double> laplace3d(int32_t n);  // 7-point stencil on an n^3 grid
 /// Rows begin .. end-1 (global column indices, cols = all rows) of the 7-point (dims 3) or
 /// 5-point (dims 2, nz ignored) stencil on an nx x ny x nz grid numbered plane by plane (row
 /// (z ny + y) nx + x): laplace3d(n) is dims 3, n x n x n, laplace2d(n) dims 2, n x n. A rank
@@ -20,7 +20,7 @@ Csr<double> laplace_rows(int dims, int32_t nx, int32_t ny, int32_t nz, int32_t b
 Csr<double> uniform(int32_t n, int32_t k, uint64_t seed);  // k distinct uniform columns a row
 /// Row lengths from a Pareto law with exponent alpha (minimum 1, capped at n), distinct columns.
 Csr<double> powerlaw(int32_t n, double alpha, uint64_t seed);
-Csr<double> banded(int32_t n, int32_t w, uint64_t seed);  // |i - j| <= w
+Csr<double> banded(int32_t n, int32_t w, uint64_t seed);      // |i - j| <= w
 Csr<double> dense_rows(int32_t n, int32_t k, uint64_t seed);  // n x n, k random columns a row
 /// n x n, k random columns a row, except `hubs` rows spread evenly with hub_len columns each.
 Csr<double> hubs(int32_t n, int32_t k, int32_t hubs, int32_t hub_len, uint64_t seed);

@@ -5,13 +5,12 @@
 // cached in memory and on disk (see program_cache.cpp).
 #pragma once
 #include <CL/opencl.hpp>
-
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <algorithm>
 #include <vector>
 
 #include "lockstep/error.hpp"
@@ -40,11 +39,11 @@ struct DeviceInfo {
   cl_uint compute_units = 0;
   size_t max_work_group_size = 0;
   cl_ulong local_mem_bytes = 0, global_mem_bytes = 0, max_alloc_bytes = 0;
-  bool fp64 = false;             // cl_khr_fp64
-  bool int64_atomics = false;    // cl_khr_int64_base_atomics
-  bool c20_atomics = false;      // OpenCL C 2.0/3.0 atomics with device scope, acquire/release
-  bool subgroups = false;        // cl_khr_subgroups or OpenCL C 3.0 __opencl_c_subgroups
-  unsigned wave_width = 1;       // lanes that run in lockstep: 32 NVIDIA, 64 AMD, 1 unknown/CPU
+  bool fp64 = false;           // cl_khr_fp64
+  bool int64_atomics = false;  // cl_khr_int64_base_atomics
+  bool c20_atomics = false;    // OpenCL C 2.0/3.0 atomics with device scope, acquire/release
+  bool subgroups = false;      // cl_khr_subgroups or OpenCL C 3.0 __opencl_c_subgroups
+  unsigned wave_width = 1;     // lanes that run in lockstep: 32 NVIDIA, 64 AMD, 1 unknown/CPU
   // NVIDIA's compute capability (cl_nv_device_attribute_query), 0.0 elsewhere.
   int nv_cc_major = 0, nv_cc_minor = 0;
   // Hopper's DPX instructions through inline PTX (NVIDIA, compute capability >= 9.0; the
@@ -175,8 +174,8 @@ cl::Buffer upload(cl::CommandQueue& queue, const std::vector<T>& data,
 template <typename T>
 std::vector<T> download(cl::CommandQueue& queue, const cl::Buffer& b, size_t n) {
   std::vector<T> out(n);
-  if (n) check(queue.enqueueReadBuffer(b, CL_TRUE, 0, n * sizeof(T), out.data()),
-               "clEnqueueReadBuffer");
+  if (n)
+    check(queue.enqueueReadBuffer(b, CL_TRUE, 0, n * sizeof(T), out.data()), "clEnqueueReadBuffer");
   return out;
 }
 

@@ -25,8 +25,10 @@ namespace lockstep {
 enum class SpmvAlgorithm { scalar, vector, adaptive, merge, automatic };
 using SpmvKernel [[deprecated("use SpmvAlgorithm")]] = SpmvAlgorithm;
 std::string to_string(SpmvAlgorithm a);
-SpmvAlgorithm parse_spmv_algorithm(const std::string& name);  // "auto" -> automatic; else input_error
-[[deprecated("use parse_spmv_algorithm")]] inline SpmvAlgorithm parse_spmv_kernel(const std::string& name) {
+SpmvAlgorithm parse_spmv_algorithm(
+    const std::string& name);  // "auto" -> automatic; else input_error
+[[deprecated("use parse_spmv_algorithm")]] inline SpmvAlgorithm parse_spmv_kernel(
+    const std::string& name) {
   return parse_spmv_algorithm(name);
 }
 
@@ -35,7 +37,8 @@ struct SpmvConfig {
   int local_size = 256;  // work-items per group, a power of two (LOCAL_SIZE)
   int rows_bits = 5;     // vector: 2^rows_bits rows per group
   int shuffle = 0;       // vector on NVIDIA: warp shuffles for the in-wave part of the reduction
-  int items = 7;  // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
+  int items =
+      7;  // merge: merge-path items (rows + nonzeros) per work-item (odd: fewer bank conflicts)
   std::string str() const;  // "algorithm=vector local_size=256 rows_bits=5 shuffle=0"
   /// One row per work-item: scalar, or vector with as many rows as items.
   bool row_per_item() const {
@@ -74,10 +77,10 @@ class DeviceCsr {
     int count = 0, n_split = 0;
   };
   const Blocks& blocks(cl::CommandQueue& queue, int local_size) const;
-  // merge-path tiles of local_size*items merge items: each group's start (row, nonzero), one carry-out
-  // slot per group, and the fix-up plan: (row, first carry, count) for each row open at the end
-  // of one or more tiles, rows spanning more than 32 tiles first (built on first use, then kept).
-  // `width` values per carry slot (SpMM: k columns); a wider request grows the carry buffer.
+  // merge-path tiles of local_size*items merge items: each group's start (row, nonzero), one
+  // carry-out slot per group, and the fix-up plan: (row, first carry, count) for each row open at
+  // the end of one or more tiles, rows spanning more than 32 tiles first (built on first use, then
+  // kept). `width` values per carry slot (SpMM: k columns); a wider request grows the carry buffer.
   struct MergeTiles {
     cl::Buffer coords, carry, plan;
     int count = 0, n_long = 0, n_plan = 0;
@@ -134,15 +137,15 @@ struct SpmvRun {
 /// y = alpha*A*x + beta*y on buffers (x: cols values, y: rows values).
 template <typename T>
 SpmvRun spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& x, cl::Buffer& y,
-               T alpha = 1, T beta = 0, SpmvConfig config = {});
+             T alpha = 1, T beta = 0, SpmvConfig config = {});
 /// The same on host vectors (uploads x and y, downloads y).
 template <typename T>
 void spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const std::vector<T>& x,
           std::vector<T>& y, T alpha = 1, T beta = 0, SpmvConfig config = {});
 /// The same on the context's queue (lockstep's convention: a Context& first).
 template <typename T>
-SpmvRun spmv(Context& ctx, const DeviceCsr<T>& a, const cl::Buffer& x, cl::Buffer& y,
-             T alpha = 1, T beta = 0, SpmvConfig config = {}) {
+SpmvRun spmv(Context& ctx, const DeviceCsr<T>& a, const cl::Buffer& x, cl::Buffer& y, T alpha = 1,
+             T beta = 0, SpmvConfig config = {}) {
   return spmv<T>(ctx.queue(), a, x, y, alpha, beta, config);
 }
 template <typename T>

@@ -65,13 +65,15 @@ class Family {
   virtual std::vector<Params> seeds() const { return {}; }
   virtual std::vector<Params> neighbours(const Params&) const { return {}; }
   /// Extra columns for a timed candidate (e.g. GB/s) and for the outcome (e.g. speedups).
-  virtual nlohmann::json metrics(const Params&, double /*ms*/) const { return nlohmann::json::object(); }
+  virtual nlohmann::json metrics(const Params&, double /*ms*/) const {
+    return nlohmann::json::object();
+  }
 };
 
 struct Options {
-  bool exhaustive = true;     // false: seeds + neighbours (needs a family with neighbours)
-  double budget_s = 0;        // model-led: wall-clock budget (0: none)
-  size_t limit = 0;           // model-led: most candidates timed (0: a quarter of the space)
+  bool exhaustive = true;          // false: seeds + neighbours (needs a family with neighbours)
+  double budget_s = 0;             // model-led: wall-clock budget (0: none)
+  size_t limit = 0;                // model-led: most candidates timed (0: a quarter of the space)
   std::vector<Params> candidates;  // non-empty: exactly these (each still checked by valid())
   bool store = true;
   std::function<void(size_t done, size_t total, const struct Measured&)> progress;

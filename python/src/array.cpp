@@ -100,10 +100,11 @@ void bind_array(py::module_& m) {
       .def_readonly("nbytes", &DeviceBuffer::nbytes)
       .def_readonly("ctx", &DeviceBuffer::ctx)
       .def_property_readonly("int_ptr", [](const DeviceBuffer& b) { return intptr_t(b.buffer()); })
-      .def("export", [](DeviceBuffer& b) {  // PyOpenCL will see it: never back to the pool
-        b.exported = true;
-        return intptr_t(b.buffer());
-      })
+      .def("export",
+           [](DeviceBuffer& b) {  // PyOpenCL will see it: never back to the pool
+             b.exported = true;
+             return intptr_t(b.buffer());
+           })
       .def("write",
            [](DeviceBuffer& b, const py::array& host, size_t offset) {
              need_host(host, size_t(host.nbytes()), false);

@@ -95,7 +95,7 @@ py::array_t<T> to_numpy(std::vector<T>&& v, py::ssize_t rows, py::ssize_t cols) 
   auto* heap = new std::vector<T>(std::move(v));
   py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>({rows, cols}, {py::ssize_t(sizeof(T)) * cols, py::ssize_t(sizeof(T))},
-                         heap->data(), owner);
+                        heap->data(), owner);
 }
 template <typename T>
 std::vector<T> to_vector(const Array<T>& a) {

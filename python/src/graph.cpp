@@ -44,7 +44,10 @@ std::vector<int32_t> predecessors(const std::vector<int32_t>& next, int32_t n) {
         const int32_t h = next[size_t(x) * n + v];
         if (h < 0) break;  // unreachable
         chain.push_back(x);
-        if (h == v) { found = x; break; }
+        if (h == v) {
+          found = x;
+          break;
+        }
         x = h;
       }
       if (found == kNoPredecessor && !chain.empty() && known[size_t(x)])
@@ -78,7 +81,8 @@ py::tuple apsp_py(const ContextPtr& c, int64_t n, const Array<int32_t>& src,
   g.src = to_vector(src), g.dst = to_vector(dst), g.weight = to_vector(weight);
   for (size_t e = 0; e < g.src.size(); ++e)
     if (g.src[e] < 0 || g.src[e] >= n || g.dst[e] < 0 || g.dst[e] >= n)
-      throw input_error("apsp: edge " + std::to_string(e) + " leaves [0, " + std::to_string(n) + ")");
+      throw input_error("apsp: edge " + std::to_string(e) + " leaves [0, " + std::to_string(n) +
+                        ")");
   ApspConfig config;
   if (algorithm != "auto") config.algorithm = parse_apsp_algorithm(algorithm);
   config.paths = paths;

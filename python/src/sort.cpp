@@ -86,8 +86,9 @@ py::tuple sort_py(const ContextPtr& c, const py::array& keys, std::optional<py::
     return py::make_tuple(out, py::none());
   }
   py::array vout(values->dtype(), std::vector<py::ssize_t>{py::ssize_t(n)});
-  if (n) sort_device(*c, type, keys.data(), n, out.mutable_data(), values->data(),
-                     vout.mutable_data(), o);
+  if (n)
+    sort_device(*c, type, keys.data(), n, out.mutable_data(), values->data(), vout.mutable_data(),
+                o);
   return py::make_tuple(out, vout);
 }
 

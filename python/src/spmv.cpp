@@ -13,9 +13,11 @@ SpmvConfig spmv_config(const std::string& algorithm, int local_size) {
   c.algorithm = parse_spmv_algorithm(algorithm);
   if (local_size != 0) {
     if (c.algorithm == SpmvAlgorithm::automatic)
-      throw input_error("spmv: local_size needs an explicit algorithm (scalar, vector, adaptive or merge)");
+      throw input_error(
+          "spmv: local_size needs an explicit algorithm (scalar, vector, adaptive or merge)");
     if (local_size < 1 || (local_size & (local_size - 1)))
-      throw input_error("spmv: local_size must be a power of two, not " + std::to_string(local_size));
+      throw input_error("spmv: local_size must be a power of two, not " +
+                        std::to_string(local_size));
     c.local_size = local_size;
   }
   return c;
@@ -38,8 +40,10 @@ class DeviceMatrix {
     host.values = to_vector(data);
     device_call(*c_, [&](Context& ctx) {
       dev_.emplace(ctx, host);
-      bx_ = make_buffer(ctx.context(), CL_MEM_READ_ONLY, std::max<size_t>(1, host.cols) * sizeof(T));
-      by_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, host.rows) * sizeof(T));
+      bx_ =
+          make_buffer(ctx.context(), CL_MEM_READ_ONLY, std::max<size_t>(1, host.cols) * sizeof(T));
+      by_ =
+          make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, host.rows) * sizeof(T));
       return 0;
     });
   }
@@ -51,11 +55,14 @@ class DeviceMatrix {
     cl::CommandQueue& q = ctx.queue();
     if (rows() == 0) return;
     if (cols() > 0)
-      check(q.enqueueWriteBuffer(bx_, CL_TRUE, 0, size_t(cols()) * sizeof(T), x), "clEnqueueWriteBuffer");
+      check(q.enqueueWriteBuffer(bx_, CL_TRUE, 0, size_t(cols()) * sizeof(T), x),
+            "clEnqueueWriteBuffer");
     if (beta != T(0))
-      check(q.enqueueWriteBuffer(by_, CL_TRUE, 0, size_t(rows()) * sizeof(T), y), "clEnqueueWriteBuffer");
+      check(q.enqueueWriteBuffer(by_, CL_TRUE, 0, size_t(rows()) * sizeof(T), y),
+            "clEnqueueWriteBuffer");
     spmv<T>(q, *dev_, bx_, by_, alpha, beta, c);
-    check(q.enqueueReadBuffer(by_, CL_TRUE, 0, size_t(rows()) * sizeof(T), out), "clEnqueueReadBuffer");
+    check(q.enqueueReadBuffer(by_, CL_TRUE, 0, size_t(rows()) * sizeof(T), out),
+          "clEnqueueReadBuffer");
   }
 
   py::array_t<T> spmv_py(const Array<T>& x, std::optional<Array<T>> y, double alpha, double beta,
@@ -65,7 +72,8 @@ class DeviceMatrix {
              ",), not (" + std::to_string(have) + ",)";
     };
     if (x.ndim() != 1 || x.size() != cols()) throw input_error(shape("x", cols(), x.size()));
-    if (y && (y->ndim() != 1 || y->size() != rows())) throw input_error(shape("y", rows(), y->size()));
+    if (y && (y->ndim() != 1 || y->size() != rows()))
+      throw input_error(shape("y", rows(), y->size()));
     if (!y && beta != 0) throw input_error("lockstep.spmv: beta != 0 needs y");
     SpmvConfig config = spmv_config(algorithm, local_size);
     py::array_t<T> out = y ? py::array_t<T>(*y) : py::array_t<T>(rows());

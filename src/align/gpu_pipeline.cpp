@@ -1,7 +1,7 @@
 // The flag-array pipeline (cl/sw_pipeline.cl): row stripes of LOCAL_SIZE*SW_R rows, stripe k
 // owned by group k mod G, each streaming along all columns of B and waiting, before each chunk
-// of SW_W columns, only on the progress flag of the stripe above. No global barrier; launched once through
-// PersistentKernel with an in-kernel strategy (clamped), so G never exceeds the co-resident
+// of SW_W columns, only on the progress flag of the stripe above. No global barrier; launched once
+// through PersistentKernel with an in-kernel strategy (clamped), so G never exceeds the co-resident
 // groups: a group spinning on the flag of a group that never started would hang.
 #include "align/gpu_common.hpp"
 
@@ -61,9 +61,10 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
   if ((b.size() + s.W - 1) / s.W >= INT_MAX / 2) throw input_error("align: too many chunks");
   const bool fits16 = detail::sw16_fits(ctx.info(), s, sc);
   if (c.score_bits == 16 && !fits16)
-    throw input_error("align: 16-bit scores need gaps and scores within 8000 and a profile of "
-                      "2 x alphabet x T x R shorts within local memory (lower --local-size or "
-                      "--cells, or use --score-bits 32)");
+    throw input_error(
+        "align: 16-bit scores need gaps and scores within 8000 and a profile of "
+        "2 x alphabet x T x R shorts within local memory (lower --local-size or "
+        "--cells, or use --score-bits 32)");
   bool over = false;
   const int bits =
       c.score_bits ? c.score_bits : detail::sw_rule_bits(ctx.info(), c, a.size(), sc.size());

@@ -43,7 +43,11 @@ AlignConfig shape_of(const tuning::Params& p, AlignAlgorithm alg) {
 class AlignFamily : public tuning::Family {
  public:
   AlignFamily(Context& ctx, AlignAlgorithm alg, size_t n, size_t m, int repeat)
-      : ctx_(ctx), alg_(alg), n_(n), m_(m), repeat_(std::max(1, repeat)),
+      : ctx_(ctx),
+        alg_(alg),
+        n_(n),
+        m_(m),
+        repeat_(std::max(1, repeat)),
         scoring_(dna_scoring(2, -3, 5, 2)) {
     std::mt19937 rng(2026);
     std::string sa(n, 'A'), sb(m, 'A');
@@ -111,8 +115,8 @@ void pipeline_builds(const DeviceInfo& d, const SwShape& s, const Scoring& sc,
   persistent_kernel_builds(d, "align", "sw_pipeline.cl", sw_pipeline_defines(d, s, sc), s.T, out,
                            false);
   if (sw16_fits(d, s, sc))
-    persistent_kernel_builds(d, "align", "sw_pipeline16.cl", sw_pipeline_defines(d, s, sc, 16),
-                             s.T, out, false);
+    persistent_kernel_builds(d, "align", "sw_pipeline16.cl", sw_pipeline_defines(d, s, sc, 16), s.T,
+                             out, false);
 }
 }  // namespace
 }  // namespace detail
@@ -131,7 +135,8 @@ void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& 
       for (const Scoring& sc : alphabets) {
         const SwShape s = sw_shape(sw_rule(d, AlignConfig{}, m, m, barrier, sc.size()));
         if (barrier)
-          persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, sc), s.T, out, true);
+          persistent_kernel_builds(d, "align", "smith_waterman.cl", sw_defines(s, sc), s.T, out,
+                                   true);
         else
           pipeline_builds(d, s, sc, out);
       }

@@ -53,10 +53,14 @@ detail::ApspDefines detail::apsp_defines(const ApspConfig& cfg, bool poison, boo
       .set("PATHS", cfg.paths ? 1 : 0)
       .set("POISON_LOCAL", poison ? 1 : 0);
   ApspDefines a{defs, defs, defs};
-  a.tile.set("LOCAL_SIZE", std::min(256, cfg.tile * cfg.tile))  // the tile kernels' work-group
+  a.tile
+      .set("LOCAL_SIZE", std::min(256, cfg.tile * cfg.tile))  // the tile kernels' work-group
       .set("DIAG_UNROLL", gpu ? 8 : 1);
-  const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
-  a.rest.set("TM", cfg.thread_rows).set("TN", cfg.thread_tile).set("CHUNK", chunk)
+  const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile),
+            band_chunk = chunk_of(cfg, 4, 4);
+  a.rest.set("TM", cfg.thread_rows)
+      .set("TN", cfg.thread_tile)
+      .set("CHUNK", chunk)
       .set("KU", cfg.unroll);
   // The band pass (fw_rest mode 1) has 2 x depth x N elements: the 4 x 4 micro-tile gives
   // it 4x the groups of 8 x 8, enough to fill the device.
@@ -73,7 +77,9 @@ std::pair<int32_t, int32_t> inner(int32_t s, int32_t e, int32_t b) {
   const int32_t lo = (s + b - 1) / b;
   return {lo, std::max(lo, e / b)};
 }
-std::pair<int32_t, int32_t> outer(int32_t s, int32_t e, int32_t b) { return {s / b, (e + b - 1) / b}; }
+std::pair<int32_t, int32_t> outer(int32_t s, int32_t e, int32_t b) {
+  return {s / b, (e + b - 1) / b};
+}
 
 }  // namespace
 
@@ -85,7 +91,8 @@ ApspConfig apsp_rule(const DeviceInfo& device, int32_t, ApspConfig c) {
   const defaults::Values& table = defaults::values(defaults::key_of(device), "apsp");
   auto rule = [&](const char* name) { return table.integer(name); };
   if (c.tile == 0) c.tile = rule("tile");
-  if (c.K == 0) c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, rule("k_span") / c.tile) : 1;
+  if (c.K == 0)
+    c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, rule("k_span") / c.tile) : 1;
   const bool wide = !c.paths && c.algorithm == ApspAlgorithm::generalized;
   if (c.thread_tile == 0) {
     c.thread_tile = rule(wide ? "thread_tile_wide" : "thread_tile");
@@ -124,10 +131,12 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
 
   auto& q = ctx.queue();
   cl::Buffer D = upload(q, d), P = upload(q, cfg.paths ? next : std::vector<int32_t>(1, 0));
-  const detail::ApspDefines defs = detail::apsp_defines<T>(cfg, poison_local(), ctx.info().is_gpu());
+  const detail::ApspDefines defs =
+      detail::apsp_defines<T>(cfg, poison_local(), ctx.info().is_gpu());
   const Defines &tile_defs = defs.tile, &rest_defs = defs.rest, &band_defs = defs.band;
   const size_t threads = std::min(256, tile * tile);  // the tile kernels' work-group
-  const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile), band_chunk = chunk_of(cfg, 4, 4);
+  const int chunk = chunk_of(cfg, cfg.thread_rows, cfg.thread_tile),
+            band_chunk = chunk_of(cfg, 4, 4);
   // The one local buffer of each kernel, carved as in cl/floyd_warshall*.cl.
   const size_t tt = size_t(tile) * tile * sizeof(T), p = cfg.paths ? 1 : 0;
   const Local lead_mem{(1 + p) * tt}, tiles_mem{(2 + p) * tt},
@@ -158,26 +167,27 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     cl::Kernel rest = ctx.kernel("floyd_warshall_rest.cl", "fw_rest", rest_defs);
     cl::Kernel band = ctx.kernel("floyd_warshall_rest.cl", "fw_rest", band_defs);
     constexpr int32_t band_big = 64;
-    const Local band_mem{2 * size_t(band_chunk) * ((band_big + 4) * (1 + p) + band_big) * sizeof(T)};
+    const Local band_mem{2 * size_t(band_chunk) * ((band_big + 4) * (1 + p) + band_big) *
+                         sizeof(T)};
     const int32_t nb = N / tile, nb_k = int32_t(round_up(n, tile) / tile);
     const int32_t ntr = N / bm, ntc = N / bn;
     // Scratch for the band pass: its rows (depth x N), then its columns (N x depth).
     const size_t max_depth = size_t(std::min(cfg.K, nb_k)) * tile;
     const size_t scratch = cfg.K > 1 ? 2 * max_depth * N : 1;
     if (scratch * sizeof(T) > ctx.info().max_alloc_bytes)
-      throw input_error("apsp: K * tile = " + std::to_string(max_depth) + " at n = " +
-                        std::to_string(n) + " needs a " + std::to_string((scratch * sizeof(T)) >> 20) +
+      throw input_error("apsp: K * tile = " + std::to_string(max_depth) +
+                        " at n = " + std::to_string(n) + " needs a " +
+                        std::to_string((scratch * sizeof(T)) >> 20) +
                         " MiB band buffer, more than the device's largest buffer: use a smaller K");
     cl::Buffer S = make_buffer(ctx.context(), CL_MEM_READ_WRITE, scratch * sizeof(T));
-    cl::Buffer SP = make_buffer(ctx.context(), CL_MEM_READ_WRITE,
-                                (cfg.paths ? scratch : 1) * sizeof(int32_t));
+    cl::Buffer SP =
+        make_buffer(ctx.context(), CL_MEM_READ_WRITE, (cfg.paths ? scratch : 1) * sizeof(int32_t));
     // Overlap: the phases (lead ... unband) of multi-tile m+1 run on queue qp as soon as the bulk
     // of m has updated the tiles touching band m+1 (one small launch, mode 3); the rest of m's
     // bulk (mode 0, those tiles left out) runs beside them on q. Neither side reads what the
     // other writes: phases m+1 touch only band m+1's rows and columns (and scratch).
     cl::CommandQueue q2;
-    if (cfg.overlap)
-      q2 = cl::CommandQueue(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE);
+    if (cfg.overlap) q2 = cl::CommandQueue(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE);
     cl::CommandQueue& qp = cfg.overlap ? q2 : q;
     auto wait = [](cl::CommandQueue& on, const cl::Event& e) {
       std::vector<cl::Event> w{e};
@@ -225,7 +235,8 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
         const auto [x_lo, x_hi] = outer(s1, s1n, bm);
         const auto [y_lo, y_hi] = outer(s1, s1n, bn);
         set_args(rest, N, s0, depth, 3, x_lo, x_hi, y_lo, y_hi, D, P, S, SP, rest_mem);
-        const size_t groups = size_t(x_hi - x_lo) * ntc + size_t(ntr - (x_hi - x_lo)) * (y_hi - y_lo);
+        const size_t groups =
+            size_t(x_hi - x_lo) * ntc + size_t(ntr - (x_hi - x_lo)) * (y_hi - y_lo);
         next_ready = add("rest_next", launch(q, rest, groups * 256, 256));
         r_lo = std::min(r_lo, x_lo), r_hi = x_hi, c_lo = std::min(c_lo, y_lo), c_hi = y_hi;
       }
@@ -234,7 +245,7 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
     }
   }
   check(q.finish(), "clFinish");  // every queue's events are complete (q waited on qp's)
-  double t0 = 0, t1 = 0;  // the first start and the last end over every queue
+  double t0 = 0, t1 = 0;          // the first start and the last end over every queue
   for (size_t i = 0; i < events.size(); ++i) {
     const double s = double(events[i].getProfilingInfo<CL_PROFILING_COMMAND_START>()),
                  e = double(events[i].getProfilingInfo<CL_PROFILING_COMMAND_END>());

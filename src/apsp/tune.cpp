@@ -1,13 +1,14 @@
 // The Floyd-Warshall tuning family (see tuning.hpp): parameters tile, K (tiles per multi-tile;
 // 1 = the blocked variant), thread_tile and, in a second product around the rule's tile and K, the
 // bulk micro-tile's rows (thread_rows), its k-loop unroll and overlap (the next multi-tile's
-// phases on a second queue); a missing parameter takes the rule's value. Key "<type>/<paths|dist>/n<size class>". Every
-// candidate's distances are checked against the reference: the CPU Floyd-Warshall up to n =
-// 1024, above that the untuned rule's configuration on the device; i32 exactly, f32 within
-// tolerance<float>(n) of the largest edge weight's scale. apsp_choose reads the stored entry.
-#include <type_traits>
+// phases on a second queue); a missing parameter takes the rule's value. Key
+// "<type>/<paths|dist>/n<size class>". Every candidate's distances are checked against the
+// reference: the CPU Floyd-Warshall up to n = 1024, above that the untuned rule's configuration on
+// the device; i32 exactly, f32 within tolerance<float>(n) of the largest edge weight's scale.
+// apsp_choose reads the stored entry.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "apsp/dense.hpp"
 #include "lockstep/kernel_builds.hpp"
@@ -28,8 +29,12 @@ std::string db_key(int32_t n, bool paths) {
 // The tuning space: tile x K x thread tile, then the bulk micro-tile around tile 32, K 4-8.
 std::vector<tuning::Space> apsp_spaces() {
   return {{{"tile", {16, 32, 64}}, {"K", {1, 2, 4, 8, 16}}, {"thread_tile", {4, 8}}},
-          {{"tile", {32}}, {"K", {4, 8}}, {"thread_tile", {4, 8}}, {"thread_rows", {4, 8, 16}},
-           {"unroll", {0, 1, 2}}, {"overlap", {0, 1}}}};
+          {{"tile", {32}},
+           {"K", {4, 8}},
+           {"thread_tile", {4, 8}},
+           {"thread_rows", {4, 8, 16}},
+           {"unroll", {0, 1, 2}},
+           {"overlap", {0, 1}}}};
 }
 bool apsp_valid(const tuning::Params& p, bool paths) {
   const int tile = p.at("tile").get<int>(), K = p.at("K").get<int>();
@@ -39,8 +44,13 @@ bool apsp_valid(const tuning::Params& p, bool paths) {
 
 ApspConfig config_of(const tuning::Params& p, bool paths) {
   const int K = p.at("K").get<int>();
-  return {K == 1 ? ApspAlgorithm::blocked : ApspAlgorithm::generalized, p.at("tile").get<int>(), K,
-          paths, p.at("thread_tile").get<int>(), p.value("thread_rows", 0), p.value("unroll", 0),
+  return {K == 1 ? ApspAlgorithm::blocked : ApspAlgorithm::generalized,
+          p.at("tile").get<int>(),
+          K,
+          paths,
+          p.at("thread_tile").get<int>(),
+          p.value("thread_rows", 0),
+          p.value("unroll", 0),
           p.value("overlap", -1)};
 }
 
@@ -49,8 +59,11 @@ class ApspFamily : public tuning::Family {
  public:
   ApspFamily(Context& ctx, const Graph& g, bool paths, int repeat)
       : ctx_(ctx), g_(g), paths_(paths), repeat_(std::max(1, repeat)) {
-    want_ = g.n <= 1024 ? apsp_cpu<T>(g, 0, false).dist
-                        : apsp<T>(ctx, g, apsp_rule(ctx.info(), g.n, {ApspAlgorithm::generalized, 0, 0, paths, 0})).dist;
+    want_ = g.n <= 1024
+                ? apsp_cpu<T>(g, 0, false).dist
+                : apsp<T>(ctx, g,
+                          apsp_rule(ctx.info(), g.n, {ApspAlgorithm::generalized, 0, 0, paths, 0}))
+                      .dist;
     for (double w : g.weight) scale_ = std::max(scale_, std::fabs(double(w)));
   }
 
@@ -87,7 +100,9 @@ class ApspFamily : public tuning::Family {
     // As apsp() sets them (after the rule); K and overlap are the host's (no macro of their own).
     const ApspConfig c = apsp_rule(ctx_.info(), g_.n, config_of(p, paths_));
     Defines d;
-    return d.set("TILE", c.tile).set("TM", c.thread_rows).set("TN", c.thread_tile)
+    return d.set("TILE", c.tile)
+        .set("TM", c.thread_rows)
+        .set("TN", c.thread_tile)
         .set("KU", c.unroll);
   }
   nlohmann::json metrics(const tuning::Params&, double ms) const override {

@@ -19,13 +19,12 @@
 // re-measurements and is then replaced.
 #include "barrier/occupancy.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 
 #include "cl/contract.h"
 #include "lockstep/barrier.hpp"
@@ -110,8 +109,10 @@ int census(Context& ctx, cl::Kernel& kernel, size_t local_size, const std::strin
   while (measured < kMeasurements) {
     int n = discover(ctx, kernel, local_size, patience);
     ++measured;
-    if (n > best) best = n, seen = 1;
-    else if (n == best) ++seen;
+    if (n > best)
+      best = n, seen = 1;
+    else if (n == best)
+      ++seen;
     if (best >= std::max(units, expected)) break;  // all that the device is known to allow
     if (best >= units && seen >= 2) break;         // below occupancy.json's count, twice
     patience = patience > (1 << 28) ? patience : patience * 4;

@@ -30,7 +30,8 @@ cl::Buffer& scratch(const cl::Context& ctx) {
   std::lock_guard<std::mutex> lock(m);
   auto it = buffers.find(ctx());
   if (it == buffers.end())
-    it = buffers.emplace(ctx(), make_buffer(ctx, CL_MEM_READ_WRITE, (kMaxGroups + 1) * sizeof(double)))
+    it = buffers
+             .emplace(ctx(), make_buffer(ctx, CL_MEM_READ_WRITE, (kMaxGroups + 1) * sizeof(double)))
              .first;
   return it->second;
 }
@@ -59,7 +60,8 @@ void axpby(cl::CommandQueue& queue, int n, T a, const cl::Buffer& x, T b, cl::Bu
 template <typename T>
 T dot(cl::CommandQueue& queue, int n, const cl::Buffer& x, const cl::Buffer& y) {
   cl::Buffer& part = scratch(queue.getInfo<CL_QUEUE_CONTEXT>());
-  int groups = int(std::min<size_t>(kMaxGroups, std::max<size_t>(1, round_up(n, kWorkGroup) / kWorkGroup)));
+  int groups =
+      int(std::min<size_t>(kMaxGroups, std::max<size_t>(1, round_up(n, kWorkGroup) / kWorkGroup)));
   cl::Kernel k1 = kernel(queue, "blas1.cl", "dot_partial", defines<T>());
   set_args(k1, n, x, y, part);
   launch(queue, k1, size_t(groups) * kWorkGroup, kWorkGroup);
@@ -72,8 +74,8 @@ T dot(cl::CommandQueue& queue, int n, const cl::Buffer& x, const cl::Buffer& y) 
   return result;
 }
 
-#define LOCKSTEP_INSTANTIATE(T)                                                        \
-  template void fill<T>(cl::CommandQueue&, cl::Buffer&, int, T);                       \
+#define LOCKSTEP_INSTANTIATE(T)                                                         \
+  template void fill<T>(cl::CommandQueue&, cl::Buffer&, int, T);                        \
   template void axpby<T>(cl::CommandQueue&, int, T, const cl::Buffer&, T, cl::Buffer&); \
   template T dot<T>(cl::CommandQueue&, int, const cl::Buffer&, const cl::Buffer&);
 LOCKSTEP_INSTANTIATE(float)

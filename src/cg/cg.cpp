@@ -14,8 +14,7 @@ namespace lockstep {
 void detail::cg_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   for (bool jacobi : {false, true}) {
     out.push_back({"cg", "cg.cl", cg_defines<float>(jacobi, d.is_gpu()).options()});
-    if (d.fp64)
-      out.push_back({"cg", "cg.cl", cg_defines<double>(jacobi, d.is_gpu()).options()});
+    if (d.fp64) out.push_back({"cg", "cg.cl", cg_defines<double>(jacobi, d.is_gpu()).options()});
   }
 }
 
@@ -46,8 +45,8 @@ template <typename T>
 int inverse_diagonal(cl::CommandQueue& q, const DeviceCsr<T>& a, int offset, cl::Buffer& dinv) {
   if (a.rows() == 0) return -1;
   cl::Buffer bad = upload(q, std::vector<cl_int>{0});
-  cl::Kernel k = kernel(q, "cg.cl", "cg_inverse_diagonal",
-                        detail::cg_defines<T>(false, a.device().is_gpu()));
+  cl::Kernel k =
+      kernel(q, "cg.cl", "cg_inverse_diagonal", detail::cg_defines<T>(false, a.device().is_gpu()));
   set_args(k, cl_int(a.rows()), cl_int(offset), a.row_ptr(), a.col_idx(), a.values(), dinv, bad);
   launch(q, k, detail::cg_round_up(size_t(a.rows())), detail::kCgLocal);
   return download<cl_int>(q, bad, 1)[0] - 1;
@@ -155,7 +154,7 @@ template <typename T>
 CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& opt) {
   CgOptions o = opt;
   if (o.maxit <= 0) o.maxit = std::max(100, 10 * s.n());
-  CgResult r = o.algorithm == CgAlgorithm::pipelined ? detail::cg_pipelined<T>(s, b, x, o)
+  CgResult r = o.algorithm == CgAlgorithm::pipelined          ? detail::cg_pipelined<T>(s, b, x, o)
                : o.algorithm == CgAlgorithm::single_reduction ? detail::cg_single<T>(s, b, x, o)
                                                               : detail::cg_classic<T>(s, b, x, o);
   if (!r.fallback.empty()) {  // pipelined gave up its recurrences: classic from its x
@@ -181,20 +180,20 @@ CgResult cg(Context& ctx, const DeviceCsr<T>& A, const std::vector<T>& b, std::v
     throw input_error("cg: b has " + std::to_string(b.size()) + " values, A has " +
                       std::to_string(A.rows()) + " rows");
   cl::Buffer db = upload(ctx.queue(), b, CL_MEM_READ_ONLY);
-  cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE,
-                              std::max<size_t>(1, b.size()) * sizeof(T));
+  cl::Buffer dx =
+      make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, b.size()) * sizeof(T));
   CgResult r = cg<T>(ctx.queue(), A, db, dx, opt);
   x = download<T>(ctx.queue(), dx, b.size());
   return r;
 }
 
-#define LOCKSTEP_INSTANTIATE(T)                                                                 \
-  template int inverse_diagonal<T>(cl::CommandQueue&, const DeviceCsr<T>&, int, cl::Buffer&);   \
-  template class DeviceSpace<T>;                                                                \
-  template CgResult cg<T>(CgSpace<T>&, const cl::Buffer&, cl::Buffer&, const CgOptions&);       \
+#define LOCKSTEP_INSTANTIATE(T)                                                                  \
+  template int inverse_diagonal<T>(cl::CommandQueue&, const DeviceCsr<T>&, int, cl::Buffer&);    \
+  template class DeviceSpace<T>;                                                                 \
+  template CgResult cg<T>(CgSpace<T>&, const cl::Buffer&, cl::Buffer&, const CgOptions&);        \
   template CgResult cg<T>(Context&, const DeviceCsr<T>&, const std::vector<T>&, std::vector<T>&, \
-                          const CgOptions&);                                                    \
-  template void detail::scale<T>(cl::CommandQueue&, int, const cl::Buffer&, const cl::Buffer&,  \
+                          const CgOptions&);                                                     \
+  template void detail::scale<T>(cl::CommandQueue&, int, const cl::Buffer&, const cl::Buffer&,   \
                                  cl::Buffer&);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

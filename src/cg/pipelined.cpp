@@ -51,11 +51,11 @@ struct Pipelined {
   const int n;
   cl::CommandQueue& q;
   const int groups = cg_sum_groups(n);
-  cl::Buffer r = s.vector(), w = s.vector(), z = s.vector(), sv = s.vector(), p = s.vector(),
-             nv, m = jacobi ? s.vector() : cl::Buffer(),
-             dinv = jacobi ? s.vector() : cl::Buffer(), tmp = s.vector();
-  cl::Buffer partial = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
-                                   size_t(groups) * 3 * sizeof(T));
+  cl::Buffer r = s.vector(), w = s.vector(), z = s.vector(), sv = s.vector(), p = s.vector(), nv,
+             m = jacobi ? s.vector() : cl::Buffer(), dinv = jacobi ? s.vector() : cl::Buffer(),
+             tmp = s.vector();
+  cl::Buffer partial =
+      make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(groups) * 3 * sizeof(T));
   std::vector<T> host = std::vector<T>(size_t(groups) * 3);
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
   cl::Kernel update;  // pcg_update, when the SpMV is not fused
@@ -125,8 +125,8 @@ struct Pipelined {
     if (!n) return;
     if (fused) {
       set_args(update_spmv, cl_int(n), T(alpha), T(beta), fused->row_ptr(), fused->col_idx(),
-               fused->values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(),
-               jacobi ? m2 : r, partial);
+               fused->values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(), jacobi ? m2 : r,
+               partial);
       launch(q, update_spmv, size_t(groups) * kCgLocal, kCgLocal);
       std::swap(w, w2);
       if (jacobi) std::swap(m, m2);
@@ -199,9 +199,11 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
       restart = true, period = std::max(kMinPeriod, period / 2);
     }
     if (v[2] > kDivergence * best)
-      res.fallback = "pipelined's true residual grew " + std::to_string(int(std::sqrt(v[2] / best))) +
+      res.fallback = "pipelined's true residual grew " +
+                     std::to_string(int(std::sqrt(v[2] / best))) +
                      "x above its best (rounding, an ill-conditioned matrix); classic CG from "
-                     "iteration " + std::to_string(next);
+                     "iteration " +
+                     std::to_string(next);
     best = std::min(best, v[2]);
     replaced_now = true;
     since_replace = 0;
@@ -209,7 +211,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     k = next - 1;
   };
   for (;; ++k) {
-    s.start_sum(v, 3);  // gamma, delta, (r,r): global sum in flight ...
+    s.start_sum(v, 3);                              // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
     s.finish_sum();
     const double gamma = v[0], delta = v[1];

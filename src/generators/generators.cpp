@@ -43,9 +43,11 @@ void random_row(Csr<double>& a, int32_t n, int64_t k, Rng& rng) {
       if (rng.below(n - c) < need_k) a.col_idx.push_back(c), --need_k;
   } else {
     while (int64_t(a.col_idx.size() - start) < k) {
-      for (int64_t i = int64_t(a.col_idx.size() - start); i < k; ++i) a.col_idx.push_back(int32_t(rng.below(n)));
+      for (int64_t i = int64_t(a.col_idx.size() - start); i < k; ++i)
+        a.col_idx.push_back(int32_t(rng.below(n)));
       std::sort(a.col_idx.begin() + long(start), a.col_idx.end());
-      a.col_idx.erase(std::unique(a.col_idx.begin() + long(start), a.col_idx.end()), a.col_idx.end());
+      a.col_idx.erase(std::unique(a.col_idx.begin() + long(start), a.col_idx.end()),
+                      a.col_idx.end());
     }
   }
   for (size_t i = start; i < a.col_idx.size(); ++i) a.values.push_back(rng.value());
@@ -102,8 +104,7 @@ Csr<double> laplace3d(int32_t n) {
   return a;
 }
 
-Csr<double> laplace_rows(int dims, int32_t nx, int32_t ny, int32_t nz, int32_t begin,
-                         int32_t end) {
+Csr<double> laplace_rows(int dims, int32_t nx, int32_t ny, int32_t nz, int32_t begin, int32_t end) {
   if (dims == 2) nz = 1;
   const int64_t rows = int64_t(nx) * ny * nz;
   need((dims == 2 || dims == 3) && nx >= 1 && ny >= 1 && nz >= 1 && rows < (1ll << 31),
@@ -129,7 +130,8 @@ Csr<double> laplace_rows(int dims, int32_t nx, int32_t ny, int32_t nz, int32_t b
 }
 
 Csr<double> uniform(int32_t n, int32_t k, uint64_t seed) {
-  need(n >= 0 && k >= 0 && k <= n && int64_t(n) * k < (1ll << 31), "uniform needs 0 <= k <= n and n*k < 2^31");
+  need(n >= 0 && k >= 0 && k <= n && int64_t(n) * k < (1ll << 31),
+       "uniform needs 0 <= k <= n and n*k < 2^31");
   Rng rng(seed);
   Csr<double> a = empty(n, n, size_t(n) * size_t(k));
   for (int32_t r = 0; r < n; ++r) random_row(a, n, k, rng);
@@ -153,7 +155,8 @@ Csr<double> powerlaw(int32_t n, double alpha, uint64_t seed) {
 }
 
 Csr<double> banded(int32_t n, int32_t w, uint64_t seed) {
-  need(n >= 0 && w >= 0 && int64_t(n) * (2 * int64_t(w) + 1) < (1ll << 31), "banded needs n, w >= 0 and n*(2w+1) < 2^31");
+  need(n >= 0 && w >= 0 && int64_t(n) * (2 * int64_t(w) + 1) < (1ll << 31),
+       "banded needs n, w >= 0 and n*(2w+1) < 2^31");
   Rng rng(seed);
   Csr<double> a = empty(n, n, size_t(n) * size_t(2 * w + 1));
   for (int32_t r = 0; r < n; ++r) {
@@ -186,18 +189,21 @@ Csr<double> hubs(int32_t n, int32_t k, int32_t hubs, int32_t hub_len, uint64_t s
 }
 
 Csr<double> blocks3d(int32_t n, int32_t b, uint64_t seed) {
-  need(n >= 1 && b >= 1 && int64_t(n) * n * n * b * b * 7 < (1ll << 31), "blocks3d needs n, b >= 1 and 7*n^3*b^2 < 2^31");
+  need(n >= 1 && b >= 1 && int64_t(n) * n * n * b * b * 7 < (1ll << 31),
+       "blocks3d needs n, b >= 1 and 7*n^3*b^2 < 2^31");
   Rng rng(seed);
   const int32_t nn = n * n, N = nn * n;
   Csr<double> a = empty(N * b, N * b, size_t(N) * size_t(7 * b * b));
   for (int32_t r = 0; r < N; ++r) {
     const int32_t i = r / nn, j = r / n % n, k = r % n;
-    const int32_t nb[7] = {i > 0 ? r - nn : -1, j > 0 ? r - n : -1, k > 0 ? r - 1 : -1, r,
-                           k + 1 < n ? r + 1 : -1, j + 1 < n ? r + n : -1, i + 1 < n ? r + nn : -1};
+    const int32_t nb[7] = {
+        i > 0 ? r - nn : -1,    j > 0 ? r - n : -1,     k > 0 ? r - 1 : -1,     r,
+        k + 1 < n ? r + 1 : -1, j + 1 < n ? r + n : -1, i + 1 < n ? r + nn : -1};
     for (int32_t p = 0; p < b; ++p) {
       for (int32_t c : nb)
         for (int32_t q = 0; c >= 0 && q < b; ++q)
-          a.col_idx.push_back(c * b + q), a.values.push_back(c == r && p == q ? 14.0 * b : rng.value());
+          a.col_idx.push_back(c * b + q),
+              a.values.push_back(c == r && p == q ? 14.0 * b : rng.value());
       a.row_ptr.push_back(int32_t(a.col_idx.size()));
     }
   }
@@ -225,14 +231,17 @@ void rmat_edges(int32_t scale, uint64_t seed, int64_t begin, int64_t end, int32_
 }
 
 Csr<double> rmat(int32_t scale, int32_t edgefactor, uint64_t seed) {
-  need(scale >= 0 && scale <= 26 && edgefactor >= 1 && (int64_t(edgefactor) << (scale + 1)) < (1ll << 31),
+  need(scale >= 0 && scale <= 26 && edgefactor >= 1 &&
+           (int64_t(edgefactor) << (scale + 1)) < (1ll << 31),
        "rmat needs 0 <= scale <= 26, edgefactor >= 1 and 2*edgefactor*2^scale < 2^31");
   Csr<double> a;
   a.rows = a.cols = int32_t(1) << scale;
   std::vector<int32_t> counts;
   detail::build_rows(
       a.rows, int64_t(edgefactor) << scale, true, true,
-      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) { rmat_edges(scale, seed, b, e, from, to); },
+      [&](int64_t b, int64_t e, int32_t* from, int32_t* to) {
+        rmat_edges(scale, seed, b, e, from, to);
+      },
       a.row_ptr, a.col_idx, &counts);
   a.values.assign(counts.begin(), counts.end());
   return a;

@@ -85,8 +85,7 @@ ValueCheck weight_check(WeightType t) {
 
 double weight(const LineReader& r, std::string_view s, ValueCheck check) {
   const double w = real(r, s, "weight");
-  if (const char* why = check ? check(w) : nullptr)
-    r.fail("weight " + std::string(s) + ": " + why);
+  if (const char* why = check ? check(w) : nullptr) r.fail("weight " + std::string(s) + ": " + why);
   return w;
 }
 
@@ -114,8 +113,9 @@ Graph read_snap(const std::string& path, ValueCheck check) {
   int top_line = 0;
   while (r.next(line)) {
     if (starts_with_nocase(line, "%%matrixmarket"))  // its size line would read as an edge
-      r.fail("a Matrix Market banner in a SNAP edge list: read it as Matrix Market (--format "
-             "mtx, or a .mtx name)");
+      r.fail(
+          "a Matrix Market banner in a SNAP edge list: read it as Matrix Market (--format "
+          "mtx, or a .mtx name)");
     auto f = fields(line);
     if (f.empty() || f[0][0] == '#' || f[0][0] == '%') continue;
     if (f.size() != 2 && f.size() != 3)
@@ -209,8 +209,7 @@ GraphFormat graph_format_of(const std::string& path) {
   return GraphFormat::matrix_market;  // any other name: Matrix Market, as before
 }
 
-Graph read_graph(const std::string& path, GraphFormat format, bool undirected,
-                 WeightType weights) {
+Graph read_graph(const std::string& path, GraphFormat format, bool undirected, WeightType weights) {
   if (format == GraphFormat::automatic) format = graph_format_of(path);
   const ValueCheck check = weight_check(weights);
   Graph g = format == GraphFormat::snap     ? read_snap(path, check)

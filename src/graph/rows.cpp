@@ -1,8 +1,8 @@
 // Parallel CSR construction (see rows.hpp): a counting pass and a placing pass over blocks of
 // drawn edges (relaxed atomic increments on the degrees, then on per-row cursors), the rows
-// sorted (long ones by radix) and, for unique rows, copied without repeats. The entries are placed into a scratch
-// array that is never zero-filled (each entry is written once by the placing pass); only the
-// result, a std::vector, is.
+// sorted (long ones by radix) and, for unique rows, copied without repeats. The entries are placed
+// into a scratch array that is never zero-filled (each entry is written once by the placing pass);
+// only the result, a std::vector, is.
 #include "graph/rows.hpp"
 
 #include <algorithm>

@@ -21,8 +21,8 @@
 #include <random>
 #include <vector>
 
-#include "lockstep/error.hpp"
 #include "io/temporaries.hpp"
+#include "lockstep/error.hpp"
 #include "lockstep/io.hpp"
 
 namespace lockstep {
@@ -206,7 +206,8 @@ void write_output(const std::string& path, std::string_view text) {
 }
 
 bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
 }

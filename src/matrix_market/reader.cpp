@@ -5,8 +5,8 @@
 // before anything is allocated, and memory is reserved only for as many entries as the text
 // can hold.
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -75,9 +75,11 @@ MatrixMarketBanner parse_banner(Parser& ps, const char* b, const char* e) {
   char obj[64] = {}, fmt[64] = {}, field[64] = {}, sym[64] = {};
   if (line.rfind("%%matrixmarket", 0) != 0 ||
       std::sscanf(line.c_str(), "%%%%matrixmarket %63s %63s %63s %63s", obj, fmt, field, sym) != 4)
-    ps.fail("expected the banner '%%MatrixMarket matrix coordinate|array real|integer|pattern "
-            "general|symmetric|skew-symmetric'");
-  if (std::string(obj) != "matrix") ps.fail("unsupported object '" + std::string(obj) + "' (expected 'matrix')");
+    ps.fail(
+        "expected the banner '%%MatrixMarket matrix coordinate|array real|integer|pattern "
+        "general|symmetric|skew-symmetric'");
+  if (std::string(obj) != "matrix")
+    ps.fail("unsupported object '" + std::string(obj) + "' (expected 'matrix')");
   MatrixMarketBanner m{fmt, field, sym};
   if (m.format != "coordinate" && m.format != "array")
     ps.fail("unsupported format '" + m.format + "' (expected 'coordinate' or 'array')");
@@ -89,7 +91,8 @@ MatrixMarketBanner parse_banner(Parser& ps, const char* b, const char* e) {
   if (m.symmetry == "hermitian")
     ps.fail("unsupported symmetry 'hermitian' (lockstep reads general, symmetric, skew-symmetric)");
   if (m.symmetry != "general" && m.symmetry != "symmetric" && m.symmetry != "skew-symmetric")
-    ps.fail("unsupported symmetry '" + m.symmetry + "' (expected general, symmetric or skew-symmetric)");
+    ps.fail("unsupported symmetry '" + m.symmetry +
+            "' (expected general, symmetric or skew-symmetric)");
   if (m.format == "array" && m.field == "pattern") ps.fail("'array' files cannot be 'pattern'");
   return m;
 }
@@ -113,28 +116,32 @@ Triplets read_triplets(const std::string& path, ValueCheck check) {
   const bool integer = t.banner.field == "integer";
   const bool sym = t.banner.symmetry != "general", skew = t.banner.symmetry == "skew-symmetric";
 
-  if (!ps.next_data_line(b, e)) ps.fail("missing size line (expected 'rows cols" + std::string(coord ? " nnz'" : "'") + ")");
+  if (!ps.next_data_line(b, e))
+    ps.fail("missing size line (expected 'rows cols" + std::string(coord ? " nnz'" : "'") + ")");
   long long rows = -1, cols = -1, nnz = -1;
   if (!ps.number(b, e, rows) || !ps.number(b, e, cols) || (coord && !ps.number(b, e, nnz)) ||
       Parser::skip_space(b, e) != e)
-    ps.fail(std::string("bad size line (expected 'rows cols") + (coord ? " nnz'" : "'") + " as non-negative integers)");
+    ps.fail(std::string("bad size line (expected 'rows cols") + (coord ? " nnz'" : "'") +
+            " as non-negative integers)");
   constexpr long long kMax = std::numeric_limits<int32_t>::max();
   if (rows < 0 || cols < 0 || (coord && nnz < 0)) ps.fail("negative size in size line");
   if (rows > kMax || cols > kMax)
     ps.fail("matrix of " + std::to_string(rows) + " x " + std::to_string(cols) +
             " exceeds lockstep's 32-bit index limit (" + std::to_string(kMax) + ")");
   if (!coord)  // array files list every entry; symmetric ones the lower triangle only (< 2^62)
-    nnz = t.banner.symmetry == "general" ? rows * cols
+    nnz = t.banner.symmetry == "general"     ? rows * cols
           : t.banner.symmetry == "symmetric" ? rows * (rows + 1) / 2
                                              : rows * (rows > 0 ? rows - 1 : 0) / 2;
   // Checked in this order, no product or sum here can overflow.
   const long long stored = nnz > kMax ? nnz : sym ? 2 * nnz : nnz;
   if (stored > kMax)
-    ps.fail(std::to_string(nnz) + " entries exceed lockstep's 32-bit index limit (" + std::to_string(kMax) + ")");
+    ps.fail(std::to_string(nnz) + " entries exceed lockstep's 32-bit index limit (" +
+            std::to_string(kMax) + ")");
   if (coord && rows > 0 && cols > 0 && nnz > rows * cols && !sym)
     ps.fail("declares " + std::to_string(nnz) + " entries, more than rows*cols");
   if (sym && rows != cols) ps.fail("a " + t.banner.symmetry + " matrix must be square");
-  check_host_memory(ps.where(), "a matrix of " + std::to_string(rows) + " x " + std::to_string(cols),
+  check_host_memory(ps.where(),
+                    "a matrix of " + std::to_string(rows) + " x " + std::to_string(cols),
                     4.0 * double(rows + 1) + 4.0 * double(rows + cols));
   t.rows = int32_t(rows);
   t.cols = int32_t(cols);
@@ -159,16 +166,20 @@ Triplets read_triplets(const std::string& path, ValueCheck check) {
   const char* expect = coord ? (pattern ? "'row col'" : "'row col value'") : "'value'";
   for (long long k = 0; k < nnz; ++k) {
     if (!ps.next_data_line(b, e))
-      ps.fail("truncated file: " + std::to_string(k) + " of " + std::to_string(nnz) + " entries read");
+      ps.fail("truncated file: " + std::to_string(k) + " of " + std::to_string(nnz) +
+              " entries read");
     long long i = 0, j = 0;
     double v = 1;
     if (coord) {
-      if (!ps.number(b, e, i) || !ps.number(b, e, j)) ps.fail("bad index (expected " + std::string(expect) + ")");
+      if (!ps.number(b, e, i) || !ps.number(b, e, j))
+        ps.fail("bad index (expected " + std::string(expect) + ")");
       if (i < 1 || i > rows || j < 1 || j > cols)
         ps.fail("index (" + std::to_string(i) + ", " + std::to_string(j) + ") out of range 1.." +
                 std::to_string(rows) + " x 1.." + std::to_string(cols));
       --i, --j;
-      if (sym && j > i) ps.fail("entry above the diagonal in a " + t.banner.symmetry + " file (expected row >= col)");
+      if (sym && j > i)
+        ps.fail("entry above the diagonal in a " + t.banner.symmetry +
+                " file (expected row >= col)");
       if (skew && i == j) ps.fail("diagonal entry in a skew-symmetric file");
     } else if (!sym) {  // array: column-major
       i = k % rows, j = k / rows;
@@ -185,14 +196,17 @@ Triplets read_triplets(const std::string& path, ValueCheck check) {
       } else {
         ok = ps.number(b, e, v);
       }
-      if (!ok) ps.fail(std::string("bad ") + (integer ? "integer" : "real") + " value (expected " + expect + ")");
+      if (!ok)
+        ps.fail(std::string("bad ") + (integer ? "integer" : "real") + " value (expected " +
+                expect + ")");
       if (const char* why = check ? check(v) : nullptr) {
         std::ostringstream s;
         s << "value " << v << ": " << why;
         ps.fail(s.str());
       }
     }
-    if (Parser::skip_space(b, e) != e) ps.fail("unexpected text after the entry (expected " + std::string(expect) + ")");
+    if (Parser::skip_space(b, e) != e)
+      ps.fail("unexpected text after the entry (expected " + std::string(expect) + ")");
     add(i, j, v);
   }
   if (ps.next_data_line(b, e))

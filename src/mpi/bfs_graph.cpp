@@ -6,13 +6,13 @@
 // (MPI_Alltoall of the counts, MPI_Alltoallv of the (row, column) pairs), and places what it
 // receives with atomic cursors; rows sorted and stripped of repeats, as graph/rows.cpp builds
 // the one-GPU graph (64-bit offsets here).
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <climits>
 #include <memory>
 #include <numeric>
-
-#include <omp.h>
 
 #include "lockstep/generators.hpp"
 #include "lockstep/mpi/bfs.hpp"
@@ -175,14 +175,17 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     MPI_Type_commit(&pair);
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
-    auto owner = [&](int32_t v) { return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1; };
+    auto owner = [&](int32_t v) {
+      return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
+    };
     for (int64_t round = 0; round < rounds; ++round) {
       const int64_t r0 = std::min(b1, b0 + round * kRound), r1 = std::min(b1, r0 + kRound);
       const int64_t e0 = std::min(m, r0 * kBlock), edges = std::min(m, r1 * kBlock) - e0;
 #pragma omp parallel for schedule(dynamic, 1)
       for (int64_t b = r0; b < r1; ++b) {
         const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
-        gen::rmat_edges(scale, seed, begin, end, from.data() + (begin - e0), to.data() + (begin - e0));
+        gen::rmat_edges(scale, seed, begin, end, from.data() + (begin - e0),
+                        to.data() + (begin - e0));
       }
       // per slice and owner counts, then each slice's entries at its own offsets
       std::fill(tcount.begin(), tcount.end(), 0);
@@ -241,7 +244,8 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   g.adj.resize(size_t(kept.back()));
 #pragma omp parallel for schedule(dynamic, 1024)
   for (int32_t v = 0; v < g.count; ++v)
-    std::copy(raw.get() + at[size_t(v)], raw.get() + at[size_t(v)] + (kept[size_t(v) + 1] - kept[size_t(v)]),
+    std::copy(raw.get() + at[size_t(v)],
+              raw.get() + at[size_t(v)] + (kept[size_t(v) + 1] - kept[size_t(v)]),
               g.adj.begin() + kept[size_t(v)]);
   g.offsets = std::move(kept);
   g.global_entries = int64_t(g.adj.size());

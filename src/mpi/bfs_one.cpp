@@ -14,8 +14,8 @@ std::vector<int32_t> narrow(const std::vector<int64_t>& v) { return {v.begin(), 
 bool OneRankBfs::fits(const DistributedGraph& g, const DistributedBfsOptions& o) {
   const int64_t entries = int64_t(g.adj.size()) + int64_t(g.in_adj.size());
   return size(g.comm) == 1 && o.direction == Direction::automatic &&
-         o.expand == Expand::automatic && g.n > 0 &&
-         int64_t(g.n) + entries < int64_t(INT32_MAX) && o.remote_capacity == 0;
+         o.expand == Expand::automatic && g.n > 0 && int64_t(g.n) + entries < int64_t(INT32_MAX) &&
+         o.remote_capacity == 0;
 }
 
 OneRankBfs::OneRankBfs(Context& ctx, const DistributedGraph& g, const DistributedBfsOptions& o) {
@@ -36,7 +36,8 @@ DistributedBfsResult OneRankBfs::run(int32_t source) {
   for (const BfsStep& s : b.steps) {
     DistributedBfsStep st;
     st.level = s.level, st.frontier = s.frontier, st.edges = s.edges, st.ms = s.ms;
-    st.direction = s.algorithm == BfsAlgorithm::bottom_up ? Direction::bottom_up : Direction::top_down;
+    st.direction =
+        s.algorithm == BfsAlgorithm::bottom_up ? Direction::bottom_up : Direction::top_down;
     r.steps.push_back(st);
   }
   r.ms = b.ms, r.reached = b.reached, r.traversed_edges = b.traversed_edges;

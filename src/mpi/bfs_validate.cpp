@@ -56,13 +56,15 @@ std::string validate_bfs(const DistributedGraph& g, int32_t source, const Distri
     const std::string at = "vertex " + std::to_string(gv) + " (level " + std::to_string(lv) +
                            ", parent " + std::to_string(pv) + ")";
     if (gv == source) {
-      if (lv != 0 || pv != source) return "the source " + at + " is not at level 0 as its own parent";
+      if (lv != 0 || pv != source)
+        return "the source " + at + " is not at level 0 as its own parent";
     } else if (lv < 0) {
       if (lv != -1 || pv != -1) return "unreached " + at + " has a level or parent";
     } else {
       if (pv < 0 || pv >= g.n || all[size_t(pv)] != lv - 1)
         return at + ": the parent is not one level up";
-      const int32_t *b = in_adj.data() + in_off[size_t(v)], *e = in_adj.data() + in_off[size_t(v) + 1];
+      const int32_t *b = in_adj.data() + in_off[size_t(v)],
+                    *e = in_adj.data() + in_off[size_t(v) + 1];
       if (!std::binary_search(b, e, pv)) return at + ": no edge from the parent";
     }
     if (lv >= 0)
@@ -133,14 +135,16 @@ std::vector<int32_t> bfs_sources(DistributedBfs& bfs, const DistributedGraph& g,
   }
   std::vector<int64_t> order(picks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = int64_t(i);
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return picks[size_t(a)] < picks[size_t(b)]; });
+  std::sort(order.begin(), order.end(),
+            [&](int64_t a, int64_t b) { return picks[size_t(a)] < picks[size_t(b)]; });
   std::vector<int32_t> sources(picks.size(), -1);
   int64_t idx = start;
   size_t o = 0;
   while (o < order.size() && picks[size_t(order[o])] < start) ++o;
   for (int32_t v = 0; v < g.count && o < order.size(); ++v)
     if (candidate(v)) {
-      while (o < order.size() && picks[size_t(order[o])] == idx) sources[size_t(order[o++])] = g.first + v;
+      while (o < order.size() && picks[size_t(order[o])] == idx)
+        sources[size_t(order[o++])] = g.first + v;
       ++idx;
     }
   MPI_Allreduce(MPI_IN_PLACE, sources.data(), int(sources.size()), MPI_INT32_T, MPI_MAX, g.comm);

@@ -47,7 +47,6 @@ int32_t bandwidth(const Csr<T>& a) {
 template int32_t bandwidth<float>(const Csr<float>&);
 template int32_t bandwidth<double>(const Csr<double>&);
 
-
 template <typename T>
 DistributedCsr<T> DistributedCsr<T>::scatter(MPI_Comm comm, cl::CommandQueue& queue,
                                              const Csr<T>& global, std::vector<int32_t> offsets,
@@ -108,7 +107,9 @@ template <typename T>
 DistributedCsr<T>::DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue,
                                   std::vector<int32_t> offsets, const Csr<T>& mine,
                                   std::vector<int32_t> col_offsets)
-    : comm_(comm), queue_(queue), offsets_(std::move(offsets)),
+    : comm_(comm),
+      queue_(queue),
+      offsets_(std::move(offsets)),
       col_offsets_(col_offsets.empty() ? offsets_ : std::move(col_offsets)) {
   const int me = rank(comm), p = size(comm);
   collective(comm, [&] {

@@ -10,8 +10,8 @@ void DistributedSpace<T>::inverse_diagonal(cl::Buffer& dinv) {
   collective(a_.comm(), [&] {
     for (int part = 0; part < 2; ++part) {
       const int offset = part ? a_.interior_rows() : 0;
-      const int bad = lockstep::inverse_diagonal<T>(a_.queue(), part ? a_.boundary() : a_.interior(),
-                                                    offset, dinv);
+      const int bad = lockstep::inverse_diagonal<T>(
+          a_.queue(), part ? a_.boundary() : a_.interior(), offset, dinv);
       if (bad >= 0) throw jacobi_diagonal_error(a_.global_rows_of_local()[size_t(bad)]);
     }
   });

@@ -29,7 +29,8 @@ struct Blocks {
     for (int q = 0; q < p; ++q)
       displs.push_back(off[size_t(q)]), counts.push_back(off[size_t(q) + 1] - off[size_t(q)]);
     first = off[size_t(rank(a.comm()))];
-    global_of_local = layout == Layout::rows ? &a.global_rows_of_local() : &a.global_cols_of_local();
+    global_of_local =
+        layout == Layout::rows ? &a.global_rows_of_local() : &a.global_cols_of_local();
   }
 };
 
@@ -56,16 +57,16 @@ std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& l
   const size_t total = size_t(b.displs.back() + b.counts.back());
   std::vector<T> block(n), global(me == root ? total : 0);
   for (size_t l = 0; l < n; ++l) block[size_t((*b.global_of_local)[l] - b.first)] = local[l];
-  MPI_Gatherv(block.data(), int(n), mpi_type<T>(), global.data(), b.counts.data(),
-              b.displs.data(), mpi_type<T>(), root, a.comm());
+  MPI_Gatherv(block.data(), int(n), mpi_type<T>(), global.data(), b.counts.data(), b.displs.data(),
+              mpi_type<T>(), root, a.comm());
   return global;
 }
 
-#define LOCKSTEP_INSTANTIATE(T)                                                                    \
-  template double dot<T>(MPI_Comm, cl::CommandQueue&, int, const cl::Buffer&, const cl::Buffer&);  \
-  template std::vector<T> scatter_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int,  \
-                                            Layout);                                             \
-  template std::vector<T> gather_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int,   \
+#define LOCKSTEP_INSTANTIATE(T)                                                                   \
+  template double dot<T>(MPI_Comm, cl::CommandQueue&, int, const cl::Buffer&, const cl::Buffer&); \
+  template std::vector<T> scatter_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int, \
+                                            Layout);                                              \
+  template std::vector<T> gather_vector<T>(const DistributedCsr<T>&, const std::vector<T>&, int,  \
                                            Layout);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

@@ -57,8 +57,7 @@ struct TransposeExchange {
     }
     for (auto& r : a.recvs_) {  // forward: they send me halo values; here I send them partials
       req.emplace_back();
-      MPI_Isend(zh.data() + nc + r.offset, r.count, mpi_type<T>(), r.rank, 8, a.comm_,
-                &req.back());
+      MPI_Isend(zh.data() + nc + r.offset, r.count, mpi_type<T>(), r.rank, 8, a.comm_, &req.back());
     }
     MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
     for (size_t i = 0; i < incoming.size(); ++i) zh[size_t(a.send_index_[i])] += incoming[i];

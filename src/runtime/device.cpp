@@ -21,7 +21,8 @@ std::string lower(std::string s) {
   return s;
 }
 
-template <cl_int Name, typename R = typename cl::detail::param_traits<cl::detail::cl_device_info, Name>::param_type>
+template <cl_int Name, typename R = typename cl::detail::param_traits<cl::detail::cl_device_info,
+                                                                      Name>::param_type>
 R info(const cl::Device& d, const char* what) {
   R value{};
   cl_int err = d.getInfo(Name, &value);
@@ -115,7 +116,9 @@ DeviceInfo describe(const cl::Device& d) {
   i.global_mem_bytes = info<CL_DEVICE_GLOBAL_MEM_SIZE>(d, "CL_DEVICE_GLOBAL_MEM_SIZE");
   i.max_alloc_bytes = info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>(d, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
   std::string ext = info<CL_DEVICE_EXTENSIONS>(d, "CL_DEVICE_EXTENSIONS");
-  auto has = [&](const char* e) { return (" " + ext + " ").find(std::string(" ") + e + " ") != std::string::npos; };
+  auto has = [&](const char* e) {
+    return (" " + ext + " ").find(std::string(" ") + e + " ") != std::string::npos;
+  };
   i.fp64 = has("cl_khr_fp64");
   i.int64_atomics = has("cl_khr_int64_base_atomics");
   i.subgroups = has("cl_khr_subgroups") || has("cl_intel_subgroups");
@@ -165,7 +168,8 @@ std::string no_device_message() {
   std::string msg = "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)";
   // PoCL offers no device when it cannot create its kernel cache: name that folder.
   std::string dir, from;
-  if (const char* p = std::getenv("POCL_CACHE_DIR"); p && *p) dir = p, from = "POCL_CACHE_DIR";
+  if (const char* p = std::getenv("POCL_CACHE_DIR"); p && *p)
+    dir = p, from = "POCL_CACHE_DIR";
   else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
     dir = std::string(x) + "/pocl", from = "XDG_CACHE_HOME";
   else if (const char* h = std::getenv("HOME"); h && *h)
@@ -174,8 +178,10 @@ std::string no_device_message() {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::string why;
-  if (!std::filesystem::is_directory(dir)) why = ec ? ec.message() : "not a directory";
-  else if (::access(dir.c_str(), W_OK | X_OK) != 0) why = std::strerror(errno);
+  if (!std::filesystem::is_directory(dir))
+    why = ec ? ec.message() : "not a directory";
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    why = std::strerror(errno);
   if (!why.empty())
     msg += "; PoCL's kernel cache directory " + dir + " (from " + from + ") is unusable (" + why +
            "), and PoCL then lists no device: point POCL_CACHE_DIR or XDG_CACHE_HOME at a "
@@ -233,7 +239,7 @@ cl::Device select_device(const std::string& spec_in, size_t nth) {
   if (!matches.empty()) return matches[nth % matches.size()];
   if (want.empty()) return all.front();
   throw device_not_found_error(named + ": no OpenCL device matches; " + listing() +
-                    " (see `lockstep devices`)");
+                               " (see `lockstep devices`)");
 }
 
 Context::Context(const std::string& spec) : Context(select_device(spec)) {}

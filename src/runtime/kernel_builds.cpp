@@ -97,7 +97,7 @@ double precompile(Context& ctx, const std::vector<KernelBuild>& builds,
 std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
   std::vector<KernelBuild> all;
   detail::barrier_kernel_builds(target, all);
-  if (target.c20_atomics) {  // LOCKSTEP_BARRIER_C11=0: the OpenCL C 1.2 ordering path, built
+  if (target.c20_atomics) {   // LOCKSTEP_BARRIER_C11=0: the OpenCL C 1.2 ordering path, built
     DeviceInfo c12 = target;  // by the barrier family (the other persistent kernels include
     c12.c20_atomics = false;  // the same barrier.cl; listing them twice would double the pass)
     detail::barrier_kernel_builds(c12, all);
@@ -116,8 +116,10 @@ std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
   for (bool fp64 : {false, true}) {
     if (fp64 && !target.fp64) continue;
     Defines h;
-    if (fp64) set_value_type<double>(h);
-    else set_value_type<float>(h);
+    if (fp64)
+      set_value_type<double>(h);
+    else
+      set_value_type<float>(h);
     all.push_back({"mpi/halo", "halo.cl", h.options()});
   }
   std::set<std::pair<std::string, std::string>> seen;

@@ -90,7 +90,8 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   std::string key = "lockstep " + std::string(version) + "\n" + disk_cache::device_key(info) +
                     "\noptions " + options + "\nsource " + source;
   fs::path dir = disk_cache::folder("programs");
-  fs::path file_path = dir.empty() ? fs::path() : dir / (disk_cache::hex(disk_cache::fnv1a(key)) + ".bin");
+  fs::path file_path =
+      dir.empty() ? fs::path() : dir / (disk_cache::hex(disk_cache::fnv1a(key)) + ".bin");
   auto t0 = std::chrono::steady_clock::now();
   cl_int err;
   const char* level = "compiled";
@@ -105,8 +106,8 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
         level = "disk";
         ++stats.disk_hits;
         if (show_builds())
-          std::cerr << "lockstep: build " << file << " [" << options << "] on " << info.name
-                    << ": " << level << "\n";
+          std::cerr << "lockstep: build " << file << " [" << options << "] on " << info.name << ": "
+                    << level << "\n";
         return p;
       }
     }
@@ -115,8 +116,7 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   check(err, "clCreateProgramWithSource");
   err = p.build({dev}, options.c_str());
   if (err != CL_SUCCESS)
-    throw opencl_error("clBuildProgram(" + file + ", \"" + options + "\")", err,
-                       build_log(p, dev));
+    throw opencl_error("clBuildProgram(" + file + ", \"" + options + "\")", err, build_log(p, dev));
   ++stats.compiles;
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -128,8 +128,7 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   }
   if (!file_path.empty()) {
     std::vector<std::vector<unsigned char>> bins;
-    if (p.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1 &&
-        !bins[0].empty())
+    if (p.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1 && !bins[0].empty())
       store_binary(file_path, key, bins[0]);
   }
   return p;

@@ -90,8 +90,8 @@ SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const
 #pragma omp for schedule(dynamic, 16)
       for (int64_t p = 0; p < pairs; ++p) {
         const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
-        SearchHit h = align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s,
-                                 H, F);
+        SearchHit h =
+            align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s, H, F);
         h.query = int32_t(q);
         h.subject = int64_t(d);
         all[size_t(p)] = h;

@@ -11,9 +11,9 @@ namespace lockstep::detail {
 
 namespace {
 
-constexpr double kWavefrontCells = double(1 << 26);  // larger pairs: align(), one at a time
-constexpr int kEndsTable = 64;                          // cl/search.cl ENDS_TABLE
-constexpr int64_t kScratchColumns = int64_t(1) << 26;   // (H, F) pairs per launch (512 MiB)
+constexpr double kWavefrontCells = double(1 << 26);    // larger pairs: align(), one at a time
+constexpr int kEndsTable = 64;                         // cl/search.cl ENDS_TABLE
+constexpr int64_t kScratchColumns = int64_t(1) << 26;  // (H, F) pairs per launch (512 MiB)
 
 std::vector<uint8_t> codes(const SequenceSet& set, size_t i) {
   return std::vector<uint8_t>(set.data(i), set.data(i) + set.length(i));
@@ -57,8 +57,8 @@ void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
     for (; at < small.size(); ++at) {
       const ExactJob& j = jobs[small[at]];
       const int64_t n = queries.length(size_t(j.query)), m = db.length(size_t(j.subject));
-      if (at > from && (scratch + 2 * m > kScratchColumns ||
-                        int64_t(seqs.size()) + n + m > int64_t(INT32_MAX)))
+      if (at > from &&
+          (scratch + 2 * m > kScratchColumns || int64_t(seqs.size()) + n + m > int64_t(INT32_MAX)))
         break;
       desc.insert(desc.end(), {int32_t(seqs.size()), int32_t(n), int32_t(seqs.size() + n),
                                int32_t(m), int32_t(scratch)});
@@ -74,8 +74,8 @@ void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
     cl::Buffer dseqs = upload(q, seqs, CL_MEM_READ_ONLY), djobs = upload(q, desc, CL_MEM_READ_ONLY);
     cl::Buffer dscratch = make_buffer(ctx.context(), CL_MEM_READ_WRITE, size_t(scratch) * 8);
     cl::Buffer dout = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, count * 16);
-    set_args(k, dseqs, djobs, dtable, cl_int(s.size()), cl_int(s.gap_open),
-             cl_int(s.gap_extend), dscratch, dout);
+    set_args(k, dseqs, djobs, dtable, cl_int(s.size()), cl_int(s.gap_open), cl_int(s.gap_extend),
+             dscratch, dout);
     launch(q, k, count * local, local);
     const auto out = download<cl_int4>(q, dout, count);
     for (size_t i = 0; i < count; ++i) {

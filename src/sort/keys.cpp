@@ -32,7 +32,10 @@ KeyType parse_key_type(const std::string& name) {
   std::string expected;  // "u32, i32, ... or f64"
   for (size_t i = 0; i < all.size(); ++i) {
     if (name == to_string(all[i])) return all[i];
-    expected += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(to_string(all[i]));
+    expected += (i == 0                ? ""
+                 : i + 1 == all.size() ? " or "
+                                       : ", ") +
+                std::string(to_string(all[i]));
   }
   throw input_error("unknown key type '" + name + "' (expected " + expected + ")");
 }
@@ -103,12 +106,12 @@ SortVerdict sort_verify(const std::vector<K>& in, const std::vector<K>& got,
   return sort_verify(in, sort_reference(in, descending), got, values, stable);
 }
 
-#define LOCKSTEP_KEYS_INSTANTIATE(name, K, code)                                             \
-  template std::vector<K> random_keys<K>(size_t, uint64_t, uint64_t);                        \
-  template SortReference<K> sort_reference<K>(const std::vector<K>&, bool);                  \
-  template SortVerdict sort_verify<K>(const std::vector<K>&, const std::vector<K>&,          \
-                                      const std::vector<uint32_t>*, bool, bool);             \
-  template SortVerdict sort_verify<K>(const std::vector<K>&, const SortReference<K>&,        \
+#define LOCKSTEP_KEYS_INSTANTIATE(name, K, code)                                      \
+  template std::vector<K> random_keys<K>(size_t, uint64_t, uint64_t);                 \
+  template SortReference<K> sort_reference<K>(const std::vector<K>&, bool);           \
+  template SortVerdict sort_verify<K>(const std::vector<K>&, const std::vector<K>&,   \
+                                      const std::vector<uint32_t>*, bool, bool);      \
+  template SortVerdict sort_verify<K>(const std::vector<K>&, const SortReference<K>&, \
                                       const std::vector<K>&, const std::vector<uint32_t>*, bool);
 LOCKSTEP_KEY_TYPES(LOCKSTEP_KEYS_INSTANTIATE)
 

@@ -32,7 +32,8 @@ namespace {
 constexpr size_t kRadixStateSlot = 4;
 
 // Local memory of the pass kernel (lk, which the values pass through after the keys, sharing its
-// words with rank_shared; start, gbase, small words) and of radix_small (lk, the values through it too).
+// words with rank_shared; start, gbase, small words) and of radix_small (lk, the values through it
+// too).
 size_t pass_local_bytes(const RadixParams& p, size_t kb) {
   return std::max(size_t(p.local_size) * p.items * kb, rank_shared_bytes(p)) + 2124;
 }
@@ -69,7 +70,8 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   p.chained = value("chained") != 0;
   p.private_counts = value("private_counts") != 0;
   if (items) p.items = items, p.pass_items = items, p.min_tiles = 0;
-  if (p.match == RadixMatch::ptx && p.pass_local_size)  // two groups per compute unit (64 Ki registers)
+  if (p.match == RadixMatch::ptx &&
+      p.pass_local_size)  // two groups per compute unit (64 Ki registers)
     p.pass_registers = std::min(255, 65536 / (2 * p.pass_local_size) / 8 * 8);
   const size_t local_mem = device.local_mem_bytes;
   while (p.local_size > 16 && pass_local_bytes(p, kb) > local_mem) p.local_size /= 2;
@@ -112,8 +114,8 @@ Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, b
   return d;
 }
 
-SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                      bool descending, const RadixParams& given, const cl::Buffer* values) {
+SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n, bool descending,
+                      const RadixParams& given, const cl::Buffer* values) {
   SortResult r;
   r.algorithm = SortAlgorithm::radix;
   if (n >= (size_t(1) << 30)) throw input_error("radix sort: n must be below 2^30");
@@ -121,10 +123,9 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
   const RadixParams p = small ? given : onesweep_shape(given);
   const int rw = wave_lanes(p);
   // work-items own digits l * DPT .. (cl/radix_rank.cl): all 256 when local >= 256 or divides it
-  if (p.local_size < 1 || p.local_size > int(ctx.info().max_work_group_size) || rw < 1 ||
-      rw > 64 || p.local_size % rw || (p.local_size < 256 && 256 % p.local_size) ||
-      p.items < 1 || p.items > 512 || p.small_items < 0 ||
-      p.pass_registers < 0)
+  if (p.local_size < 1 || p.local_size > int(ctx.info().max_work_group_size) || rw < 1 || rw > 64 ||
+      p.local_size % rw || (p.local_size < 256 && 256 % p.local_size) || p.items < 1 ||
+      p.items > 512 || p.small_items < 0 || p.pass_registers < 0)
     throw input_error("radix sort: bad parameters (local size " + std::to_string(p.local_size) +
                       ", items " + std::to_string(p.items) + ", wave " + std::to_string(rw) + ")");
   const bool pairs = values != nullptr;

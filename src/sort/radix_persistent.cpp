@@ -23,8 +23,7 @@ size_t persistent_local_bytes(const RadixParams& p, int items, size_t kb, bool p
 
 }  // namespace
 
-int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type,
-                         bool pairs) {
+int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs) {
   const size_t kb = key_bytes(type);
   int items = 1;  // at most twice the Onesweep tile's keys (registers, compile time)
   while (items < 2 * p.items && size_t(p.local_size) * size_t(items + 1) < 65536 &&
@@ -33,8 +32,8 @@ int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType
   return items;
 }
 
-int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type,
-                           bool pairs, size_t n) {
+int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs,
+                           size_t n) {
   const size_t cus = std::max<size_t>(1, device.compute_units), local = size_t(p.local_size);
   const int most = std::min(p.items, radix_persistent_fit(device, p, type, pairs));
   int items = 1;

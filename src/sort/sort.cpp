@@ -31,7 +31,6 @@ const char* to_string(SortAlgorithm a) {
   }
 }
 
-
 // The rule until measurements on the target device set it (tools/bench/sort.sh): radix, and on
 // GPUs radix-persistent above what radix's one-group sort holds (local size x small_items keys)
 // up to radix_persistent_max, where the Onesweep passes cost five or more launches (~6 us
@@ -114,8 +113,8 @@ void sort_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
       const int small = bitonic_tile(d, elem, local, size_t(2 * local));
       persistent_kernel_builds(d, "sort/bitonic", "bitonic.cl",
                                bitonic_defines(t, false, pairs, big, 3), local, out);
-      for (auto [desc, tile, fuse] : {std::tuple{true, big, 3}, {false, small, 3}, {false, big, 1},
-                                      {false, big, 2}})
+      for (auto [desc, tile, fuse] :
+           {std::tuple{true, big, 3}, {false, small, 3}, {false, big, 1}, {false, big, 2}})
         persistent_kernel_builds(d, "sort/bitonic", "bitonic.cl",
                                  bitonic_defines(t, desc, pairs, tile, fuse), local, out, false);
     }

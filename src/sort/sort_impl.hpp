@@ -2,6 +2,7 @@
 #pragma once
 #include <optional>
 #include <vector>
+
 #include "lockstep/sort.hpp"
 
 namespace lockstep::detail {
@@ -38,20 +39,18 @@ struct RadixParams {
   // (-cl-nv-maxrregcount, NVIDIA), so that two groups share a compute unit.
   int pass_local_size = 0, pass_items = 0, pass_registers = 0;
   RadixMatch match = RadixMatch::counters;  // RADIX_MATCH
-  int wave = 1;          // WAVE_WIDTH, the lanes of a wave for ptx and lanes
-  int hist_groups = 0;   // work-groups of radix_histogram; 0 = 1 up to 2^14 keys, else 4 per CU
-  int min_tiles = 0;     // > 0: fewer keys per work-item (multiples of 4) below that many tiles
-  bool chained = true;   // decoupled look-back; false: count + scan kernels per pass (no spinning)
+  int wave = 1;                             // WAVE_WIDTH, the lanes of a wave for ptx and lanes
+  int hist_groups = 0;  // work-groups of radix_histogram; 0 = 1 up to 2^14 keys, else 4 per CU
+  int min_tiles = 0;    // > 0: fewer keys per work-item (multiples of 4) below that many tiles
+  bool chained = true;  // decoupled look-back; false: count + scan kernels per pass (no spinning)
   bool private_counts = false;  // histogram/count per work-item, no local atomics (CPUs)
-  int small_items = 0;   // one work-group sorts n <= local_size * small_items in one launch; 0 off
+  int small_items = 0;  // one work-group sorts n <= local_size * small_items in one launch; 0 off
 };
 /// The rule: PTX match ranking on NVIDIA, counters per work-item elsewhere; no look-back on CPUs
 /// (work-groups that share an OS thread must not spin on each other); items (opts.items) if set.
 RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int items);
 /// The lanes of a ranking wave: p.wave, or 1 (counters).
-inline int wave_lanes(const RadixParams& p) {
-  return p.match == RadixMatch::counters ? 1 : p.wave;
-}
+inline int wave_lanes(const RadixParams& p) { return p.match == RadixMatch::counters ? 1 : p.wave; }
 size_t rank_shared_bytes(const RadixParams& p);  // cl/radix_rank.cl's rank_shared
 /// p with Onesweep's shape (pass_local_size, pass_items) as local_size and items.
 RadixParams onesweep_shape(RadixParams p);
@@ -63,8 +62,8 @@ int small_tile_items(const DeviceInfo& device, const RadixParams& p, size_t n);
 /// shortened it; 0: the parameters').
 Defines radix_defines(const DeviceInfo& device, KeyType type, bool descending, bool pairs,
                       const RadixParams& p, bool small, int items = 0);
-SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n,
-                      bool descending, const RadixParams& p, const cl::Buffer* values);
+SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t n, bool descending,
+                      const RadixParams& p, const cl::Buffer* values);
 
 /// The persistent radix sort (cl/radix_persistent.cl) with p's local size and ranking. Keys per
 /// work-item: at most radix_persistent_fit (what local memory holds beside the ranking's words);
@@ -75,8 +74,8 @@ SortResult radix_sort(Context& ctx, KeyType type, const cl::Buffer& keys, size_t
 /// rule), opts.barrier, opts.groups and opts.descending; held_only (the automatic rule): nullopt
 /// when the co-resident groups cannot hold every tile, instead of the reloading kernel.
 int radix_persistent_fit(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs);
-int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type,
-                           bool pairs, size_t n);
+int radix_persistent_items(const DeviceInfo& device, const RadixParams& p, KeyType type, bool pairs,
+                           size_t n);
 /// What the sort tries after `items` keys per work-item left more tiles than co-resident groups:
 /// on GPUs the most that fit, then halfway (more registers can mean fewer groups), those above
 /// items; none on CPUs (they reload instead).

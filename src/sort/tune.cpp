@@ -100,7 +100,7 @@ class SortFamily : public tuning::Family {
     double ms = 0;
     for (int r = 0; r < repeat_; ++r) {
       lockstep::check(q.enqueueWriteBuffer(keys_, CL_TRUE, 0, words_.size() * 4, words_.data()),
-            "clEnqueueWriteBuffer");
+                      "clEnqueueWriteBuffer");
       if (pairs_)
         lockstep::check(q.enqueueWriteBuffer(vals_, CL_TRUE, 0, n_ * 4, iota.data()),
                         "clEnqueueWriteBuffer");

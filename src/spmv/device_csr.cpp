@@ -12,7 +12,11 @@ using disk_cache::fnv1a_bytes;
 
 template <typename T>
 DeviceCsr<T>::DeviceCsr(cl::CommandQueue& queue, const Csr<T>& a)
-    : rows_(a.rows), cols_(a.cols), nnz_(a.nnz()), stats_(row_stats(a)), contiguity_(column_contiguity(a)),
+    : rows_(a.rows),
+      cols_(a.cols),
+      nnz_(a.nnz()),
+      stats_(row_stats(a)),
+      contiguity_(column_contiguity(a)),
       host_row_ptr_(a.row_ptr) {
   if (a.row_ptr.size() != size_t(a.rows) + 1 || a.values.size() != a.col_idx.size() ||
       size_t(a.row_ptr.back()) != a.col_idx.size())
@@ -23,13 +27,15 @@ DeviceCsr<T>::DeviceCsr(cl::CommandQueue& queue, const Csr<T>& a)
   uint64_t h = fnv1a_bytes(a.row_ptr.data(), a.row_ptr.size() * 4);
   h = fnv1a_bytes(a.col_idx.data(), a.col_idx.size() * 4, h);
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%dx%d:%zu:%016llx", a.rows, a.cols, a.nnz(), static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%dx%d:%zu:%016llx", a.rows, a.cols, a.nnz(),
+                static_cast<unsigned long long>(h));
   fingerprint_ = buf;
   device_ = describe(queue.getInfo<CL_QUEUE_DEVICE>());
 }
 
 template <typename T>
-const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queue, int local_size) const {
+const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queue,
+                                                          int local_size) const {
   auto it = blocks_.find(local_size);
   if (it != blocks_.end()) return it->second;
   if (local_size < 1 || local_size > 4096) throw input_error("adaptive blocks: bad local size");
@@ -56,7 +62,8 @@ const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queu
     }
     int32_t start = r;
     int64_t nnz = 0;
-    while (r < rows_ && r - start < wg && nnz + (rp[r + 1] - rp[r]) <= block_nnz) nnz += rp[r + 1] - rp[r], ++r;
+    while (r < rows_ && r - start < wg && nnz + (rp[r + 1] - rp[r]) <= block_nnz)
+      nnz += rp[r + 1] - rp[r], ++r;
     add(start, r, rp[start], rp[r], -1);
   }
   Blocks b;
@@ -64,7 +71,8 @@ const typename DeviceCsr<T>::Blocks& DeviceCsr<T>::blocks(cl::CommandQueue& queu
   b.n_split = int(split.size() / 3);
   b.blocks = upload(queue, blocks, CL_MEM_READ_ONLY);
   b.split = upload(queue, split, CL_MEM_READ_ONLY);
-  b.partials = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, std::max<size_t>(1, size_t(slots)) * sizeof(T));
+  b.partials = make_buffer(queue.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                           std::max<size_t>(1, size_t(slots)) * sizeof(T));
   return blocks_.emplace(local_size, std::move(b)).first->second;
 }
 

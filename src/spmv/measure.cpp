@@ -1,9 +1,8 @@
 // SpmvBench: the timing and verification protocol of `lockstep spmv` and the tuner.
-#include "lockstep/spmv_measure.hpp"
-
 #include <algorithm>
 #include <random>
 
+#include "lockstep/spmv_measure.hpp"
 #include "lockstep/tolerance.hpp"
 
 namespace lockstep {
@@ -30,15 +29,18 @@ SpmvMeasurement SpmvBench<T>::measure(SpmvConfig config, int repeats, bool verif
   SpmvMeasurement m;
   m.config = config;
   T nan = std::numeric_limits<T>::quiet_NaN();  // y must be written, never read, with beta = 0
-  check(queue_.enqueueFillBuffer(by_, nan, 0, std::max<size_t>(1, size_t(host_.rows)) * sizeof(T)), "clEnqueueFillBuffer");
+  check(queue_.enqueueFillBuffer(by_, nan, 0, std::max<size_t>(1, size_t(host_.rows)) * sizeof(T)),
+        "clEnqueueFillBuffer");
   for (int i = 0; i < 3; ++i) spmv<T>(queue_, device_, bx_, by_, T(1), T(0), config);
   check(queue_.finish(), "clFinish");
   std::vector<double> ms;
-  for (int i = 0; i < std::max(1, repeats); ++i) ms.push_back(spmv<T>(queue_, device_, bx_, by_, T(1), T(0), config).ms());
+  for (int i = 0; i < std::max(1, repeats); ++i)
+    ms.push_back(spmv<T>(queue_, device_, bx_, by_, T(1), T(0), config).ms());
   std::nth_element(ms.begin(), ms.begin() + long(ms.size() / 2), ms.end());
   m.median_ms = ms[ms.size() / 2];
   m.gflops = 2.0 * double(device_.nnz()) / (m.median_ms * 1e6);
-  m.gbs = spmv_min_bytes(device_.rows(), device_.cols(), device_.nnz(), sizeof(T)) / (m.median_ms * 1e6);
+  m.gbs = spmv_min_bytes(device_.rows(), device_.cols(), device_.nnz(), sizeof(T)) /
+          (m.median_ms * 1e6);
   if (!verify) return m;
   if (want_.empty() && host_.rows > 0) {
     want_ = spmv_reference(host_, x_, x_, 1.0, 0.0);

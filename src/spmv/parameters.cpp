@@ -12,11 +12,16 @@ namespace lockstep {
 
 std::string to_string(SpmvAlgorithm a) {
   switch (a) {
-    case SpmvAlgorithm::scalar: return "scalar";
-    case SpmvAlgorithm::vector: return "vector";
-    case SpmvAlgorithm::adaptive: return "adaptive";
-    case SpmvAlgorithm::merge: return "merge";
-    default: return "auto";
+    case SpmvAlgorithm::scalar:
+      return "scalar";
+    case SpmvAlgorithm::vector:
+      return "vector";
+    case SpmvAlgorithm::adaptive:
+      return "adaptive";
+    case SpmvAlgorithm::merge:
+      return "merge";
+    default:
+      return "auto";
   }
 }
 
@@ -24,7 +29,8 @@ SpmvAlgorithm parse_spmv_algorithm(const std::string& name) {
   for (auto a : {SpmvAlgorithm::scalar, SpmvAlgorithm::vector, SpmvAlgorithm::adaptive,
                  SpmvAlgorithm::merge, SpmvAlgorithm::automatic})
     if (to_string(a) == name) return a;
-  throw input_error("unknown SpMV algorithm '" + name + "' (expected scalar, vector, adaptive, merge or auto)");
+  throw input_error("unknown SpMV algorithm '" + name +
+                    "' (expected scalar, vector, adaptive, merge or auto)");
 }
 
 std::string SpmvConfig::str() const {
@@ -40,16 +46,19 @@ bool spmv_valid(const SpmvConfig& c, const DeviceInfo& d, size_t value) {
   if (c.local_size < 1 || c.local_size > 4096 || (wg & (wg - 1)) || wg > d.max_work_group_size)
     return false;
   switch (c.algorithm) {
-    case SpmvAlgorithm::scalar: return true;
+    case SpmvAlgorithm::scalar:
+      return true;
     case SpmvAlgorithm::vector:
       if (c.rows_bits < 0 || c.rows_bits > 12 || (size_t(1) << c.rows_bits) > wg) return false;
       if (c.shuffle && (!d.is_nvidia() || d.wave_width != 32 || c.row_per_item())) return false;
       return wg * value <= d.local_mem_bytes;
-    case SpmvAlgorithm::adaptive: return 2 * wg * value <= d.local_mem_bytes;
+    case SpmvAlgorithm::adaptive:
+      return 2 * wg * value <= d.local_mem_bytes;
     case SpmvAlgorithm::merge:  // products and row ends of a tile, the carry-out scan
       return c.items >= 1 && c.items <= 64 &&
              wg * size_t(c.items) * (value + 4) + 4 + wg * (value + 4) <= d.local_mem_bytes;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -99,11 +108,14 @@ SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t r
   const int wave = int(std::max(1u, d.wave_width));
   int tpr_bits = 0;
   if (size_t(rows) * size_t(wave) <= size_t(d.compute_units) * kResidentPerUnit) {
-    while ((1 << tpr_bits) < double(s.max) / kSmallDiv && (2 << tpr_bits) <= wave && tpr_bits < size_bits) ++tpr_bits;
+    while ((1 << tpr_bits) < double(s.max) / kSmallDiv && (2 << tpr_bits) <= wave &&
+           tpr_bits < size_bits)
+      ++tpr_bits;
   } else {
     const double per_item = contiguity >= kContiguous ? kLocalEntries : 1.0;
     const int cap = std::min(kMaxPerRow, wave);
-    while ((2 << tpr_bits) <= s.mean / per_item && (2 << tpr_bits) <= cap && tpr_bits < size_bits) ++tpr_bits;
+    while ((2 << tpr_bits) <= s.mean / per_item && (2 << tpr_bits) <= cap && tpr_bits < size_bits)
+      ++tpr_bits;
   }
   if (tpr_bits == 0) {
     c.algorithm = SpmvAlgorithm::scalar;

@@ -1,7 +1,8 @@
 // SpMV launches: build options from the configuration, grid sizes per kernel, and the
 // resolution of `automatic` (tuning database entry for this matrix, else the model).
-#include "lockstep/kernel_builds.hpp"
 #include "lockstep/spmv.hpp"
+
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/spmv_tuner.hpp"
 
 namespace lockstep {
@@ -124,13 +125,13 @@ void spmv(cl::CommandQueue& queue, const DeviceCsr<T>& a, const std::vector<T>& 
   y = download<T>(queue, by, y.size());
 }
 
-#define LOCKSTEP_INSTANTIATE(T)                                                                   \
-  template Defines spmv_defines<T>(const SpmvConfig&, const DeviceInfo&);                        \
-  template SpmvConfig choose_spmv_config<T>(const DeviceInfo&, const DeviceCsr<T>&);             \
-  template const SpmvConfig& DeviceCsr<T>::automatic_config() const;                             \
+#define LOCKSTEP_INSTANTIATE(T)                                                                    \
+  template Defines spmv_defines<T>(const SpmvConfig&, const DeviceInfo&);                          \
+  template SpmvConfig choose_spmv_config<T>(const DeviceInfo&, const DeviceCsr<T>&);               \
+  template const SpmvConfig& DeviceCsr<T>::automatic_config() const;                               \
   template SpmvRun spmv<T>(cl::CommandQueue&, const DeviceCsr<T>&, const cl::Buffer&, cl::Buffer&, \
-                           T, T, SpmvConfig);                                                     \
-  template void spmv<T>(cl::CommandQueue&, const DeviceCsr<T>&, const std::vector<T>&,            \
+                           T, T, SpmvConfig);                                                      \
+  template void spmv<T>(cl::CommandQueue&, const DeviceCsr<T>&, const std::vector<T>&,             \
                         std::vector<T>&, T, T, SpmvConfig);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

@@ -47,7 +47,8 @@ SpmvConfig spmv_config(const tuning::Params& p) {
   SpmvConfig c;
   // entries written before the one engine say "kernel" and "wg_bits" (log2 of local_size)
   const nlohmann::json* algorithm = tuning::find(p, "algorithm", "kernel");
-  if (!algorithm || !algorithm->is_string()) throw input_error("spmv: parameters without an algorithm");
+  if (!algorithm || !algorithm->is_string())
+    throw input_error("spmv: parameters without an algorithm");
   c.algorithm = parse_spmv_algorithm(algorithm->get<std::string>());
   if (p.contains("local_size")) {
     c.local_size = p.at("local_size").get<int>();
@@ -78,7 +79,8 @@ std::vector<SpmvConfig> neighbours(const SpmvConfig& c) {
   for (int d : {-1, 1}) {
     SpmvConfig n = c;
     n.local_size = d < 0 ? c.local_size / 2 : c.local_size * 2;
-    if (c.algorithm == SpmvAlgorithm::vector) n.rows_bits += d;  // same items per row, other group size
+    if (c.algorithm == SpmvAlgorithm::vector)
+      n.rows_bits += d;  // same items per row, other group size
     out.push_back(n);
     if (c.algorithm == SpmvAlgorithm::vector) {
       n = c;
@@ -116,7 +118,10 @@ template <typename T>
 class SpmvFamily : public tuning::Family {
  public:
   SpmvFamily(Context& ctx, const Csr<T>& host, int repeats)
-      : dev_(ctx.info()), host_(host), bench_(ctx.queue(), host), repeats_(repeats),
+      : dev_(ctx.info()),
+        host_(host),
+        bench_(ctx.queue(), host),
+        repeats_(repeats),
         copy_gbs_(copy_bandwidth_gbs(ctx)) {}
 
   std::string name() const override { return "spmv"; }
@@ -127,14 +132,21 @@ class SpmvFamily : public tuning::Family {
   std::string key() const override { return spmv_key(sizeof(T), bench_.matrix().fingerprint()); }
   nlohmann::json features() const override {
     const RowStats s = bench_.matrix().stats();
-    return {{"rows", host_.rows}, {"cols", host_.cols}, {"nnz", host_.nnz()}, {"row_mean", s.mean},
-            {"row_std", s.std}, {"row_max", s.max}, {"contiguity", bench_.matrix().contiguity()}};
+    return {{"rows", host_.rows},
+            {"cols", host_.cols},
+            {"nnz", host_.nnz()},
+            {"row_mean", s.mean},
+            {"row_std", s.std},
+            {"row_max", s.max},
+            {"contiguity", bench_.matrix().contiguity()}};
   }
   double run(const tuning::Params& p) override {
     last_ = bench_.measure(spmv_config(p), repeats_, true);
     return last_.median_ms;
   }
-  tuning::Verdict check(const tuning::Params&) override { return {last_.verified, last_.max_rel_err}; }
+  tuning::Verdict check(const tuning::Params&) override {
+    return {last_.verified, last_.max_rel_err};
+  }
   Defines defines(const tuning::Params& p) const override {
     return spmv_defines<T>(spmv_config(p), dev_);
   }
@@ -143,8 +155,9 @@ class SpmvFamily : public tuning::Family {
     scalar.algorithm = SpmvAlgorithm::scalar;
     scalar.local_size = 256;
     const auto& m = bench_.matrix();
-    return {spmv_params(scalar), spmv_params(seed_default_config()),
-            spmv_params(predict_spmv_config(dev_, m.stats(), host_.rows, sizeof(T), m.contiguity()))};
+    return {
+        spmv_params(scalar), spmv_params(seed_default_config()),
+        spmv_params(predict_spmv_config(dev_, m.stats(), host_.rows, sizeof(T), m.contiguity()))};
   }
   std::vector<tuning::Params> neighbours(const tuning::Params& p) const override {
     std::vector<tuning::Params> out;
@@ -153,7 +166,9 @@ class SpmvFamily : public tuning::Family {
     return out;
   }
   nlohmann::json metrics(const tuning::Params&, double) const override {  // of the last run
-    return {{"gflops", last_.gflops}, {"gbs", last_.gbs}, {"pct_copy_bw", 100 * last_.gbs / copy_gbs_},
+    return {{"gflops", last_.gflops},
+            {"gbs", last_.gbs},
+            {"pct_copy_bw", 100 * last_.gbs / copy_gbs_},
             {"max_rel_err", last_.max_rel_err}};
   }
 

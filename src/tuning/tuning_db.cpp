@@ -52,8 +52,12 @@ std::string resolve(const std::string& path) {
 }
 
 const char* kind_of(mode_t m) {
-  return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
-         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+  return S_ISDIR(m)    ? "a directory"
+         : S_ISFIFO(m) ? "a FIFO"
+         : S_ISCHR(m)  ? "a character device"
+         : S_ISBLK(m)  ? "a block device"
+         : S_ISSOCK(m) ? "a socket"
+                       : "not a regular file";
 }
 
 /// The file's bytes; nothing when it does not exist. Opened without blocking (a FIFO), then
@@ -141,13 +145,17 @@ std::string TuningDb::path_for(const DeviceInfo& d) {
 }
 
 TuningDb::TuningDb(const DeviceInfo& d) : path_(resolve(path_for(d))) {
-  device_ = {{"platform", d.platform}, {"name", d.name}, {"driver", d.driver_version},
-             {"compute_units", d.compute_units}, {"type", d.type}};
+  device_ = {{"platform", d.platform},
+             {"name", d.name},
+             {"driver", d.driver_version},
+             {"compute_units", d.compute_units},
+             {"type", d.type}};
   if (path_.empty()) return;
   if (auto text = load(path_)) entries_ = parse(path_, *text, false);
 }
 
-std::optional<TuningEntry> TuningDb::find(const std::string& routine, const std::string& key) const {
+std::optional<TuningEntry> TuningDb::find(const std::string& routine,
+                                          const std::string& key) const {
   for (auto& e : entries_)
     if (e.routine == routine && e.key == key) return e;
   return std::nullopt;
@@ -197,8 +205,12 @@ bool TuningDb::store(const TuningEntry& entry) {
   upsert(entries_);
   json j = {{"lockstep_version", version}, {"device", device_}, {"entries", json::array()}};
   for (auto& x : entries_)
-    j["entries"].push_back({{"routine", x.routine}, {"key", x.key}, {"features", x.features},
-                            {"params", x.params}, {"metrics", x.metrics}, {"date", x.date}});
+    j["entries"].push_back({{"routine", x.routine},
+                            {"key", x.key},
+                            {"features", x.features},
+                            {"params", x.params},
+                            {"metrics", x.metrics},
+                            {"date", x.date}});
   if (std::string why = disk_cache::write_atomic(path_, j.dump(1) + "\n"); !why.empty())
     throw input_error("cannot write tuning database " + path_ + ": " + why);
   return true;

@@ -1,16 +1,15 @@
 // The README's library example, built by CI against the *installed* package and run on the
 // matrix given as the first argument: SpMV, then conjugate gradients (lockstep::cg).
+#include <iostream>
 #include <lockstep/lockstep.hpp>
 
-#include <iostream>
-
 int main(int argc, char** argv) {
-  lockstep::Context ctx;                                      // LOCKSTEP_DEVICE, else the first GPU
+  lockstep::Context ctx;  // LOCKSTEP_DEVICE, else the first GPU
   auto A = lockstep::read_matrix_market<double>(argc > 1 ? argv[1] : "matrices/laplace2d_64.mtx");
-  lockstep::DeviceCsr<double> dA(ctx, A);                     // upload once
+  lockstep::DeviceCsr<double> dA(ctx, A);  // upload once
   std::vector<double> x(A.cols, 1.0), y(A.rows, 0.0);
-  lockstep::spmv(ctx, dA, x, y);                              // y = A*x, tuned or predicted kernel
-  lockstep::spmv(ctx, dA, x, y, 2.0, 1.0);                    // y = 2*A*x + y
+  lockstep::spmv(ctx, dA, x, y);            // y = A*x, tuned or predicted kernel
+  lockstep::spmv(ctx, dA, x, y, 2.0, 1.0);  // y = 2*A*x + y
   std::vector<double> z;
   lockstep::CgResult cg = lockstep::cg(ctx, dA, y, z, {1e-10});  // solve A z = y: z = 3*1
   double sum = 0, err = 0;

@@ -3,8 +3,8 @@
 // solution close to the exact one (b = A*1), on 2D and 3D Laplacians and with an empty rank,
 // through both halo paths (shared memory between the ranks of this host, and MPI).
 #include <cmath>
-
 #include <lockstep/lockstep.hpp>
+
 #include "mpi_support.hpp"
 
 namespace lockstep {
@@ -134,10 +134,10 @@ TEST_CASE("distributed Jacobi: a non-positive diagonal on one rank stops every r
 namespace {
 
 // Every algorithm, fp32 and fp64, past 100 iterations (laplace2d 80: about 120 in float to
-// 1e-5, more in double to 1e-9): the distributed solve against the same algorithm on one device, for the nnz-balanced
-// partition and one whose last rank holds no rows; converged, the iterations within `slack`
-// (rounding: the sums add in another order), the solution within the tolerance's reach of the
-// exact one and of the one-device solution.
+// 1e-5, more in double to 1e-9): the distributed solve against the same algorithm on one device,
+// for the nnz-balanced partition and one whose last rank holds no rows; converged, the iterations
+// within `slack` (rounding: the sums add in another order), the solution within the tolerance's
+// reach of the exact one and of the one-device solution.
 template <typename T>
 void check_against_one_device(const Csr<double>& a, CgAlgorithm alg, Preconditioner pre) {
   const double tol = sizeof(T) == 8 ? 1e-9 : 1e-5;
@@ -147,7 +147,8 @@ void check_against_one_device(const Csr<double>& a, CgAlgorithm alg, Preconditio
   const Solved<T> one = one_device_cg<T>(a, tol, opt);
   const int p = test::world_size();
   std::vector<int32_t> empty_last(size_t(p) + 1, a.rows);
-  for (int q = 0; q < p; ++q) empty_last[size_t(q)] = int32_t(int64_t(a.rows) * q / std::max(1, p - 1));
+  for (int q = 0; q < p; ++q)
+    empty_last[size_t(q)] = int32_t(int64_t(a.rows) * q / std::max(1, p - 1));
   for (const std::vector<int32_t>& offsets : {std::vector<int32_t>{}, empty_last}) {
     const Solved<T> d = distributed_cg<T>(a, offsets, tol, opt);
     CAPTURE(sizeof(T));
@@ -188,15 +189,17 @@ void check_deterministic(const Csr<double>& a, CgAlgorithm alg) {
 
 }  // namespace
 
-TEST_CASE("distributed single-reduction and classic cg, fp32 and fp64, past 100 iterations: "
-          "the one-device solve, a rank without rows, the same bits every run") {
+TEST_CASE(
+    "distributed single-reduction and classic cg, fp32 and fp64, past 100 iterations: "
+    "the one-device solve, a rank without rows, the same bits every run") {
   const Csr<double> a = gen::laplace2d(80);
   for (CgAlgorithm alg : {CgAlgorithm::single_reduction, CgAlgorithm::classic})
     check_against_one_device<float>(a, alg, Preconditioner::none);
   check_against_one_device<float>(a, CgAlgorithm::pipelined, Preconditioner::none);
   check_deterministic<float>(gen::laplace2d(30), CgAlgorithm::single_reduction);
   if (!test::rank_context().info().fp64) return;
-  for (CgAlgorithm alg : {CgAlgorithm::single_reduction, CgAlgorithm::classic, CgAlgorithm::pipelined})
+  for (CgAlgorithm alg :
+       {CgAlgorithm::single_reduction, CgAlgorithm::classic, CgAlgorithm::pipelined})
     check_against_one_device<double>(a, alg, Preconditioner::none);
   check_against_one_device<double>(a, CgAlgorithm::single_reduction, Preconditioner::jacobi);
   check_deterministic<double>(gen::laplace2d(30), CgAlgorithm::single_reduction);

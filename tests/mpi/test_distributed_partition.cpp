@@ -4,8 +4,8 @@
 // under every partition (nonzeros, planes, a rank with no rows in the middle) against the
 // single-rank solve.
 #include <cmath>
-
 #include <lockstep/lockstep.hpp>
+
 #include "mpi_support.hpp"
 
 namespace lockstep {
@@ -74,12 +74,14 @@ TEST_CASE("rows that do not match the offsets on the last rank stop every rank, 
     mpi::DistributedCsr<double> a(test::world(), test::rank_context().queue(), offsets, mine);
     FAIL("no error");
   } catch (const mpi::collective_error& e) {
-    CHECK(std::string(e.what()) == "rank " + std::to_string(p - 1) +
-                                       ": DistributedCsr: this rank's rows do not match the offsets");
+    CHECK(std::string(e.what()) ==
+          "rank " + std::to_string(p - 1) +
+              ": DistributedCsr: this rank's rows do not match the offsets");
   }
 }
 
-TEST_CASE("an exchange started early sends only early rows: later changes elsewhere still give A x") {
+TEST_CASE(
+    "an exchange started early sends only early rows: later changes elsewhere still give A x") {
   if (!test::rank_context().info().fp64) return;
   const Csr<double> g = gen::laplace2d(12);
   auto a = mpi::DistributedCsr<double>::scatter(test::world(), test::rank_context().queue(), g);
@@ -94,12 +96,12 @@ TEST_CASE("an exchange started early sends only early rows: later changes elsewh
   for (int32_t i = 0; i < g.rows; ++i)
     if (changed[size_t(i)] != 0) x1[size_t(i)] = -3.0 + i % 5;
   cl::Buffer dx = test::upload_local(a, x0), y = a.make_vector();
-  mpi::start_exchange(a, dx);  // x0's early rows leave now ...
+  mpi::start_exchange(a, dx);                                     // x0's early rows leave now ...
   const std::vector<double> local1 = mpi::scatter_vector(a, x1);  // ... then the rest changes
   if (late)
-    check(a.queue().enqueueWriteBuffer(dx, CL_TRUE, 0, size_t(late) * sizeof(double),
-                                       local1.data()),
-          "clEnqueueWriteBuffer");
+    check(
+        a.queue().enqueueWriteBuffer(dx, CL_TRUE, 0, size_t(late) * sizeof(double), local1.data()),
+        "clEnqueueWriteBuffer");
   mpi::spmv(a, dx, y);
   const auto got = mpi::gather_vector(a, download<double>(a.queue(), y, size_t(a.local_rows())));
   check_close(got, spmv_reference(g, x1, std::vector<double>{}, 1.0, 0.0));
@@ -116,8 +118,8 @@ TEST_CASE("distributed cg under every partition equals the single-rank solve") {
   std::vector<double> x_one;
   {
     DeviceCsr<double> d(ctx.queue(), a);
-    std::vector<double> b = spmv_reference(a, std::vector<double>(512, 1.0),
-                                           std::vector<double>{}, 1.0, 0.0);
+    std::vector<double> b =
+        spmv_reference(a, std::vector<double>(512, 1.0), std::vector<double>{}, 1.0, 0.0);
     one = lockstep::cg<double>(ctx, d, b, x_one, {tol, 5000});
   }
   std::vector<int32_t> middle_empty = mpi::partition_by_planes(512, 64, p);
@@ -125,8 +127,8 @@ TEST_CASE("distributed cg under every partition equals the single-rank solve") {
     middle_empty[2] = middle_empty[1];  // rank 1 holds no rows
   else if (p == 2)
     middle_empty[1] = 0;  // rank 0 holds no rows
-  for (const auto& offsets : {mpi::partition_by_nnz(a.row_ptr, p),
-                              mpi::partition_by_planes(512, 64, p), middle_empty})
+  for (const auto& offsets :
+       {mpi::partition_by_nnz(a.row_ptr, p), mpi::partition_by_planes(512, 64, p), middle_empty})
     for (CgAlgorithm alg : {CgAlgorithm::classic, CgAlgorithm::pipelined}) {
       auto d = mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(), a, offsets);
       mpi::DistributedSpace<double> space{d};

@@ -95,7 +95,7 @@ TEST_CASE("distributed spmv equals single-process spmv on random, banded and pow
   check_spmv(gen::powerlaw(1500, 1.6, 7), empty_first(1500));
   check_spmv(far_columns(401));
   check_spmv(far_columns(401), empty_first(401));
-  check_spmv(gen::banded(2, 1, 1));  // fewer rows than ranks at -np 3
+  check_spmv(gen::banded(2, 1, 1));                      // fewer rows than ranks at -np 3
   test::ScopedEnv mpi_only("LOCKSTEP_MPI_HALO", "mpi");  // the same through MPI messages
   check_spmv(gen::powerlaw(1500, 1.6, 7), empty_first(1500));
   check_spmv(far_columns(401));
@@ -141,10 +141,10 @@ TEST_CASE("both halo paths, shared memory and MPI, over 12 exchanges in a row") 
 TEST_CASE("LOCKSTEP_MPI_HALO: an unknown value is the same error on every rank") {
   test::ScopedEnv halo("LOCKSTEP_MPI_HALO", "pigeon");
   Context& ctx = test::rank_context();
-  CHECK_THROWS_WITH_AS(mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(),
-                                                            gen::banded(60, 1, 1)),
-                       "rank 0: LOCKSTEP_MPI_HALO is auto, shm, shm-plain or mpi, not 'pigeon'",
-                       mpi::collective_error);
+  CHECK_THROWS_WITH_AS(
+      mpi::DistributedCsr<double>::scatter(test::world(), ctx.queue(), gen::banded(60, 1, 1)),
+      "rank 0: LOCKSTEP_MPI_HALO is auto, shm, shm-plain or mpi, not 'pigeon'",
+      mpi::collective_error);
 }
 
 TEST_CASE("halo lists, row order and timeline of a banded matrix") {

@@ -11,8 +11,8 @@ namespace lockstep::cli {
 namespace {
 
 const BfsAlgorithm kAll[] = {BfsAlgorithm::cpu,      BfsAlgorithm::single, BfsAlgorithm::multi,
-                            BfsAlgorithm::queue,    BfsAlgorithm::wave,   BfsAlgorithm::lb,
-                            BfsAlgorithm::bottom_up};
+                             BfsAlgorithm::queue,    BfsAlgorithm::wave,   BfsAlgorithm::lb,
+                             BfsAlgorithm::bottom_up};
 
 std::string key(BfsAlgorithm s) {
   std::string k = std::string(to_string(s)) + "_levels";
@@ -82,7 +82,8 @@ void AlgorithmRuns::run(size_t i, int rep) {
                              std::to_string(source) + "): " + why);
   std::cout << run_line(o_.algorithm, source, r, ctx_ != nullptr).str() << "\n";
   for (BfsAlgorithm s : kAll) counts_[s] += r.levels_run(s);
-  if (plan_.steps && i == 0 && rep == plan_.repeat - 1) write_steps(*plan_.steps, o_.algorithm, source, r);
+  if (plan_.steps && i == 0 && rep == plan_.repeat - 1)
+    write_steps(*plan_.steps, o_.algorithm, source, r);
   sum_ms_ += r.ms;
   reps_[i].push_back(r.ms);
   teps_.push_back(r.gteps());

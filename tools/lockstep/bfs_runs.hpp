@@ -17,13 +17,13 @@ struct BfsPlan {
   std::vector<int32_t> sources;
   int repeat = 1, warmup = 1;
   bool validate = false;
-  bool interleave = false;         // one engine (one copy of the graph) per algorithm at once
+  bool interleave = false;        // one engine (one copy of the graph) per algorithm at once
   std::ostream* steps = nullptr;  // --steps-out: the first source's last run, level by level
 };
 
 struct BfsRuns {
-  Report summary;     // reached= max_level= sum_levels= ms= gteps= ... algorithm= X_levels=
-  BfsResult first;    // the first source's first run (its levels for --levels-out)
+  Report summary;   // reached= max_level= sum_levels= ms= gteps= ... algorithm= X_levels=
+  BfsResult first;  // the first source's first run (its levels for --levels-out)
 };
 
 /// One algorithm's runs: its engine (on ctx, or the CPU when ctx is null), a line per run, and
@@ -32,7 +32,7 @@ class AlgorithmRuns {
  public:
   AlgorithmRuns(Context* ctx, const CsrGraph& g, const BfsOptions& o, const BfsPlan& plan);
   ~AlgorithmRuns();
-  void warm_up();              // plan.warmup untimed searches from the first source
+  void warm_up();               // plan.warmup untimed searches from the first source
   void run(size_t i, int rep);  // source i's run rep: searched, validated, printed, counted
   BfsRuns finish();
 

@@ -1,11 +1,10 @@
 // The options of `lockstep cg`, shared by the one-device and the distributed driver.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <lockstep/cg.hpp>
 #include <lockstep/csr.hpp>
 #include <lockstep/error.hpp>
-
-#include <algorithm>
-#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -15,20 +14,19 @@
 namespace lockstep::cli {
 
 inline void add_cg_options(po::options_description& opts) {
-  add_algorithm_option(opts,
-                       names_of({CgAlgorithm::classic, CgAlgorithm::pipelined,
-                                 CgAlgorithm::single_reduction}),
-                       "classic",
-                       "(Hestenes-Stiefel; Ghysels-Vanroose: one fused reduction per iteration, "
-                       "overlapped with the SpMV; Chronopoulos-Gear: one reduction per iteration, "
-                       "after the SpMV, classic's iterates)");
+  add_algorithm_option(
+      opts, names_of({CgAlgorithm::classic, CgAlgorithm::pipelined, CgAlgorithm::single_reduction}),
+      "classic",
+      "(Hestenes-Stiefel; Ghysels-Vanroose: one fused reduction per iteration, "
+      "overlapped with the SpMV; Chronopoulos-Gear: one reduction per iteration, "
+      "after the SpMV, classic's iterates)");
   opts.add_options()("preconditioner", po::value<std::string>()->default_value("none"),
                      join(names_of({Preconditioner::none, Preconditioner::jacobi})).c_str())(
       "replace-every", number<int>(-1, 1000000)->default_value(-1),
       "pipelined: residual replacement every N iterations (0: never; -1: 100 in double, 20 in "
-      "float)")(
-      "separate-spmv", "pipelined: keep the SpMV a launch of its own (by default, on one device, "
-                       "a one-row-per-work-item SpMV runs inside the update kernel)");
+      "float)")("separate-spmv",
+                "pipelined: keep the SpMV a launch of its own (by default, on one device, "
+                "a one-row-per-work-item SpMV runs inside the update kernel)");
 }
 
 /// CgOptions from the command line; a bad name is a usage error naming the option.
@@ -63,7 +61,8 @@ void check_cg_matrix(const std::string& file, const Csr<T>& A) {
       zero &= v == 0;
     }
   if (zero && A.rows > 0)
-    throw input_error(file + ": the matrix is zero (b = A*1 = 0): not positive definite, nothing "
+    throw input_error(file +
+                      ": the matrix is zero (b = A*1 = 0): not positive definite, nothing "
                       "to solve");
   // Symmetry, before any iteration (on a non-symmetric matrix CG just fails to converge): each
   // entry against its mirror, found by binary search in the sorted columns of its row.

@@ -31,8 +31,8 @@ std::string slice(const std::string& s, const po::variables_map& vm, const char*
                       spec + "'");
   if (size_t(off) >= s.size() || size_t(len) > s.size() - size_t(off))
     throw input_error(path + ": --" + opt + " " + spec + " runs past the end of its " +
-                      std::to_string(s.size()) + " residues (OFF + LEN must be <= " +
-                      std::to_string(s.size()) + ")");
+                      std::to_string(s.size()) +
+                      " residues (OFF + LEN must be <= " + std::to_string(s.size()) + ")");
   return s.substr(size_t(off), size_t(len));
 }
 
@@ -113,7 +113,8 @@ void declare(po::options_description& opts, Deprecated& old) {
   old.alias("strategy", "barrier");
   add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
                         "work-items per group (0 = automatic)");
-  opts.add_options()("cells", number<int>(0, 64)->default_value(0), "rows per work-item (0 = automatic)")(
+  opts.add_options()("cells", number<int>(0, 64)->default_value(0),
+                     "rows per work-item (0 = automatic)")(
       "tile-cols", number<int>(0, 1 << 24)->default_value(0),
       "columns per tile / pipeline chunk (0 = automatic)")(
       "groups", number<int>(0, 1 << 20)->default_value(0), "work-groups (0 = co-resident)")(
@@ -237,7 +238,9 @@ Report result(const Pair& p, const AlignResult& r, double best, bool traceback) 
 int run_align(const Args& args) {
   const std::string usage =
       "lockstep align A.fa B.fa [--match M --mismatch X | --matrix blosum62|FILE] [--gap-open O "
-      "--gap-extend E] [--algorithm " + join(kAlgorithms) + "] [--barrier B] [--traceback] "
+      "--gap-extend E] [--algorithm " +
+      join(kAlgorithms) +
+      "] [--barrier B] [--traceback] "
       "[--record K] [--slice-a OFF,LEN] [--slice-b OFF,LEN] [--json OUT] [--repeat R]";
   po::options_description opts("options");
   Deprecated old;

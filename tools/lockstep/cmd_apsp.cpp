@@ -58,7 +58,8 @@ void print_path(const ApspResult<T>& r, const std::string& spec) {
 
 // The last line: the distances' summary and the rates.
 template <typename T>
-Report distances(const ApspResult<T>& r, double best, const std::map<std::string, double>& kernels) {
+Report distances(const ApspResult<T>& r, double best,
+                 const std::map<std::string, double>& kernels) {
   long long reachable = 0;
   double sum = 0, mx = -HUGE_VAL, mn = HUGE_VAL;
   for (size_t i = 0; i < r.dist.size(); ++i)
@@ -144,7 +145,8 @@ int run_apsp(const Args& args) {
       "1); integer weights 1..100");
   add_algorithm_option(opts, kAlgorithms, "generalized", "(Floyd-Warshall variant)");
   old.alias("variant", "algorithm");
-  opts.add_options()("tile", number<int>(0, 64)->default_value(0),
+  opts.add_options()(
+      "tile", number<int>(0, 64)->default_value(0),
       "tile side r: 16, 32 or 64 (0 = automatic: the tuning database, else the rule)")(
       "K", number<int>(0, 64)->default_value(0),
       "tiles fused per multi-tile, generalized (0 = automatic)")(

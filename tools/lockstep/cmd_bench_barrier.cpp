@@ -86,8 +86,10 @@ struct Sweep {
 Sweep parse_sweep(const po::variables_map& vm) {
   Sweep w;
   const std::string b = vm["barrier"].as<std::string>();
-  if (b == "all") w.strategies = all_barrier_strategies();
-  else if (b != "ring") w.strategies.push_back(parse_option(vm, "barrier", parse_barrier_strategy));
+  if (b == "all")
+    w.strategies = all_barrier_strategies();
+  else if (b != "ring")
+    w.strategies.push_back(parse_option(vm, "barrier", parse_barrier_strategy));
   w.groups = group_list(vm);
   for (const std::string& o : split(vm, "order")) {
     try {
@@ -147,17 +149,19 @@ Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant
 int run_bench_barrier(const Args& args) {
   po::options_description opts("options");
   Deprecated old;
-  add_barrier_option(opts, "the barriers timed (ring: the flag-ring hop latency)",
-                     [] {
-                       std::vector<std::string> n = barrier_names(false);
-                       n.insert(n.begin(), "all");
-                       n.push_back("ring");
-                       return n;
-                     }(),
-                     "all");
+  add_barrier_option(
+      opts, "the barriers timed (ring: the flag-ring hop latency)",
+      [] {
+        std::vector<std::string> n = barrier_names(false);
+        n.insert(n.begin(), "all");
+        n.push_back("ring");
+        return n;
+      }(),
+      "all");
   old.alias("strategy", "barrier");
   add_local_size_option(opts, number<int>(1, 4096)->default_value(256), "work-items per group");
-  opts.add_options()("groups", po::value<std::string>()->default_value("max"), "comma list of counts or max")(
+  opts.add_options()("groups", po::value<std::string>()->default_value("max"),
+                     "comma list of counts or max")(
       "rounds", number<int>(1, 100000000)->default_value(1000), "rounds (2 barriers each)")(
       "branch", number<int>(0, 65536)->default_value(0),
       "tree branching factor (0: about sqrt(G))")(
@@ -188,7 +192,8 @@ int run_bench_barrier(const Args& args) {
   for (auto s : w.strategies) {
     const bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
     // relaunch has no ordering: run it once
-    for (BarrierOrder order : s == BarrierStrategy::relaunch ? std::vector{w.orders.front()} : w.orders)
+    for (BarrierOrder order :
+         s == BarrierStrategy::relaunch ? std::vector{w.orders.front()} : w.orders)
       for (int stride : flags ? w.strides : std::vector<int>{0})
         for (const std::string& g : w.groups) {
           const Report row = bench_row(ctx, w, s, BarrierVariant{order, stride, w.split, w.spin_ns},

@@ -24,18 +24,25 @@ int run_bench_parse(const Args& args) {
   std::string file = vm["file"].as<std::string>();
   std::error_code ec;
   if (file == "-" || fs::is_fifo(file, ec) || fs::is_character_file(file, ec))
-    throw input_error(file + ": bench parse reads the file R times: give a regular file, not a stream");
+    throw input_error(file +
+                      ": bench parse reads the file R times: give a regular file, not a stream");
   double best = 1e300;
   size_t nnz = 0;
   for (int r = 0; r < vm["repeat"].as<int>(); ++r) {
     auto t0 = std::chrono::steady_clock::now();
     auto a = read_matrix_market<double>(file);
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(
+        best,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     nnz = a.nnz();
   }
   auto bytes = fs::file_size(file);
   Report kv;
-  kv.add("file", file).add("bytes", bytes).add("nnz", nnz).add("ms", best).add("mb_per_s", bytes / best / 1e3);
+  kv.add("file", file)
+      .add("bytes", bytes)
+      .add("nnz", nnz)
+      .add("ms", best)
+      .add("mb_per_s", bytes / best / 1e3);
   std::cout << kv.str() << "\n";
   return 0;
 }

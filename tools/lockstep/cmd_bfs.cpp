@@ -6,10 +6,10 @@
 // run, ms_median each source's median over its --repeat runs averaged over sources, the figure to
 // compare algorithms by on a busy host; gteps the harmonic mean over sources and repeats,
 // Graph500's figure, with gteps_median/min/max) with
-// `<algorithm>_levels=` counts. A comma list of --algorithm names runs each on the same graph (one summary
-// line each, the last one last). GTEPS counts each undirected edge of the traversed component once
-// (out-edges of reached vertices, halved when symmetric). With --distributed (under mpirun) the
-// graph is split over the ranks (tools/lockstep/mpi/bfs.cpp).
+// `<algorithm>_levels=` counts. A comma list of --algorithm names runs each on the same graph (one
+// summary line each, the last one last). GTEPS counts each undirected edge of the traversed
+// component once (out-edges of reached vertices, halved when symmetric). With --distributed (under
+// mpirun) the graph is split over the ranks (tools/lockstep/mpi/bfs.cpp).
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -55,8 +55,9 @@ CsrGraph load(const po::variables_map& vm, const std::string& usage) {
   if (g.n == 0) throw input_error(file + ": the graph is empty (no vertices, no edges)");
   // Before the CSR is built: forward and reverse row pointers, levels, parents and frontiers
   // (measured: 16 bytes a vertex on the CPU path; 24 leaves room), two adjacency entries an edge.
-  check_host_memory(file, "a BFS of " + std::to_string(g.n) + " vertices and " +
-                              std::to_string(g.src.size()) + " edges",
+  check_host_memory(file,
+                    "a BFS of " + std::to_string(g.n) + " vertices and " +
+                        std::to_string(g.src.size()) + " edges",
                     24.0 * double(g.n) + 8.0 * double(g.src.size()));
   return CsrGraph(g);
 }
@@ -66,13 +67,18 @@ CsrGraph load(const po::variables_map& vm, const std::string& usage) {
 void check_sizes(const po::variables_map& vm, int device_wave) {
   const int local = vm["local-size"].as<int>(), given = vm["wave-width"].as<int>();
   if (given & (given - 1))
-    throw usage_error("--wave-width must be 0 (the device's) or a power of two up to --local-size, "
-                      "got " + std::to_string(given));
+    throw usage_error(
+        "--wave-width must be 0 (the device's) or a power of two up to --local-size, "
+        "got " +
+        std::to_string(given));
   const int wave = given ? given : std::max(32, device_wave);
   if (local % wave != 0)
-    throw usage_error("--local-size " + std::to_string(local) + " must be a multiple of the wave "
-                      "width " + std::to_string(wave) + (given ? " (--wave-width)" : " (the device's)") +
-                      ": " + std::to_string(wave) + ", " + std::to_string(2 * wave) + ", ... up to 1024");
+    throw usage_error("--local-size " + std::to_string(local) +
+                      " must be a multiple of the wave "
+                      "width " +
+                      std::to_string(wave) + (given ? " (--wave-width)" : " (the device's)") +
+                      ": " + std::to_string(wave) + ", " + std::to_string(2 * wave) +
+                      ", ... up to 1024");
 }
 
 std::vector<int32_t> pick_sources(const CsrGraph& g, const po::variables_map& vm) {
@@ -108,7 +114,8 @@ void declare(po::options_description& opts, Deprecated& old) {
       "source", number<int>(0, INT32_MAX), "source vertex (0-based)")(
       "sources", number<int>(1, 1024)->default_value(1),
       "K random sources of degree >= 1 in the largest connected component (Graph500)");
-  add_algorithm_option(opts, kAlgorithms, "auto", "(per level), or a comma list (one summary line each)");
+  add_algorithm_option(opts, kAlgorithms, "auto",
+                       "(per level), or a comma list (one summary line each)");
   old.alias("strategy", "algorithm");
   add_barrier_option(opts, "multi's global barrier");
   add_local_size_option(opts, number<int>(32, 1024)->default_value(256), "work-group size");
@@ -144,8 +151,8 @@ void declare(po::options_description& opts, Deprecated& old) {
       "untimed runs per algorithm first (lazy JIT, allocation)")(
       "interleave",
       "run the algorithms in turn for each source's repeats (one copy of the graph on the device "
-      "per algorithm), not one after another")(
-      "validate", "check every result (Graph500 BFS-tree validation)")(
+      "per algorithm), not one after another")("validate",
+                                               "check every result (Graph500 BFS-tree validation)")(
       "json", po::value<std::string>(), "write the summary as JSON")(
       "distributed",
       "under mpirun: split the graph over the ranks, one device each (MPI builds; "
@@ -183,7 +190,9 @@ BfsOptions options(const po::variables_map& vm, std::vector<BfsAlgorithm>& list)
 void print_head(const Context* ctx, const CsrGraph& g, const BfsOptions& o, double graph_s) {
   const DegreeStats st = g.stats();
   Report head;
-  head.add("device", ctx ? ctx->info().name : std::string("cpu")).add("n", g.n).add("edges", g.edges());
+  head.add("device", ctx ? ctx->info().name : std::string("cpu"))
+      .add("n", g.n)
+      .add("edges", g.edges());
   head.add("graph_s", graph_s);
   head.add("symmetric", int(g.symmetric)).add("degree_mean", st.mean).add("degree_max", st.max);
   if (ctx) {
@@ -202,7 +211,8 @@ void print_head(const Context* ctx, const CsrGraph& g, const BfsOptions& o, doub
 int run_bfs(const Args& args) {
   const std::string usage =
       "lockstep bfs (GRAPH | --rmat SCALE [--edge-factor EF] | --grid N) [--source V | --sources "
-      "K] [--algorithm " + join(kAlgorithms) + "[,...]] [--barrier " + join(barrier_names()) +
+      "K] [--algorithm " +
+      join(kAlgorithms) + "[,...]] [--barrier " + join(barrier_names()) +
       "] [--undirected] [--format auto|mtx|snap|dimacs] [--levels-out FILE] [--steps-out FILE] "
       "[--validate] [--interleave] [--json OUT] [--distributed]";
   po::options_description opts("options");

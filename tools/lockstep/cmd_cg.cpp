@@ -7,20 +7,20 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
-#include <sstream>
-
 #include <lockstep/lockstep.hpp>
+#include <sstream>
 
 #include "cg_options.hpp"
 #include "command.hpp"
-#include "matrix_source.hpp"
 #include "distributed.hpp"
+#include "matrix_source.hpp"
 
 namespace lockstep::cli {
 namespace {
 
 // The CPU reference: the same CG in double.
-std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, double tol, int maxit, int& its) {
+std::vector<double> cpu_cg(const Csr<double>& A, const std::vector<double>& b, double tol,
+                           int maxit, int& its) {
   size_t n = b.size();
   std::vector<double> x(n, 0), r = b, p = r, Ap(n);
   auto dotp = [](const std::vector<double>& u, const std::vector<double>& v) {
@@ -70,7 +70,8 @@ int solve(const po::variables_map& vm) {
   std::vector<T> b(b64.begin(), b64.end());
   DeviceCsr<T> dA(ctx.queue(), A);
   cl::Buffer db = upload(ctx.queue(), b, CL_MEM_READ_ONLY);
-  cl::Buffer dx = make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, b.size()) * sizeof(T));
+  cl::Buffer dx =
+      make_buffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(1, b.size()) * sizeof(T));
   CgOptions opt = cg_options(vm, maxit), warm = opt;
   warm.maxit = 2;
   cg<T>(ctx, dA, db, dx, warm);  // warm-up: kernels built, caches hot
@@ -78,16 +79,19 @@ int solve(const po::variables_map& vm) {
   auto t0 = std::chrono::steady_clock::now();
   CgResult res = cg<T>(ctx, dA, db, dx, opt);
   check(ctx.queue().finish(), "clFinish");
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   auto x = download<T>(ctx.queue(), dx, b.size());
 
   for (size_t k = 0; k < res.residuals.size(); ++k)
-    if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 || k + 1 == res.residuals.size())
+    if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 ||
+        k + 1 == res.residuals.size())
       std::cout << "iteration=" << k << " residual=" << res.residuals[k] << "\n";
   // The CPU CG (one core) only up to 2M rows: above, the exact solution alone is the check.
   int cpu_its = -1;
   const bool cpu_check = A.rows <= 2000000;
-  auto xc = cpu_check ? cpu_cg(A64, b64, std::max(tol, 1e-14), maxit, cpu_its) : std::vector<double>{};
+  auto xc =
+      cpu_check ? cpu_cg(A64, b64, std::max(tol, 1e-14), maxit, cpu_its) : std::vector<double>{};
   double err_cpu = 0, err_exact = 0, norm = 0;
   for (size_t i = 0; i < x.size(); ++i) {
     if (cpu_check) err_cpu += (double(x[i]) - xc[i]) * (double(x[i]) - xc[i]);
@@ -97,17 +101,21 @@ int solve(const po::variables_map& vm) {
   err_cpu = std::sqrt(err_cpu / std::max(1.0, norm));
   err_exact = std::sqrt(err_exact / std::max(1.0, norm));
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
-  bool ok = res.converged && err_exact <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.rows));
+  bool ok =
+      res.converged && err_exact <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.rows));
   Report kv;
   kv.add("matrix", file).add("precision", sizeof(T) == 8 ? "double" : "float").add("rows", A.rows);
   kv.add("nnz", A.nnz()).add("spmv", dA.automatic_config().str());
-  kv.add("algorithm", to_string(opt.algorithm)).add("preconditioner", to_string(opt.preconditioner));
+  kv.add("algorithm", to_string(opt.algorithm))
+      .add("preconditioner", to_string(opt.preconditioner));
   kv.add("iterations", res.iterations);
   if (opt.algorithm == CgAlgorithm::pipelined)
     kv.add("spmv_fused", int(res.spmv_fused)).add("fallback", int(!res.fallback.empty()));
   kv.add("cpu_iterations", cpu_its).add("residual", res.residuals.back());
   if (cpu_check) kv.add("rms_err_vs_cpu", err_cpu);
-  kv.add("rms_err_vs_exact", err_exact).add("ms", ms).add("ms_per_iteration", ms / std::max(1, res.iterations));
+  kv.add("rms_err_vs_exact", err_exact)
+      .add("ms", ms)
+      .add("ms_per_iteration", ms / std::max(1, res.iterations));
   kv.add("verified", int(ok));
   std::cout << kv.str() << "\n";
   explain(file, res, ok, tol, maxit, err_exact);
@@ -116,7 +124,8 @@ int solve(const po::variables_map& vm) {
 
 int run_cg(const Args& args) {
   po::options_description opts("options");
-  opts.add_options()("file", po::value<std::string>()->required(), "SPD Matrix Market file, or gen:laplace2d:N[xNY] / gen:laplace3d:N[xNYxNZ]")(
+  opts.add_options()("file", po::value<std::string>()->required(),
+                     "SPD Matrix Market file, or gen:laplace2d:N[xNY] / gen:laplace3d:N[xNYxNZ]")(
       "tol", number<double>(0, 1)->default_value(1e-8), "relative residual to reach")(
       "maxit", number<int>(1, 1000000000), "iteration limit (default max(100, 10 n))")(
       "precision", po::value<std::string>()->default_value("double"), "float or double")(
@@ -129,11 +138,16 @@ int run_cg(const Args& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] [--algorithm classic|pipelined|single-reduction] [--preconditioner none|jacobi] [--replace-every N] [--separate-spmv]", args, opts, pos, vm)) return 0;
+  if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] "
+             "[--algorithm classic|pipelined|single-reduction] [--preconditioner none|jacobi] "
+             "[--replace-every N] [--separate-spmv]",
+             args, opts, pos, vm))
+    return 0;
   if (vm.count("distributed")) return distributed_cg(vm);
   return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm); });
 }
 
 }  // namespace
-LOCKSTEP_COMMAND("cg", "conjugate gradients on an SPD matrix (a solver linking the library)", run_cg);
+LOCKSTEP_COMMAND("cg", "conjugate gradients on an SPD matrix (a solver linking the library)",
+                 run_cg);
 }  // namespace lockstep::cli

@@ -85,10 +85,10 @@ const std::vector<std::string> kAlgorithms =
 // The options and their checks (usage errors name the option); SortOptions from them.
 SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
   const std::string types = join(names_of(all_key_types()));
-  const std::string usage =
-      "lockstep sort [--n N | --input FILE [--binary]] [--type " + types +
-      "] [--pairs] [--descending] [--algorithm " + join(kAlgorithms) + "] [--barrier " +
-      join(barrier_names()) + "] [--local-size L] [--items I] [--verify] [--repeat R] [--json OUT]";
+  const std::string usage = "lockstep sort [--n N | --input FILE [--binary]] [--type " + types +
+                            "] [--pairs] [--descending] [--algorithm " + join(kAlgorithms) +
+                            "] [--barrier " + join(barrier_names()) +
+                            "] [--local-size L] [--items I] [--verify] [--repeat R] [--json OUT]";
   po::options_description opts("options");
   Deprecated old;
   opts.add_options()("n", number<long long>(0, (1ll << 30) - 1), "random keys (fixed --seed)")(
@@ -100,7 +100,8 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
   add_algorithm_option(opts, kAlgorithms, "auto");
   add_barrier_option(opts, "the global barrier of bitonic and radix-persistent");
   old.alias("strategy", "barrier");
-  add_local_size_option(opts, number<int>(0, 1024)->default_value(0), "bitonic work-group size (0 = rule)");
+  add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
+                        "bitonic work-group size (0 = rule)");
   opts.add_options()("tile", number<int>(0, 1 << 16)->default_value(0), "bitonic tile (0 = rule)")(
       "fuse", number<int>(0, 3)->default_value(0), "bitonic strides fused per pass (0 = rule)")(
       "groups", number<int>(0, 1 << 20)->default_value(0),
@@ -128,8 +129,9 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
     throw usage_error("--local-size must be 0 (the rule) or a power of two up to 1024, got " +
                       std::to_string(local));
   if (tile && (tile < 2 || (tile & (tile - 1)) || tile < local))
-    throw usage_error("--tile must be 0 (the rule) or a power of two >= 2 and >= --local-size, got " +
-                      std::to_string(tile));
+    throw usage_error(
+        "--tile must be 0 (the rule) or a power of two >= 2 and >= --local-size, got " +
+        std::to_string(tile));
   o.descending = vm.count("descending");
   o.tile = tile;
   o.local_size = local;

@@ -1,8 +1,8 @@
 // `lockstep spmv FILE [--precision float|double] [--algorithm auto|scalar|vector|adaptive|merge]
-// [--local-size N] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one SpMV
-// configuration; the last line holds key=value pairs (median_ms, gflops, gbs, and with --verify
-// max_rel_err and verified). Exit 1 when verification fails. With --distributed (under mpirun)
-// the matrix is split over the ranks (tools/lockstep/mpi/spmv.cpp).
+// [--local-size N] [--rows-bits R] [--shuffle 0|1] [--verify] [--repeat N]`: runs and times one
+// SpMV configuration; the last line holds key=value pairs (median_ms, gflops, gbs, and with
+// --verify max_rel_err and verified). Exit 1 when verification fails. With --distributed (under
+// mpirun) the matrix is split over the ranks (tools/lockstep/mpi/spmv.cpp).
 #include <iostream>
 
 #include "command.hpp"
@@ -34,11 +34,12 @@ int run(const po::variables_map& vm) {
   if (vm.count("shuffle")) c.shuffle = vm["shuffle"].as<int>();
   if (c.algorithm == SpmvAlgorithm::vector && (1 << c.rows_bits) > c.local_size) {
     if (vm.count("rows-bits"))  // 2^R rows share a group of local_size items: 2^R <= local_size
-      throw usage_error("--rows-bits " + std::to_string(c.rows_bits) + " needs a work-group of at least " +
-                        std::to_string(1 << c.rows_bits) + " items (2^R rows, one item each at least); " +
-                        (vm.count("local-size") ? "--local-size " + std::to_string(vm["local-size"].as<int>())
-                                                : "the rule's local size " + std::to_string(c.local_size)) +
-                        " is smaller");
+      throw usage_error(
+          "--rows-bits " + std::to_string(c.rows_bits) + " needs a work-group of at least " +
+          std::to_string(1 << c.rows_bits) + " items (2^R rows, one item each at least); " +
+          (vm.count("local-size") ? "--local-size " + std::to_string(vm["local-size"].as<int>())
+                                  : "the rule's local size " + std::to_string(c.local_size)) +
+          " is smaller");
     while ((1 << c.rows_bits) > c.local_size) --c.rows_bits;
   }
   bool verify = vm.count("verify") > 0;
@@ -46,9 +47,11 @@ int run(const po::variables_map& vm) {
 
   Report kv;
   kv.add("matrix", vm["file"].as<std::string>()).add("device", ctx.info().name);
-  kv.add("precision", sizeof(T) == 8 ? "double" : "float").add("algorithm", to_string(m.config.algorithm));
+  kv.add("precision", sizeof(T) == 8 ? "double" : "float")
+      .add("algorithm", to_string(m.config.algorithm));
   kv.add("local_size", m.config.local_size);
-  if (m.config.algorithm == SpmvAlgorithm::vector) kv.add("rows_bits", m.config.rows_bits).add("shuffle", m.config.shuffle);
+  if (m.config.algorithm == SpmvAlgorithm::vector)
+    kv.add("rows_bits", m.config.rows_bits).add("shuffle", m.config.shuffle);
   kv.add("rows", a.rows()).add("nnz", a.nnz()).add("median_ms", m.median_ms);
   kv.add("gflops", m.gflops).add("gbs", m.gbs);
   if (verify) kv.add("max_rel_err", m.max_rel_err).add("verified", int(m.verified));
@@ -67,7 +70,8 @@ int run_spmv(const Args& args) {
       "precision", po::value<std::string>()->default_value("double"), "float or double");
   add_algorithm_option(opts, kAlgorithms, "auto", "(the kernel)");
   old.alias("kernel", "algorithm");
-  add_local_size_option(opts, number<int>(1, 4096), "work-group size, a power of two (default: the rule)");
+  add_local_size_option(opts, number<int>(1, 4096),
+                        "work-group size, a power of two (default: the rule)");
   old.alias("wg-bits", "local-size", number<int>(0, 12),
             [](const boost::any& bits) { return boost::any(1 << boost::any_cast<int>(bits)); });
   opts.add_options()("rows-bits", number<int>(0, 12), "vector: 2^R rows per work-group")(

@@ -21,7 +21,11 @@ int show(const po::variables_map& vm) {
   std::cout << "# " << db->path() << "\n";
   for (auto& e : db->entries()) {
     Report kv;
-    kv.add("routine", e.routine).add("key", e.key).add("params", e.params.dump()).add("metrics", e.metrics.dump()).add("date", e.date);
+    kv.add("routine", e.routine)
+        .add("key", e.key)
+        .add("params", e.params.dump())
+        .add("metrics", e.metrics.dump())
+        .add("date", e.date);
     std::cout << kv.str() << "\n";
   }
   return 0;
@@ -32,7 +36,8 @@ void progress(size_t done, size_t total, const tuning::Measured& m) {
     std::fprintf(stderr, "\r[%-30s] %zu/%zu %-50s", std::string(30 * done / total, '#').c_str(),
                  done, total, tuning::str(m.params).c_str());
   else
-    std::fprintf(stderr, "\rtuning: %zu candidates, last %-50s", done, tuning::str(m.params).c_str());
+    std::fprintf(stderr, "\rtuning: %zu candidates, last %-50s", done,
+                 tuning::str(m.params).c_str());
   std::fflush(stderr);
 }
 
@@ -48,7 +53,8 @@ int run_tune(const Args& all) {
   opts.add_options()("no-store", "only print, do not store the best in the tuning database")(
       "json", po::value<std::string>(), "write the device and every candidate to this file")(
       "show", "list what the tuning database holds for this device");
-  const std::string usage = "lockstep tune " + cli.usage + " [--no-store] [--json OUT] | lockstep tune --show";
+  const std::string usage =
+      "lockstep tune " + cli.usage + " [--no-store] [--json OUT] | lockstep tune --show";
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm)) return 0;
   if (vm.count("show")) return show(vm);
@@ -62,8 +68,11 @@ int run_tune(const Args& all) {
   Context ctx(device_spec(vm));
   const DeviceInfo& d = ctx.info();
   nlohmann::json out = {{"family", family},
-                        {"device", {{"platform", d.platform}, {"name", d.name}, {"driver", d.driver_version},
-                                    {"compute_units", d.compute_units}}},
+                        {"device",
+                         {{"platform", d.platform},
+                          {"name", d.name},
+                          {"driver", d.driver_version},
+                          {"compute_units", d.compute_units}}},
                         {"problems", nlohmann::json::array()}};
   std::vector<std::string> best_lines;
   for (TuneJob& job : jobs) {
@@ -72,8 +81,10 @@ int run_tune(const Args& all) {
     job.options.progress = progress;
     const tuning::Outcome r = tuning::tune(ctx, *f, job.options);
     std::fprintf(stderr, "\n");
-    nlohmann::json problem = {{"key", r.key}, {"features", f->features()},
-                              {"search_space", r.search_space}, {"candidates", nlohmann::json::array()}};
+    nlohmann::json problem = {{"key", r.key},
+                              {"features", f->features()},
+                              {"search_space", r.search_space},
+                              {"candidates", nlohmann::json::array()}};
     for (const tuning::Measured& m : r.candidates) {
       Report kv;
       kv.add("family", r.family).add("key", r.key).add_all(m.params);
@@ -96,6 +107,7 @@ int run_tune(const Args& all) {
 }
 
 }  // namespace
-LOCKSTEP_COMMAND("tune", "autotune a family (spmv FILE.mtx, sort, apsp, align) or --show the database",
+LOCKSTEP_COMMAND("tune",
+                 "autotune a family (spmv FILE.mtx, sort, apsp, align) or --show the database",
                  run_tune);
 }  // namespace lockstep::cli

@@ -34,7 +34,8 @@ struct RangeCheck {
 
 template <typename T>
 class RangedValue : public po::typed_value<T>, public RangeCheck {
-  static_assert(std::is_signed_v<T>, "unsigned options accept '-1' as their maximum: use a signed T");
+  static_assert(std::is_signed_v<T>,
+                "unsigned options accept '-1' as their maximum: use a signed T");
 
  public:
   RangedValue(T lo, T hi) : po::typed_value<T>(nullptr), lo_(lo), hi_(hi) {}
@@ -72,8 +73,10 @@ std::vector<Command>& commands();
 struct Register {
   explicit Register(Command c) { commands().push_back(std::move(c)); }
 };
-#define LOCKSTEP_COMMAND(name, summary, fn) \
-  static ::lockstep::cli::Register lockstep_register_##fn{{name, summary, fn}}
+#define LOCKSTEP_COMMAND(name, summary, fn)                 \
+  static ::lockstep::cli::Register lockstep_register_##fn { \
+    { name, summary, fn }                                   \
+  }
 
 class Deprecated;  // vocabulary.hpp
 

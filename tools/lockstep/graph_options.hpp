@@ -34,11 +34,14 @@ inline RandomSpec parse_random_spec(const std::string& spec) {
     if ((parts.size() > 1 && used != parts[1].size()) || !(density >= 0 && density <= 1))
       throw std::invalid_argument("density");
     const long long seed = parts.size() > 2 ? std::stoll(parts[2], &used) : 1;
-    if ((parts.size() > 2 && used != parts[2].size()) || seed < 0) throw std::invalid_argument("seed");
+    if ((parts.size() > 2 && used != parts[2].size()) || seed < 0)
+      throw std::invalid_argument("seed");
     return {int32_t(n), density, uint64_t(seed)};
   } catch (const std::logic_error&) {
-    throw usage_error("--random expects N[,density[,seed]] with 0 <= N <= 2^20, density in [0, 1] and "
-                      "seed >= 0 (e.g. 8192,0.05,1), got '" + spec + "'");
+    throw usage_error(
+        "--random expects N[,density[,seed]] with 0 <= N <= 2^20, density in [0, 1] and "
+        "seed >= 0 (e.g. 8192,0.05,1), got '" +
+        spec + "'");
   }
 }
 

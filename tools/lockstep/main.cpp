@@ -21,7 +21,8 @@ std::vector<Command>& commands() {
 // Refuses any value of `opts` outside its number<T>(lo, hi) range.
 static void range_check(const po::options_description& opts, const po::variables_map& vm) {
   for (const auto& o : opts.options())
-    if (auto* r = dynamic_cast<const RangeCheck*>(o->semantic().get()); r && vm.count(o->long_name()))
+    if (auto* r = dynamic_cast<const RangeCheck*>(o->semantic().get());
+        r && vm.count(o->long_name()))
       r->check(o->long_name(), vm[o->long_name()].value());
 }
 
@@ -63,7 +64,8 @@ static void print_usage(std::ostream& out) {
   out << "usage: lockstep COMMAND [ARGS...] [--device D]\n\ncommands:\n";
   for (auto& c : commands())
     if (!c.summary.empty())  // hidden commands (e.g. `kernels`) have none
-      out << "  " << c.name << std::string(c.name.size() < 16 ? 16 - c.name.size() : 1, ' ') << c.summary << "\n";
+      out << "  " << c.name << std::string(c.name.size() < 16 ? 16 - c.name.size() : 1, ' ')
+          << c.summary << "\n";
   out << "\n`lockstep COMMAND --help` describes a command.\n";
 }
 
@@ -79,8 +81,10 @@ int main(int argc, char** argv) {
   const Command* cmd = nullptr;
   size_t words = 0;
   for (auto& c : commands()) {
-    if (args.size() >= 2 && c.name == args[0] + " " + args[1]) cmd = &c, words = 2;
-    else if (!cmd && c.name == args[0]) cmd = &c, words = 1;
+    if (args.size() >= 2 && c.name == args[0] + " " + args[1])
+      cmd = &c, words = 2;
+    else if (!cmd && c.name == args[0])
+      cmd = &c, words = 1;
   }
   if (!cmd) {
     std::cerr << "lockstep: unknown command '" << args[0] << "'\n";
@@ -93,8 +97,9 @@ int main(int argc, char** argv) {
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
       const int err = errno;
-      std::cerr << "lockstep " << cmd->name << ": standard output: cannot write: "
-                << (err ? std::strerror(err) : "write error") << "\n";
+      std::cerr << "lockstep " << cmd->name
+                << ": standard output: cannot write: " << (err ? std::strerror(err) : "write error")
+                << "\n";
       return rc ? rc : 1;
     }
     return rc;

@@ -24,7 +24,8 @@ inline std::optional<Grid> parse_grid(const std::string& file) {
   const size_t colon = file.find(':', 4);
   const std::string kind = file.substr(4, colon == std::string::npos ? colon : colon - 4);
   if (kind != "laplace3d" && kind != "laplace2d")
-    throw input_error(file + ": unknown generated matrix '" + kind + "' (" + usage.substr(file.size() + 2) + ")");
+    throw input_error(file + ": unknown generated matrix '" + kind + "' (" +
+                      usage.substr(file.size() + 2) + ")");
   Grid g;
   g.dims = kind == "laplace3d" ? 3 : 2;
   std::vector<long> sides;
@@ -33,12 +34,12 @@ inline std::optional<Grid> parse_grid(const std::string& file) {
     size_t x = rest.find('x', at);
     std::string part = rest.substr(at, x == std::string::npos ? x : x - at);
     // The whole text is N (or NxNYxNZ): "8abc" or "8:9" is refused, not read as 8.
-    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos)
+    if (part.empty() || part.size() > 9 ||
+        part.find_first_not_of("0123456789") != std::string::npos)
       throw input_error(file + ": N '" + rest + "' is not a whole number (" +
                         usage.substr(file.size() + 2) + ")");
     const long v = std::stol(part);
-    if (v < 1 || v > 65536)
-      throw input_error(file + ": N = " + part + " out of range [1, 65536]");
+    if (v < 1 || v > 65536) throw input_error(file + ": N = " + part + " out of range [1, 65536]");
     sides.push_back(v);
     if (x == std::string::npos) break;
     at = x + 1;

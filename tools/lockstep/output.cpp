@@ -20,8 +20,10 @@ namespace {
 /// (when `other` is an output too) the same new path. `-`, devices and FIFOs are streams.
 bool clash(const std::string& out, const std::string& other, bool other_is_output) {
   if (out == "-" || other == "-") return false;
-  struct stat so {}, st {};
-  const bool out_exists = ::stat(out.c_str(), &so) == 0, other_exists = ::stat(other.c_str(), &st) == 0;
+  struct stat so {
+  }, st{};
+  const bool out_exists = ::stat(out.c_str(), &so) == 0,
+             other_exists = ::stat(other.c_str(), &st) == 0;
   if (out_exists && other_exists) return S_ISREG(so.st_mode) && same_file(out, other);
   if (out_exists || other_exists || !other_is_output) return false;
   std::error_code e1, e2;  // two new paths: the same name once normalised
@@ -65,8 +67,8 @@ Outputs::Outputs(const po::variables_map& vm, const std::vector<std::string>& ou
                           vm[in.option].as<std::string>() + ": refusing to overwrite an input");
     for (size_t k = 0; k < i; ++k)
       if (clash(path, given[k].second, true))
-        throw usage_error("--" + o + " " + path + " is the same file as --" + given[k].first +
-                          " " + given[k].second);
+        throw usage_error("--" + o + " " + path + " is the same file as --" + given[k].first + " " +
+                          given[k].second);
   }
   bool to_stdout = false;
   for (const auto& [o, path] : given) {

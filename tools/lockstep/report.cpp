@@ -17,11 +17,16 @@ Report& Report::field(const std::string& key, std::string text, nlohmann::json v
 
 Report& Report::add_json(const std::string& key, const nlohmann::json& value) {
   std::string t;
-  if (value.is_string()) t = value.get<std::string>();
-  else if (value.is_boolean()) t = value.get<bool>() ? "1" : "0";
-  else if (value.is_number_integer()) t = std::to_string(value.get<long long>());
-  else if (value.is_number()) t = text(value.get<double>());
-  else t = value.dump();
+  if (value.is_string())
+    t = value.get<std::string>();
+  else if (value.is_boolean())
+    t = value.get<bool>() ? "1" : "0";
+  else if (value.is_number_integer())
+    t = std::to_string(value.get<long long>());
+  else if (value.is_number())
+    t = text(value.get<double>());
+  else
+    t = value.dump();
   return field(key, t, value, true, true);
 }
 

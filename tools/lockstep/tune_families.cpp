@@ -1,6 +1,8 @@
 // The families of `lockstep tune`: spmv (a Matrix Market file; model-led within --budget, or
 // --exhaustive), sort (random keys of 2^kmin .. 2^kmax, one job per size), apsp (a graph or
 // --random) and align (a planted random DNA pair; --shapes T:R:W lists the candidates).
+#include "tune_families.hpp"
+
 #include <cstdio>
 
 #include "graph_options.hpp"
@@ -9,7 +11,6 @@
 #include "lockstep/matrix_market.hpp"
 #include "lockstep/sort.hpp"
 #include "lockstep/spmv_tuner.hpp"
-#include "tune_families.hpp"
 #include "vocabulary.hpp"
 
 namespace lockstep::cli {
@@ -57,20 +58,23 @@ const TuneFamilyCli sort_cli{
     [](po::options_description& o, po::positional_options_description&) {
       const std::string types = join(names_of(all_key_types()));
       o.add_options()("type", po::value<std::string>()->default_value("u32"), types.c_str())(
-          "pairs", "tune key-value sorting")(
-          "kmin", number<int>(0, 29)->default_value(10), "smallest n = 2^kmin")(
+          "pairs", "tune key-value sorting")("kmin", number<int>(0, 29)->default_value(10),
+                                             "smallest n = 2^kmin")(
           "kmax", number<int>(0, 29)->default_value(22), "largest n = 2^kmax")(
           "repeat", number<int>(1, 1000)->default_value(3), "runs per candidate (fastest counts)");
     },
     [](const po::variables_map& vm) {
-      if (vm["kmin"].as<int>() > vm["kmax"].as<int>()) throw usage_error("--kmin must be <= --kmax");
+      if (vm["kmin"].as<int>() > vm["kmax"].as<int>())
+        throw usage_error("--kmin must be <= --kmax");
       const KeyType type = parse_option(vm, "type", parse_key_type);
       const bool pairs = vm.count("pairs") > 0;
       const int repeat = vm["repeat"].as<int>();
       std::vector<TuneJob> jobs;
       for (int k = vm["kmin"].as<int>(); k <= vm["kmax"].as<int>(); ++k) {
         TuneJob job;
-        job.make = [=](Context& ctx) { return sort_family(ctx, type, pairs, size_t(1) << k, repeat); };
+        job.make = [=](Context& ctx) {
+          return sort_family(ctx, type, pairs, size_t(1) << k, repeat);
+        };
         jobs.push_back(job);
       }
       return jobs;
@@ -111,17 +115,18 @@ tuning::Params parse_shape(const std::string& item) {
   char c1 = 0, c2 = 0, extra = 0;
   if (std::sscanf(item.c_str(), "%d%c%d%c%d%c", &t, &c1, &r, &c2, &w, &extra) != 5 || c1 != ':' ||
       c2 != ':' || t < 1 || t > 1024 || r < 1 || r > 64 || w < 1 || w > (1 << 24))
-    throw usage_error("--shapes expects T:R:W[,T:R:W...] (T in [1, 1024], R in [1, 64], W >= 1), got '" +
-                      item + "'");
+    throw usage_error(
+        "--shapes expects T:R:W[,T:R:W...] (T in [1, 1024], R in [1, 64], W >= 1), got '" + item +
+        "'");
   return {{"local_size", t}, {"cells", r}, {"tile_cols", w}};
 }
 
 const TuneFamilyCli align_cli{
     "align [--algorithm pipeline|barrier] [--n N] [--m M] [--shapes T:R:W,...] [--repeat R]",
     [](po::options_description& o, po::positional_options_description&) {
-      add_algorithm_option(o, names_of({AlignAlgorithm::pipeline, AlignAlgorithm::barrier}), "pipeline");
-      o.add_options()(
-          "n", number<long long>(1, 1 << 30)->default_value(200000), "length of A")(
+      add_algorithm_option(o, names_of({AlignAlgorithm::pipeline, AlignAlgorithm::barrier}),
+                           "pipeline");
+      o.add_options()("n", number<long long>(1, 1 << 30)->default_value(200000), "length of A")(
           "m", number<long long>(1, 1 << 30)->default_value(180000), "length of B")(
           "shapes", po::value<std::string>(),
           "candidates local_size:cells:tile_cols (default: the declared grid)")(

@@ -9,11 +9,10 @@
 //
 //   po::options_description opts("options");
 //   Deprecated old;
-//   add_algorithm_option(opts, names_of({SortAlgorithm::automatic, SortAlgorithm::bitonic}), "auto");
-//   add_barrier_option(opts, "bitonic's global barrier");
-//   old.alias("strategy", "barrier");
-//   if (!parse(usage, args, opts, pos, vm, old)) return 0;
-//   o.algorithm = parse_option(vm, "algorithm", parse_sort_algorithm);
+//   add_algorithm_option(opts, names_of({SortAlgorithm::automatic, SortAlgorithm::bitonic}),
+//   "auto"); add_barrier_option(opts, "bitonic's global barrier"); old.alias("strategy",
+//   "barrier"); if (!parse(usage, args, opts, pos, vm, old)) return 0; o.algorithm =
+//   parse_option(vm, "algorithm", parse_sort_algorithm);
 #pragma once
 #include <functional>
 #include <initializer_list>

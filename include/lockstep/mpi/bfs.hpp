@@ -45,17 +45,19 @@ namespace lockstep::mpi {
 /// This rank's share of a graph split by vertex over the ranks of `comm`.
 struct DistributedGraph {
   MPI_Comm comm = MPI_COMM_WORLD;
-  int32_t n = 0;                 // global vertices
-  std::vector<int32_t> block;    // ranks + 1 vertex offsets, multiples of 32 (the last n)
-  int32_t first = 0, count = 0;  // this rank's block
-  std::vector<int64_t> offsets{0};     // count + 1 row offsets
-  std::vector<int32_t> adj;            // global out-neighbours, each row sorted
-  std::vector<int64_t> in_offsets;     // the in-neighbours' rows (empty when symmetric)
+  int32_t n = 0;                    // global vertices
+  std::vector<int32_t> block;       // ranks + 1 vertex offsets, multiples of 32 (the last n)
+  int32_t first = 0, count = 0;     // this rank's block
+  std::vector<int64_t> offsets{0};  // count + 1 row offsets
+  std::vector<int32_t> adj;         // global out-neighbours, each row sorted
+  std::vector<int64_t> in_offsets;  // the in-neighbours' rows (empty when symmetric)
   std::vector<int32_t> in_adj;
   bool symmetric = true;
-  int64_t global_entries = 0;          // adjacency entries over all ranks
-  int owner(int32_t v) const;          // the rank that owns global vertex v
-  int64_t degree(int32_t local) const { return offsets[size_t(local) + 1] - offsets[size_t(local)]; }
+  int64_t global_entries = 0;  // adjacency entries over all ranks
+  int owner(int32_t v) const;  // the rank that owns global vertex v
+  int64_t degree(int32_t local) const {
+    return offsets[size_t(local) + 1] - offsets[size_t(local)];
+  }
 };
 
 /// Block offsets balancing `entries` (prefix sums over n + 1 vertices) over `parts`, starts
@@ -65,8 +67,8 @@ std::vector<int32_t> partition_by_entries(const std::vector<int64_t>& prefix, in
 /// Collective: root's whole graph (other ranks pass an empty CsrGraph), split and scattered.
 /// `block` (parts + 1 offsets, multiples of 32 but the last, read on root) overrides the
 /// entry-balanced split. Throws collective_error on every rank for a bad `block`.
-DistributedGraph scatter_graph(MPI_Comm comm, const CsrGraph& global, std::vector<int32_t> block = {},
-                               int root = 0);
+DistributedGraph scatter_graph(MPI_Comm comm, const CsrGraph& global,
+                               std::vector<int32_t> block = {}, int root = 0);
 
 /// Collective: Graph500 R-MAT (lockstep::rmat_graph's graph for the same scale, edge factor and
 /// seed: its counter-based edges, both directions, repeats once), built in parallel: each rank
@@ -115,7 +117,7 @@ struct DistributedBfsStep {
 struct DistributedBfsResult {
   std::vector<int32_t> levels, parents;  // this rank's vertices (-1: unreached); global parents
   std::vector<DistributedBfsStep> steps;
-  double ms = 0;  // the slowest rank's traversal time (from a barrier)
+  double ms = 0;                             // the slowest rank's traversal time (from a barrier)
   int64_t reached = 0, traversed_edges = 0;  // global; edges as lockstep::BfsResult counts them
   int32_t max_level = 0;
   double gteps() const { return ms > 0 ? double(traversed_edges) / (ms * 1e6) : 0; }

@@ -133,16 +133,16 @@ class DistributedCsr {
   cl::Buffer send_index_dev_, send_dev_, boundary_y_;
   std::shared_ptr<T> send_host_, recv_host_;  // pinned (mapped ALLOC_HOST_PTR) staging
   // The exchange in flight (spmv.cpp): which x, its events and requests.
-  cl::Buffer exchange_x_;              // null: none in flight
-  bool cpu_ = false;                   // a CPU device: poll gently (it shares the cores)
+  cl::Buffer exchange_x_;  // null: none in flight
+  bool cpu_ = false;       // a CPU device: poll gently (it shares the cores)
   cl::Event pack_;
-  std::vector<cl::Event> down_, up_;   // per send peer, per receive peer
+  std::vector<cl::Event> down_, up_;  // per send peer, per receive peer
   std::vector<MPI_Request> send_req_, recv_req_;
-  std::vector<char> sent_;             // per send peer: MPI_Isend posted (or the ready flag)
-  std::vector<char> posted_;           // per send peer: its download enqueued
+  std::vector<char> sent_;                // per send peer: MPI_Isend posted (or the ready flag)
+  std::vector<char> posted_;              // per send peer: its download enqueued
   std::vector<char> arrived_, released_;  // per receive peer: upload enqueued; slice released
-  std::shared_ptr<SharedHalo> shm_;    // same-host neighbours' segments; null: MPI only
-  uint64_t seq_ = 0;                   // exchanges so far (the shared-memory flags' values)
+  std::shared_ptr<SharedHalo> shm_;       // same-host neighbours' segments; null: MPI only
+  uint64_t seq_ = 0;                      // exchanges so far (the shared-memory flags' values)
   std::string shared_note_;
 };
 

@@ -81,8 +81,8 @@ int run(const po::variables_map& vm, const mpi::DistributedBfsOptions& o, MPI_Co
   if (vm.count("source")) {
     sources = {vm["source"].as<int>()};
   } else if (!vm["sources"].defaulted()) {
-    sources = mpi::bfs_sources(bfs, g, vm["sources"].as<int>(),
-                               uint64_t(vm["seed"].as<long long>()) + 7);
+    sources =
+        mpi::bfs_sources(bfs, g, vm["sources"].as<int>(), uint64_t(vm["seed"].as<long long>()) + 7);
     Report line;
     line.add("sources", sources.size()).add("picked_from", "component-of-largest-degree");
     if (me == 0) std::cout << line.str() << "\n";
@@ -123,7 +123,9 @@ int run(const po::variables_map& vm, const mpi::DistributedBfsOptions& o, MPI_Co
   kv.add("gteps", inv > 0 ? double(teps.size()) / inv : 0).add("gteps_median", median(teps));
   kv.add("gteps_min", *std::min_element(teps.begin(), teps.end()))
       .add("gteps_max", *std::max_element(teps.begin(), teps.end()));
-  kv.add("sources", sources.size()).add("runs", teps.size()).add("algorithm", mpi::to_string(o.direction));
+  kv.add("sources", sources.size())
+      .add("runs", teps.size())
+      .add("algorithm", mpi::to_string(o.direction));
   kv.add("traversed_edges", first.traversed_edges);
   if (validate) kv.add("valid", 1);
   kv.add("ranks", mpi::size(comm));

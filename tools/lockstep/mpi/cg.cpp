@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
-
 #include <lockstep/lockstep.hpp>
 
 #include "cg_options.hpp"
@@ -41,8 +40,9 @@ std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, c
     MPI_Barrier(a.comm());
     const auto t0 = std::chrono::steady_clock::now();
     MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_SUM, a.comm());
-    mean[9] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                   .count() / samples;
+    mean[9] +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+        samples;
   }
   std::vector<double> all(mpi::rank(a.comm()) == 0 ? k * size_t(mpi::size(a.comm())) : 0);
   MPI_Gather(mean.data(), k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, a.comm());
@@ -58,10 +58,10 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const auto setup0 = std::chrono::steady_clock::now();
   // A file's matrix is checked whole on rank 0 (square, finite, not zero, symmetric): the one-
   // device driver's check. A generated grid is SPD by construction (and never whole anywhere).
-  auto A = distributed_matrix<T>(comm, ctx->queue(), file, partition, nullptr,
-                                 [&](const Csr<T>& m) {
-                                   if (m.rows == m.cols) check_cg_matrix(file, m);  // else below
-                                 });
+  auto A =
+      distributed_matrix<T>(comm, ctx->queue(), file, partition, nullptr, [&](const Csr<T>& m) {
+        if (m.rows == m.cols) check_cg_matrix(file, m);  // else below
+      });
   mpi::collective(comm, [&] {
     if (A.global_rows() != A.global_cols())
       throw input_error(file + ": conjugate gradients needs a square matrix, not " +
@@ -79,7 +79,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   cl::CommandQueue& q = ctx->queue();
   cl::Buffer ones = A.make_vector(), b = A.make_vector(), x = A.make_vector();
   if (n) fill<T>(q, ones, n, T(1));
-  mpi::spmv(A, ones, b);                     // b = A*1
+  mpi::spmv(A, ones, b);  // b = A*1
   CgOptions opt = cg_options(vm, maxit), warm = opt;
   warm.maxit = 2;
   lockstep::cg(space, b, x, warm);  // warm-up: kernels built, caches hot

@@ -72,8 +72,9 @@ Csr<T> root_matrix(MPI_Comm comm, const std::string& file,
 /// --partition: nnz (row blocks of equal nonzeros) or planes (blocks of whole planes: a
 /// generated grid's, a file's bandwidth); by default planes for gen: matrices, nnz for files.
 inline std::string partition_of(const po::variables_map& vm, const std::string& file) {
-  std::string p = vm.count("partition") ? vm["partition"].as<std::string>()
-                                        : file.rfind("gen:", 0) == 0 ? "planes" : "nnz";
+  std::string p = vm.count("partition")        ? vm["partition"].as<std::string>()
+                  : file.rfind("gen:", 0) == 0 ? "planes"
+                                               : "nnz";
   if (p != "nnz" && p != "planes")
     throw usage_error("--partition is nnz or planes, not '" + p + "'");
   return p;
@@ -96,9 +97,8 @@ mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
     const std::vector<int32_t> offsets =
         mpi::partition_by_planes(int32_t(grid->rows()), grid->plane(), ranks);
     Csr<T> mine;
-    mpi::collective(comm, [&] {
-      mine = grid_rows<T>(*grid, offsets[size_t(me)], offsets[size_t(me) + 1]);
-    });
+    mpi::collective(
+        comm, [&] { mine = grid_rows<T>(*grid, offsets[size_t(me)], offsets[size_t(me) + 1]); });
     return mpi::DistributedCsr<T>(comm, q, offsets, mine);
   }
   Csr<T> global = root_matrix<T>(comm, file, check);
@@ -121,10 +121,10 @@ long long print_partition(mpi::DistributedCsr<T>& a, int samples) {
   const int me = mpi::rank(a.comm()), ranks = mpi::size(a.comm());
   constexpr int k = 10;
   double mine[k] = {double(a.offsets()[size_t(me)]), double(a.local_rows()),
-                    double(a.local_nnz()),          double(a.halo_size()),
-                    double(a.send_volume()),        double(a.neighbours()),
-                    double(a.interior_rows()),      host_ms,
-                    double(a.shared_neighbours()),  double(a.shared_registered())};
+                    double(a.local_nnz()),           double(a.halo_size()),
+                    double(a.send_volume()),         double(a.neighbours()),
+                    double(a.interior_rows()),       host_ms,
+                    double(a.shared_neighbours()),   double(a.shared_registered())};
   std::vector<double> all(me == 0 ? k * size_t(ranks) : 0);
   MPI_Gather(mine, k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, a.comm());
   if (me == 0 && !a.shared_note().empty())
