@@ -112,19 +112,19 @@ BfsRuns AlgorithmRuns::finish() {
   return std::move(out_);
 }
 
-std::vector<BfsRuns> run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions o,
-                                    const std::vector<BfsAlgorithm>& list, const BfsPlan& plan) {
-  std::vector<BfsRuns> out;
+void run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions o,
+                    const std::vector<BfsAlgorithm>& list, const BfsPlan& plan,
+                    const std::function<void(size_t, const BfsRuns&)>& done) {
   if (!plan.interleave) {  // one engine at a time: one copy of the graph on the device
-    for (BfsAlgorithm algorithm : list) {
-      o.algorithm = algorithm;
+    for (size_t k = 0; k < list.size(); ++k) {
+      o.algorithm = list[k];
       AlgorithmRuns runs(ctx, g, o, plan);
       runs.warm_up();
       for (size_t i = 0; i < plan.sources.size(); ++i)
         for (int rep = 0; rep < plan.repeat; ++rep) runs.run(i, rep);
-      out.push_back(runs.finish());
+      done(k, runs.finish());
     }
-    return out;
+    return;
   }
   std::vector<std::unique_ptr<AlgorithmRuns>> all;
   for (BfsAlgorithm algorithm : list) {
@@ -135,8 +135,7 @@ std::vector<BfsRuns> run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions 
   for (size_t i = 0; i < plan.sources.size(); ++i)
     for (int rep = 0; rep < plan.repeat; ++rep)
       for (auto& runs : all) runs->run(i, rep);
-  for (auto& runs : all) out.push_back(runs->finish());
-  return out;
+  for (size_t k = 0; k < all.size(); ++k) done(k, all[k]->finish());
 }
 
 }  // namespace lockstep::cli

@@ -3,6 +3,7 @@
 // (--interleave), every algorithm runs each source's repeats in turn, so that a slow spell of
 // the host falls on all of them rather than on one algorithm's block.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -50,8 +51,10 @@ class AlgorithmRuns {
   std::map<BfsAlgorithm, int> counts_;
 };
 
-/// Every algorithm of `list` as `plan` says, in order or interleaved; their summaries in order.
-std::vector<BfsRuns> run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions o,
-                                    const std::vector<BfsAlgorithm>& list, const BfsPlan& plan);
+/// Every algorithm of `list` as `plan` says, in order or interleaved; `done(k, runs)` for each
+/// in list order, as soon as its runs end (in order: after its own; interleaved: after all).
+void run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions o,
+                    const std::vector<BfsAlgorithm>& list, const BfsPlan& plan,
+                    const std::function<void(size_t, const BfsRuns&)>& done);
 
 }  // namespace lockstep::cli

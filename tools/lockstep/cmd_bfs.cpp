@@ -245,14 +245,13 @@ int run_bfs(const Args& args) {
   plan.steps = outs.has("steps-out") ? &outs["steps-out"] : nullptr;
   nlohmann::json runs = nlohmann::json::array();
   std::string last;
-  std::vector<BfsRuns> all = run_algorithms(ctx.get(), g, o, list, plan);
-  for (size_t k = 0; k < all.size(); ++k) {
-    if (outs.has("levels-out") && k + 1 == all.size())
-      for (int32_t l : all[k].first.levels) outs["levels-out"] << l << "\n";
-    runs.push_back(all[k].summary.json());
-    if (k + 1 < all.size()) std::cout << all[k].summary.str() << "\n";
-    last = all[k].summary.str();
-  }
+  run_algorithms(ctx.get(), g, o, list, plan, [&](size_t k, const BfsRuns& r) {
+    if (outs.has("levels-out") && k + 1 == list.size())
+      for (int32_t l : r.first.levels) outs["levels-out"] << l << "\n";
+    runs.push_back(r.summary.json());
+    if (k + 1 < list.size()) std::cout << r.summary.str() << "\n";
+    last = r.summary.str();
+  });
   outs.json("json", runs.size() == 1 ? runs[0] : runs);
   outs.commit();
   std::cout << last << "\n";
