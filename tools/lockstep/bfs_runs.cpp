@@ -84,20 +84,22 @@ void AlgorithmRuns::run(size_t i, int rep) {
   for (BfsAlgorithm s : kAll) counts_[s] += r.levels_run(s);
   if (plan_.steps && i == 0 && rep == plan_.repeat - 1)
     write_steps(*plan_.steps, o_.algorithm, source, r);
-  sum_ms_ += r.ms;
   reps_[i].push_back(r.ms);
   teps_.push_back(r.gteps());
   if (i == 0 && rep == 0) out_.first = std::move(r);
 }
 
 BfsRuns AlgorithmRuns::finish() {
-  double sum_median_ms = 0;
-  for (const auto& reps : reps_) sum_median_ms += median(reps);
+  double sum_ms = 0, sum_median_ms = 0;
+  for (const auto& reps : reps_) {
+    for (double ms : reps) sum_ms += ms;
+    sum_median_ms += median(reps);
+  }
   const BfsResult& f = out_.first;
   Report& kv = out_.summary;
   kv.json_only("n", g_.n).json_only("edges", g_.edges());
   kv.add("reached", f.reached).add("max_level", f.max_level).add("sum_levels", f.sum_levels);
-  kv.add("ms", teps_.empty() ? 0 : sum_ms_ / double(teps_.size()));
+  kv.add("ms", teps_.empty() ? 0 : sum_ms / double(teps_.size()));
   kv.add("ms_median", reps_.empty() ? 0 : sum_median_ms / double(reps_.size()));
   add_teps(kv, teps_);
   kv.line_only("sources", plan_.sources.size()).json_only("sources", plan_.sources);
@@ -115,27 +117,22 @@ BfsRuns AlgorithmRuns::finish() {
 void run_algorithms(Context* ctx, const CsrGraph& g, BfsOptions o,
                     const std::vector<BfsAlgorithm>& list, const BfsPlan& plan,
                     const std::function<void(size_t, const BfsRuns&)>& done) {
-  if (!plan.interleave) {  // one engine at a time: one copy of the graph on the device
-    for (size_t k = 0; k < list.size(); ++k) {
+  // list[begin, end) together: their engines (one copy of the graph each), warm-ups, then each
+  // source's repeats taking the algorithms in turn
+  auto together = [&](size_t begin, size_t end) {
+    std::vector<std::unique_ptr<AlgorithmRuns>> all;
+    for (size_t k = begin; k < end; ++k) {
       o.algorithm = list[k];
-      AlgorithmRuns runs(ctx, g, o, plan);
-      runs.warm_up();
-      for (size_t i = 0; i < plan.sources.size(); ++i)
-        for (int rep = 0; rep < plan.repeat; ++rep) runs.run(i, rep);
-      done(k, runs.finish());
+      all.push_back(std::make_unique<AlgorithmRuns>(ctx, g, o, plan));
     }
-    return;
-  }
-  std::vector<std::unique_ptr<AlgorithmRuns>> all;
-  for (BfsAlgorithm algorithm : list) {
-    o.algorithm = algorithm;
-    all.push_back(std::make_unique<AlgorithmRuns>(ctx, g, o, plan));
-  }
-  for (auto& runs : all) runs->warm_up();
-  for (size_t i = 0; i < plan.sources.size(); ++i)
-    for (int rep = 0; rep < plan.repeat; ++rep)
-      for (auto& runs : all) runs->run(i, rep);
-  for (size_t k = 0; k < all.size(); ++k) done(k, all[k]->finish());
+    for (auto& runs : all) runs->warm_up();
+    for (size_t i = 0; i < plan.sources.size(); ++i)
+      for (int rep = 0; rep < plan.repeat; ++rep)
+        for (auto& runs : all) runs->run(i, rep);
+    for (size_t k = begin; k < end; ++k) done(k, all[k - begin]->finish());
+  };
+  if (plan.interleave) return together(0, list.size());
+  for (size_t k = 0; k < list.size(); ++k) together(k, k + 1);  // one graph copy at a time
 }
 
 }  // namespace lockstep::cli

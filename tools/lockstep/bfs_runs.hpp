@@ -45,7 +45,6 @@ class AlgorithmRuns {
   const BfsPlan& plan_;
   std::unique_ptr<Bfs> engine_;
   BfsRuns out_;
-  double sum_ms_ = 0;
   std::vector<std::vector<double>> reps_;  // per source, its runs' ms
   std::vector<double> teps_;
   std::map<BfsAlgorithm, int> counts_;
