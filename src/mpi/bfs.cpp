@@ -6,7 +6,7 @@
 // claims the owned neighbours and writes the others, each remote vertex once a search (the
 // bitmap `seen`), as (vertex, parent) pairs counted per owner; bfs_dist_bucket groups them by
 // owner on the device, PairExchange (mpi/bfs_pairs.hpp: shared memory between ranks of one
-// host, MPI_Alltoall / MPI_Ialltoallv otherwise) takes each bucket to its owner's device, and
+// host, MPI_Alltoall / MPI_Alltoallv otherwise) takes each bucket to its owner's device, and
 // the owners' bfs_dist_claim takes them. Bottom-up: every rank's frontier bitmap words onto
 // every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between ranks of one host,
 // MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's unvisited vertices

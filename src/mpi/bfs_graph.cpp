@@ -16,6 +16,7 @@
 
 #include "lockstep/generators.hpp"
 #include "lockstep/mpi/bfs.hpp"
+#include "mpi/mpi_type.hpp"
 
 namespace lockstep::mpi {
 
@@ -170,9 +171,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     const size_t np = size_t(p), cap = size_t(std::min(m, kRound * kBlock));
     std::vector<int32_t> from(cap), to(cap), pairs(4 * cap), got;
     std::vector<int> scount(np), sdispl(np), rcount(np), rdispl(np);
-    MPI_Datatype pair;
-    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
-    MPI_Type_commit(&pair);
+    const Int32Pair pair;
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
     auto owner = [&](int32_t v) {
@@ -220,8 +219,8 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       int64_t total = 0;
       for (size_t q = 0; q < np; ++q) rdispl[q] = int(total), total += rcount[q];
       got.resize(size_t(2 * total));
-      MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair, got.data(), rcount.data(),
-                    rdispl.data(), pair, comm);
+      MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair.type, got.data(),
+                    rcount.data(), rdispl.data(), pair.type, comm);
       int64_t* c = cur.data();
       int32_t* r = raw.get();
       const int32_t* in = got.data();
@@ -229,7 +228,6 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       for (int64_t i = 0; i < total; ++i)
         r[__atomic_fetch_add(c + (in[2 * i] - lo), 1, __ATOMIC_RELAXED)] = in[2 * i + 1];
     }
-    MPI_Type_free(&pair);
   }
   prefix = {};
   // Sort each row and keep one of each entry (in place), then compact.

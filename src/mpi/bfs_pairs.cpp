@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lockstep/mpi/session.hpp"
+#include "mpi/mpi_type.hpp"
 #include "mpi/pinned.hpp"
 
 namespace lockstep::mpi {
@@ -127,7 +128,7 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
 }
 
 // The counts by MPI_Alltoall (-1 from a rank past its buffer: then every rank stops after it),
-// the pairs by MPI_Ialltoallv into pinned memory, uploaded into recv_ from `at`.
+// the pairs by MPI_Alltoallv into pinned memory, uploaded into recv_ from `at`.
 int64_t PairExchange::by_messages(const int32_t* out, std::vector<int> scount,
                                   const std::vector<int>& sdispl, size_t at, int& bad) {
   auto& q = ctx_.queue();
@@ -144,14 +145,9 @@ int64_t PairExchange::by_messages(const int32_t* out, std::vector<int> scount,
     got_cap_ = std::max<size_t>(total * 2, 1 << 16);
     got_ = pinned<int32_t>(q, got_cap_ * 2);
   }
-  MPI_Datatype pair;
-  MPI_Type_contiguous(2, MPI_INT32_T, &pair);
-  MPI_Type_commit(&pair);
-  MPI_Request req;
-  MPI_Ialltoallv(out, scount.data(), sdispl.data(), pair, got_.get(), rcount.data(), rdispl.data(),
-                 pair, comm_, &req);
-  MPI_Wait(&req, MPI_STATUS_IGNORE);
-  MPI_Type_free(&pair);
+  const Int32Pair pair;
+  MPI_Alltoallv(out, scount.data(), sdispl.data(), pair.type, got_.get(), rcount.data(),
+                rdispl.data(), pair.type, comm_);
   if (total) {
     reserve(at + total, at);
     check(q.enqueueWriteBuffer(recv_, CL_FALSE, at * 8, total * 8, got_.get()),

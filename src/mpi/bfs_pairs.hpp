@@ -8,7 +8,7 @@
 // its own bucket out of that peer's segment into its receive buffer (the uploads overlap the
 // waits); once the claim kernel over them is done it posts consumed, which frees the sender's
 // half for the exchange after next. No collective call for them. Ranks of other hosts, or all
-// ranks under LOCKSTEP_MPI_HALO=mpi: the counts by MPI_Alltoall and the pairs by MPI_Ialltoallv
+// ranks under LOCKSTEP_MPI_HALO=mpi: the counts by MPI_Alltoall and the pairs by MPI_Alltoallv
 // through pinned memory (every rank makes these calls when any rank has a peer on another host,
 // with no counts for its same-host peers). The pairs of a level: at most `capacity` (a level
 // runs bottom-up on every rank when some rank's frontier edges pass it: the reduced `over` flag

@@ -18,7 +18,7 @@
 //              the one-GPU engine's load-balanced merge-path tiles): neighbours it owns are
 //              claimed there, the others leave as (vertex, parent) pairs, each remote
 //              vertex at most once a search (a global bitmap of those sent or seen in a gathered
-//              frontier), bucketed by owner on the device and sent with MPI_Ialltoallv through
+//              frontier), bucketed by owner on the device and sent with MPI_Alltoallv through
 //              pinned host buffers (the counts first, while the device buckets); the owners
 //              claim what they receive;
 //   bottom-up  each rank's frontier bitmap words are gathered on every rank (shared memory
