@@ -37,7 +37,6 @@ struct DistributedBfs::Impl {
   std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
   BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
   std::unique_ptr<OneRankBfs> one;            // one rank, a graph the one-device engine takes
-  std::vector<int> zeros;                     // counts' reset (an async write)
   std::array<int32_t, 4> ctr_host{};
   int64_t edges_host = 0;
 

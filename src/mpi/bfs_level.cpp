@@ -69,7 +69,6 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
   block_buf = upload(q, g.block, CL_MEM_READ_ONLY);
   counts = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
   cursors = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
-  zeros.assign(size_t(p), 0);
 }
 
 size_t DistributedBfs::Impl::round_up(int64_t items) const {
@@ -119,7 +118,7 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
   const size_t np = static_cast<size_t>(p);
   std::vector<int> scount(np, 0);
   zero_counters();
-  check(q.enqueueWriteBuffer(counts, CL_FALSE, 0, np * 4, zeros.data()), "clEnqueueWriteBuffer");
+  check(q.enqueueFillBuffer(counts, int32_t(0), 0, np * 4), "clEnqueueFillBuffer");
   st.balanced = balanced(count, edges);
   if (st.balanced) {
     const int64_t tiles = part->run(off, qa, count, edges);
