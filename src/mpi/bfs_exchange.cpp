@@ -108,7 +108,7 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
         moved = true;
       }
     }
-    if (!moved && !waiting.empty()) wait_.poll(waiting);
+    if (!moved && !waiting.empty()) wait_.poll_ranks(waiting);
   }
   MPI_Waitall(int(reqs.size() - recvs), reqs.data() + recvs, MPI_STATUSES_IGNORE);
   pending_ = shm_ != nullptr;

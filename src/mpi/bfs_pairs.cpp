@@ -113,7 +113,7 @@ int64_t PairExchange::exchange(const cl::Buffer& bucketed, const std::vector<int
     if (moved)
       wait_.progress();
     else if (!waiting.empty())
-      wait_.poll(waiting);
+      wait_.poll_ranks(waiting);
   }
   pending_ = segment;
   if (!use_shm || messages_) {

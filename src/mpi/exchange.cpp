@@ -31,22 +31,13 @@
 namespace lockstep::mpi {
 
 template <typename T>
-void SpmvExchange<T>::Poll::step(A& a) {
-  if (progress(a)) {
-    since = std::chrono::steady_clock::now();
-    return;
-  }
-  pause(a);
-  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() <
-      kStallSeconds)
-    return;
-  std::string ranks;
+std::string SpmvExchange<T>::waiting_for(const A& a) {
+  std::string ranks = "rank";
   for (size_t i = 0; i < a.sends_.size(); ++i)
     if (!a.sent_[i]) ranks += " " + std::to_string(a.sends_[i].rank) + " (send)";
   for (size_t j = 0; j < a.recvs_.size(); ++j)
     if (!a.arrived_[j]) ranks += " " + std::to_string(a.recvs_[j].rank) + " (halo)";
-  throw std::runtime_error("halo exchange " + std::to_string(a.seq_) + ": nothing moved for " +
-                           std::to_string(int(kStallSeconds)) + " s; waiting for rank" + ranks);
+  return ranks;
 }
 
 // The pack, first on the main queue (behind x's last write): run() enqueues the interior rows
@@ -187,7 +178,7 @@ void SpmvExchange<T>::upload(A& a, int peer) {
 // Every send posted, every halo arrived and its upload enqueued, every send complete.
 template <typename T>
 void SpmvExchange<T>::complete(A& a) {
-  for (Poll poll; !all_sent(a) || !all_arrived(a);) poll.step(a);
+  poll_until(a, [&] { return all_sent(a) && all_arrived(a); });
   for (;;) {
     int peer = MPI_UNDEFINED;
     MPI_Waitany(int(a.recv_req_.size()), a.recv_req_.data(), &peer, MPI_STATUS_IGNORE);
@@ -200,7 +191,7 @@ void SpmvExchange<T>::complete(A& a) {
 
 template <typename T>
 void SpmvExchange<T>::wait(A& a, const cl::Event& e) {
-  for (Poll poll; a.exchange_x_() && !done(e);) poll.step(a);
+  poll_until(a, [&] { return !a.exchange_x_() || done(e); });
   check(e.wait(), "clWaitForEvents");
 }
 

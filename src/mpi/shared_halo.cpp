@@ -210,7 +210,7 @@ bool SharedHalo::consumed(int dest, uint64_t seq) const {
 void SharedHalo::await_half(uint64_t seq, const HaloWait& wait) const {
   for (int r = 0; r < ranks_; ++r)
     while (local(r) && !consumed(r, seq < 2 ? 0 : seq - 2))
-      wait.poll("rank " + std::to_string(r) + " (consumed)");
+      wait.poll([r] { return "rank " + std::to_string(r) + " (consumed)"; });
 }
 
 HaloWait::HaloWait(const cl::CommandQueue& queue) {
@@ -223,22 +223,33 @@ void HaloWait::start(std::string name) {
   progress();
 }
 
-void HaloWait::poll(const std::vector<int>& ranks) const {
-  std::string names = "rank";
-  for (int r : ranks) names += " " + std::to_string(r);
-  poll(names);
+void HaloWait::poll_ranks(const std::vector<int>& ranks) const {
+  poll([&] {
+    std::string names = "rank";
+    for (int r : ranks) names += " " + std::to_string(r);
+    return names;
+  });
 }
 
-void HaloWait::poll(const std::string& waiting_for) const {
-  constexpr double kStallSeconds = 120;  // nothing moved that long: a peer stopped; an error
+namespace {
+constexpr double kStallSeconds = 120;  // nothing moved that long: a peer stopped; an error
+}  // namespace
+
+void HaloWait::pause() const {
   if (cpu_)
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   else
     std::this_thread::yield();
-  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count() >=
-      kStallSeconds)
-    throw std::runtime_error(name_ + ": nothing moved for " + std::to_string(int(kStallSeconds)) +
-                             " s; waiting for " + waiting_for);
+}
+
+bool HaloWait::stalled() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since_).count() >=
+         kStallSeconds;
+}
+
+void HaloWait::fail(const std::string& waiting_for) const {
+  throw std::runtime_error(name_ + ": nothing moved for " + std::to_string(int(kStallSeconds)) +
+                           " s; waiting for " + waiting_for);
 }
 
 }  // namespace lockstep::mpi

@@ -92,24 +92,35 @@ class SharedHalo {
   bool registered_ = false;
 };
 
-/// Polling the counters: pause() between polls (a short sleep where the device is the CPU, whose
-/// threads need the core: PoCL; a yield otherwise), and after 120 s without progress a
-/// runtime_error naming the exchange and what it waits for (a peer that stopped).
+/// Polling for an exchange's progress (the shared-memory counters, MPI requests, copies): a pause
+/// between polls (a short sleep where the device is the CPU, whose threads need the core: PoCL;
+/// a yield otherwise), and after 120 s without progress a runtime_error naming the exchange and
+/// what it waits for (a peer that stopped), never a silent hang. Used by the SpMV's halo exchange
+/// and the BFS's bitmap and pair exchanges.
 class HaloWait {
  public:
-  explicit HaloWait(const cl::CommandQueue& queue);
+  explicit HaloWait(bool cpu) : cpu_(cpu) {}
+  explicit HaloWait(const cl::CommandQueue& queue);  // cpu: the queue's device is not a GPU
   /// Starts the no-progress clock of exchange `name` (e.g. "bfs pairs exchange 7").
   void start(std::string name);
   void progress() { since_ = std::chrono::steady_clock::now(); }
-  /// One pause; throws when nothing progressed for 120 s, naming `waiting_for` ("rank 2").
-  void poll(const std::string& waiting_for) const;
+  /// One pause; when nothing progressed for 120 s, throws naming `waiting_for()` ("rank 2"),
+  /// which is called only then.
+  template <typename F>
+  void poll(F&& waiting_for) const {
+    pause();
+    if (stalled()) fail(waiting_for());
+  }
   /// The same, naming the ranks waited for ("rank 1 3").
-  void poll(const std::vector<int>& ranks) const;
+  void poll_ranks(const std::vector<int>& ranks) const;
 
  private:
+  void pause() const;
+  bool stalled() const;
+  [[noreturn]] void fail(const std::string& waiting_for) const;
   bool cpu_ = false;
   std::string name_;
-  std::chrono::steady_clock::time_point since_;
+  std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace lockstep::mpi

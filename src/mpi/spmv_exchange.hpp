@@ -4,7 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <chrono>
-#include <thread>
+#include <string>
 
 #include "lockstep/mpi/distributed_csr.hpp"
 #include "mpi/shared_halo.hpp"
@@ -25,22 +25,21 @@ struct SpmvExchange {
   static bool all_sent(const A& a) {
     return std::all_of(a.sent_.begin(), a.sent_.end(), [](char c) { return c != 0; });
   }
-  // A GPU: give the core back briefly; PoCL: sleep, the device's threads need the core.
-  static void pause(const A& a) {
-    if (a.cpu_)
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    else
-      std::this_thread::yield();
-  }
-
-  // The host's polling loop: progress, else pause; nothing moving for kStallSeconds (a
+  // The host's polling loop (HaloWait): progress, else a pause; nothing moving for 120 s (a
   // neighbour that stopped: its flag never comes) is an error naming the ranks waited for,
   // never a silent hang (a failed rank ends the job: the CLI aborts on such errors).
-  static constexpr double kStallSeconds = 120;
-  struct Poll {
-    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
-    void step(A& a);
-  };
+  template <typename Done>
+  static void poll_until(A& a, Done done) {
+    HaloWait wait(a.cpu_);
+    wait.start("halo exchange " + std::to_string(a.seq_));
+    while (!done()) {
+      if (progress(a))
+        wait.progress();
+      else
+        wait.poll([&] { return waiting_for(a); });
+    }
+  }
+  static std::string waiting_for(const A& a);  // "rank 1 (send) 2 (halo)": what is not done
 
   static bool shared(const A& a, int rank) { return a.shm_ && a.shm_->local(rank); }
   static bool all_arrived(const A& a) {
