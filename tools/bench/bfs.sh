@@ -4,18 +4,18 @@
 #     in-process; sources: random vertices of degree >= 1 in the largest connected component
 #     (Graph500's search keys); GTEPS = harmonic mean (Graph500's figure) with median/min/max per
 #     source, each undirected edge of the traversed component once; every run validated. Scale
-#     22 runs every strategy forced for all levels beside auto and the 16-core CPU BFS
+#     22 runs every algorithm forced for all levels beside auto and the 16-core CPU BFS
 #     (`--algorithm cpu`) with 16 sources; larger scales run auto, lb, bottom-up and the CPU with
 #     8 sources (4 from scale 25). ALGS (a --algorithm list) and SOURCES replace both for every
 #     scale: SCALES="24 25" ALGS=cpu,auto SOURCES=4 GRAPHS=none GRID=0 is RMAT 24 and 25 alone.
 # (2) The real graphs in $GRAPHS (SNAP .txt.gz as directed, `-u` files listed in UNDIRECTED as
 #     undirected; DIMACS .gr.gz; Matrix Market .mtx[.gz]) and any held-out ones there (NotreDame,
-#     mdual): 16 sources, 5 runs each after 3 warm-up searches per strategy, auto beside cpu and
-#     the forced strategies; compare strategies by ms_median (each source's median run).
+#     mdual): 16 sources, 5 runs each after 3 warm-up searches per algorithm, auto beside cpu and
+#     the forced algorithms; compare algorithms by ms_median (each source's median run).
 # (3) The deep 2D grid $GRID x $GRID from a corner: auto against one launch per level (multi under
 #     the relaunch barrier, and the queue and lb kernels).
 # Per-level steps (--steps-out) go to $OUT/bfs_steps_*.txt; the plot (time per level against
-# frontier size by strategy) to $OUT/bfs.png; the table to $OUT/bfs.txt.
+# frontier size by algorithm) to $OUT/bfs.png; the table to $OUT/bfs.txt.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GRAPHS=../shared/graphs] [SCALES="22 23 24 25"]
 #      [ALGS=cpu,auto] [SOURCES=4] [GRID=2048] tools/bench/bfs.sh
 #      (GRAPHS=none, SCALES="" or GRID=0 leave a part out)
@@ -54,10 +54,10 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 all=auto,lb,bottom-up,queue,wave,multi,cpu
 interleave=""; [[ ${INTERLEAVE:-0} == 1 ]] && interleave=--interleave
 for s in $scales; do
-  if [[ $s == 22 ]]; then strategies=$all k=16; else strategies=auto,lb,bottom-up,cpu k=8; fi
+  if [[ $s == 22 ]]; then algs=$all k=16; else algs=auto,lb,bottom-up,cpu k=8; fi
   [[ $s -ge 25 ]] && k=4
-  strategies=${ALGS:-$strategies} k=${SOURCES:-$k}
-  run bfs --rmat "$s" --edge-factor 16 --sources "$k" --validate --algorithm "$strategies" \
+  algs=${ALGS:-$algs} k=${SOURCES:-$k}
+  run bfs --rmat "$s" --edge-factor 16 --sources "$k" --validate --algorithm "$algs" \
       --steps-out "$OUT/bfs_steps_rmat$s.txt"
 done
 if [[ -n "$graphs" ]]; then
@@ -79,6 +79,6 @@ fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_bfs.py" "$OUT" "$OUT/bfs.png" 2>> "$OUT/bfs.err" || echo "plot skipped (see $OUT/bfs.err)"
 "$py" "$here/plot_bfs.py" --table "$txt" > "$OUT/bfs_table.md" 2>> "$OUT/bfs.err" || true
-# issue 38: auto within 10 % of the fastest forced strategy on every graph (ALGS must force them)
+# issue 38: auto within 10 % of the fastest forced algorithm on every graph (ALGS must force them)
 "$py" "$here/plot_bfs.py" --check "$txt" | tee "$OUT/bfs_check.txt" || true
 exit 0
