@@ -12,6 +12,10 @@ sources of each source's median run, as bfs.sh compares algorithms; the mean ms 
 the fastest forced algorithm's, verdict ok within 10 % (issue 38), auto's whole-graph CPU race
 where it ran (cpu_graph= cpu_graph_ms= device_graph_ms=), and a count of the slower ones.
 
+plot_bfs.py --ratios OUT.png LABEL=CHECK.txt ...: auto's ratio for each graph in each saved
+`--check` output (one group of bars a graph, one bar a run), the 1.10 goal as a line, bars hatched
+where auto ran every level on the fastest algorithm's path (same_levels=1).
+
 plot_bfs.py --table bfs.txt: the issue-21 table in Markdown from the summary lines of bfs.txt:
 one row per command, one column per strategy, GTEPS (harmonic mean over sources; Graph500 edge
 count) and mean ms per search."""
@@ -43,29 +47,40 @@ def table(path, check=False):
             s = "relaunch" if relaunch else kv["algorithm"]
             cur["cells"][s] = (float(kv["gteps"]), float(kv["ms"]),
                                float(kv.get("ms_median", kv["ms"])))
+            cur.setdefault("levels", {})[s] = {k: v for k, v in kv.items()
+                                               if k.endswith("_levels") and v != "0"}
             if s == "auto" and "cpu_graph" in kv:  # auto's whole-graph CPU race, as reported
                 cur["race"] = " ".join(f"{k}={kv[k]}" for k in
                                        ("cpu_graph", "cpu_graph_ms", "device_graph_ms") if k in kv)
-    merged, races = {}, {}
+    merged, races, levels = {}, {}, {}
     for r in rows:  # the grid's relaunch command joins the grid row
         merged.setdefault(r["name"], {}).update(r["cells"])
+        levels.setdefault(r["name"], {}).update(r.get("levels", {}))
         if "race" in r:
             races[r["name"]] = " " + r["race"]
     if check:  # auto within 10 % of the fastest forced algorithm (cpu included), by ms_median:
         # one slow run (the GPU's first search after the CPU algorithm's) moves a mean, not a median
-        bad = 0
+        bad = other = 0
         for name, cells in merged.items():
             forced = {c: v[2] for c, v in cells.items() if c != "auto"}
             if "auto" not in cells or not forced:
                 continue
             best = min(forced, key=forced.get)
             ratio = cells["auto"][2] / forced[best] if forced[best] > 0 else 1.0
+            # same_levels=1: auto ran every level of every search on the fastest algorithm's path
+            # (its per-algorithm level counts are the best's), so a ratio off 1 is the spread
+            # between two blocks of the same code, not a choice
+            lv = levels.get(name, {})
+            same = int(bool(lv.get("auto")) and lv.get("auto") == lv.get(best))
             bad += ratio > 1.10
+            other += ratio > 1.10 and not same
             mean = cells["auto"][1] / cells[best][1] if cells[best][1] > 0 else 1.0
             print(f"bfs_check graph={name.replace(' ', '_')} auto_ms={cells['auto'][2]:.4g} "
                   f"best={best} best_ms={forced[best]:.4g} ratio={ratio:.3f} mean_ratio={mean:.3f} "
-                  f"verdict={'ok' if ratio <= 1.10 else 'SLOWER'}{races.get(name, '')}")
-        print(f"bfs_check graphs={len(merged)} slower={bad}")
+                  f"verdict={'ok' if ratio <= 1.10 else 'SLOWER'} same_levels={same}"
+                  f"{races.get(name, '')}")
+        # slower_choice: slower by over 10 % on another path than the fastest algorithm's
+        print(f"bfs_check graphs={len(merged)} slower={bad} slower_choice={other}")
         return
     cols = [c for c in ORDER if any(c in cells for cells in merged.values())]
     print("| graph | " + " | ".join(cols) + " | auto vs cpu |")
@@ -126,7 +141,41 @@ def plot(folder, out):
     fig.savefig(out, dpi=110)
 
 
+def ratios(out, runs):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    data = []  # (label, {graph: (ratio, same)})
+    for arg in runs:
+        label, path = arg.split("=", 1)
+        rows = [keyvalues(line) for line in open(path) if line.startswith("bfs_check graph=")]
+        data.append((label, {r["graph"]: (float(r["ratio"]), r.get("same_levels") == "1")
+                             for r in rows}))
+    graphs = list(dict.fromkeys(g for _, d in data for g in d))
+    fig, ax = plt.subplots(figsize=(1.6 * len(graphs) + 2, 3.6))
+    width = 0.8 / max(1, len(data))
+    for k, (label, d) in enumerate(data):
+        xs = [i + k * width for i, g in enumerate(graphs) if g in d]
+        ys = [d[g][0] for g in graphs if g in d]
+        bars = ax.bar(xs, ys, width, label=label)
+        for b, g in zip(bars, [g for g in graphs if g in d]):
+            if d[g][1]:
+                b.set_hatch("//")
+    ax.axhline(1.10, color="k", ls="--", lw=1, label="goal 1.10")
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(graphs))])
+    ax.set_xticklabels(graphs, fontsize=8)
+    ax.set_ylabel("auto ms / fastest forced ms")
+    ax.set_title("BFS auto against the fastest forced algorithm (hatched: same path on every level)",
+                 fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "--ratios":
+        ratios(sys.argv[2], sys.argv[3:])
+        sys.exit(0)
     if len(sys.argv) == 3 and sys.argv[1] == "--table":
         table(sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "--check":
