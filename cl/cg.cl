@@ -163,15 +163,18 @@ void pcg_update(const int first, const int n, const T alpha, const T beta, __glo
   store_sums3(sums, a, b, c, partial);
 }
 
-// pcg_update with the SpMV nv = A m folded in (one device, short rows: what spmv_scalar does,
-// one row per work-item, grid-stride): nv never goes through memory and the SpMV is not a launch
-// of its own. The gathers read g_in (m under JACOBI, else w), so the new w (and m) go to the
+// pcg_update with the SpMV nv = A m folded in (short rows: what spmv_scalar does, one row per
+// work-item, grid-stride) on the rows first .. n-1, whose matrix rows are row_ptr/col/val's rows
+// 0 .. n-1-first (one device: the whole matrix, first = 0; distributed: the boundary part, then
+// the interior part, their columns local indices, halo columns included, so g_in holds the
+// halo): nv never goes through memory and the SpMV is not a launch of its own. The gathers read g_in (m under JACOBI, else w), so the new w (and m) go to the
 // other buffer of a pair, w_out (m_out): a work-item must not overwrite what another still
 // gathers. Every pointer is restrict (the read-only g_in and w_in may be one buffer) and on GPUs
 // the loop is unrolled twice, so two rows' loads are in flight before their stores (H100, laplace3d
 // 256, ms per iteration: plain 1.28, restrict alone 1.63, restrict + unroll 2 / 4 1.24 / 1.23).
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
-void pcg_update_spmv(const int n, const T alpha, const T beta, __global const int* restrict row_ptr,
+void pcg_update_spmv(const int first, const int n, const T alpha, const T beta,
+                     __global const int* restrict row_ptr,
                      __global const int* restrict col, __global const T* restrict val,
                      __global const T* restrict g_in, __global const T* restrict w_in,
                      __global T* restrict w_out, __global T* restrict z, __global T* restrict s,
@@ -181,10 +184,10 @@ void pcg_update_spmv(const int n, const T alpha, const T beta, __global const in
   __local T sums[3 * LOCAL_SIZE];
   T a = 0, b = 0, c = 0;
   #pragma unroll ROW_UNROLL
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+  for (int i = first + get_global_id(0); i < n; i += get_global_size(0)) {
     T nv = 0;
-    const int end = row_ptr[i + 1];
-    for (int k = row_ptr[i]; k < end; ++k) nv += val[k] * g_in[col[k]];
+    const int end = row_ptr[i - first + 1];
+    for (int k = row_ptr[i - first]; k < end; ++k) nv += val[k] * g_in[col[k]];
     const T di = diag_at(dinv, i);
     const T wi = pcg_element(i, alpha, beta, nv, w_in[i], di, z, s, r, p, x, &a, &b, &c);
     w_out[i] = wi;

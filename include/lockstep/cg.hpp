@@ -15,9 +15,10 @@
 //   read once and summed once (one MPI_Allreduce when distributed) per iteration;
 // - pipelined: Ghysels & Vanroose (2014), Algorithm 2: one fused update kernel per iteration that
 //   also reduces the next iteration's three scalars into one small buffer, read once; the global
-//   sum (MPI_Iallreduce when distributed) overlaps the SpMV. On one device (or one rank), when
-//   the matrix's SpMV runs one row per work-item, the update kernel computes the SpMV itself
-//   (nothing to overlap there; the SpMV's output never goes through memory: CgOptions::fuse_spmv).
+//   sum (MPI_Iallreduce when distributed) overlaps the SpMV. When the matrix's SpMV runs one row
+//   per work-item, the update kernel computes the SpMV itself (nothing to overlap the sum with
+//   then; the SpMV's output never goes through memory: CgOptions::fuse_spmv); distributed, the
+//   halo exchange of its output overlaps the interior rows' update.
 //   Extra recurrences cost rounding:
 //   every `replace_every` iterations the residual and its recurrences are recomputed from x
 //   (residual replacement; four extra SpMVs), more often in float. Both algorithms declare
@@ -59,9 +60,10 @@ struct CgOptions {
   // pipelined: residual replacement period (0: never; -1: 100 in double, 20 in float, where each
   // replacement also restarts the directions: src/cg/pipelined.cpp says why)
   int replace_every = -1;
-  // pipelined: on one device (CgSpace::local_matrix) whose SpMV runs one row per work-item
-  // (the tuned or predicted choice, as for stencils), compute the SpMV inside the update
-  // kernel: two vector passes and one launch fewer per iteration. false: always a separate SpMV.
+  // pipelined: on one device (CgSpace::local_matrix), or distributed (CgSpace::local_parts),
+  // when the SpMV runs one row per work-item (the tuned or predicted choice, as for stencils;
+  // distributed: for both parts on every rank), compute the SpMV inside the update kernel: two
+  // vector passes and one launch fewer per iteration. false: always a separate SpMV.
   bool fuse_spmv = true;
 };
 
@@ -103,6 +105,22 @@ class CgSpace {
   /// input, then updates the rest: the exchange overlaps that update and the SpMV's interior.
   virtual int early_rows() const { return 0; }
   virtual void start_exchange(cl::Buffer& x) { (void)x; }
+  /// Distributed over several processes: the local rows as two local CSR products over local
+  /// column indices (the owned columns, then the halo): `interior` gives rows
+  /// [0, interior->rows()) and reads no halo; `boundary` gives the rest, reads x's halo, and
+  /// holds every value another process reads (the last early_rows() rows). Both null where
+  /// there is no such split (local_matrix() is the whole product, or some interior row is read
+  /// elsewhere). Pipelined CG then folds the SpMV into its update, part by part.
+  struct Parts {
+    const DeviceCsr<T>* interior = nullptr;
+    const DeviceCsr<T>* boundary = nullptr;
+  };
+  virtual Parts local_parts() const { return {}; }
+  /// x's halo (the exchange start_exchange(x) began, else one run now) arrived, its uploads
+  /// ordered before the next command on queue(). Collective, like start_exchange.
+  virtual void await_halo(cl::Buffer& x) { (void)x; }
+  /// Whether `mine` holds on every process (collective): choices that change the exchanges.
+  virtual bool all(bool mine) { return mine; }
   /// Waits for e (a distributed space lets its exchange and reduction progress meanwhile).
   virtual void wait(const cl::Event& e) { check(e.wait(), "clWaitForEvents"); }
 };

@@ -4,12 +4,14 @@
 // partial sums from the previous fused update (cl/cg.cl pcg_update), read in one transfer and
 // summed on the host; their global sum is started (MPI_Iallreduce when distributed) and
 // overlaps the SpMV n = A m; then one fused kernel updates z, s, p, x, r, w (and m = M^-1 w)
-// and reduces the next scalars (on one device with short rows, pcg_update_spmv also computes
+// and reduces the next scalars (with short rows, pcg_update_spmv also computes
 // the SpMV itself, after the sum: nothing to overlap there, and nv never goes through memory).
 // Distributed, the update runs in two launches: first the rows other ranks read (the space's
 // early_rows()), then the space starts the next SpMV's halo exchange, then the other rows: the
 // exchange overlaps the rest of the update and the SpMV's interior rows, and the partial sums
-// are read without blocking MPI (CgSpace::wait lets it progress).
+// are read without blocking MPI (CgSpace::wait lets it progress). With short rows the SpMV is
+// fused there too (CgSpace::local_parts): the boundary rows (the early ones) after their halo
+// arrived, the exchange of the new input, the interior rows (launch_fused says why it is safe).
 // u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
 // they are recomputed from dinv. Every replace_every iterations the residual and the
 // recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
@@ -61,8 +63,10 @@ struct Pipelined {
   cl::Kernel update;  // pcg_update, when the SpMV is not fused
 
   // Fused: the SpMV runs inside the update kernel, which gathers from m (Jacobi) or w and
-  // writes the new w and m to w2 and m2, the other buffer of each pair.
-  const DeviceCsr<T>* fused;
+  // writes the new w and m to w2 and m2, the other buffer of each pair. One device: one launch
+  // on the whole matrix (parts.interior); distributed: the boundary part, then the interior.
+  typename CgSpace<T>::Parts parts;
+  bool fused = false, distributed = false;
   cl::Buffer w2, m2;
   cl::Kernel update_spmv;
 
@@ -72,25 +76,39 @@ struct Pipelined {
   bool split = false;  // the last launch was the split update
 
   Pipelined(CgSpace<T>& space, bool j, bool fuse)
-      : s(space), jacobi(j), n(space.n()), q(space.queue()), fused(fusable(space, fuse)) {
+      : s(space), jacobi(j), n(space.n()), q(space.queue()) {
+    if (fuse) choose_fused();
+    // Fused distributed: the boundary rows are the early rows (local_parts says so).
+    early =
+        fused ? (distributed ? n - parts.interior->rows() : 0) : std::clamp(s.early_rows(), 0, n);
+    early_groups = cg_sum_groups(early);
+    partial_early = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
+                                size_t(early_groups) * 3 * sizeof(T));
+    host.resize(size_t(groups + early_groups) * 3);
     if (!fused) {
       nv = s.vector();
       update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
-      early = std::clamp(s.early_rows(), 0, n);
-      early_groups = cg_sum_groups(early);
-      partial_early = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
-                                  size_t(early_groups) * 3 * sizeof(T));
-      host.resize(size_t(groups + early_groups) * 3);
       return;
     }
     w2 = s.vector();
     if (jacobi) m2 = s.vector();
     update_spmv = kernel(q, "cg.cl", "pcg_update_spmv", cg_defines<T>(jacobi, on_gpu(q)));
   }
-  // The matrix, when its SpMV is one local product by the one-row-per-work-item kernel.
-  static const DeviceCsr<T>* fusable(CgSpace<T>& space, bool fuse) {
-    const DeviceCsr<T>* a = fuse ? space.local_matrix() : nullptr;
-    return a && a->rows() && a->automatic_config().row_per_item() ? a : nullptr;
+  // Fused when the SpMV is one local product (local_matrix), or the two parts of a distributed
+  // one (local_parts), whose every non-empty part runs one row per work-item; distributed, every
+  // rank agrees (the fused and the split update exchange differently).
+  void choose_fused() {
+    auto row_per_item = [](const DeviceCsr<T>* a) {
+      return a && (!a->rows() || a->automatic_config().row_per_item());
+    };
+    if (const DeviceCsr<T>* a = s.local_matrix()) {
+      parts.interior = a;
+      fused = a->rows() && row_per_item(a);
+      return;
+    }
+    parts = s.local_parts();
+    distributed = true;
+    fused = s.all(row_per_item(parts.interior) && row_per_item(parts.boundary));
   }
 
   cl::Buffer& spmv_input() { return jacobi ? m : w; }  // m = M^-1 w
@@ -122,16 +140,8 @@ struct Pipelined {
   // The update; `exchange`: the next SpMV is of the new input (no replacement in between), so
   // a split update starts its exchange once the early rows are final.
   void launch_update(double alpha, double beta, cl::Buffer& x, bool exchange) {
+    if (fused) return launch_fused(alpha, beta, x, exchange);
     if (!n) return;
-    if (fused) {
-      set_args(update_spmv, cl_int(n), T(alpha), T(beta), fused->row_ptr(), fused->col_idx(),
-               fused->values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(), jacobi ? m2 : r,
-               partial);
-      launch(q, update_spmv, size_t(groups) * kCgLocal, kCgLocal);
-      std::swap(w, w2);
-      if (jacobi) std::swap(m, m2);
-      return;
-    }
     split = early > 0;
     if (split) {
       set_args(update, cl_int(n - early), cl_int(n), T(alpha), T(beta), nv, z, w, sv, r, p, x,
@@ -142,6 +152,32 @@ struct Pipelined {
     set_args(update, cl_int(0), cl_int(n - early), T(alpha), T(beta), nv, z, w, sv, r, p, x,
              dinv_arg(), m_arg(), partial);
     launch(q, update, size_t(groups) * kCgLocal, kCgLocal);
+  }
+  // The update with the SpMV inside, rows first .. end-1 of `a` (its row 0 is row first).
+  void launch_rows(const DeviceCsr<T>& a, int first, int end, double alpha, double beta,
+                   cl::Buffer& x, cl::Buffer& sums, int sum_groups) {
+    set_args(update_spmv, cl_int(first), cl_int(end), T(alpha), T(beta), a.row_ptr(), a.col_idx(),
+             a.values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(), jacobi ? m2 : r, sums);
+    launch(q, update_spmv, size_t(sum_groups) * kCgLocal, kCgLocal);
+  }
+  // One device: one launch. Distributed: the boundary rows gather this iteration's input's halo,
+  // which the last update's exchange brought (at the start and after a replacement none is in
+  // flight: await_halo runs one); they hold every value other ranks read, so the exchange of the
+  // new input (w2, or m2) starts after them and overlaps the interior rows, which read no halo.
+  // The buffer pairs make that safe across ranks: the exchange uploads into the halo slots of
+  // the new input, which this iteration's kernels never read (they gather from the old one and
+  // write the new one's rows 0..n-1 only), and whose last readers, the previous iteration's
+  // kernels, have ended (the host read their partial sums before it got here); other ranks'
+  // values come through staging, sent once their own boundary rows wrote them.
+  void launch_fused(double alpha, double beta, cl::Buffer& x, bool exchange) {
+    const int ni = parts.interior->rows();
+    if (distributed) s.await_halo(spmv_input());
+    split = distributed && early > 0;
+    if (split) launch_rows(*parts.boundary, ni, n, alpha, beta, x, partial_early, early_groups);
+    if (distributed && exchange) s.start_exchange(jacobi ? m2 : w2);
+    if (n) launch_rows(*parts.interior, 0, ni, alpha, beta, x, partial, groups);
+    std::swap(w, w2);
+    if (jacobi) std::swap(m, m2);
   }
   // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars.
   void replace(const cl::Buffer& b, cl::Buffer& x) {
@@ -163,7 +199,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   const int n = st.n;
   cl::CommandQueue& q = st.q;
   CgResult res;
-  res.spmv_fused = st.fused != nullptr;
+  res.spmv_fused = st.fused;
   const double bb = rhs_norm(s, b, res);
   if (!std::isfinite(bb)) return res;
   if (st.jacobi) s.inverse_diagonal(st.dinv);

@@ -23,6 +23,7 @@
 // time_host_exchange measures that part alone.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "mpi/mpi_type.hpp"
 #include "mpi/shared_halo.hpp"
@@ -195,6 +196,24 @@ void SpmvExchange<T>::wait(A& a, const cl::Event& e) {
   check(e.wait(), "clWaitForEvents");
 }
 
+// x's halo in place before the main queue's next command; a fresh exchange when none of x is
+// in flight (start() completes another vector's first).
+template <typename T>
+void SpmvExchange<T>::await(A& a, cl::Buffer& x) {
+  if (a.exchange_x_() != x()) start(a, x);
+  if (a.exchange_x_()) complete(a);
+  order_uploads(a);
+}
+
+template <typename T>
+void SpmvExchange<T>::order_uploads(A& a) {
+  std::vector<cl::Event> copies;
+  for (const cl::Event& e : a.up_)
+    if (e()) copies.push_back(e);
+  if (!copies.empty())
+    check(a.queue_.enqueueBarrierWithWaitList(&copies), "clEnqueueBarrierWithWaitList");
+}
+
 template struct SpmvExchange<float>;
 template struct SpmvExchange<double>;
 
@@ -206,10 +225,15 @@ template <typename T>
 void wait_progressing(DistributedCsr<T>& a, const cl::Event& e) {
   SpmvExchange<T>::wait(a, e);
 }
+template <typename T>
+void await_halo(DistributedCsr<T>& a, cl::Buffer& x) {
+  SpmvExchange<T>::await(a, x);
+}
 
-#define LOCKSTEP_INSTANTIATE(T)                                     \
-  template void start_exchange<T>(DistributedCsr<T>&, cl::Buffer&); \
-  template void wait_progressing<T>(DistributedCsr<T>&, const cl::Event&);
+#define LOCKSTEP_INSTANTIATE(T)                                            \
+  template void start_exchange<T>(DistributedCsr<T>&, cl::Buffer&);        \
+  template void wait_progressing<T>(DistributedCsr<T>&, const cl::Event&); \
+  template void await_halo<T>(DistributedCsr<T>&, cl::Buffer&);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)
 

@@ -31,10 +31,7 @@ void SpmvExchange<T>::run(A& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* t) {
   const double mpi_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   // The boundary rows wait for every upload.
-  std::vector<cl::Event> copies;
-  for (const cl::Event& e : a.up_)
-    if (e()) copies.push_back(e);
-  if (!copies.empty()) check(q.enqueueBarrierWithWaitList(&copies), "clEnqueueBarrierWithWaitList");
+  order_uploads(a);
   SpmvRun boundary = lockstep::spmv<T>(q, *a.boundary_dev_, x, a.boundary_y_);
   cl::Event copied = boundary.last;
   if (nb)

@@ -1,6 +1,7 @@
 // lockstep::mpi::DistributedSpace: what lockstep::cg needs beyond SpMV and dot on one rank's
 // share: the inverse diagonal of the local rows (interior part, then boundary part, whose
-// local row r has its diagonal in local column offset + r) and the scalars' non-blocking sum.
+// local row r has its diagonal in local column offset + r), the scalars' non-blocking sum, and
+// the two local parts pipelined CG folds into its update.
 #include "lockstep/mpi/distributed_csr.hpp"
 
 namespace lockstep::mpi {
@@ -32,6 +33,19 @@ const DeviceCsr<T>* DistributedSpace<T>::local_matrix() const {
   int ranks = 0;
   MPI_Comm_size(a_.comm(), &ranks);
   return ranks == 1 ? &a_.interior() : nullptr;
+}
+
+template <typename T>
+typename CgSpace<T>::Parts DistributedSpace<T>::local_parts() const {
+  if (local_matrix() || a_.early_rows() != a_.local_rows() - a_.interior_rows()) return {};
+  return {&a_.interior(), &a_.boundary()};
+}
+
+template <typename T>
+bool DistributedSpace<T>::all(bool mine) {
+  int v = mine ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LAND, a_.comm());
+  return v != 0;
 }
 
 template class DistributedSpace<float>;

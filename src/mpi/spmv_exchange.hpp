@@ -58,6 +58,8 @@ struct SpmvExchange {
   static void upload(A& a, int peer);
   static void complete(A& a);
   static void wait(A& a, const cl::Event& e);
+  static void await(A& a, cl::Buffer& x);
+  static void order_uploads(A& a);  // the main queue's next command waits for the uploads
 
   // The SpMV, its timeline and the host-only timing (exchange_run.cpp).
   static void run(A& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* t);

@@ -111,9 +111,13 @@ TEST_CASE("distributed pipelined cg (Jacobi too) takes classic cg's iterations w
     check_cg(gen::laplace3d(9), {}, o, 2);
     check_cg(gen::laplace2d(30), empty_last, o, 2);  // a rank with no rows
   }
+  CgOptions separate = jacobi;  // the SpMV apart, the update split around its exchange
+  separate.fuse_spmv = false;
+  check_cg(gen::laplace2d(30), empty_last, separate, 2);
   test::ScopedEnv halo("LOCKSTEP_MPI_HALO", "mpi");  // the reduction overlaps MPI's exchange too
   check_cg(gen::laplace3d(9), {}, pipelined, 2);
   check_cg(gen::laplace2d(30), empty_last, pipelined, 2);
+  check_cg(gen::laplace3d(9), {}, separate, 2);
 }
 
 TEST_CASE("distributed Jacobi: a non-positive diagonal on one rank stops every rank") {
@@ -135,7 +139,8 @@ namespace {
 
 // Every algorithm, fp32 and fp64, past 100 iterations (laplace2d 80: about 120 in float to
 // 1e-5, more in double to 1e-9): the distributed solve against the same algorithm on one device,
-// for the nnz-balanced partition and one whose last rank holds no rows; converged, the iterations
+// for the nnz-balanced partition and one whose last rank holds no rows (pipelined on a CPU: its
+// SpMV fused into the update, on every rank count); converged, the iterations
 // within `slack` (rounding: the sums add in another order), the solution within the tolerance's
 // reach of the exact one and of the one-device solution.
 template <typename T>
@@ -162,6 +167,12 @@ void check_against_one_device(const Csr<double>& a, CgAlgorithm alg, Preconditio
     const int slack = sizeof(T) == 8 ? 2 : std::max(4, one.result.iterations / 10);
     CHECK(std::abs(d.result.iterations - one.result.iterations) <= slack);
     CHECK(d.result.residuals.back() <= tol);
+    if (alg == CgAlgorithm::pipelined && !test::rank_context().info().is_gpu()) {
+      // CPUs run every SpMV one row per work-item: the update computes it, on one device and on
+      // every rank count (the boundary rows, the exchange, the interior rows).
+      CHECK(one.result.spmv_fused);
+      CHECK(d.result.spmv_fused);
+    }
     if (test::world_rank() != 0) continue;
     REQUIRE(d.x.size() == one.x.size());
     double to_exact = 0, to_one = 0;

@@ -12,6 +12,7 @@
 # Every matrix is generated in parallel, each rank its own slab of planes (--partition planes).
 # Output: the CLI's lines (partition, timeline, the last key=value line) and one
 # `run kind= matrix= algorithm= halo= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt
+# (spmv_fused=1: pipelined computed its SpMV inside the update kernel; empty for the others)
 # (and on stdout, each followed by its per-rank `timeline` lines: halo pack/download/flags or
 # MPI/upload, interior and boundary SpMV, reduction_ms), then `summary ...` lines and a table
 # ($OUT/mpi_cg_summary.txt: speedup, efficiency, each algorithm over classic (over_classic; the
@@ -74,7 +75,7 @@ run() {
   hmpi=$(grep '^partition' <<< "$out" | kv host_mpi_ms | sort -g | tail -1)
   reg=$(grep '^partition' <<< "$out" | kv registered | sort -g | head -1)
   echo "run kind=$kind matrix=$m algorithm=$alg halo=$halo np=$np ms_per_iteration=$(val ms_per_iteration)" \
-       "iterations=$(val iterations) residual=$(val residual) exchange_ms=$(val exchange_ms)" \
+       "iterations=$(val iterations) spmv_fused=$(val spmv_fused) residual=$(val residual) exchange_ms=$(val exchange_ms)" \
        "interior_ms=$(val interior_ms) hidden=$(val hidden) reduction_ms=$(val reduction_ms)" \
        "host_mpi_ms=${hmpi:-0} shared_neighbours=$(val shared_neighbours) registered=${reg:-0}" \
        "halo_values=$(val halo) setup_s=$(val setup_s) wall_s=$((SECONDS - start))" | tee -a "$txt"

@@ -166,6 +166,11 @@ void spmv(DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* time
 /// what has arrived on the host. Collective (with the spmv that completes it).
 template <typename T>
 void start_exchange(DistributedCsr<T>& a, cl::Buffer& x);
+/// x's halo present and its uploads ordered before the next command on a's queue: completes
+/// the exchange start_exchange(a, x) began, else runs one (the halo is fetched anew).
+/// Collective.
+template <typename T>
+void await_halo(DistributedCsr<T>& a, cl::Buffer& x);
 /// Waits for `e` while the exchange in flight progresses: a finished download's MPI_Isend, an
 /// arrived halo's upload, MPI's own progress (the reduction in flight).
 template <typename T>
@@ -205,6 +210,10 @@ class DistributedSpace : public CgSpace<T> {
   void spmv(cl::Buffer& x, cl::Buffer& y) override { mpi::spmv(a_, x, y); }
   int early_rows() const override { return a_.early_rows(); }
   void start_exchange(cl::Buffer& x) override { mpi::start_exchange(a_, x); }
+  void await_halo(cl::Buffer& x) override { mpi::await_halo(a_, x); }
+  /// Several ranks, and the boundary rows are the early rows: the interior and boundary parts.
+  typename CgSpace<T>::Parts local_parts() const override;
+  bool all(bool mine) override;
   void wait(const cl::Event& e) override { mpi::wait_progressing(a_, e); }
   double dot(const cl::Buffer& x, const cl::Buffer& y) override {
     return mpi::dot<T>(a_.comm(), a_.queue(), n(), x, y);
