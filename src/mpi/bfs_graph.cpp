@@ -3,9 +3,9 @@
 // rank (OpenMP): the degrees counted from the counter-based edge stream, each rank a share of
 // it, summed by MPI_Allreduce (so every rank picks the same blocks); then every rank draws its
 // share again, round by round, buckets both directions of each edge by the owner of the row
-// (MPI_Alltoall of the counts, MPI_Alltoallv of the (row, column) pairs), and places what it
-// receives with atomic cursors; rows sorted and stripped of repeats, as graph/rows.cpp builds
-// the one-GPU graph (64-bit offsets here).
+// (MPI_Alltoall of the counts, MPI_Alltoallv of the (row, column) pairs), and scatters what it
+// receives into buckets of its rows, each then sorted and stripped of repeats in cache
+// (graph/row_buckets.hpp, as graph/rows.cpp builds the one-GPU graph; 64-bit offsets here).
 #include <omp.h>
 
 #include <algorithm>
@@ -16,6 +16,8 @@
 
 #include "lockstep/generators.hpp"
 #include "lockstep/mpi/bfs.hpp"
+#include "graph/build_clock.hpp"
+#include "graph/row_buckets.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace lockstep::mpi {
@@ -139,6 +141,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   };
   // Every degree (both directions, repeats counted): each rank counts its share of the
   // blocks, one MPI_Allreduce sums them, so every rank picks the same vertex blocks.
+  detail::BuildClock clock("distributed");
   std::vector<int64_t> prefix(size_t(n) + 1, 0);
   {
     std::vector<uint32_t> deg(size_t(n), 0);
@@ -150,6 +153,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     MPI_Allreduce(MPI_IN_PLACE, deg.data(), n, MPI_UINT32_T, MPI_SUM, comm);
     for (int32_t v = 0; v < n; ++v) prefix[size_t(v) + 1] = prefix[size_t(v)] + deg[size_t(v)];
   }
+  clock.lap("count");
   collective(comm, [&] {
     if (block.empty()) block = partition_by_entries(prefix, p);
     check_block(block, p, n);
@@ -157,23 +161,36 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   g.n = n, g.block = block, g.symmetric = true;
   g.first = block[size_t(me)], g.count = block[size_t(me) + 1] - g.first;
   const int32_t lo = g.first, hi = g.first + g.count;
-  // The owned rows with repeats: cursors from the raw degrees, entries placed atomically as
-  // the owners receive them, kRound blocks of this rank's share of the stream a round.
-  std::vector<int64_t> at(prefix.begin() + lo, prefix.begin() + hi + 1);
-  const int64_t base = at[0];
-  for (int64_t& x : at) x -= base;
-  std::unique_ptr<int32_t[]> raw(new int32_t[size_t(std::max<int64_t>(1, at.back()))]);
+  // The owned rows in buckets of consecutive rows (graph/row_buckets.hpp), their sizes known
+  // from the degrees: every rank draws its share of the stream again, kRound blocks a round,
+  // sends both directions of each edge to the row's owner (MPI_Alltoallv of (row, column)
+  // pairs) and scatters what it receives into the buckets' staging slices (per-thread cursors,
+  // no atomics); each bucket is then sorted and stripped of repeats in cache.
+  detail::RowBuckets buckets;
+  {
+    const int shift = detail::key_shift(g.count);
+    std::vector<int64_t> key_entries(g.count > 0 ? size_t(((g.count - 1) >> shift) + 1) : 0);
+    for (size_t k = 0; k < key_entries.size(); ++k)
+      key_entries[k] = prefix[size_t(std::min<int64_t>(hi, lo + (int64_t(k + 1) << shift)))] -
+                       prefix[size_t(lo) + (k << shift)];
+    buckets = detail::make_buckets(lo, g.count, shift, key_entries);
+  }
+  prefix = {};
+  const size_t nb = size_t(buckets.count());
+  std::unique_ptr<int32_t[]> stage(new int32_t[size_t(std::max<int64_t>(1, 2 * buckets.at.back()))]);
   {
     const int64_t b0 = blocks * me / p, b1 = blocks * (me + 1) / p, kRound = 512;
     int64_t rounds = (b1 - b0 + kRound - 1) / kRound;
     MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, comm);
-    std::vector<int64_t> cur(at.begin(), at.end() - 1);
+    std::vector<int64_t> fill(buckets.at.begin(), buckets.at.end() - 1);  // next free pair
     const size_t np = size_t(p), cap = size_t(std::min(m, kRound * kBlock));
     std::vector<int32_t> from(cap), to(cap), pairs(4 * cap), got;
     std::vector<int> scount(np), sdispl(np), rcount(np), rdispl(np);
     const Int32Pair pair;
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
+    const int slices = omp_get_max_threads();  // the received pairs in these, one a thread
+    std::vector<int64_t> bcount(size_t(slices) * nb);
     auto owner = [&](int32_t v) {
       return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
     };
@@ -221,31 +238,35 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       got.resize(size_t(2 * total));
       MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair.type, got.data(),
                     rcount.data(), rdispl.data(), pair.type, comm);
-      int64_t* c = cur.data();
-      int32_t* r = raw.get();
+      // the received pairs into their buckets: per slice and bucket counts, then cursors
       const int32_t* in = got.data();
-#pragma omp parallel for schedule(static)
-      for (int64_t i = 0; i < total; ++i)
-        r[__atomic_fetch_add(c + (in[2 * i] - lo), 1, __ATOMIC_RELAXED)] = in[2 * i + 1];
+      std::fill(bcount.begin(), bcount.end(), 0);
+#pragma omp parallel for schedule(static, 1)
+      for (int t = 0; t < slices; ++t) {
+        int64_t* c = bcount.data() + size_t(t) * nb;
+        for (int64_t i = total * t / slices; i < total * (t + 1) / slices; ++i)
+          ++c[buckets.bucket_of(in[2 * i])];
+      }
+      for (size_t b = 0; b < nb; ++b)
+        for (int t = 0; t < slices; ++t) {
+          const int64_t k = bcount[size_t(t) * nb + b];
+          bcount[size_t(t) * nb + b] = fill[b], fill[b] += k;
+        }
+      int32_t* st = stage.get();
+#pragma omp parallel for schedule(static, 1)
+      for (int t = 0; t < slices; ++t) {
+        int64_t* c = bcount.data() + size_t(t) * nb;
+        for (int64_t i = total * t / slices; i < total * (t + 1) / slices; ++i) {
+          const int64_t k = c[buckets.bucket_of(in[2 * i])]++;
+          st[2 * k] = in[2 * i], st[2 * k + 1] = in[2 * i + 1];
+        }
+      }
     }
   }
-  prefix = {};
-  // Sort each row and keep one of each entry (in place), then compact.
-  std::vector<int64_t> kept(size_t(g.count) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int32_t v = 0; v < g.count; ++v) {
-    int32_t *b = raw.get() + at[size_t(v)], *e = raw.get() + at[size_t(v) + 1];
-    std::sort(b, e);
-    kept[size_t(v) + 1] = std::unique(b, e) - b;
-  }
-  std::partial_sum(kept.begin(), kept.end(), kept.begin());
-  g.adj.resize(size_t(kept.back()));
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int32_t v = 0; v < g.count; ++v)
-    std::copy(raw.get() + at[size_t(v)],
-              raw.get() + at[size_t(v)] + (kept[size_t(v) + 1] - kept[size_t(v)]),
-              g.adj.begin() + kept[size_t(v)]);
-  g.offsets = std::move(kept);
+  clock.lap("exchange_scatter");
+  detail::finish_rows(buckets, stage.get(), n, true, g.offsets, g.adj);
+  stage.reset();
+  clock.lap("finish");
   g.global_entries = int64_t(g.adj.size());
   MPI_Allreduce(MPI_IN_PLACE, &g.global_entries, 1, MPI_INT64_T, MPI_SUM, comm);
   return g;
