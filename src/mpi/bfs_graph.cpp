@@ -182,6 +182,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     const int64_t b0 = blocks * me / p, b1 = blocks * (me + 1) / p, kRound = 512;
     int64_t rounds = (b1 - b0 + kRound - 1) / kRound;
     MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, comm);
+    clock.lap("buckets");
     std::vector<int64_t> fill(buckets.at.begin(), buckets.at.end() - 1);  // next free pair
     const size_t np = size_t(p), cap = size_t(std::min(m, kRound * kBlock));
     std::vector<int32_t> from(cap), to(cap), pairs(4 * cap), got;
@@ -189,6 +190,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     const Int32Pair pair;
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
+    std::vector<int32_t> owner_of(2 * cap);  // each drawn entry's owner, found once
     const int slices = omp_get_max_threads();  // the received pairs in these, one a thread
     std::vector<int64_t> bcount(size_t(slices) * nb);
     auto owner = [&](int32_t v) {
@@ -203,13 +205,17 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
         gen::rmat_edges(scale, seed, begin, end, from.data() + (begin - e0),
                         to.data() + (begin - e0));
       }
+      clock.tally("round_draw");
       // per slice and owner counts, then each slice's entries at its own offsets
       std::fill(tcount.begin(), tcount.end(), 0);
 #pragma omp parallel for schedule(dynamic, 1)
       for (int t = 0; t < chunks; ++t) {
         int64_t* c = tcount.data() + size_t(t) * np;
-        for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i)
-          ++c[owner(from[size_t(i)])], ++c[owner(to[size_t(i)])];
+        for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i) {
+          const int qu = owner(from[size_t(i)]), qv = owner(to[size_t(i)]);
+          owner_of[size_t(2 * i)] = qu, owner_of[size_t(2 * i + 1)] = qv;
+          ++c[qu], ++c[qv];
+        }
       }
       int64_t sum = 0;
       for (size_t q = 0; q < np; ++q) {
@@ -226,18 +232,20 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
         int32_t* out = pairs.data();
         for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i) {
           const int32_t u = from[size_t(i)], v = to[size_t(i)];
-          int64_t k = c[owner(u)]++;
+          int64_t k = c[owner_of[size_t(2 * i)]]++;
           out[2 * k] = u, out[2 * k + 1] = v;
-          k = c[owner(v)]++;
+          k = c[owner_of[size_t(2 * i + 1)]]++;
           out[2 * k] = v, out[2 * k + 1] = u;
         }
       }
+      clock.tally("round_pack");
       MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm);
       int64_t total = 0;
       for (size_t q = 0; q < np; ++q) rdispl[q] = int(total), total += rcount[q];
       got.resize(size_t(2 * total));
       MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair.type, got.data(),
                     rcount.data(), rdispl.data(), pair.type, comm);
+      clock.tally("round_exchange");
       // the received pairs into their buckets: per slice and bucket counts, then cursors
       const int32_t* in = got.data();
       std::fill(bcount.begin(), bcount.end(), 0);
@@ -261,9 +269,10 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
           st[2 * k] = in[2 * i], st[2 * k + 1] = in[2 * i + 1];
         }
       }
+      clock.tally("round_scatter");
     }
   }
-  clock.lap("exchange_scatter");
+  clock.lap("rounds_end");
   detail::finish_rows(buckets, stage.get(), n, true, g.offsets, g.adj);
   stage.reset();
   clock.lap("finish");
