@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace lockstep::detail {
 
 class BuildClock {
  public:
-  explicit BuildClock(const char* where) : where_(where) {}
+  explicit BuildClock(std::string where) : where_(std::move(where)) {}
   BuildClock(const BuildClock&) = delete;
   BuildClock& operator=(const BuildClock&) = delete;
   ~BuildClock() {
@@ -43,9 +44,9 @@ class BuildClock {
     return s;
   }
   void print(const char* phase, double s) const {
-    std::fprintf(stderr, "build_phase %s %s_s=%.3f\n", where_, phase, s);
+    std::fprintf(stderr, "build_phase %s %s_s=%.3f\n", where_.c_str(), phase, s);
   }
-  const char* where_;
+  std::string where_;
   bool on_ = std::getenv("LOCKSTEP_BUILD_TIMES") != nullptr;
   std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
   std::vector<std::pair<const char*, double>> sums_;
