@@ -254,6 +254,10 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
         }
       }
       clock.tally("round_pack");
+      // this rank's own pairs stay out of the exchange (no copy through MPI to itself)
+      const int64_t own = scount[size_t(me)];
+      const int32_t* mine = pairs.data() + 2 * int64_t(sdispl[size_t(me)]);
+      scount[size_t(me)] = 0;
       MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm);
       int64_t total = 0;
       for (size_t q = 0; q < np; ++q) rdispl[q] = int(total), total += rcount[q];
@@ -261,14 +265,25 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair.type, got.data(),
                     rcount.data(), rdispl.data(), pair.type, comm);
       clock.tally("round_exchange");
-      // the received pairs into their buckets: per slice and bucket counts, then cursors
-      const int32_t* in = got.data();
+      // the received pairs, then the own ones, into their buckets: per slice and bucket
+      // counts, then cursors
+      // each(pair) for the pairs [i0, i1) of the received ones followed by the own ones
+      auto each_pair = [&](int64_t i0, int64_t i1, auto&& each) {
+        for (const int32_t *e = got.data() + 2 * i0, *end = got.data() + 2 * std::min(i1, total);
+             e < end; e += 2)
+          each(e);
+        for (const int32_t *e = mine + 2 * std::max<int64_t>(0, i0 - total),
+                           *end = mine + 2 * std::max<int64_t>(0, i1 - total);
+             e < end; e += 2)
+          each(e);
+      };
+      const int64_t all = total + own;
       std::fill(bcount.begin(), bcount.end(), 0);
 #pragma omp parallel for schedule(static, 1)
       for (int t = 0; t < slices; ++t) {
         int64_t* c = bcount.data() + size_t(t) * nb;
-        for (int64_t i = total * t / slices; i < total * (t + 1) / slices; ++i)
-          ++c[buckets.bucket_of(in[2 * i])];
+        each_pair(all * t / slices, all * (t + 1) / slices,
+                  [&](const int32_t* e) { ++c[buckets.bucket_of(e[0])]; });
       }
       for (size_t b = 0; b < nb; ++b)
         for (int t = 0; t < slices; ++t) {
@@ -279,10 +294,10 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
 #pragma omp parallel for schedule(static, 1)
       for (int t = 0; t < slices; ++t) {
         int64_t* c = bcount.data() + size_t(t) * nb;
-        for (int64_t i = total * t / slices; i < total * (t + 1) / slices; ++i) {
-          const int64_t k = c[buckets.bucket_of(in[2 * i])]++;
-          st[2 * k] = in[2 * i], st[2 * k + 1] = in[2 * i + 1];
-        }
+        each_pair(all * t / slices, all * (t + 1) / slices, [&](const int32_t* e) {
+          const int64_t k = c[buckets.bucket_of(e[0])]++;
+          st[2 * k] = e[0], st[2 * k + 1] = e[1];
+        });
       }
       clock.tally("round_scatter");
     }
