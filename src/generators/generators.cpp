@@ -227,7 +227,8 @@ namespace {
 // W edges from k on: edge k's level b reads half b % 2 of output 16k + b/2 + 1 of the stream.
 // The W streams interleaved (their multiplies overlap; 1.4x a single edge's chain on one core).
 template <int W>
-LOCKSTEP_ALWAYS_INLINE void rmat_batch(int32_t scale, uint64_t seed, int64_t k, int32_t* from, int32_t* to) {
+LOCKSTEP_ALWAYS_INLINE void rmat_batch(int32_t scale, uint64_t seed, int64_t k, int32_t* from,
+                                       int32_t* to) {
   // Quadrant thresholds on 32-bit uniforms: A = 0.57, A+B = 0.76, A+B+C = 0.95.
   constexpr uint32_t kA = uint32_t(0.57 * 4294967296.0), kAB = uint32_t(0.76 * 4294967296.0),
                      kABC = uint32_t(0.95 * 4294967296.0);
@@ -235,7 +236,8 @@ LOCKSTEP_ALWAYS_INLINE void rmat_batch(int32_t scale, uint64_t seed, int64_t k, 
   uint32_t i[W] = {}, j[W] = {};
   for (int32_t b = 0; b < scale; b += 2) {
     for (int w = 0; w < W; ++w) {
-      const uint64_t bits = splitmix64(seed + (uint64_t(k + w) * 16 + uint64_t(b / 2) + 1) * kGamma);
+      const uint64_t bits =
+          splitmix64(seed + (uint64_t(k + w) * 16 + uint64_t(b / 2) + 1) * kGamma);
       for (int h = 0; h < 2 && b + h < scale; ++h) {
         const uint32_t u = uint32_t(bits >> (32 * h));  // A | B | C | D: qi = C or D, qj = B or D
         i[w] |= uint32_t(u >= kAB) << (b + h);

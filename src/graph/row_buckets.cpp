@@ -4,10 +4,13 @@
 // back over the bucket's own staging pairs, then copied to their final offsets.
 #include "graph/row_buckets.hpp"
 
-#include "graph/build_clock.hpp"
-
 #include <algorithm>
 #include <numeric>
+
+#include "graph/build_clock.hpp"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace lockstep::detail {
 
@@ -35,6 +38,48 @@ RowBuckets make_buckets(int32_t first, int32_t rows, int shift,
     }
   }
   return b;
+}
+
+void append_pairs(const RowBuckets& buckets, const int32_t* a, int64_t na, const int32_t* b,
+                  int64_t nb, std::vector<int64_t>& fill, int32_t* pairs) {
+#ifdef _OPENMP
+  const int slices = omp_get_max_threads();
+#else
+  const int slices = 1;
+#endif
+  const size_t count = size_t(buckets.count()), all = size_t(na + nb);
+  std::vector<int64_t> cursor(size_t(slices) * count, 0);
+  // each(pair) for the pairs [i0, i1) of a then b
+  auto each_pair = [&](size_t i0, size_t i1, auto&& each) {
+    for (const int32_t *e = a + 2 * std::min(i0, size_t(na)),
+                       *end = a + 2 * std::min(i1, size_t(na));
+         e < end; e += 2)
+      each(e);
+    for (const int32_t *e = b + 2 * (std::max(i0, size_t(na)) - size_t(na)),
+                       *end = b + 2 * (std::max(i1, size_t(na)) - size_t(na));
+         e < end; e += 2)
+      each(e);
+  };
+#pragma omp parallel for schedule(static, 1)
+  for (int t = 0; t < slices; ++t) {
+    int64_t* c = cursor.data() + size_t(t) * count;
+    each_pair(all * size_t(t) / size_t(slices), all * size_t(t + 1) / size_t(slices),
+              [&](const int32_t* e) { ++c[buckets.bucket_of(e[0])]; });
+  }
+  for (size_t k = 0; k < count; ++k)
+    for (int t = 0; t < slices; ++t) {
+      const int64_t len = cursor[size_t(t) * count + k];
+      cursor[size_t(t) * count + k] = fill[k], fill[k] += len;
+    }
+#pragma omp parallel for schedule(static, 1)
+  for (int t = 0; t < slices; ++t) {
+    int64_t* c = cursor.data() + size_t(t) * count;
+    each_pair(all * size_t(t) / size_t(slices), all * size_t(t + 1) / size_t(slices),
+              [&](const int32_t* e) {
+                const int64_t k = c[buckets.bucket_of(e[0])]++;
+                pairs[2 * k] = e[0], pairs[2 * k + 1] = e[1];
+              });
+  }
 }
 
 // R-MAT 22: 73 % of its entries lie in rows longer than 256; an LSD radix sort of 8 bits a pass
@@ -70,13 +115,12 @@ void finish_rows(const RowBuckets& buckets, int32_t* pairs, int32_t n, bool uniq
   std::vector<int64_t> kept(size_t(nb), 0);  // entries kept in each bucket
   std::vector<int32_t> order(static_cast<size_t>(nb));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
-    return at[x + 1] - at[x] > at[y + 1] - at[y];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t x, int32_t y) { return at[x + 1] - at[x] > at[y + 1] - at[y]; });
   const bool multiplicities = counts != nullptr;
 #pragma omp parallel
   {
-    std::vector<int64_t> end;           // the bucket's row ends in `cols` after placing
+    std::vector<int64_t> end;            // the bucket's row ends in `cols` after placing
     std::vector<int32_t> cols, scratch;  // its columns by row; the radix sort's buffer
 #pragma omp for schedule(dynamic, 1)
     for (int32_t o = 0; o < nb; ++o) {
@@ -88,7 +132,8 @@ void finish_rows(const RowBuckets& buckets, int32_t* pairs, int32_t n, bool uniq
       for (int64_t i = 0; i < len; ++i) ++end[size_t(p[2 * i] - base)];
       std::partial_sum(end.begin(), end.end(), end.begin());
       if (cols.size() < size_t(len)) cols.resize(size_t(len));
-      for (int64_t i = len - 1; i >= 0; --i) cols[size_t(--end[size_t(p[2 * i] - base)])] = p[2 * i + 1];
+      for (int64_t i = len - 1; i >= 0; --i)
+        cols[size_t(--end[size_t(p[2 * i] - base)])] = p[2 * i + 1];
       // end[r] is now row r's start; the kept columns go over the pairs, multiplicities after
       int32_t *out = p, *mult = p + len;
       int64_t k = 0;
@@ -121,8 +166,9 @@ void finish_rows(const RowBuckets& buckets, int32_t* pairs, int32_t n, bool uniq
     const int32_t* p = pairs + 2 * at[b];
     const size_t to = size_t(off[buckets.row[size_t(b)]]);
     std::copy(p, p + kept[size_t(b)], adj.begin() + to);
-    if (counts) std::copy(p + (at[b + 1] - at[b]), p + (at[b + 1] - at[b]) + kept[size_t(b)],
-                          counts->begin() + to);
+    if (counts)
+      std::copy(p + (at[b + 1] - at[b]), p + (at[b + 1] - at[b]) + kept[size_t(b)],
+                counts->begin() + to);
   }
   clock.lap("copy");
 }

@@ -34,6 +34,12 @@ int key_shift(int32_t rows);
 RowBuckets make_buckets(int32_t first, int32_t rows, int shift,
                         const std::vector<int64_t>& key_entries, int64_t target = 0);
 
+/// Appends the (row, column) int32 pairs a[0 .. na) and then b[0 .. nb) (rows of the buckets)
+/// to their buckets' slices of the staging `pairs` at the cursors `fill` (one a bucket, from
+/// buckets.at; advanced past them), in parallel: per-thread counts, then per-thread cursors.
+void append_pairs(const RowBuckets& buckets, const int32_t* a, int64_t na, const int32_t* b,
+                  int64_t nb, std::vector<int64_t>& fill, int32_t* pairs);
+
 /// Finishes the rows from the filled staging `pairs` (2 * buckets.at.back() int32, overwritten):
 /// offsets (rows + 1, from 0) and adj of the sorted rows, repeats kept once with `unique` and
 /// then, when `counts` is given, each kept entry's multiplicity in it. Columns lie in [0, n).

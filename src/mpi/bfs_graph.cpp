@@ -14,10 +14,10 @@
 #include <memory>
 #include <numeric>
 
-#include "lockstep/generators.hpp"
-#include "lockstep/mpi/bfs.hpp"
 #include "graph/build_clock.hpp"
 #include "graph/row_buckets.hpp"
+#include "lockstep/generators.hpp"
+#include "lockstep/mpi/bfs.hpp"
 #include "mpi/mpi_type.hpp"
 
 namespace lockstep::mpi {
@@ -191,8 +191,8 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     buckets = detail::make_buckets(lo, g.count, shift, key_entries);
   }
   prefix = {};
-  const size_t nb = size_t(buckets.count());
-  std::unique_ptr<int32_t[]> stage(new int32_t[size_t(std::max<int64_t>(1, 2 * buckets.at.back()))]);
+  std::unique_ptr<int32_t[]> stage(
+      new int32_t[size_t(std::max<int64_t>(1, 2 * buckets.at.back()))]);
   {
     const int64_t b0 = blocks * me / p, b1 = blocks * (me + 1) / p, kRound = 512;
     int64_t rounds = (b1 - b0 + kRound - 1) / kRound;
@@ -206,8 +206,6 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
     std::vector<int32_t> owner_of(2 * cap);  // each drawn entry's owner, found once
-    const int slices = omp_get_max_threads();  // the received pairs in these, one a thread
-    std::vector<int64_t> bcount(size_t(slices) * nb);
     auto owner = [&](int32_t v) {
       return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
     };
@@ -267,38 +265,8 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       clock.tally("round_exchange");
       // the received pairs, then the own ones, into their buckets: per slice and bucket
       // counts, then cursors
-      // each(pair) for the pairs [i0, i1) of the received ones followed by the own ones
-      auto each_pair = [&](int64_t i0, int64_t i1, auto&& each) {
-        for (const int32_t *e = got.data() + 2 * i0, *end = got.data() + 2 * std::min(i1, total);
-             e < end; e += 2)
-          each(e);
-        for (const int32_t *e = mine + 2 * std::max<int64_t>(0, i0 - total),
-                           *end = mine + 2 * std::max<int64_t>(0, i1 - total);
-             e < end; e += 2)
-          each(e);
-      };
-      const int64_t all = total + own;
-      std::fill(bcount.begin(), bcount.end(), 0);
-#pragma omp parallel for schedule(static, 1)
-      for (int t = 0; t < slices; ++t) {
-        int64_t* c = bcount.data() + size_t(t) * nb;
-        each_pair(all * t / slices, all * (t + 1) / slices,
-                  [&](const int32_t* e) { ++c[buckets.bucket_of(e[0])]; });
-      }
-      for (size_t b = 0; b < nb; ++b)
-        for (int t = 0; t < slices; ++t) {
-          const int64_t k = bcount[size_t(t) * nb + b];
-          bcount[size_t(t) * nb + b] = fill[b], fill[b] += k;
-        }
-      int32_t* st = stage.get();
-#pragma omp parallel for schedule(static, 1)
-      for (int t = 0; t < slices; ++t) {
-        int64_t* c = bcount.data() + size_t(t) * nb;
-        each_pair(all * t / slices, all * (t + 1) / slices, [&](const int32_t* e) {
-          const int64_t k = c[buckets.bucket_of(e[0])]++;
-          st[2 * k] = e[0], st[2 * k + 1] = e[1];
-        });
-      }
+      // the received pairs, then the own ones, into their buckets
+      detail::append_pairs(buckets, got.data(), total, mine, own, fill, stage.get());
       clock.tally("round_scatter");
     }
   }
