@@ -206,7 +206,12 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
     std::vector<int32_t> owner_of(2 * cap);  // each drawn entry's owner, found once
-    auto owner = [&](int32_t v) {
+    auto owner = [&](int32_t v) {  // few ranks: the inner block starts at or below v, counted
+      if (p <= 8) {
+        int q = 0;
+        for (int i = 1; i < p; ++i) q += v >= block[size_t(i)];
+        return q;
+      }
       return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
     };
     for (int64_t round = 0; round < rounds; ++round) {
