@@ -1,8 +1,10 @@
-// Parallel CSR construction (see rows.hpp): a counting pass and a placing pass over blocks of
-// drawn edges (relaxed atomic increments on the degrees, then on per-row cursors), the rows
-// sorted (long ones by radix) and, for unique rows, copied without repeats. The entries are placed
-// into a scratch array that is never zero-filled (each entry is written once by the placing pass);
-// only the result, a std::vector, is.
+// Parallel CSR construction (see rows.hpp), two passes over the drawn edges in fixed chunks (one
+// a thread): the first counts each chunk's entries per key (row >> shift, at most 2^16 keys, a
+// private histogram in L2), the keys are gathered into buckets of about an L2 of entries, and
+// the second pass scatters the (row, column) pairs into their bucket's staging slice at the
+// chunk's own cursor (no atomics, a few thousand write streams); graph/row_buckets.cpp then
+// finishes each bucket in cache. (Until issue 37: atomic degree counts, entries placed with
+// atomic cursors anywhere among the n rows, then the rows sorted: R-MAT 22 in 7.4 s on 2 cores.)
 #include "graph/rows.hpp"
 
 #include <algorithm>
@@ -13,6 +15,8 @@
 #include <omp.h>
 #endif
 
+#include "graph/build_clock.hpp"
+#include "graph/row_buckets.hpp"
 #include "lockstep/error.hpp"
 
 namespace lockstep::detail {
@@ -28,26 +32,6 @@ int threads() {
 #endif
 }
 
-inline int32_t bump(int32_t* c, int32_t v) {  // c[v]++, atomically; returns the old value
-  return __atomic_fetch_add(c + v, 1, __ATOMIC_RELAXED);
-}
-
-// each(from, to) for every drawn edge, blocks of kBlock edges spread over the threads.
-template <typename Each>
-void for_each_edge(int64_t m, const DrawEdges& draw, Each each) {
-  const int64_t blocks = (m + kBlock - 1) / kBlock;
-#pragma omp parallel
-  {
-    std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t b = 0; b < blocks; ++b) {
-      const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
-      draw(begin, end, from.data(), to.data());
-      for (int64_t i = 0; i < end - begin; ++i) each(from[size_t(i)], to[size_t(i)]);
-    }
-  }
-}
-
 // fn(v, scratch) for every row, in the balanced chunks of row_chunks; scratch: one a thread.
 template <typename Fn>
 void for_each_row(const std::vector<int32_t>& offsets, Fn fn) {
@@ -60,28 +44,6 @@ void for_each_row(const std::vector<int32_t>& offsets, Fn fn) {
     for (int64_t c = 0; c < count; ++c)
       for (int32_t v = chunks[size_t(c)]; v < chunks[size_t(c) + 1]; ++v) fn(v, scratch);
   }
-}
-
-// Sorts [b, e) of values in [0, n): std::sort for short rows, else an LSD radix sort of 8 bits
-// a pass over the bits of n - 1 (R-MAT 22: three passes; 73 % of its entries lie in rows longer
-// than 256; its rows took 3.7 s of one core with std::sort alone, 0.9 s so).
-void sort_row(int32_t* b, int32_t* e, int32_t n, std::vector<int32_t>& scratch) {
-  const size_t len = size_t(e - b);
-  if (len <= 256) {
-    std::sort(b, e);
-    return;
-  }
-  if (scratch.size() < len) scratch.resize(len);
-  int32_t *src = b, *dst = scratch.data();
-  for (int shift = 0; shift < 31 && (uint32_t(std::max(n - 1, 1)) >> shift) != 0; shift += 8) {
-    size_t at[257] = {};
-    for (const int32_t* p = src; p != src + len; ++p) ++at[((uint32_t(*p) >> shift) & 255) + 1];
-    if (std::find(at + 1, at + 257, len) != at + 257) continue;  // one digit for all: in order
-    std::partial_sum(at, at + 257, at);
-    for (const int32_t* p = src; p != src + len; ++p) dst[at[(uint32_t(*p) >> shift) & 255]++] = *p;
-    std::swap(src, dst);
-  }
-  if (src != b) std::copy(src, src + len, b);
 }
 
 }  // namespace
@@ -120,60 +82,62 @@ void build_rows(int32_t n, int64_t m, bool both, bool unique, const DrawEdges& d
   if (n < 0 || m < 0 || entries >= int64_t(INT32_MAX))
     throw input_error("graph too large: " + std::to_string(entries) +
                       " adjacency entries (at most 2^31-2 with 32-bit offsets)");
-  // at: the degrees (shifted by one), their scan, then the cursors of the placing pass.
-  std::vector<int32_t> at(size_t(n) + 1, 0);
-  int32_t* deg = at.data() + 1;
-  for_each_edge(m, draw, [&](int32_t u, int32_t v) {
-    bump(deg, u);
-    if (both) bump(deg, v);
-  });
-  std::partial_sum(at.begin(), at.end(), at.begin());
-  std::unique_ptr<int32_t[]> raw(new int32_t[size_t(std::max<int64_t>(entries, 1))]);
-  int32_t* r = raw.get();
-  for_each_edge(m, draw, [&](int32_t u, int32_t v) {
-    r[bump(at.data(), u)] = v;
-    if (both) r[bump(at.data(), v)] = u;
-  });
-  // each cursor now stands at its row's end: shift them back into row starts
-  std::copy_backward(at.begin(), at.end() - 1, at.end());
-  at[0] = 0;
-
-  std::vector<int32_t> kept(size_t(n) + 1, 0);  // the row lengths after dropping repeats
-  for_each_row(at, [&](int32_t v, std::vector<int32_t>& scratch) {
-    int32_t *b = r + at[size_t(v)], *e = r + at[size_t(v) + 1];
-    sort_row(b, e, n, scratch);
-    int32_t k = int32_t(e - b);
-    if (unique && b != e) {
-      k = 1;
-      for (const int32_t* p = b + 1; p != e; ++p) k += *p != p[-1];
-    }
-    kept[size_t(v) + 1] = k;
-  });
-  std::partial_sum(kept.begin(), kept.end(), kept.begin());
-  const size_t total = size_t(kept[size_t(n)]);
-  adj = std::vector<int32_t>(total);
-  if (counts) *counts = std::vector<int32_t>(total);
-  int32_t* out_adj = adj.data();
-  int32_t* out_counts = counts ? counts->data() : nullptr;
-  for_each_row(at, [&](int32_t v, std::vector<int32_t>&) {
-    const int32_t *b = r + at[size_t(v)], *e = r + at[size_t(v) + 1];
-    int32_t* out = out_adj + kept[size_t(v)];
-    int32_t* c = out_counts ? out_counts + kept[size_t(v)] : nullptr;
-    if (!unique) {
-      std::copy(b, e, out);
-      if (c) std::fill(c, c + (e - b), 1);
-      return;
-    }
-    for (const int32_t* p = b; p != e; ++p) {
-      if (p != b && *p == p[-1]) {
-        if (c) ++c[-1];
-        continue;
+  BuildClock clock("rows");
+  const int shift = key_shift(n);
+  const size_t keys = n > 0 ? size_t(((n - 1) >> shift) + 1) : 0;
+  const int chunks = threads();
+  const int64_t blocks = (m + kBlock - 1) / kBlock;
+  // each(chunk, from, to) for every edge of the chunk's blocks, drawn kBlock at a time
+  auto each_edge = [&](auto&& each) {
+#pragma omp parallel for schedule(static, 1)
+    for (int c = 0; c < chunks; ++c) {
+      std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
+      for (int64_t b = blocks * c / chunks; b < blocks * (c + 1) / chunks; ++b) {
+        const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
+        draw(begin, end, from.data(), to.data());
+        for (int64_t i = 0; i < end - begin; ++i) each(c, from[size_t(i)], to[size_t(i)]);
       }
-      *out++ = *p;
-      if (c) *c++ = 1;
     }
+  };
+  std::vector<int32_t> hist(size_t(chunks) * keys, 0);  // entries per chunk and key
+  each_edge([&](int c, int32_t u, int32_t v) {
+    int32_t* h = hist.data() + size_t(c) * keys;
+    ++h[uint32_t(u) >> shift];
+    if (both) ++h[uint32_t(v) >> shift];
   });
-  offsets = std::move(kept);
+  std::vector<int64_t> key_entries(keys, 0);
+  for (int c = 0; c < chunks; ++c)
+    for (size_t k = 0; k < keys; ++k) key_entries[k] += hist[size_t(c) * keys + k];
+  const RowBuckets buckets = make_buckets(0, n, shift, key_entries);
+  clock.lap("count");
+  // cursor[c * nb + b]: where chunk c writes its next pair of bucket b
+  const size_t nb = size_t(buckets.count());
+  std::vector<int64_t> cursor(size_t(chunks) * nb, 0);
+  for (int c = 0; c < chunks; ++c)
+    for (size_t k = 0; k < keys; ++k)
+      cursor[size_t(c) * nb + size_t(buckets.key_bucket[k])] += hist[size_t(c) * keys + k];
+  hist = {};
+  for (size_t b = 0; b < nb; ++b) {
+    int64_t at = buckets.at[b];
+    for (int c = 0; c < chunks; ++c) {
+      const int64_t k = cursor[size_t(c) * nb + b];
+      cursor[size_t(c) * nb + b] = at, at += k;
+    }
+  }
+  std::unique_ptr<int32_t[]> pairs(new int32_t[size_t(std::max<int64_t>(2 * entries, 1))]);
+  int32_t* p = pairs.get();
+  const int32_t* key_bucket = buckets.key_bucket.data();
+  each_edge([&](int c, int32_t u, int32_t v) {
+    int64_t* at = cursor.data() + size_t(c) * nb;
+    int64_t k = at[key_bucket[uint32_t(u) >> shift]]++;
+    p[2 * k] = u, p[2 * k + 1] = v;
+    if (!both) return;
+    k = at[key_bucket[uint32_t(v) >> shift]]++;
+    p[2 * k] = v, p[2 * k + 1] = u;
+  });
+  clock.lap("scatter");
+  finish_rows(buckets, p, n, unique, offsets, adj, counts);
+  clock.lap("finish");
 }
 
 }  // namespace lockstep::detail

@@ -3,9 +3,9 @@
 // rank (OpenMP): the degrees counted from the counter-based edge stream, each rank a share of
 // it, summed by MPI_Allreduce (so every rank picks the same blocks); then every rank draws its
 // share again, round by round, buckets both directions of each edge by the owner of the row
-// (MPI_Alltoall of the counts, MPI_Alltoallv of the (row, column) pairs), and places what it
-// receives with atomic cursors; rows sorted and stripped of repeats, as graph/rows.cpp builds
-// the one-GPU graph (64-bit offsets here).
+// (MPI_Alltoall of the counts, MPI_Alltoallv of the (row, column) pairs), and scatters what it
+// receives into buckets of its rows, each then sorted and stripped of repeats in cache
+// (graph/row_buckets.hpp, as graph/rows.cpp builds the one-GPU graph; 64-bit offsets here).
 #include <omp.h>
 
 #include <algorithm>
@@ -14,6 +14,8 @@
 #include <memory>
 #include <numeric>
 
+#include "graph/build_clock.hpp"
+#include "graph/row_buckets.hpp"
 #include "lockstep/generators.hpp"
 #include "lockstep/mpi/bfs.hpp"
 #include "mpi/mpi_type.hpp"
@@ -139,6 +141,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   };
   // Every degree (both directions, repeats counted): each rank counts its share of the
   // blocks, one MPI_Allreduce sums them, so every rank picks the same vertex blocks.
+  detail::BuildClock clock("distributed rank=" + std::to_string(me));
   std::vector<int64_t> prefix(size_t(n) + 1, 0);
   {
     std::vector<uint32_t> deg(size_t(n), 0);
@@ -147,9 +150,25 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       __atomic_fetch_add(d + u, 1u, __ATOMIC_RELAXED);
       __atomic_fetch_add(d + v, 1u, __ATOMIC_RELAXED);
     });
+    clock.lap("count");
     MPI_Allreduce(MPI_IN_PLACE, deg.data(), n, MPI_UINT32_T, MPI_SUM, comm);
-    for (int32_t v = 0; v < n; ++v) prefix[size_t(v) + 1] = prefix[size_t(v)] + deg[size_t(v)];
+    clock.lap("count_allreduce");
+    // the scan in parallel: each thread's slice summed, the sums scanned, each slice scanned
+    const int parts = omp_get_max_threads();
+    std::vector<int64_t> part(size_t(parts) + 1, 0);
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < parts; ++t)
+      for (int64_t v = int64_t(n) * t / parts; v < int64_t(n) * (t + 1) / parts; ++v)
+        part[size_t(t) + 1] += deg[size_t(v)];
+    std::partial_sum(part.begin(), part.end(), part.begin());
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < parts; ++t) {
+      int64_t sum = part[size_t(t)];
+      for (int64_t v = int64_t(n) * t / parts; v < int64_t(n) * (t + 1) / parts; ++v)
+        prefix[size_t(v) + 1] = sum += deg[size_t(v)];
+    }
   }
+  clock.lap("count_scan");
   collective(comm, [&] {
     if (block.empty()) block = partition_by_entries(prefix, p);
     check_block(block, p, n);
@@ -157,24 +176,42 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   g.n = n, g.block = block, g.symmetric = true;
   g.first = block[size_t(me)], g.count = block[size_t(me) + 1] - g.first;
   const int32_t lo = g.first, hi = g.first + g.count;
-  // The owned rows with repeats: cursors from the raw degrees, entries placed atomically as
-  // the owners receive them, kRound blocks of this rank's share of the stream a round.
-  std::vector<int64_t> at(prefix.begin() + lo, prefix.begin() + hi + 1);
-  const int64_t base = at[0];
-  for (int64_t& x : at) x -= base;
-  std::unique_ptr<int32_t[]> raw(new int32_t[size_t(std::max<int64_t>(1, at.back()))]);
+  // The owned rows in buckets of consecutive rows (graph/row_buckets.hpp), their sizes known
+  // from the degrees: every rank draws its share of the stream again, kRound blocks a round,
+  // sends both directions of each edge to the row's owner (MPI_Alltoallv of (row, column)
+  // pairs) and scatters what it receives into the buckets' staging slices (per-thread cursors,
+  // no atomics); each bucket is then sorted and stripped of repeats in cache.
+  detail::RowBuckets buckets;
+  {
+    const int shift = detail::key_shift(g.count);
+    std::vector<int64_t> key_entries(g.count > 0 ? size_t(((g.count - 1) >> shift) + 1) : 0);
+    for (size_t k = 0; k < key_entries.size(); ++k)
+      key_entries[k] = prefix[size_t(std::min<int64_t>(hi, lo + (int64_t(k + 1) << shift)))] -
+                       prefix[size_t(lo) + (k << shift)];
+    buckets = detail::make_buckets(lo, g.count, shift, key_entries);
+  }
+  prefix = {};
+  std::unique_ptr<int32_t[]> stage(
+      new int32_t[size_t(std::max<int64_t>(1, 2 * buckets.at.back()))]);
   {
     const int64_t b0 = blocks * me / p, b1 = blocks * (me + 1) / p, kRound = 512;
     int64_t rounds = (b1 - b0 + kRound - 1) / kRound;
     MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, comm);
-    std::vector<int64_t> cur(at.begin(), at.end() - 1);
+    clock.lap("buckets");
+    std::vector<int64_t> fill(buckets.at.begin(), buckets.at.end() - 1);  // next free pair
     const size_t np = size_t(p), cap = size_t(std::min(m, kRound * kBlock));
     std::vector<int32_t> from(cap), to(cap), pairs(4 * cap), got;
     std::vector<int> scount(np), sdispl(np), rcount(np), rdispl(np);
     const Int32Pair pair;
     const int chunks = 4 * omp_get_max_threads();  // each pass's edges in these slices
     std::vector<int64_t> tcount(size_t(chunks) * np);
-    auto owner = [&](int32_t v) {
+    std::vector<int32_t> owner_of(2 * cap);  // each drawn entry's owner, found once
+    auto owner = [&](int32_t v) {  // few ranks: the inner block starts at or below v, counted
+      if (p <= 8) {
+        int q = 0;
+        for (int i = 1; i < p; ++i) q += v >= block[size_t(i)];
+        return q;
+      }
       return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
     };
     for (int64_t round = 0; round < rounds; ++round) {
@@ -186,13 +223,17 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
         gen::rmat_edges(scale, seed, begin, end, from.data() + (begin - e0),
                         to.data() + (begin - e0));
       }
+      clock.tally("round_draw");
       // per slice and owner counts, then each slice's entries at its own offsets
       std::fill(tcount.begin(), tcount.end(), 0);
 #pragma omp parallel for schedule(dynamic, 1)
       for (int t = 0; t < chunks; ++t) {
         int64_t* c = tcount.data() + size_t(t) * np;
-        for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i)
-          ++c[owner(from[size_t(i)])], ++c[owner(to[size_t(i)])];
+        for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i) {
+          const int qu = owner(from[size_t(i)]), qv = owner(to[size_t(i)]);
+          owner_of[size_t(2 * i)] = qu, owner_of[size_t(2 * i + 1)] = qv;
+          ++c[qu], ++c[qv];
+        }
       }
       int64_t sum = 0;
       for (size_t q = 0; q < np; ++q) {
@@ -209,43 +250,35 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
         int32_t* out = pairs.data();
         for (int64_t i = edges * t / chunks; i < edges * (t + 1) / chunks; ++i) {
           const int32_t u = from[size_t(i)], v = to[size_t(i)];
-          int64_t k = c[owner(u)]++;
+          int64_t k = c[owner_of[size_t(2 * i)]]++;
           out[2 * k] = u, out[2 * k + 1] = v;
-          k = c[owner(v)]++;
+          k = c[owner_of[size_t(2 * i + 1)]]++;
           out[2 * k] = v, out[2 * k + 1] = u;
         }
       }
+      clock.tally("round_pack");
+      // this rank's own pairs stay out of the exchange (no copy through MPI to itself)
+      const int64_t own = scount[size_t(me)];
+      const int32_t* mine = pairs.data() + 2 * int64_t(sdispl[size_t(me)]);
+      scount[size_t(me)] = 0;
       MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm);
       int64_t total = 0;
       for (size_t q = 0; q < np; ++q) rdispl[q] = int(total), total += rcount[q];
       got.resize(size_t(2 * total));
       MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair.type, got.data(),
                     rcount.data(), rdispl.data(), pair.type, comm);
-      int64_t* c = cur.data();
-      int32_t* r = raw.get();
-      const int32_t* in = got.data();
-#pragma omp parallel for schedule(static)
-      for (int64_t i = 0; i < total; ++i)
-        r[__atomic_fetch_add(c + (in[2 * i] - lo), 1, __ATOMIC_RELAXED)] = in[2 * i + 1];
+      clock.tally("round_exchange");
+      // the received pairs, then the own ones, into their buckets: per slice and bucket
+      // counts, then cursors
+      // the received pairs, then the own ones, into their buckets
+      detail::append_pairs(buckets, got.data(), total, mine, own, fill, stage.get());
+      clock.tally("round_scatter");
     }
   }
-  prefix = {};
-  // Sort each row and keep one of each entry (in place), then compact.
-  std::vector<int64_t> kept(size_t(g.count) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int32_t v = 0; v < g.count; ++v) {
-    int32_t *b = raw.get() + at[size_t(v)], *e = raw.get() + at[size_t(v) + 1];
-    std::sort(b, e);
-    kept[size_t(v) + 1] = std::unique(b, e) - b;
-  }
-  std::partial_sum(kept.begin(), kept.end(), kept.begin());
-  g.adj.resize(size_t(kept.back()));
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (int32_t v = 0; v < g.count; ++v)
-    std::copy(raw.get() + at[size_t(v)],
-              raw.get() + at[size_t(v)] + (kept[size_t(v) + 1] - kept[size_t(v)]),
-              g.adj.begin() + kept[size_t(v)]);
-  g.offsets = std::move(kept);
+  clock.lap("rounds_end");
+  detail::finish_rows(buckets, stage.get(), n, true, g.offsets, g.adj);
+  stage.reset();
+  clock.lap("finish");
   g.global_entries = int64_t(g.adj.size());
   MPI_Allreduce(MPI_IN_PLACE, &g.global_entries, 1, MPI_INT64_T, MPI_SUM, comm);
   return g;

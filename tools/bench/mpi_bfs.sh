@@ -16,7 +16,9 @@
 # search's per-level timeline (`timeline level=`: direction, global frontier, slowest rank's ms
 # and exchange_ms, most pairs a rank sent, lb_ranks: ranks whose top-down expand was
 # load-balanced, shm_ranks: ranks whose top-down pairs went through shared memory).
-# LOCKSTEP_MPI_HALO (auto | shm | shm-plain | mpi), when set, goes to every rank (mpirun -x). Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
+# LOCKSTEP_MPI_HALO (auto | shm | shm-plain | mpi), when set, goes to every rank (mpirun -x);
+# so does LOCKSTEP_BUILD_TIMES=1: each rank's graph build phases (`build_phase distributed
+# rank=R count_s=...`, graph/build_clock.hpp) then land in $OUT/mpi_bfs.err. Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
 # line after each, then `strong`/`weak` lines with speedup and efficiency) and, with
 # matplotlib, $OUT/mpi_bfs.png. Needs GPUs and an MPI binary: exits 0 with a note otherwise.
 # MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
@@ -62,6 +64,7 @@ run() {  # run TAG NP ARGS...: one command, its lines, its wall time
   local tag=$1 np=$2; shift 2
   local halo=()
   [[ -n "${LOCKSTEP_MPI_HALO:-}" ]] && halo=(-x LOCKSTEP_MPI_HALO)
+  [[ -n "${LOCKSTEP_BUILD_TIMES:-}" ]] && halo+=(-x LOCKSTEP_BUILD_TIMES)
   local cmd=($mpirun -np "$np" --bind-to none -x OMP_NUM_THREADS=$((cores / np)) -x OMP_WAIT_POLICY "${halo[@]}" "$bin" bfs "$@")
   echo "# $tag: ${cmd[*]}" >> "$txt"
   local start=$SECONDS
