@@ -4,7 +4,9 @@
 # harmonic mean over --sources searches, each undirected edge of the traversed component once.
 #   strong  RMAT 26 on 1, 2, 4 GPUs
 #   weak    2^26 vertices a GPU: RMAT 26 on 1 (the strong run), 27 on 2, 28 on 4
-#   big     RMAT 29 on 4 (does not fit one GPU: ~17 GB of rows a rank; not in the default PARTS)
+#   big     RMAT $BIG_SCALE on $BIG_NP GPUs (default 29 on 4: does not fit one GPU, ~17 GB of rows
+#           a rank; not in the default PARTS; issue 37's fallback where only 2 GPUs are lent:
+#           BIG_SCALE=28 BIG_NP=2)
 #   one     RMAT 24: `lockstep bfs` (one GPU, no MPI) against `--distributed` under -np 1 (which
 #           runs the same one-device engine: one_device=1 on its timeline lines)
 # Every mpirun draws its graph again on every rank (graph_s= on its first line; each rank draws
@@ -22,7 +24,8 @@
 # line after each, then `strong`/`weak` lines with speedup and efficiency) and, with
 # matplotlib, $OUT/mpi_bfs.png. Needs GPUs and an MPI binary: exits 0 with a note otherwise.
 # MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [PARTS="one strong weak"] tools/bench/mpi_bfs.sh
+# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [BIG_SCALE=29] [BIG_NP=4] [PARTS="one strong weak"]
+#      tools/bench/mpi_bfs.sh
 #      (PARTS=big for RMAT 29 on 4 GPUs, its own call)
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
@@ -55,7 +58,7 @@ cores=$(nproc)
 # threads spinning after the validation's regions slowed the next searches by 1-9 ms); the
 # ranks' validation and CPU levels use OpenMP too. Not yet measured under MPI.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-k=${SOURCES:-8} kbig=${BIG_SOURCES:-4}
+k=${SOURCES:-8} kbig=${BIG_SOURCES:-4} big_scale=${BIG_SCALE:-29} big_np=${BIG_NP:-4}
 parts=${PARTS:-one strong weak}
 t_start=$SECONDS
 : > "$txt"
@@ -109,8 +112,8 @@ if [[ " $parts " == *" weak "* ]]; then
     [[ -n "$a" && -n "$b" ]] && awk -v a="$a" -v b="$b" -v np="$np" -v s="$s" 'BEGIN { printf "weak scale=%d np=%d gteps_1=%s gteps=%s efficiency=%.3f\n", s, np, a, b, b / a / np }' | tee -a "$txt"
   done
 fi
-if [[ " $parts " == *" big "* && $gpus -ge 4 ]]; then
-  run b29x4 4 --rmat 29 --distributed --sources "$kbig" --validate
+if [[ " $parts " == *" big "* && $gpus -ge $big_np ]]; then
+  run "b${big_scale}x$big_np" "$big_np" --rmat "$big_scale" --distributed --sources "$kbig" --validate
 fi
 echo "mpi_bfs total_s=$((SECONDS - t_start))" | tee -a "$txt"
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3

@@ -40,8 +40,9 @@ def main(txt, png):
         ys = [r["gteps"] for _, r in pts]
         err = [[r["gteps"] - r["gteps_min"] for _, r in pts], [r["gteps_max"] - r["gteps"] for _, r in pts]]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)
-    if "b29x4" in runs:
-        ax.plot([4], [runs["b29x4"]["gteps"]], "k*", markersize=12, label="RMAT 29")
+    for tag in sorted(t for t in runs if t.startswith("b") and "x" in t):  # the big runs: bSxP
+        scale, np_ = tag[1:].split("x")
+        ax.plot([int(np_)], [runs[tag]["gteps"]], "k*", markersize=12, label=f"RMAT {scale}")
     for tag, name in (("one-gpu", "RMAT 24, bfs"), ("dist24", "RMAT 24, -np 1")):
         if tag in runs:
             ax.plot([1], [runs[tag]["gteps"]], "x", label=name)
