@@ -161,6 +161,33 @@ TEST_CASE("mpi bfs: R-MAT 13, the exchange-volume switch (gamma) off and eager")
   }
 }
 
+// Several ranks, automatic: a level whose top-down pairs would pass some rank's shared-memory
+// segment (64 pairs here) runs bottom-up instead of sending every pair by MPI, so every top-down
+// level between ranks of one host goes through the segments; the levels stay exact.
+TEST_CASE("mpi bfs: R-MAT 13, automatic goes bottom-up where the pair segments would overflow") {
+  const CsrGraph whole = rmat_graph(13, 16, 3);
+  const mpi::DistributedGraph g = mpi::rmat_graph(world(), 13, 16, 3);
+  mpi::DistributedBfsOptions o;
+  o.shared_capacity = 64;
+  mpi::DistributedBfs bfs(rank_context(), g, o);
+  int top_down = 0, bottom_up = 0;
+  for (int32_t s : {0, 77, whole.n - 1}) {
+    INFO("source ", s);
+    const mpi::DistributedBfsResult r = bfs.run(s);
+    const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
+    if (world_rank() == 0) CHECK(all == bfs_cpu(whole, s, 1).levels);
+    CHECK(mpi::validate_bfs(g, s, r) == "");
+    for (const mpi::DistributedBfsStep& st : r.steps) {
+      (st.direction == mpi::Direction::top_down ? top_down : bottom_up) += 1;
+      if (bfs.shared_peers() > 0 && st.direction == mpi::Direction::top_down) CHECK(st.shared);
+    }
+  }
+  if (world_size() > 1 && !bfs.one_device() && bfs.shared_peers() > 0) {
+    CHECK(top_down > 0);  // both kinds ran: the rule chose per level
+    CHECK(bottom_up > 0);
+  }
+}
+
 TEST_CASE("mpi bfs: one rank runs the one-device engine; forced directions keep the kernels") {
   // rank 0 alone (a communicator of one): nothing to exchange
   MPI_Comm self;

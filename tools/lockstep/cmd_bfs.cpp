@@ -140,7 +140,7 @@ void declare(po::options_description& opts, Deprecated& old) {
       "bottom-up when frontier edges > unvisited edges / alpha")(
       "beta", number<double>(1e-3, 1e9)->default_value(24),
       "back to top-down when frontier < n / beta")(
-      "gamma", number<double>(0, 1e9)->default_value(64),
+      "gamma", number<double>(0, 1e9)->default_value(0),
       "--distributed on several ranks: bottom-up while frontier edges > n / gamma (0: off)")(
       "threads", number<int>(0, 4096)->default_value(0), "CPU threads (0: all)")(
       "levels-out", po::value<std::string>(), "write one level per vertex per line (-1 unreached)")(

@@ -27,9 +27,11 @@
 //              bitmap on its device (cl/bfs_bitmap.cl's bfs_bu_step, the one-GPU kernel);
 //   the switch Beamer's: bottom-up when the frontier's edges exceed the unvisited edges / alpha,
 //              back to top-down when the frontier falls below n / beta (all counts global);
-//              on several ranks also bottom-up while the frontier's edges exceed n / gamma:
-//              then a top-down level would send more bytes (8 a remote edge) than the bitmap
-//              exchange moves (n / 8), and does so through PCIe twice.
+//              on several ranks also bottom-up when some rank's frontier edges pass its
+//              shared-memory pair segment (the top-down pairs would all go by MPI), and, with
+//              gamma > 0 (off by default), while the frontier's edges exceed n / gamma. (gamma
+//              64, the earlier default, sent levels of small frontiers with hubs bottom-up: RMAT
+//              26 on 2 H200s, 4 of 8 sources 11-16 ms against 5.6-7.2 ms top-down.)
 // One rank with a graph of fewer than 2^31 vertices + entries runs lockstep::Bfs, the one-device
 // engine, on its rows (nothing to exchange; its steps reported as top-down or bottom-up levels).
 #pragma once
@@ -91,7 +93,7 @@ enum class Expand { automatic, wave, lb };
 struct DistributedBfsOptions {
   Direction direction = Direction::automatic;
   double alpha = 14, beta = 24;
-  double gamma = 64;  // several ranks: bottom-up while the frontier's edges exceed n / gamma
+  double gamma = 0;  // several ranks, > 0: bottom-up while the frontier's edges exceed n / gamma
   int local_size = 256;
   int wave_width = 0;  // 0: the device's (at least 32)
   /// Remote (vertex, parent) pairs a top-down level may send per rank; a level whose frontier
