@@ -6,11 +6,12 @@
 #pragma once
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "runtime/environment.hpp"
 
 namespace lockstep::detail {
 
@@ -47,7 +48,7 @@ class BuildClock {
     std::fprintf(stderr, "build_phase %s %s_s=%.3f\n", where_.c_str(), phase, s);
   }
   std::string where_;
-  bool on_ = std::getenv("LOCKSTEP_BUILD_TIMES") != nullptr;
+  bool on_ = env::is_on("LOCKSTEP_BUILD_TIMES");
   std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
   std::vector<std::pair<const char*, double>> sums_;
 };

@@ -33,6 +33,10 @@ const std::vector<Variable>& variables() {
        "size line of 2^31 rows, `apsp --random 70000`) is refused before anything is allocated, "
        "naming the file and line or the option",
        "the physical memory, or `ulimit -v` when lower"},
+      {"LOCKSTEP_BUILD_TIMES",
+       "`1`: the R-MAT graph builds print each phase's wall time to stderr (`build_phase` "
+       "lines; one a rank under MPI)",
+       "off"},
       {"LOCKSTEP_CACHE_DIR",
        "the cache root (see [What lockstep keeps on disk](#what-lockstep-keeps-on-disk))",
        "`$XDG_CACHE_HOME/lockstep`, else `~/.cache/lockstep`"},
