@@ -11,7 +11,8 @@
 // exchange overlaps the rest of the update and the SpMV's interior rows, and the partial sums
 // are read without blocking MPI (CgSpace::wait lets it progress). With short rows the SpMV is
 // fused there too (CgSpace::local_parts): the interior rows, the boundary rows (the early ones)
-// once their halo arrived, then the exchange of the new input (launch_fused says why it is safe).
+// once their halo arrived, then the exchange of the new input (launch_fused says why it is safe);
+// CgOptions::iteration_timeline times those steps on a few iterations (iteration_timeline.hpp).
 // u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
 // they are recomputed from dinv. Every replace_every iterations the residual and the
 // recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
