@@ -115,13 +115,12 @@ void IterationTimeline::finish() {
   }
   if (!out_->sampled) return;
   for (double& x : sum) x /= out_->sampled;
-  double* fields[19] = {&out_->interior_end,   &out_->boundary_start, &out_->boundary_end,
-                        &out_->pack_start,     &out_->pack_end,       &out_->download_start,
-                        &out_->download_end,   &out_->upload_start,   &out_->upload_end,
-                        &out_->sums_start,     &out_->sums_end,       &out_->next_start,
-                        &out_->device_gap,     &out_->interior_queued, &out_->host_halo,
-                        &out_->host_exchange,  &out_->host_sums,      &out_->host_reduction,
-                        &out_->host_next};
+  double* fields[19] = {
+      &out_->interior_end, &out_->boundary_start,  &out_->boundary_end, &out_->pack_start,
+      &out_->pack_end,     &out_->download_start,  &out_->download_end, &out_->upload_start,
+      &out_->upload_end,   &out_->sums_start,      &out_->sums_end,     &out_->next_start,
+      &out_->device_gap,   &out_->interior_queued, &out_->host_halo,    &out_->host_exchange,
+      &out_->host_sums,    &out_->host_reduction,  &out_->host_next};
   for (int i = 0; i < 19; ++i) *fields[i] = sum[size_t(i)];
 }
 

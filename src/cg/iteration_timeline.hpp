@@ -25,9 +25,9 @@ class IterationTimeline {
   void boundary(const cl::Event& e);  // its boundary launch
   void exchanged();                   // start_exchange returned
   void sums(const cl::Event& first, const cl::Event& last);  // read_sums returned
-  void reduced();                     // the sums' global sum finished
-  void replaced();                    // a residual replacement: no sample spans it
-  void finish();                      // waits for the events, writes the means
+  void reduced();                                            // the sums' global sum finished
+  void replaced();  // a residual replacement: no sample spans it
+  void finish();    // waits for the events, writes the means
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -75,7 +75,7 @@ struct Pipelined {
   // Split update (distributed): rows n - early .. n-1 first, their partial sums apart.
   int early = 0, early_groups = 1;
   cl::Buffer partial_early;
-  bool split = false;  // the last launch was the split update
+  bool split = false;                   // the last launch was the split update
   IterationTimeline timeline{nullptr};  // the fused distributed path's, when asked for
 
   Pipelined(CgSpace<T>& space, bool j, bool fuse, CgIterationTimeline* t)
@@ -211,8 +211,7 @@ struct Pipelined {
 
 template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
-  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv,
-                  o.iteration_timeline);
+  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv, o.iteration_timeline);
   const int n = st.n;
   cl::CommandQueue& q = st.q;
   CgResult res;

@@ -121,7 +121,7 @@ ExchangeEvents exchange_events(const DistributedCsr<T>& a) {
 
 #define LOCKSTEP_INSTANTIATE(T)                                                       \
   template void spmv<T>(DistributedCsr<T>&, cl::Buffer&, cl::Buffer&, SpmvTimeline*); \
-  template double time_host_exchange<T>(DistributedCsr<T>&, int);             \
+  template double time_host_exchange<T>(DistributedCsr<T>&, int);                     \
   template ExchangeEvents exchange_events<T>(const DistributedCsr<T>&);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

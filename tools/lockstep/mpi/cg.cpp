@@ -56,17 +56,17 @@ std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, c
 // ms (host_*) from its update's entry.
 void print_iteration_timeline(MPI_Comm comm, const CgIterationTimeline& t) {
   constexpr int k = 21;
-  const double mine[k] = {double(t.first),   double(t.sampled), t.interior_end,   t.boundary_start,
-                          t.boundary_end,    t.pack_start,      t.pack_end,       t.download_start,
-                          t.download_end,    t.upload_start,    t.upload_end,     t.sums_start,
-                          t.sums_end,        t.next_start,      t.device_gap,     t.interior_queued,
-                          t.host_halo,       t.host_exchange,   t.host_sums,      t.host_reduction,
+  const double mine[k] = {double(t.first), double(t.sampled), t.interior_end, t.boundary_start,
+                          t.boundary_end,  t.pack_start,      t.pack_end,     t.download_start,
+                          t.download_end,  t.upload_start,    t.upload_end,   t.sums_start,
+                          t.sums_end,      t.next_start,      t.device_gap,   t.interior_queued,
+                          t.host_halo,     t.host_exchange,   t.host_sums,    t.host_reduction,
                           t.host_next};
-  const char* names[k] = {"first",          "sampled",       "interior_end",   "boundary_start",
-                          "boundary_end",   "pack_start",    "pack_end",       "download_start",
-                          "download_end",   "upload_start",  "upload_end",     "sums_start",
-                          "sums_end",       "next_start",    "device_gap",     "interior_queued",
-                          "host_halo",      "host_exchange", "host_sums",      "host_reduction",
+  const char* names[k] = {"first",        "sampled",       "interior_end", "boundary_start",
+                          "boundary_end", "pack_start",    "pack_end",     "download_start",
+                          "download_end", "upload_start",  "upload_end",   "sums_start",
+                          "sums_end",     "next_start",    "device_gap",   "interior_queued",
+                          "host_halo",    "host_exchange", "host_sums",    "host_reduction",
                           "host_next"};
   std::vector<double> all(mpi::rank(comm) == 0 ? k * size_t(mpi::size(comm)) : 0);
   MPI_Gather(mine, k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, comm);
