@@ -52,6 +52,30 @@ CgAlgorithm parse_cg_algorithm(const std::string& name);
 /// "none" | "jacobi"; anything else throws input_error listing the names.
 Preconditioner parse_preconditioner(const std::string& name);
 
+/// Pipelined CG's fused distributed iteration (CgSpace::local_parts, several ranks), measured
+/// on iterations first .. first + samples - 1 when CgOptions::iteration_timeline points here:
+/// means in ms over the `sampled` ones. Device times are the device's profiling clock, from the
+/// start of the iteration's interior launch; host times are steady_clock, from the host's entry
+/// into the iteration's update. The two clocks are never compared: device_gap and
+/// interior_queued use the device's alone. An iteration counts when the next one is a fused
+/// update too (its exchange's uploads and the next interior launch end the sample): fewer when
+/// the solve ends, or a residual replacement falls in; 0 off the fused distributed path.
+struct CgIterationTimeline {
+  int first = 50, samples = 10;  // in
+  int sampled = 0;               // out, then the means
+  // device: the boundary rows' launch, the pack and downloads of the exchange it starts, the
+  // uploads that complete it (the next iteration's halo), the read of the partial sums, the
+  // next iteration's interior launch; device_gap: that start minus the end of this iteration's
+  // last kernel (the pack, else the boundary launch); interior_queued: the interior launch's
+  // start minus its CL_PROFILING_COMMAND_QUEUED.
+  double interior_end = 0, boundary_start = 0, boundary_end = 0, pack_start = 0, pack_end = 0;
+  double download_start = 0, download_end = 0, upload_start = 0, upload_end = 0;
+  double sums_start = 0, sums_end = 0, next_start = 0, device_gap = 0, interior_queued = 0;
+  // host: await_halo returned, start_exchange returned, the partial sums read, their
+  // MPI_Iallreduce finished, the next iteration's update entered.
+  double host_halo = 0, host_exchange = 0, host_sums = 0, host_reduction = 0, host_next = 0;
+};
+
 struct CgOptions {
   double tol = 1e-8;  // relative residual ||r|| / ||b|| to reach
   int maxit = 0;      // iteration limit; 0: max(100, 10 n)
@@ -65,6 +89,9 @@ struct CgOptions {
   // distributed: for both parts on every rank), compute the SpMV inside the update kernel: two
   // vector passes and one launch fewer per iteration. false: always a separate SpMV.
   bool fuse_spmv = true;
+  // pipelined, fused and distributed: where to put the sampled iterations' timeline (null: no
+  // measurement, no cost).
+  CgIterationTimeline* iteration_timeline = nullptr;
 };
 
 struct CgResult {
@@ -77,6 +104,12 @@ struct CgResult {
   std::string fallback;     // pipelined: why and where it went on as classic CG, else empty (its
                             // recurrences kept losing the true residual: float, ill-conditioned A)
   bool spmv_fused = false;  // pipelined: the SpMV ran inside the update kernel
+};
+
+/// The device events of a halo exchange (null where none ran): what CgIterationTimeline reads.
+struct ExchangeEvents {
+  cl::Event pack;
+  std::vector<cl::Event> downloads, uploads;
 };
 
 /// Where a CG runs: one device, or one rank's share of a distributed matrix.
@@ -119,6 +152,8 @@ class CgSpace {
   /// x's halo (the exchange start_exchange(x) began, else one run now) arrived, its uploads
   /// ordered before the next command on queue(). Collective, like start_exchange.
   virtual void await_halo(cl::Buffer& x) { (void)x; }
+  /// The events of the last exchange start_exchange or await_halo ran (an iteration timeline).
+  virtual ExchangeEvents exchange_events() const { return {}; }
   /// Whether `mine` holds on every process (collective): choices that change the exchanges.
   virtual bool all(bool mine) { return mine; }
   /// Waits for e (a distributed space lets its exchange and reduction progress meanwhile).

@@ -42,10 +42,11 @@ constexpr double kCgCancellation = std::is_same_v<T, float> ? 2.5e-4 : 1.5e-8;
 
 /// v = the sums of the 3-value partials (r,u), (w,u), (r,r) in `parts` (a buffer and its group
 /// count each), read into `host` in one flush without blocking MPI (CgSpace::wait) and added in
-/// group order: the same bits every run.
+/// group order: the same bits every run. `reads`: the first and the last read's events.
 template <typename T>
 void cg_read_sums(CgSpace<T>& s, std::vector<T>& host,
-                  std::initializer_list<std::pair<const cl::Buffer*, int>> parts, double v[3]) {
+                  std::initializer_list<std::pair<const cl::Buffer*, int>> parts, double v[3],
+                  std::pair<cl::Event, cl::Event>* reads = nullptr) {
   v[0] = v[1] = v[2] = 0;
   cl::CommandQueue& q = s.queue();
   cl::Event read;
@@ -54,8 +55,10 @@ void cg_read_sums(CgSpace<T>& s, std::vector<T>& host,
     check(q.enqueueReadBuffer(*buffer, CL_FALSE, 0, size_t(groups) * 3 * sizeof(T),
                               host.data() + at, nullptr, &read),
           "clEnqueueReadBuffer");
+    if (reads && !at) reads->first = read;
     at += size_t(groups) * 3;
   }
+  if (reads) reads->second = read;
   check(q.flush(), "clFlush");
   s.wait(read);
   for (size_t i = 0; i < at; i += 3)

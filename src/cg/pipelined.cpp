@@ -11,7 +11,8 @@
 // exchange overlaps the rest of the update and the SpMV's interior rows, and the partial sums
 // are read without blocking MPI (CgSpace::wait lets it progress). With short rows the SpMV is
 // fused there too (CgSpace::local_parts): the interior rows, the boundary rows (the early ones)
-// once their halo arrived, then the exchange of the new input (launch_fused says why it is safe).
+// once their halo arrived, then the exchange of the new input (launch_fused says why it is safe);
+// CgOptions::iteration_timeline times those steps on a few iterations (iteration_timeline.hpp).
 // u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
 // they are recomputed from dinv. Every replace_every iterations the residual and the
 // recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
@@ -24,6 +25,7 @@
 #include <type_traits>
 
 #include "cg_impl.hpp"
+#include "iteration_timeline.hpp"
 #include "lockstep/blas1.hpp"
 
 namespace lockstep::detail {
@@ -73,11 +75,13 @@ struct Pipelined {
   // Split update (distributed): rows n - early .. n-1 first, their partial sums apart.
   int early = 0, early_groups = 1;
   cl::Buffer partial_early;
-  bool split = false;  // the last launch was the split update
+  bool split = false;                   // the last launch was the split update
+  IterationTimeline timeline{nullptr};  // the fused distributed path's, when asked for
 
-  Pipelined(CgSpace<T>& space, bool j, bool fuse)
+  Pipelined(CgSpace<T>& space, bool j, bool fuse, CgIterationTimeline* t)
       : s(space), jacobi(j), n(space.n()), q(space.queue()) {
     if (fuse) choose_fused();
+    if (fused && distributed) timeline = IterationTimeline(t);
     // Fused distributed: the boundary rows are the early rows (local_parts says so).
     early =
         fused ? (distributed ? n - parts.interior->rows() : 0) : std::clamp(s.early_rows(), 0, n);
@@ -126,10 +130,13 @@ struct Pipelined {
   void read_sums(double v[3]) {
     v[0] = v[1] = v[2] = 0;
     if (!n) return;
+    std::pair<cl::Event, cl::Event> reads;
+    auto* r = timeline.on() ? &reads : nullptr;
     if (split)
-      cg_read_sums(s, host, {{&partial, groups}, {&partial_early, early_groups}}, v);
+      cg_read_sums(s, host, {{&partial, groups}, {&partial_early, early_groups}}, v, r);
     else
-      cg_read_sums(s, host, {{&partial, groups}}, v);
+      cg_read_sums(s, host, {{&partial, groups}}, v, r);
+    if (r) timeline.sums(reads.first, reads.second);
   }
   void launch_dots() {
     if (!n) return;
@@ -154,11 +161,11 @@ struct Pipelined {
     launch(q, update, size_t(groups) * kCgLocal, kCgLocal);
   }
   // The update with the SpMV inside, rows first .. end-1 of `a` (its row 0 is row first).
-  void launch_rows(const DeviceCsr<T>& a, int first, int end, double alpha, double beta,
-                   cl::Buffer& x, cl::Buffer& sums, int sum_groups) {
+  cl::Event launch_rows(const DeviceCsr<T>& a, int first, int end, double alpha, double beta,
+                        cl::Buffer& x, cl::Buffer& sums, int sum_groups) {
     set_args(update_spmv, cl_int(first), cl_int(end), T(alpha), T(beta), a.row_ptr(), a.col_idx(),
              a.values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(), jacobi ? m2 : r, sums);
-    launch(q, update_spmv, size_t(sum_groups) * kCgLocal, kCgLocal);
+    return launch(q, update_spmv, size_t(sum_groups) * kCgLocal, kCgLocal);
   }
   // One device: one launch. Distributed, the order of the distributed SpMV (exchange_run.cpp):
   // the interior rows first (they read no halo), meanwhile the host completes the exchange of
@@ -176,16 +183,20 @@ struct Pipelined {
   // other ranks' values come through staging, sent once their own boundary rows wrote them.
   void launch_fused(double alpha, double beta, cl::Buffer& x, bool exchange) {
     const int ni = parts.interior->rows();
-    if (n) launch_rows(*parts.interior, 0, ni, alpha, beta, x, partial, groups);
+    if (n) timeline.interior(launch_rows(*parts.interior, 0, ni, alpha, beta, x, partial, groups));
     if (distributed) s.await_halo(spmv_input());
+    if (timeline.on()) timeline.halo(s.exchange_events());
     split = distributed && early > 0;
-    if (split) launch_rows(*parts.boundary, ni, n, alpha, beta, x, partial_early, early_groups);
-    if (distributed && exchange) s.start_exchange(jacobi ? m2 : w2);
+    if (split)
+      timeline.boundary(
+          launch_rows(*parts.boundary, ni, n, alpha, beta, x, partial_early, early_groups));
+    if (distributed && exchange) s.start_exchange(jacobi ? m2 : w2), timeline.exchanged();
     std::swap(w, w2);
     if (jacobi) std::swap(m, m2);
   }
   // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars.
   void replace(const cl::Buffer& b, cl::Buffer& x) {
+    timeline.replaced();
     s.spmv(x, tmp);
     copy<T>(q, n, b, r);
     if (n) axpby<T>(q, n, T(-1), tmp, T(1), r);
@@ -200,7 +211,7 @@ struct Pipelined {
 
 template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
-  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv);
+  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv, o.iteration_timeline);
   const int n = st.n;
   cl::CommandQueue& q = st.q;
   CgResult res;
@@ -255,6 +266,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     s.start_sum(v, 3);                              // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
     s.finish_sum();
+    st.timeline.reduced();
     const double gamma = v[0], delta = v[1];
     res.residuals.push_back(std::sqrt(std::max(0.0, v[2])) / bb);
     if (!std::isfinite(v[2])) {
@@ -283,6 +295,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     if (!res.breakdown.empty()) break;
     const double alpha = gamma / curvature;
+    st.timeline.enter(k);
     st.launch_update(alpha, beta, x, !(period > 0 && since_replace + 1 >= period));
     gamma_old = gamma, alpha_old = alpha;
     restart = replaced_now = false;
@@ -295,6 +308,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     st.read_sums(v);
   }
+  st.timeline.finish();
   return res;
 }
 

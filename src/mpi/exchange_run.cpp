@@ -1,7 +1,8 @@
 // The distributed SpMV around the halo exchange (exchange.cpp, the host progress engine): the
 // pack and the interior rows first on the main queue, the exchange, the boundary rows once every
-// halo is uploaded; its timeline from the events' profiling (SpmvTimeline), and
-// time_host_exchange, the MPI part alone.
+// halo is uploaded; its timeline from the events' profiling (SpmvTimeline), the last
+// exchange's events (pipelined CG's iteration timeline), and time_host_exchange, the MPI part
+// alone.
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -101,6 +102,11 @@ double SpmvExchange<T>::host_only(A& a, int samples) {
 }
 
 template <typename T>
+ExchangeEvents SpmvExchange<T>::events(const A& a) {
+  return {a.pack_, a.down_, a.up_};
+}
+
+template <typename T>
 void spmv(DistributedCsr<T>& a, cl::Buffer& x, cl::Buffer& y, SpmvTimeline* timeline) {
   SpmvExchange<T>::run(a, x, y, timeline);
 }
@@ -108,10 +114,15 @@ template <typename T>
 double time_host_exchange(DistributedCsr<T>& a, int samples) {
   return SpmvExchange<T>::host_only(a, samples);
 }
+template <typename T>
+ExchangeEvents exchange_events(const DistributedCsr<T>& a) {
+  return SpmvExchange<T>::events(a);
+}
 
 #define LOCKSTEP_INSTANTIATE(T)                                                       \
   template void spmv<T>(DistributedCsr<T>&, cl::Buffer&, cl::Buffer&, SpmvTimeline*); \
-  template double time_host_exchange<T>(DistributedCsr<T>&, int);
+  template double time_host_exchange<T>(DistributedCsr<T>&, int);                     \
+  template ExchangeEvents exchange_events<T>(const DistributedCsr<T>&);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)
 

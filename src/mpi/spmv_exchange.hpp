@@ -66,6 +66,7 @@ struct SpmvExchange {
   static void fill_timeline(A& a, SpmvRun interior, SpmvRun boundary, cl::Event copied,
                             double mpi_ms, SpmvTimeline& t);
   static double host_only(A& a, int samples);
+  static ExchangeEvents events(const A& a);  // the last exchange's (exchange_events)
 };
 
 }  // namespace lockstep::mpi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The distributed CLI under mpiexec: `cg --distributed` (classic and pipelined, Jacobi) and
 # `spmv --distributed --verify` (double and float; an m x n matrix, y = A x and y = A^T x) on 2
-# ranks print the usual last line plus ranks=2; --algorithm with --distributed is a usage error
+# ranks print the usual last line plus ranks=2 (pipelined with --iteration-timeline: one
+# iteration_timeline line per rank); --algorithm with --distributed is a usage error
 # (exit 2); a bad file (rank 0), a missing device (rank 1) and a rectangular matrix given to cg
 # end every rank with exit 1 and one message naming the failing rank, never a hang (each run is
 # under `timeout`).
@@ -55,6 +56,11 @@ echo "$out" | tail -1
 expect "cg --distributed --algorithm pipelined on 1 rank: spmv_fused=1, verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *spmv_fused=1\ *verified=1\ ranks=1 ]]"
 expect "... and on 2 ranks too (boundary rows, the exchange, interior rows)" "[[ \"\$(run cg \"$src/matrices/laplace2d_64.mtx\" --distributed --algorithm pipelined 2>&1 | tail -1)\" == *spmv_fused=1\ *verified=1\ ranks=2 ]]"
 expect "... and --separate-spmv makes the SpMV its own launch" "[[ \"\$(run cg \"$src/matrices/laplace2d_64.mtx\" --distributed --algorithm pipelined --separate-spmv 2>&1 | tail -1)\" == *spmv_fused=0\ *verified=1\ ranks=2 ]]"
+out=$(run cg "$src/matrices/laplace2d_64.mtx" --distributed --algorithm pipelined --iteration-timeline 20 2>&1); rc=$?
+echo "$out" | grep '^iteration_timeline' | head -1
+expect "--iteration-timeline 20: one iteration_timeline line per rank, 10 fused iterations each" "[[ $rc -eq 0 && \$(echo \"\$out\" | grep -c '^iteration_timeline rank=[01] first=20 sampled=10 .* device_gap=.* host_next=') -eq 2 ]]"
+run cg "$src/matrices/laplace2d_64.mtx" --distributed --iteration-timeline 20 > /dev/null 2>&1; rc=$?
+expect "--iteration-timeline without --algorithm pipelined is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
 
 # A 1033 x 320 least-squares-shaped matrix (6 entries per row), written here.
 rect=$(mktemp --suffix=.mtx)

@@ -14,13 +14,16 @@
 # `run kind= matrix= algorithm= halo= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt
 # (spmv_fused=1: pipelined computed its SpMV inside the update kernel; empty for the others)
 # (and on stdout, each followed by its per-rank `timeline` lines: halo pack/download/flags or
-# MPI/upload, interior and boundary SpMV, reduction_ms), then `summary ...` lines and a table
+# MPI/upload, interior and boundary SpMV, reduction_ms; pipelined on P > 1 also its
+# `iteration_timeline` lines: the fused update's steps in iterations TIMELINE_FIRST .. +9, default
+# 50, device ms from the interior launch, host_* ms from the update's entry, device_gap the
+# device's idle time between iterations), then `summary ...` lines and a table
 # ($OUT/mpi_cg_summary.txt: speedup, efficiency, each algorithm over classic (over_classic; the
 # pipelined rows also as pipelined_over_classic), mpi/this), and the plot
 # $OUT/mpi_cg.png.
 # Needs 2 GPUs and an MPI binary (NPS is cut to the GPUs present): exits 0 with a note
 # otherwise. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [NPS="1 2 4"] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
+# Use: OUT=/tmp/out [NPS="1 2 4"] [TIMELINE_FIRST=50] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
 #      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
 #      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [GPUS=N] tools/bench/mpi_cg.sh
 # (about 4 min on 4 H100s for two algorithms with HALOS="shm mpi shm-plain": 32 runs of ~4-8 s,
@@ -66,9 +69,10 @@ maxit=${MAXIT:-300} algs=${ALGS:-classic single-reduction pipelined} side=${WEAK
 run() {
   local kind=$1 m=$2 np=$3 alg=$4 halo=$5 start=$SECONDS out last
   local cmd=($mpirun -np "$np" --bind-to none -x LOCKSTEP_MPI_HALO "$bin" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
+  [[ $alg == pipelined && $np -gt 1 ]] && cmd+=(--iteration-timeline "${TIMELINE_FIRST:-50}")
   echo "# LOCKSTEP_MPI_HALO=$halo ${cmd[*]}" >> "$txt"
   out=$(LOCKSTEP_MPI_HALO=$halo "${cmd[@]}" 2>> "$OUT/mpi_cg.err")
-  grep -E '^(partition|timeline|matrix=)' <<< "$out" >> "$txt"
+  grep -E '^(partition|timeline|iteration_timeline|matrix=)' <<< "$out" >> "$txt"
   last=$(grep '^matrix=' <<< "$out" | tail -1)
   val() { kv "$1" <<< "$last"; }
   local hmpi reg
@@ -79,7 +83,7 @@ run() {
        "interior_ms=$(val interior_ms) hidden=$(val hidden) reduction_ms=$(val reduction_ms)" \
        "host_mpi_ms=${hmpi:-0} shared_neighbours=$(val shared_neighbours) registered=${reg:-0}" \
        "halo_values=$(val halo) setup_s=$(val setup_s) wall_s=$((SECONDS - start))" | tee -a "$txt"
-  [[ $np -gt 1 ]] && grep '^timeline' <<< "$out" | sed 's/^/  /'
+  [[ $np -gt 1 ]] && grep -E '^(timeline|iteration_timeline)' <<< "$out" | sed 's/^/  /'
 }
 
 halos=${HALOS:-shm mpi shm-plain}

@@ -133,16 +133,24 @@ int run_cg(const Args& args) {
       "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
       "partition", po::value<std::string>(),
       "with --distributed: nnz (row blocks of equal nonzeros; default for files) or planes "
-      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)");
+      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)")(
+      "iteration-timeline", number<int>(0, 1000000000),
+      "with --distributed --algorithm pipelined: one iteration_timeline line per rank, the "
+      "fused update's steps (device and host ms) averaged over iterations N .. N+9");
   add_cg_options(opts);
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
   if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] "
              "[--algorithm classic|pipelined|single-reduction] [--preconditioner none|jacobi] "
-             "[--replace-every N] [--separate-spmv]",
+             "[--replace-every N] [--separate-spmv] [--distributed [--iteration-timeline N]]",
              args, opts, pos, vm))
     return 0;
+  if (vm.count("iteration-timeline") && !vm.count("distributed"))
+    throw usage_error("--iteration-timeline needs --distributed");
+  if (vm.count("iteration-timeline") &&
+      parse_option(vm, "algorithm", parse_cg_algorithm) != CgAlgorithm::pipelined)
+    throw usage_error("--iteration-timeline needs --algorithm pipelined");
   if (vm.count("distributed")) return distributed_cg(vm);
   return with_precision(vm, [&](auto t) { return solve<decltype(t)>(vm); });
 }

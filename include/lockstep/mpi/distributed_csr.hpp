@@ -179,6 +179,9 @@ void wait_progressing(DistributedCsr<T>& a, const cl::Event& e);
 /// device), over `samples` exchanges after a barrier: what the shared-memory path costs.
 template <typename T>
 double time_host_exchange(DistributedCsr<T>& a, int samples);
+/// The device events of the last exchange (its pack, downloads and uploads so far).
+template <typename T>
+ExchangeEvents exchange_events(const DistributedCsr<T>& a);
 /// y = A^T x: x holds local_rows() values (local row order), y receives local_cols() values
 /// (local column order; y needs make_vector()'s room). Collective.
 template <typename T>
@@ -211,6 +214,7 @@ class DistributedSpace : public CgSpace<T> {
   int early_rows() const override { return a_.early_rows(); }
   void start_exchange(cl::Buffer& x) override { mpi::start_exchange(a_, x); }
   void await_halo(cl::Buffer& x) override { mpi::await_halo(a_, x); }
+  ExchangeEvents exchange_events() const override { return mpi::exchange_events(a_); }
   /// Several ranks, and the boundary rows are the early rows: the interior and boundary parts.
   typename CgSpace<T>::Parts local_parts() const override;
   bool all(bool mine) override;

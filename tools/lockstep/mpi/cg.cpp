@@ -8,7 +8,9 @@
 // from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
 // then interior and boundary rows; and the CG's reduction alone, reduction_ms) and the usual
 // last line plus halo, exchange, reduction, shared_neighbours (summed over the ranks: the
-// neighbours reached through shared memory, LOCKSTEP_MPI_HALO) and ranks.
+// neighbours reached through shared memory, LOCKSTEP_MPI_HALO) and ranks. With
+// --iteration-timeline N (pipelined), one `iteration_timeline` line per rank before them:
+// the fused update's steps in iterations N .. N+9 (CgIterationTimeline, lockstep/cg.hpp).
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -49,6 +51,37 @@ std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, c
   return all;
 }
 
+// Pipelined CG's sampled iteration timeline (CgIterationTimeline), gathered on rank 0: one
+// `iteration_timeline rank=R` line per rank, device ms from its interior launch's start, host
+// ms (host_*) from its update's entry.
+void print_iteration_timeline(MPI_Comm comm, const CgIterationTimeline& t) {
+  constexpr int k = 21;
+  const double mine[k] = {double(t.first), double(t.sampled), t.interior_end, t.boundary_start,
+                          t.boundary_end,  t.pack_start,      t.pack_end,     t.download_start,
+                          t.download_end,  t.upload_start,    t.upload_end,   t.sums_start,
+                          t.sums_end,      t.next_start,      t.device_gap,   t.interior_queued,
+                          t.host_halo,     t.host_exchange,   t.host_sums,    t.host_reduction,
+                          t.host_next};
+  const char* names[k] = {"first",        "sampled",       "interior_end", "boundary_start",
+                          "boundary_end", "pack_start",    "pack_end",     "download_start",
+                          "download_end", "upload_start",  "upload_end",   "sums_start",
+                          "sums_end",     "next_start",    "device_gap",   "interior_queued",
+                          "host_halo",    "host_exchange", "host_sums",    "host_reduction",
+                          "host_next"};
+  std::vector<double> all(mpi::rank(comm) == 0 ? k * size_t(mpi::size(comm)) : 0);
+  MPI_Gather(mine, k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, comm);
+  for (size_t r = 0; r * k < all.size(); ++r) {
+    Report line;
+    line.add("iteration_timeline rank", r);
+    for (int i = 0; i < k; ++i)
+      if (i < 2)
+        line.add(names[i], int(all[r * k + size_t(i)]));
+      else
+        line.add(names[i], all[r * k + size_t(i)]);
+    std::cout << line.str() << "\n";
+  }
+}
+
 template <typename T>
 int solve(const po::variables_map& vm, MPI_Comm comm) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
@@ -82,6 +115,11 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   mpi::spmv(A, ones, b);  // b = A*1
   CgOptions opt = cg_options(vm, maxit), warm = opt;
   warm.maxit = 2;
+  CgIterationTimeline steps;
+  if (vm.count("iteration-timeline")) {
+    steps.first = vm["iteration-timeline"].as<int>();
+    opt.iteration_timeline = &steps;
+  }
   lockstep::cg(space, b, x, warm);  // warm-up: kernels built, caches hot
   MPI_Barrier(comm);
   auto t0 = std::chrono::steady_clock::now();
@@ -97,6 +135,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   err = std::sqrt(err / std::max(1, A.global_rows()));
   std::vector<double> tl = measure_timeline(A, ones, b, 10);
   const long long halo = print_partition(A, 10);
+  if (opt.iteration_timeline) print_iteration_timeline(comm, steps);
   int shared = A.shared_neighbours();  // summed over the ranks: 0 when the halo is MPI's
   MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_SUM, comm);
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
