@@ -212,7 +212,7 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
         for (int i = 1; i < p; ++i) q += v >= block[size_t(i)];
         return q;
       }
-      return int(std::upper_bound(block.begin(), block.end(), v) - block.begin()) - 1;
+      return g.owner(v);
     };
     for (int64_t round = 0; round < rounds; ++round) {
       const int64_t r0 = std::min(b1, b0 + round * kRound), r1 = std::min(b1, r0 + kRound);
@@ -268,9 +268,8 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
       MPI_Alltoallv(pairs.data(), scount.data(), sdispl.data(), pair.type, got.data(),
                     rcount.data(), rdispl.data(), pair.type, comm);
       clock.tally("round_exchange");
-      // the received pairs, then the own ones, into their buckets: per slice and bucket
-      // counts, then cursors
-      // the received pairs, then the own ones, into their buckets
+      // the received pairs, then the own ones, into their buckets (per-thread counts, then
+      // cursors)
       detail::append_pairs(buckets, got.data(), total, mine, own, fill, stage.get());
       clock.tally("round_scatter");
     }
