@@ -68,6 +68,14 @@ TEST_CASE("tune apsp --random 0 is refused: nothing to time, nothing stored") {
   CHECK(!fs::exists(d.path / "db.json"));
 }
 
+TEST_CASE("bfs: the options of --distributed alone are refused without it") {
+  std::string out;
+  CHECK(run_cli("bfs --rmat 4 --gamma 3", out) == 2);
+  CHECK(has(out, "--gamma needs --distributed"));
+  CHECK(run_cli("bfs --rmat 4 --shared-capacity 64", out) == 2);
+  CHECK(has(out, "--shared-capacity needs --distributed"));
+}
+
 TEST_CASE("spmv --rows-bits beyond the work-group is a usage error naming both options" *
           doctest::test_suite("device")) {
   lockstep::test::TempDir d;

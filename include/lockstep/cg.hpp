@@ -64,7 +64,8 @@ struct CgIterationTimeline {
   int first = 50, samples = 10;  // in
   int sampled = 0;               // out, then the means
   // device: the boundary rows' launch, the pack and downloads of the exchange it starts, the
-  // uploads that complete it (the next iteration's halo), the read of the partial sums, the
+  // uploads that complete it (the next iteration's halo), the reads of the partial sums (from
+  // the interior part's, behind its launch, to the boundary part's, behind its own), the
   // next iteration's interior launch; device_gap: that start minus the end of this iteration's
   // last kernel (the pack, else the boundary launch); interior_queued: the interior launch's
   // start minus its CL_PROFILING_COMMAND_QUEUED.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "lockstep/cg.hpp"
+#include "runtime/pinned.hpp"
 
 namespace lockstep::detail {
 
@@ -40,29 +42,53 @@ inline int cg_sum_groups(int n) {
 template <typename T>
 constexpr double kCgCancellation = std::is_same_v<T, float> ? 2.5e-4 : 1.5e-8;
 
-/// v = the sums of the 3-value partials (r,u), (w,u), (r,r) in `parts` (a buffer and its group
-/// count each), read into `host` in one flush without blocking MPI (CgSpace::wait) and added in
-/// group order: the same bits every run. `reads`: the first and the last read's events.
+/// Enqueues the read of a 3-value partial-sums buffer of `groups` groups into `to` (no flush).
 template <typename T>
-void cg_read_sums(CgSpace<T>& s, std::vector<T>& host,
+cl::Event cg_enqueue_sums(cl::CommandQueue& q, const cl::Buffer& partial, int groups, T* to) {
+  cl::Event read;
+  check(
+      q.enqueueReadBuffer(partial, CL_FALSE, 0, size_t(groups) * 3 * sizeof(T), to, nullptr, &read),
+      "clEnqueueReadBuffer");
+  return read;
+}
+
+/// Pinned host memory for `groups` 3-value partial sums (runtime/pinned.hpp). Into pageable memory
+/// a read held NVIDIA's in-order queue until the host waited for it: pipelined CG's boundary
+/// launch and exchange, enqueued behind its sums reads, started only when read_sums waited
+/// (`--iteration-timeline` on 4 H200s, session 14: the pack began 0.3 ms after the reads ended).
+template <typename T>
+std::shared_ptr<T> cg_sums_host(cl::CommandQueue& q, int groups) {
+  return pinned<T>(q, size_t(groups) * 3);
+}
+
+/// v = the sums of the first `count` values of `host`, 3-value partials (r,u), (w,u), (r,r), added
+/// in group order: the same bits every run.
+template <typename T>
+void cg_add_sums(const T* host, size_t count, double v[3]) {
+  v[0] = v[1] = v[2] = 0;
+  for (size_t i = 0; i < count; i += 3)
+    for (size_t k = 0; k < 3; ++k) v[k] += double(host[i + k]);
+}
+
+/// v = the sums of the 3-value partials in `parts` (a buffer and its group count each), read
+/// into `host` in one flush without blocking MPI (CgSpace::wait) and added in group order.
+/// `reads`: the first and the last read's events.
+template <typename T>
+void cg_read_sums(CgSpace<T>& s, T* host,
                   std::initializer_list<std::pair<const cl::Buffer*, int>> parts, double v[3],
                   std::pair<cl::Event, cl::Event>* reads = nullptr) {
-  v[0] = v[1] = v[2] = 0;
   cl::CommandQueue& q = s.queue();
   cl::Event read;
   size_t at = 0;
   for (const auto& [buffer, groups] : parts) {
-    check(q.enqueueReadBuffer(*buffer, CL_FALSE, 0, size_t(groups) * 3 * sizeof(T),
-                              host.data() + at, nullptr, &read),
-          "clEnqueueReadBuffer");
+    read = cg_enqueue_sums(q, *buffer, groups, host + at);
     if (reads && !at) reads->first = read;
     at += size_t(groups) * 3;
   }
   if (reads) reads->second = read;
   check(q.flush(), "clFlush");
   s.wait(read);
-  for (size_t i = 0; i < at; i += 3)
-    for (size_t k = 0; k < 3; ++k) v[k] += double(host[i + k]);
+  cg_add_sums(host, at, v);
 }
 
 /// The reason for a curvature (p'Ap, or pipelined CG's delta - beta gamma / alpha) that is

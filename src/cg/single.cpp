@@ -36,7 +36,7 @@ struct Single {
              scratch = jacobi ? s.vector() : cl::Buffer();  // pcg_dots' m, unused here
   cl::Buffer partial =
       make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(groups) * 3 * sizeof(T));
-  std::vector<T> host = std::vector<T>(size_t(groups) * 3);
+  std::shared_ptr<T> host = cg_sums_host<T>(q, groups);
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
   cl::Kernel update = kernel(q, "cg.cl", "cg1_update", cg_defines<T>(jacobi, on_gpu(q)));
 
@@ -52,7 +52,7 @@ struct Single {
     if (n) {
       set_args(dots, cl_int(n), r, w, dinv_arg(), jacobi ? scratch : r, partial);
       launch(q, dots, size_t(groups) * kCgLocal, kCgLocal);
-      cg_read_sums(s, host, {{&partial, groups}}, v);
+      cg_read_sums(s, host.get(), {{&partial, groups}}, v);
     }
     s.start_sum(v, 3);
     s.finish_sum();

@@ -49,15 +49,17 @@ TEST_CASE("distributed pipelined cg: the iteration timeline samples fused iterat
   CHECK(t.interior_end >= 0);
   CHECK(t.boundary_start >= t.interior_end);
   CHECK(t.boundary_end >= t.boundary_start);
-  CHECK(t.pack_start >= t.boundary_end);
+  // each part's sums read right behind it, ahead of the pack (one in-order queue)
+  CHECK(t.sums_start >= t.interior_end);
+  CHECK(t.sums_end >= t.boundary_end);
+  CHECK(t.pack_start >= t.sums_end);
   CHECK(t.pack_end >= t.pack_start);
   CHECK(t.download_start >= t.pack_end);
   CHECK(t.download_end >= t.download_start);
   CHECK(t.upload_start >= t.download_start);  // a neighbour's halo, sent after its own pack
   CHECK(t.upload_end >= t.upload_start);
-  CHECK(t.sums_start >= t.pack_end);
   CHECK(t.sums_end >= t.sums_start);
-  CHECK(t.next_start >= t.sums_end);
+  CHECK(t.next_start >= t.pack_end);
   CHECK(t.device_gap >= 0);
   CHECK(t.device_gap == doctest::Approx(t.next_start - t.pack_end));
   // host, from the update's entry

@@ -18,6 +18,7 @@
 # search's per-level timeline (`timeline level=`: direction, global frontier, slowest rank's ms
 # and exchange_ms, most pairs a rank sent, lb_ranks: ranks whose top-down expand was
 # load-balanced, shm_ranks: ranks whose top-down pairs went through shared memory).
+# BFS_ARGS, when set, ends every --distributed command (e.g. "--shared-capacity 33554432").
 # LOCKSTEP_MPI_HALO (auto | shm | shm-plain | mpi), when set, goes to every rank (mpirun -x);
 # so does LOCKSTEP_BUILD_TIMES=1: each rank's graph build phases (`build_phase distributed
 # rank=R count_s=...`, graph/build_clock.hpp) then land in $OUT/mpi_bfs.err. Writes $OUT/mpi_bfs.txt (the commands' key=value lines, a wall_s=
@@ -68,7 +69,7 @@ run() {  # run TAG NP ARGS...: one command, its lines, its wall time
   local halo=()
   [[ -n "${LOCKSTEP_MPI_HALO:-}" ]] && halo=(-x LOCKSTEP_MPI_HALO)
   [[ -n "${LOCKSTEP_BUILD_TIMES:-}" ]] && halo+=(-x LOCKSTEP_BUILD_TIMES)
-  local cmd=($mpirun -np "$np" --bind-to none -x OMP_NUM_THREADS=$((cores / np)) -x OMP_WAIT_POLICY "${halo[@]}" "$bin" bfs "$@")
+  local cmd=($mpirun -np "$np" --bind-to none -x OMP_NUM_THREADS=$((cores / np)) -x OMP_WAIT_POLICY "${halo[@]}" "$bin" bfs "$@" ${BFS_ARGS:-})
   echo "# $tag: ${cmd[*]}" >> "$txt"
   local start=$SECONDS
   local out

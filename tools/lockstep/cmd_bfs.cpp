@@ -142,6 +142,9 @@ void declare(po::options_description& opts, Deprecated& old) {
       "back to top-down when frontier < n / beta")(
       "gamma", number<double>(0, 1e9)->default_value(0),
       "--distributed on several ranks: bottom-up while frontier edges > n / gamma (0: off)")(
+      "shared-capacity", number<long long>(0, 1LL << 30)->default_value(0),
+      "--distributed, ranks of one host: the (vertex, parent) pairs a rank's shared-memory "
+      "segment holds a top-down level (0: 2^22); a level that could pass it runs bottom-up")(
       "threads", number<int>(0, 4096)->default_value(0), "CPU threads (0: all)")(
       "levels-out", po::value<std::string>(), "write one level per vertex per line (-1 unreached)")(
       "steps-out", po::value<std::string>(),
@@ -223,6 +226,8 @@ int run_bfs(const Args& args) {
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm, old)) return 0;
   if (vm.count("distributed")) return distributed_bfs(vm);
+  for (const char* o : {"gamma", "shared-capacity"})
+    if (!vm[o].defaulted()) throw usage_error(std::string("--") + o + " needs --distributed");
   std::vector<BfsAlgorithm> list;
   BfsOptions o = options(vm, list);
   Outputs outs(vm, {"levels-out", "steps-out", "json"}, {{"graph", "GRAPH"}});

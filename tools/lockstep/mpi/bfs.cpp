@@ -150,6 +150,7 @@ int distributed_bfs(const po::variables_map& vm) {
   o.local_size = vm["local-size"].as<int>(), o.wave_width = vm["wave-width"].as<int>();
   o.alpha = vm["alpha"].as<double>(), o.beta = vm["beta"].as<double>();
   o.gamma = vm["gamma"].as<double>();
+  o.shared_capacity = vm["shared-capacity"].as<long long>();
   return run_distributed("bfs", [&](MPI_Comm comm) { return run(vm, o, comm); });
 }
 
