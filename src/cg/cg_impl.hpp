@@ -52,13 +52,18 @@ cl::Event cg_enqueue_sums(cl::CommandQueue& q, const cl::Buffer& partial, int gr
   return read;
 }
 
-/// Pinned host memory for `groups` 3-value partial sums (runtime/pinned.hpp). Into pageable memory
-/// a read held NVIDIA's in-order queue until the host waited for it: pipelined CG's boundary
-/// launch and exchange, enqueued behind its sums reads, started only when read_sums waited
-/// (`--iteration-timeline` on 4 H200s, session 14: the pack began 0.3 ms after the reads ended).
+/// Host memory for `groups` 3-value partial sums: pinned (runtime/pinned.hpp) where its reads
+/// are queued behind other work, else plain. Into pageable memory such a read held NVIDIA's
+/// in-order queue until the host waited for it: pipelined CG's boundary launch and exchange,
+/// enqueued behind its sums reads, started only when read_sums waited (`--iteration-timeline` on
+/// 4 H200s, session 14: the pack began 0.3 ms after the reads ended). A read the host waits for
+/// at once keeps plain memory: pinned, one-rank pipelined CG ran 0.96-1.07 ms an iteration in
+/// six runs, plain 0.97-0.99 in four (the same call; the same code otherwise).
 template <typename T>
-std::shared_ptr<T> cg_sums_host(cl::CommandQueue& q, int groups) {
-  return pinned<T>(q, size_t(groups) * 3);
+std::shared_ptr<T> cg_sums_host(cl::CommandQueue& q, int groups, bool queued) {
+  const size_t n = size_t(groups) * 3;
+  if (queued) return pinned<T>(q, n);
+  return std::shared_ptr<T>(new T[n](), std::default_delete<T[]>());
 }
 
 /// v = the sums of the first `count` values of `host`, 3-value partials (r,u), (w,u), (r,r), added

@@ -60,7 +60,7 @@ struct Pipelined {
              tmp = s.vector();
   cl::Buffer partial =
       make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(groups) * 3 * sizeof(T));
-  std::shared_ptr<T> host;  // pinned: groups + early_groups partials
+  std::shared_ptr<T> host;  // groups + early_groups partials (pinned: queued_reads)
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
   cl::Kernel update;  // pcg_update, when the SpMV is not fused
 
@@ -92,7 +92,7 @@ struct Pipelined {
     early_groups = cg_sum_groups(early);
     partial_early = make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE,
                                 size_t(early_groups) * 3 * sizeof(T));
-    host = cg_sums_host<T>(q, groups + early_groups);
+    host = cg_sums_host<T>(q, groups + early_groups, fused && distributed);
     if (!fused) {
       nv = s.vector();
       update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
@@ -188,9 +188,9 @@ struct Pipelined {
   // exchange, then the interior: 0.494 ms an iteration against classic's 0.426 on 4 H200s,
   // weak 4-rank 1.35 ms against 0.99 on one: the boundary launch waited behind the uploads'
   // cross-queue barrier at the head of each iteration.) Each part's partial sums are read right
-  // behind its launch, into pinned memory, ahead of the exchange's pack and downloads: read last,
-  // behind them, the device idled 0.22 ms between iterations at 4 ranks; now 0.03 (4 H200s,
-  // session 14: 0.394 ms an iteration against 0.438 in the same call).
+  // behind its launch, into pinned memory (cg_sums_host), ahead of the exchange's pack and
+  // downloads: read last, behind them, the device idled 0.22 ms between iterations at 4 ranks;
+  // now 0.03 (4 H200s, session 14: 0.394 ms an iteration against 0.438 in the same call).
   // The buffer pairs make the overlap safe across ranks: an exchange uploads into the halo
   // slots of the new input, which no kernel of this iteration reads (they gather from the old
   // one and write the new one's rows 0..n-1 only) and whose last readers, the previous

@@ -36,7 +36,7 @@ struct Single {
              scratch = jacobi ? s.vector() : cl::Buffer();  // pcg_dots' m, unused here
   cl::Buffer partial =
       make_buffer(q.getInfo<CL_QUEUE_CONTEXT>(), CL_MEM_READ_WRITE, size_t(groups) * 3 * sizeof(T));
-  std::shared_ptr<T> host = cg_sums_host<T>(q, groups);
+  std::shared_ptr<T> host = cg_sums_host<T>(q, groups, false);
   cl::Kernel dots = kernel(q, "cg.cl", "pcg_dots", cg_defines<T>(jacobi, on_gpu(q)));
   cl::Kernel update = kernel(q, "cg.cl", "cg1_update", cg_defines<T>(jacobi, on_gpu(q)));
 
