@@ -23,7 +23,11 @@
 # $OUT/mpi_cg.png.
 # Needs 2 GPUs and an MPI binary (NPS is cut to the GPUs present): exits 0 with a note
 # otherwise. MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [NPS="1 2 4"] [TIMELINE_FIRST=50] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
+# VARIANTS="NAME=BINARY ..." runs each binary (lockstep::mpi builds of other commits:
+# MPI=1 tools/bench/build_old.sh COMMIT NAME) right after this one on every case of an algorithm
+# in VARIANT_ALGS (default pipelined); their run lines say algorithm=ALG@NAME, and the summary
+# sets them beside classic.
+# Use: OUT=/tmp/out [NPS="1 2 4"] [VARIANTS="NAME=BINARY ..."] [VARIANT_ALGS=pipelined] [TIMELINE_FIRST=50] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
 #      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
 #      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [GPUS=N] tools/bench/mpi_cg.sh
 # (about 4 min on 4 H100s for two algorithms with HALOS="shm mpi shm-plain": 32 runs of ~4-8 s,
@@ -54,7 +58,9 @@ unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank) among the GPUs
 # A run cut by a caller's timeout must not leave ranks behind (session 11: the ranks of a cut
 # MPI CG run seem to have outlived it and slowed the next benchmark in the call): on exit,
 # whatever the cause, every process of this binary ends.
-trap 'pkill -TERM -f -- "^$bin (cg|bfs) " 2> /dev/null; sleep 1; pkill -KILL -f -- "^$bin (cg|bfs) " 2> /dev/null' EXIT
+bins=("$bin")
+for v in ${VARIANTS:-}; do bins+=("${v#*=}"); done
+trap 'for b in "${bins[@]}"; do pkill -TERM -f -- "^$b (cg|bfs) "; done 2> /dev/null; sleep 1; for b in "${bins[@]}"; do pkill -KILL -f -- "^$b (cg|bfs) "; done 2> /dev/null' EXIT
 nps=""
 for np in ${NPS:-1 2 4}; do [[ $np -le $gpus ]] && nps+="$np "; done
 maxit=${MAXIT:-300} algs=${ALGS:-classic single-reduction pipelined} side=${WEAK_SIDE:-256}
@@ -66,9 +72,10 @@ maxit=${MAXIT:-300} algs=${ALGS:-classic single-reduction pipelined} side=${WEAK
 } >> "$txt"
 
 # run KIND MATRIX NP ALG HALO: one mpirun, its lines into $txt, a `run` line and the timeline.
+# (BIN and LABEL, when set: another binary, and the algorithm= of its run line.)
 run() {
-  local kind=$1 m=$2 np=$3 alg=$4 halo=$5 start=$SECONDS out last
-  local cmd=($mpirun -np "$np" --bind-to none -x LOCKSTEP_MPI_HALO "$bin" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
+  local kind=$1 m=$2 np=$3 alg=$4 halo=$5 start=$SECONDS out last label=${LABEL:-$4}
+  local cmd=($mpirun -np "$np" --bind-to none -x LOCKSTEP_MPI_HALO "${BIN:-$bin}" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg")
   [[ $alg == pipelined && $np -gt 1 ]] && cmd+=(--iteration-timeline "${TIMELINE_FIRST:-50}")
   echo "# LOCKSTEP_MPI_HALO=$halo ${cmd[*]}" >> "$txt"
   out=$(LOCKSTEP_MPI_HALO=$halo "${cmd[@]}" 2>> "$OUT/mpi_cg.err")
@@ -78,7 +85,7 @@ run() {
   local hmpi reg
   hmpi=$(grep '^partition' <<< "$out" | kv host_mpi_ms | sort -g | tail -1)
   reg=$(grep '^partition' <<< "$out" | kv registered | sort -g | head -1)
-  echo "run kind=$kind matrix=$m algorithm=$alg halo=$halo np=$np ms_per_iteration=$(val ms_per_iteration)" \
+  echo "run kind=$kind matrix=$m algorithm=$label halo=$halo np=$np ms_per_iteration=$(val ms_per_iteration)" \
        "iterations=$(val iterations) spmv_fused=$(val spmv_fused) residual=$(val residual) exchange_ms=$(val exchange_ms)" \
        "interior_ms=$(val interior_ms) hidden=$(val hidden) reduction_ms=$(val reduction_ms)" \
        "host_mpi_ms=${hmpi:-0} shared_neighbours=$(val shared_neighbours) registered=${reg:-0}" \
@@ -86,20 +93,29 @@ run() {
   [[ $np -gt 1 ]] && grep -E '^(timeline|iteration_timeline)' <<< "$out" | sed 's/^/  /'
 }
 
+# run, then each of VARIANTS' binaries on the same case when the algorithm is among
+# VARIANT_ALGS: interleaved, so that a slow spell of the machine falls on all of them.
+run_all() {
+  run "$@"
+  [[ " ${VARIANT_ALGS:-pipelined} " == *" $4 "* ]] || return 0
+  local v
+  for v in ${VARIANTS:-}; do BIN=${v#*=} LABEL="$4@${v%%=*}" run "$@"; done
+}
+
 halos=${HALOS:-shm mpi shm-plain}
 first_halo=${halos%% *}
 strong=${STRONG-gen:laplace3d:256 gen:laplace2d:4096}
 for alg in $algs; do
   for m in $strong; do
-    for np in $nps; do run strong "$m" "$np" "$alg" "$first_halo"; done
+    for np in $nps; do run_all strong "$m" "$np" "$alg" "$first_halo"; done
   done
   for halo in ${halos#"$first_halo"}; do
-    for np in $nps; do [[ $np -gt 1 ]] && run strong "${strong%% *}" "$np" "$alg" "$halo"; done
+    for np in $nps; do [[ $np -gt 1 ]] && run_all strong "${strong%% *}" "$np" "$alg" "$halo"; done
   done
   for m in ${LARGE-gen:laplace3d:384}; do
-    for np in $nps; do run large "$m" "$np" "$alg" "$first_halo"; done
+    for np in $nps; do run_all large "$m" "$np" "$alg" "$first_halo"; done
   done
-  for np in $nps; do run weak "gen:laplace3d:${side}x${side}x$((side * np))" "$np" "$alg" "$first_halo"; done
+  for np in $nps; do run_all weak "gen:laplace3d:${side}x${side}x$((side * np))" "$np" "$alg" "$first_halo"; done
 done
 
 # Summary: speedup (strong, large: t1 / tP) and efficiency (strong: t1 / (P tP); weak: t1 / tP),
