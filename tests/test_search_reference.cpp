@@ -94,6 +94,30 @@ TEST_CASE("search: read_sequences in blocks equals one pass, and names the same 
   CHECK(blocks == whole);
 }
 
+// Block edges at a record's start (the block before ends with its line break, the next one
+// starts with '>' or with "\n>"), and records longer than a block: the same set as one pass.
+TEST_CASE("search: read_sequences in blocks, at record edges and across long records") {
+  test::TempDir d;
+  const Scoring s = blosum62(11, 1);
+  const size_t block = 65536;
+  for (size_t shift = 0; shift < 4; ++shift) {
+    // ">a\n" + residues + "\n": the next record's '>' lands at block - 2 + shift
+    std::string text = ">a\n" + std::string(block - 2 + shift - 4, 'M') + "\n";
+    text += ">b long\n";
+    for (int k = 0; k < 5; ++k) text += std::string(40000, 'W') + "\n";  // 3 blocks long
+    text += ">c\nKV\n>d\n" + std::string(70000, 'A') + "\r\n>e\nQ";
+    const std::string path = write(d, "edge" + std::to_string(shift) + ".fa", text);
+    const SequenceSet one = detail::read_sequences_blocks(path, s, size_t(1) << 30);
+    const SequenceSet many = detail::read_sequences_blocks(path, s, block);
+    REQUIRE(one.size() == 5);
+    CHECK(one.length(0) == int64_t(block - 6 + shift));
+    CHECK(one.length(1) == 200000);
+    CHECK(many.names == one.names);
+    CHECK(many.offsets == one.offsets);
+    CHECK(many.residues == one.residues);
+  }
+}
+
 TEST_CASE("search: the CPU reference, top K with ties by database order, the hit's columns") {
   const Scoring s = blosum62(11, 1);
   SequenceSet q, db;
