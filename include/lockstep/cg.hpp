@@ -77,6 +77,33 @@ struct CgIterationTimeline {
   double host_halo = 0, host_exchange = 0, host_sums = 0, host_reduction = 0, host_next = 0;
 };
 
+/// CgIterationTimeline's means, in the order of its output line, each with its key there.
+struct CgIterationTimelineField {
+  const char* name;
+  double CgIterationTimeline::*value;
+};
+inline constexpr CgIterationTimelineField kCgIterationTimelineFields[] = {
+    {"interior_end", &CgIterationTimeline::interior_end},
+    {"boundary_start", &CgIterationTimeline::boundary_start},
+    {"boundary_end", &CgIterationTimeline::boundary_end},
+    {"pack_start", &CgIterationTimeline::pack_start},
+    {"pack_end", &CgIterationTimeline::pack_end},
+    {"download_start", &CgIterationTimeline::download_start},
+    {"download_end", &CgIterationTimeline::download_end},
+    {"upload_start", &CgIterationTimeline::upload_start},
+    {"upload_end", &CgIterationTimeline::upload_end},
+    {"sums_start", &CgIterationTimeline::sums_start},
+    {"sums_end", &CgIterationTimeline::sums_end},
+    {"next_start", &CgIterationTimeline::next_start},
+    {"device_gap", &CgIterationTimeline::device_gap},
+    {"interior_queued", &CgIterationTimeline::interior_queued},
+    {"host_halo", &CgIterationTimeline::host_halo},
+    {"host_exchange", &CgIterationTimeline::host_exchange},
+    {"host_sums", &CgIterationTimeline::host_sums},
+    {"host_reduction", &CgIterationTimeline::host_reduction},
+    {"host_next", &CgIterationTimeline::host_next},
+};
+
 struct CgOptions {
   double tol = 1e-8;  // relative residual ||r|| / ||b|| to reach
   int maxit = 0;      // iteration limit; 0: max(100, 10 n)

@@ -3,6 +3,7 @@
 #include "iteration_timeline.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace lockstep::detail {
 
@@ -73,7 +74,8 @@ void IterationTimeline::finish() {
   const int first = out_->first, samples = out_->samples;
   *out_ = CgIterationTimeline{};
   out_->first = first, out_->samples = samples;
-  std::vector<double> sum(19, 0.0);
+  constexpr size_t kFields = std::size(kCgIterationTimelineFields);
+  std::vector<double> sum(kFields, 0.0);
   for (Sample& s : samples_) {
     if (!s.complete || !s.interior() || !s.next() || !s.sums_last()) continue;
     for (const cl::Event* e : {&s.interior, &s.boundary, &s.sums_last, &s.next, &s.exchange.pack})
@@ -96,7 +98,7 @@ void IterationTimeline::finish() {
       }
       if (start < 0) start = end = otherwise;
     };
-    double v[19];
+    double v[kFields];  // in kCgIterationTimelineFields' order
     v[0] = ms(s.interior, CL_PROFILING_COMMAND_END);
     v[1] = s.boundary() ? ms(s.boundary, CL_PROFILING_COMMAND_START) : v[0];
     v[2] = s.boundary() ? ms(s.boundary, CL_PROFILING_COMMAND_END) : v[0];
@@ -110,18 +112,12 @@ void IterationTimeline::finish() {
     v[12] = v[11] - std::max(v[2], v[4]);
     v[13] = -ms(s.interior, CL_PROFILING_COMMAND_QUEUED);
     for (int h = 0; h < kHosts; ++h) v[14 + h] = s.host[h];
-    for (int i = 0; i < 19; ++i) sum[size_t(i)] += v[i];
+    for (size_t i = 0; i < kFields; ++i) sum[i] += v[i];
     ++out_->sampled;
   }
   if (!out_->sampled) return;
   for (double& x : sum) x /= out_->sampled;
-  double* fields[19] = {
-      &out_->interior_end, &out_->boundary_start,  &out_->boundary_end, &out_->pack_start,
-      &out_->pack_end,     &out_->download_start,  &out_->download_end, &out_->upload_start,
-      &out_->upload_end,   &out_->sums_start,      &out_->sums_end,     &out_->next_start,
-      &out_->device_gap,   &out_->interior_queued, &out_->host_halo,    &out_->host_exchange,
-      &out_->host_sums,    &out_->host_reduction,  &out_->host_next};
-  for (int i = 0; i < 19; ++i) *fields[i] = sum[size_t(i)];
+  for (size_t i = 0; i < kFields; ++i) (*out_).*kCgIterationTimelineFields[i].value = sum[i];
 }
 
 }  // namespace lockstep::detail

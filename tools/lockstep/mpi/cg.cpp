@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <iterator>
 #include <lockstep/lockstep.hpp>
 
 #include "cg_options.hpp"
@@ -55,29 +56,16 @@ std::vector<double> measure_timeline(mpi::DistributedCsr<T>& a, cl::Buffer& x, c
 // `iteration_timeline rank=R` line per rank, device ms from its interior launch's start, host
 // ms (host_*) from its update's entry.
 void print_iteration_timeline(MPI_Comm comm, const CgIterationTimeline& t) {
-  constexpr int k = 21;
-  const double mine[k] = {double(t.first), double(t.sampled), t.interior_end, t.boundary_start,
-                          t.boundary_end,  t.pack_start,      t.pack_end,     t.download_start,
-                          t.download_end,  t.upload_start,    t.upload_end,   t.sums_start,
-                          t.sums_end,      t.next_start,      t.device_gap,   t.interior_queued,
-                          t.host_halo,     t.host_exchange,   t.host_sums,    t.host_reduction,
-                          t.host_next};
-  const char* names[k] = {"first",        "sampled",       "interior_end", "boundary_start",
-                          "boundary_end", "pack_start",    "pack_end",     "download_start",
-                          "download_end", "upload_start",  "upload_end",   "sums_start",
-                          "sums_end",     "next_start",    "device_gap",   "interior_queued",
-                          "host_halo",    "host_exchange", "host_sums",    "host_reduction",
-                          "host_next"};
+  constexpr size_t k = 2 + std::size(kCgIterationTimelineFields);
+  double mine[k] = {double(t.first), double(t.sampled)};
+  for (size_t i = 2; i < k; ++i) mine[i] = t.*kCgIterationTimelineFields[i - 2].value;
   std::vector<double> all(mpi::rank(comm) == 0 ? k * size_t(mpi::size(comm)) : 0);
   MPI_Gather(mine, k, MPI_DOUBLE, all.data(), k, MPI_DOUBLE, 0, comm);
   for (size_t r = 0; r * k < all.size(); ++r) {
     Report line;
     line.add("iteration_timeline rank", r);
-    for (int i = 0; i < k; ++i)
-      if (i < 2)
-        line.add(names[i], int(all[r * k + size_t(i)]));
-      else
-        line.add(names[i], all[r * k + size_t(i)]);
+    line.add("first", int(all[r * k])).add("sampled", int(all[r * k + 1]));
+    for (size_t i = 2; i < k; ++i) line.add(kCgIterationTimelineFields[i - 2].name, all[r * k + i]);
     std::cout << line.str() << "\n";
   }
 }
