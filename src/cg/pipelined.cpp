@@ -76,10 +76,12 @@ struct Pipelined {
   int early = 0, early_groups = 1;
   cl::Buffer partial_early;
   bool split = false;  // the last launch was the split update
-  // The fused distributed update's sums reads, each enqueued behind its own launch (read_sums
-  // waits for them): ahead of the exchange's pack and downloads, which they waited behind when
-  // read_sums enqueued them.
+  // The fused distributed update's sums reads, each behind its own launch (read_sums waits for
+  // them), on a queue of their own: ahead of the exchange's pack and downloads, which they
+  // waited behind when read_sums enqueued them, and off the kernels' queue, where each read
+  // delayed the next kernel by 50-75 us (4 H200s, session 14, `--iteration-timeline`).
   std::pair<cl::Event, cl::Event> queued_reads;
+  cl::CommandQueue reads;
   IterationTimeline timeline{nullptr};  // the fused distributed path's, when asked for
 
   Pipelined(CgSpace<T>& space, bool j, bool fuse, CgIterationTimeline* t)
@@ -98,6 +100,9 @@ struct Pipelined {
       update = kernel(q, "cg.cl", "pcg_update", cg_defines<T>(jacobi, on_gpu(q)));
       return;
     }
+    if (distributed)
+      reads = cl::CommandQueue(q.getInfo<CL_QUEUE_CONTEXT>(), q.getInfo<CL_QUEUE_DEVICE>(),
+                               q.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE);
     w2 = s.vector();
     if (jacobi) m2 = s.vector();
     update_spmv = kernel(q, "cg.cl", "pcg_update_spmv", cg_defines<T>(jacobi, on_gpu(q)));
@@ -135,7 +140,6 @@ struct Pipelined {
     v[0] = v[1] = v[2] = 0;
     if (!n) return;
     if (queued_reads.second()) {
-      check(q.flush(), "clFlush");
       s.wait(queued_reads.second);
       cg_add_sums(host.get(), size_t(groups + (split ? early_groups : 0)) * 3, v);
       timeline.sums(queued_reads.first, queued_reads.second);
@@ -179,6 +183,18 @@ struct Pipelined {
              a.values(), spmv_input(), w, w2, z, sv, r, p, x, dinv_arg(), jacobi ? m2 : r, sums);
     return launch(q, update_spmv, size_t(sum_groups) * kCgLocal, kCgLocal);
   }
+  // The read of `sums` (`sum_groups` partials, into host from partial `at` on) on the reads
+  // queue, behind `launch`.
+  cl::Event read_behind(const cl::Event& launch, const cl::Buffer& sums, int sum_groups, int at) {
+    const std::vector<cl::Event> after{launch};
+    cl::Event read;
+    check(reads.enqueueReadBuffer(sums, CL_FALSE, 0, size_t(sum_groups) * 3 * sizeof(T),
+                                  host.get() + size_t(at) * 3, &after, &read),
+          "clEnqueueReadBuffer");
+    check(q.flush(), "clFlush");  // the launch submitted before the read waits for it
+    check(reads.flush(), "clFlush");
+    return read;
+  }
   // One device: one launch. Distributed, the order of the distributed SpMV (exchange_run.cpp):
   // the interior rows first (they read no halo), meanwhile the host completes the exchange of
   // this iteration's input that the last update started (at the start and after a replacement
@@ -188,28 +204,30 @@ struct Pipelined {
   // exchange, then the interior: 0.494 ms an iteration against classic's 0.426 on 4 H200s,
   // weak 4-rank 1.35 ms against 0.99 on one: the boundary launch waited behind the uploads'
   // cross-queue barrier at the head of each iteration.) Each part's partial sums are read right
-  // behind its launch, into pinned memory (cg_sums_host), ahead of the exchange's pack and
-  // downloads: read last, behind them, the device idled 0.22 ms between iterations at 4 ranks;
-  // now 0.03 (4 H200s, session 14: 0.394 ms an iteration against 0.438 in the same call).
-  // The buffer pairs make the overlap safe across ranks: an exchange uploads into the halo
-  // slots of the new input, which no kernel of this iteration reads (they gather from the old
-  // one and write the new one's rows 0..n-1 only) and whose last readers, the previous
+  // behind its launch, on a queue of their own, into pinned memory (cg_sums_host), ahead of the
+  // exchange's pack and downloads: read last, behind them, the device idled 0.22 ms between
+  // iterations at 4 ranks; now 0.03 (4 H200s, session 14: 0.394 ms an iteration against 0.438 in
+  // the same call). The buffer pairs make the overlap safe across ranks: an exchange uploads into
+  // the halo slots of the new input, which no kernel of this iteration reads (they gather from the
+  // old one and write the new one's rows 0..n-1 only) and whose last readers, the previous
   // iteration's kernels, have ended (the host read their partial sums before it got here);
   // other ranks' values come through staging, sent once their own boundary rows wrote them.
   void launch_fused(double alpha, double beta, cl::Buffer& x, bool exchange) {
     const int ni = parts.interior->rows();
     if (n) {
-      timeline.interior(launch_rows(*parts.interior, 0, ni, alpha, beta, x, partial, groups));
-      if (distributed) queued_reads.first = cg_enqueue_sums(q, partial, groups, host.get());
+      const cl::Event interior_launch =
+          launch_rows(*parts.interior, 0, ni, alpha, beta, x, partial, groups);
+      timeline.interior(interior_launch);
+      if (distributed) queued_reads.first = read_behind(interior_launch, partial, groups, 0);
     }
     if (distributed) s.await_halo(spmv_input());
     if (timeline.on()) timeline.halo(s.exchange_events());
     split = distributed && early > 0;
     if (split) {
-      timeline.boundary(
-          launch_rows(*parts.boundary, ni, n, alpha, beta, x, partial_early, early_groups));
-      queued_reads.second =
-          cg_enqueue_sums(q, partial_early, early_groups, host.get() + size_t(groups) * 3);
+      const cl::Event boundary_launch =
+          launch_rows(*parts.boundary, ni, n, alpha, beta, x, partial_early, early_groups);
+      timeline.boundary(boundary_launch);
+      queued_reads.second = read_behind(boundary_launch, partial_early, early_groups, groups);
     } else if (queued_reads.first()) {
       queued_reads.second = queued_reads.first;
     }

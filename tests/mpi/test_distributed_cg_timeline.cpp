@@ -50,10 +50,10 @@ TEST_CASE("distributed pipelined cg: the iteration timeline samples fused iterat
   CHECK(t.interior_end >= 0);
   CHECK(t.boundary_start >= t.interior_end);
   CHECK(t.boundary_end >= t.boundary_start);
-  // each part's sums read right behind it, ahead of the pack (one in-order queue)
+  // each part's sums read behind it (on a queue of their own)
   CHECK(t.sums_start >= t.interior_end);
   CHECK(t.sums_end >= t.boundary_end);
-  CHECK(t.pack_start >= t.sums_end);
+  CHECK(t.pack_start >= t.boundary_end);
   CHECK(t.pack_end >= t.pack_start);
   CHECK(t.download_start >= t.pack_end);
   CHECK(t.download_end >= t.download_start);
