@@ -140,7 +140,12 @@ struct Pipelined {
     v[0] = v[1] = v[2] = 0;
     if (!n) return;
     if (queued_reads.second()) {
-      s.wait(queued_reads.second);
+      // A blocking wait, not the space's polling one (s.wait: the exchange's progress between
+      // polls of the event): the reads need nothing more from the host (their launches' halo
+      // arrived in await_halo), and the exchange the boundary started moves on in the next
+      // await_halo, behind the next interior rows. Polling, the host saw the last read 65 us
+      // after it ended at 4 ranks (4 H200s, session 14).
+      check(queued_reads.second.wait(), "clWaitForEvents");
       cg_add_sums(host.get(), size_t(groups + (split ? early_groups : 0)) * 3, v);
       timeline.sums(queued_reads.first, queued_reads.second);
       queued_reads = {};
