@@ -16,6 +16,9 @@
 #      [LARGE_QUERIES=50] [PARASAIL_QUERIES=100] [THREADS=16] [STEP_TIMEOUT=150]
 #      [SWEEP="128:32 256:32:skew 128:64:prof2+skew"] (kernel shapes local_size:stripe[:variant],
 #      each on the large case and on the example DB; variant: plain, prof2, skew, prof2+skew)
+#      [VARIANTS="NAME=BINARY ..."] (other builds, tools/bench/build_old.sh COMMIT NAME: each runs
+#      right after this one on every lockstep case but the cold one, as case=CASE@NAME, its hits
+#      compared with this build's default run, same_hits=)
 #      tools/bench/search.sh           (on the GPU machine: well inside 6 minutes)
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
@@ -63,21 +66,23 @@ else
   echo "tool=cudasw4 skipped=1 reason=no_nvcc_or_no_.carry/cudasw4" | tee -a "$txt"
 fi
 
-# lockstep_run CASE QUERIES DB [ARGS]: one search, its summary line with the wall time
+# lockstep_run CASE QUERIES DB [ARGS]: one search (by $BIN, default $LOCKSTEP), its summary line
+# with the wall time
 lockstep_run() {
   local case=$1 q=$2 db=$3 t0 out rc
   shift 3
   t0=$(now)
-  out=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" search "$q" "$db" --top "$TOP" \
+  out=$(timeout "${STEP_TIMEOUT:-150}" "${BIN:-$LOCKSTEP}" search "$q" "$db" --top "$TOP" \
           --out "$tmp/$case-lockstep.tsv" "$@" 2>> "$OUT/search.err")
   rc=$?
   local wall; wall=$(since "$t0")
   if [[ $rc -ne 0 ]]; then echo "case=$case tool=lockstep error=1 rc=$rc" | tee -a "$txt"; return; fi
   local line; line=$(tail -n1 <<< "$out")
   local cells; cells=$(kv cells <<< "$line")
-  local same=""  # a sweep's run (CASE-L:S:V): its hits against the default run's, byte for byte
-  if [[ $case == *:* && -f "$tmp/${case%%-*}-lockstep.tsv" ]]; then
-    cmp -s "$tmp/${case%%-*}-lockstep.tsv" "$tmp/$case-lockstep.tsv" && same="same_hits=1 " || same="same_hits=0 "
+  local same="" base=${case%%[-@]*}  # a sweep's or variant's run (CASE-L:S:V, CASE@NAME): its hits
+  # against the default run's, byte for byte
+  if [[ $case == *[:@]* && -f "$tmp/$base-lockstep.tsv" ]]; then
+    cmp -s "$tmp/$base-lockstep.tsv" "$tmp/$case-lockstep.tsv" && same="same_hits=1 " || same="same_hits=0 "
   fi
   echo "case=$case tool=lockstep ${same}wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms <<< "$line")" \
     -v k="$(kv kernel_ms <<< "$line")" 'BEGIN { printf "tcups=%.4f device_tcups=%.4f kernel_tcups=%.4f",
@@ -106,28 +111,45 @@ cudasw_run() {
     tee -a "$txt"
 }
 
+# variants_run CASE QUERIES DB [ARGS]: lockstep_run by each of VARIANTS, as CASE@NAME
+variants_run() {
+  local case=$1 v
+  shift
+  for v in ${VARIANTS:-}; do BIN=${v#*=} lockstep_run "$case@${v%%=*}" "$@"; done
+}
 "$LOCKSTEP" devices > "$OUT/search-devices.txt" 2>&1
 lockstep_run example-cold "$QUERIES" "$DB"
+for v in ${VARIANTS:-}; do BIN=${v#*=} lockstep_run "example-cold@${v%%=*}" "$QUERIES" "$DB"; done
 lockstep_run example "$QUERIES" "$DB" --json "$OUT/search-example.json"
+variants_run example "$QUERIES" "$DB"
 t0=$(now)
 gen=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" gen proteins "$DB" -o "$tmp/large.fa" \
         --residues "$LARGE_RESIDUES" --seed 1 2>> "$OUT/search.err")
 echo "case=large tool=gen wall_s=$(since "$t0") $gen" | tee -a "$txt"
 gzip -cdf "$QUERIES" | awk -v n="$LARGE_QUERIES" '/^>/ { k++ } k <= n' > "$tmp/large-queries.fa"
 lockstep_run large "$tmp/large-queries.fa" "$tmp/large.fa"
+variants_run large "$tmp/large-queries.fa" "$tmp/large.fa"
 # The kernel's shapes and variants (SWEEP="L:S[:V] ...": --local-size L --stripe S --variant V
 # each; the default shape is the runs above) on the large case, then on the example DB:
 # kernel_tcups= from kernel_ms= (the packed kernels' device time), device_tcups= from ms= (the
 # search's, packing and ranking overlapped), tcups= from wall_s= (the process, reading included).
+# Each shape runs first as CASE-SHAPE-cold (its kernels built and cached) on the large case, the
+# variants' builds too, as the default shape's cold run does above.
 for c in large example; do
   for shape in ${SWEEP:-}; do
     IFS=: read -r l s v <<< "$shape"
+    args=(--local-size "$l" --stripe "$s" --variant "${v:-plain}")
     if [[ $c == large ]]; then
-      lockstep_run "large-$shape" "$tmp/large-queries.fa" "$tmp/large.fa" \
-        --local-size "$l" --stripe "$s" --variant "${v:-plain}"
+      lockstep_run "large-$shape-cold" "$tmp/large-queries.fa" "$tmp/large.fa" "${args[@]}"
+      for v in ${VARIANTS:-}; do
+        BIN=${v#*=} lockstep_run "large-$shape-cold@${v%%=*}" "$tmp/large-queries.fa" \
+          "$tmp/large.fa" "${args[@]}"
+      done
+      lockstep_run "large-$shape" "$tmp/large-queries.fa" "$tmp/large.fa" "${args[@]}"
+      variants_run "large-$shape" "$tmp/large-queries.fa" "$tmp/large.fa" "${args[@]}"
     else
-      lockstep_run "example-$shape" "$QUERIES" "$DB" --local-size "$l" --stripe "$s" \
-        --variant "${v:-plain}"
+      lockstep_run "example-$shape" "$QUERIES" "$DB" "${args[@]}"
+      variants_run "example-$shape" "$QUERIES" "$DB" "${args[@]}"
     fi
   done
 done
