@@ -24,13 +24,12 @@ struct Batch {
   size_t pairs_per_launch = 1;
   cl::Buffer words, chunks;
   cl::Buffer score[2];
-  std::vector<uint32_t> host[2];
 };
 
 struct Pending {
   Batch* batch = nullptr;
   size_t first = 0, count = 0;
-  int buf = 0;
+  int buf = 0;  // the scores' host buffer (scores[buf]: launches alternate, across batches too)
   cl::Event read, kernel;
 };
 
@@ -78,7 +77,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   r.batches += batches.size();
   size_t launches_done = 0, launches_total = 0;
   int64_t max_words = 0;
-  size_t max_scratch = 8;
+  size_t max_scratch = 8, max_scores = 1;
   for (auto& b : batches) {
     b->pb = layout_batch(db, order, b->begin, b->end, local);
     const size_t slots = b->pb.subjects.size();
@@ -91,6 +90,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
     launches_total += (npairs + b->pairs_per_launch - 1) / b->pairs_per_launch;
     max_words = std::max(max_words, b->pb.words);
     max_scratch = std::max(max_scratch, size_t(b->pb.boundary_columns) * 8 * b->pairs_per_launch);
+    max_scores = std::max(max_scores, b->pb.subjects.size() * b->pairs_per_launch);
   }
   const cl::Buffer& dbnd = ctx.scratch(0, max_scratch);
   // Two pinned staging buffers (one for a single batch); the packer writes the next batch into
@@ -99,6 +99,12 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   cl::Event uploaded[2];
   for (size_t k = 0; k < std::min<size_t>(2, batches.size()); ++k)
     staging[k] = pinned<uint32_t>(queue, size_t(max_words));
+  // The scores of launch g land in scores[g % 2], pinned: a read into pageable memory held
+  // NVIDIA's in-order queue, and so the next launch behind it, until the host waited for it
+  // (pipelined CG's sums reads, 4 H200s, session 14).
+  std::shared_ptr<uint32_t> scores[2] = {pinned<uint32_t>(queue, max_scores),
+                                         pinned<uint32_t>(queue, max_scores)};
+  size_t launched = 0;
   const unsigned pack_threads = batches.size() > 1 ? std::max(1u, threads / 2) : threads;
   auto pack = [&](size_t b) {
     fill_batch(db, batches[b]->pb, local, staging[b % 2].get(), pack_threads);
@@ -113,12 +119,12 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
     r.kernel_ms += event_ms(pd.kernel);
     const Batch& b = *pd.batch;
     const size_t slots = b.pb.subjects.size();
-    const std::vector<uint32_t>& sc = b.host[pd.buf];
+    const uint32_t* sc = scores[pd.buf].get();
     auto work = [&](unsigned t) {
       for (size_t p = t; p < pd.count; p += threads) {
         const size_t pair = pd.first + p;
         const int32_t qa = qp.a[pair], qb = qp.b[pair];
-        const uint32_t* row = sc.data() + p * slots;
+        const uint32_t* row = sc + p * slots;
         for (size_t slot = 0; slot < slots; ++slot) {
           const int64_t id = b.pb.subjects[slot];
           if (id < 0) continue;
@@ -155,10 +161,8 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
       check(queue.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
                                      b.pb.chunks.data()),
             "clEnqueueWriteBuffer(search chunks)");
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < 2; ++h)
         b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
-        b.host[h].resize(slots * P);
-      }
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
         if (uploaded[(bi + 1) % 2]()) check(uploaded[(bi + 1) % 2].wait(), "clWaitForEvents");
         packing = std::async(std::launch::async, pack, bi + 1);
@@ -168,10 +172,10 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
         const int cnt = int(std::min(P, npairs - first)), base = int(first), nslots = int(slots);
         set_args(k, b.words, b.chunks, cnt, base, dprof, dinfo, dbnd, b.score[n % 2], nslots,
                  neg_open, neg_ext);
-        Pending pd{&b, first, size_t(cnt), int(n % 2), {}, {}};
+        Pending pd{&b, first, size_t(cnt), int(launched++ % 2), {}, {}};
         pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local));
         check(queue.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
-                                      b.host[n % 2].data(), nullptr, &pd.read),
+                                      scores[pd.buf].get(), nullptr, &pd.read),
               "clEnqueueReadBuffer(search scores)");
         check(queue.flush(), "clFlush");
         pending.push_back(pd);
