@@ -199,8 +199,10 @@ void set_args(cl::Kernel& k, const Args&... args) {
   (set_arg(k, i++, args), ...);
 }
 
-/// Enqueues a 1-D range (global rounded up by the caller); failures name the kernel.
-cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local);
+/// Enqueues a 1-D range (global rounded up by the caller), behind the events of `after` when
+/// given; failures name the kernel.
+cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local,
+                 const std::vector<cl::Event>* after = nullptr);
 /// Milliseconds between an event's start and end (the queue must have profiling enabled).
 double event_ms(const cl::Event& e);
 double event_ms(const cl::Event& first, const cl::Event& last);

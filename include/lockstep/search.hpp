@@ -74,6 +74,8 @@ struct SearchResult {
   int local_size = 0, stripe = 0;  // inter: the kernel's shape as resolved
   std::string variant;             // inter: its variant as resolved ("plain", "prof2", ...)
   double ends_ms = 0;              // the ends of the reported hits (32-bit path), wall time
+  double start_ms = 0;  // inter: from the start to the first launch (shape, profiles, order,
+                        // layout, the first batch packed), wall time
 };
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,

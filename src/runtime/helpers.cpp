@@ -32,15 +32,16 @@ void set_arg(cl::Kernel& k, cl_uint index, const cl::Buffer& b) {
 }
 void set_arg(cl::Kernel& k, cl_uint index, Local local) { set_arg(k, index, local.bytes, nullptr); }
 
-cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local) {
+cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local,
+                 const std::vector<cl::Event>* after) {
   cl::Event e;
-  if (global == 0) {  // nothing to do; return a completed marker so callers can still time it
-    cl_int err = queue.enqueueMarkerWithWaitList(nullptr, &e);
+  if (global == 0) {  // nothing to do; return a marker so callers can still time it
+    cl_int err = queue.enqueueMarkerWithWaitList(after, &e);
     check(err, "clEnqueueMarkerWithWaitList");
     return e;
   }
   cl_int err = queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
-                                          local ? cl::NDRange(local) : cl::NullRange, nullptr, &e);
+                                          local ? cl::NDRange(local) : cl::NullRange, after, &e);
   if (err != CL_SUCCESS)
     throw opencl_error("clEnqueueNDRangeKernel(" + kernel_name(k) + ", global " +
                            std::to_string(global) + ", local " + std::to_string(local) + ")",

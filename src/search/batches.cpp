@@ -2,9 +2,12 @@
 // database is cut into batches (whole chunks, longest first, at most the device budget and, for a
 // large database, about an eighth of it each), and while the device runs batch b's launches the
 // host packs batch b+1 into the other of two pinned staging buffers, uploads it without blocking
-// (in-order queue: after b's kernels) and ranks the scores of launch n while launch n+1 runs, so
-// that the host's packing and ranking hide behind the kernels.
+// on a transfer queue of its own (the kernels of b+1 wait for it), and ranks the scores of launch
+// n while launch n+1 runs, so that the host's packing and ranking hide behind the kernels. The
+// scores' reads are on the transfer queue too: on the kernels' in-order queue each read held the
+// next launch back until it ended.
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <thread>
@@ -24,6 +27,8 @@ struct Batch {
   size_t pairs_per_launch = 1;
   cl::Buffer words, chunks;
   cl::Buffer score[2];
+  cl::Event uploaded_chunks;
+  cl::Event read[2];  // the last read of score[h]: the launch after next writes it again
 };
 
 struct Pending {
@@ -39,8 +44,12 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
                const std::vector<int64_t>& order, const QueryPairs& qp, const Scoring& s,
                const SearchOptions& o, std::vector<TopK>& keep, std::vector<ExactJob>& jobs,
                SearchResult& r) {
+  const auto entry = std::chrono::steady_clock::now();
   const DeviceInfo& di = ctx.info();
   auto& queue = ctx.queue();
+  cl_int err = CL_SUCCESS;
+  cl::CommandQueue copies(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err);
+  check(err, "clCreateCommandQueue(search transfers)");
   const size_t npairs = qp.a.size();
   cl::Buffer dprof = upload(queue, qp.profile, CL_MEM_READ_ONLY);
   cl::Buffer dinfo = upload(queue, qp.info, CL_MEM_READ_ONLY);
@@ -155,12 +164,13 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
       const size_t P = b.pairs_per_launch;
       b.words = make_buffer(ctx.context(), CL_MEM_READ_ONLY, size_t(b.pb.words) * 4);
       b.chunks = make_buffer(ctx.context(), CL_MEM_READ_ONLY, b.pb.chunks.size() * 4);
-      check(queue.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
-                                     staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
+      check(copies.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
+                                      staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
             "clEnqueueWriteBuffer(search database)");
-      check(queue.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
-                                     b.pb.chunks.data()),
+      check(copies.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
+                                      b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
             "clEnqueueWriteBuffer(search chunks)");
+      check(copies.flush(), "clFlush");
       for (int h = 0; h < 2; ++h)
         b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
@@ -173,11 +183,20 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
         set_args(k, b.words, b.chunks, cnt, base, dprof, dinfo, dbnd, b.score[n % 2], nslots,
                  neg_open, neg_ext);
         Pending pd{&b, first, size_t(cnt), int(launched++ % 2), {}, {}};
-        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local));
-        check(queue.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
-                                      scores[pd.buf].get(), nullptr, &pd.read),
+        std::vector<cl::Event> after{uploaded[bi % 2], b.uploaded_chunks};
+        if (b.read[n % 2]()) after.push_back(b.read[n % 2]);
+        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local), &after);
+        check(queue.flush(), "clFlush");  // the read below waits for it
+        if (launched == 1)
+          r.start_ms +=
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - entry)
+                  .count();
+        const std::vector<cl::Event> ran{pd.kernel};
+        check(copies.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
+                                       scores[pd.buf].get(), &ran, &pd.read),
               "clEnqueueReadBuffer(search scores)");
-        check(queue.flush(), "clFlush");
+        b.read[n % 2] = pd.read;
+        check(copies.flush(), "clFlush");
         pending.push_back(pd);
         if (pending.size() == 2) {
           consume(pending[0]);
@@ -192,6 +211,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   } catch (...) {
     if (packing.valid()) packing.wait();
     queue.finish();
+    copies.finish();
     throw;
   }
   for (auto& v : sat) {

@@ -164,8 +164,11 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
       for (int64_t i : order) keep[q].add(0, i);
 
   const QueryPairs qp = pair_queries(queries, s, sh.stripe, sh.prof2);
-  if (!order.empty() && !qp.a.empty())
+  if (!order.empty() && !qp.a.empty()) {
+    r.start_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     run_inter(ctx, sh.local, sh.defines, db, order, qp, s, o, keep, jobs, r);
+  }
   exact_into(ctx, sh.defines, queries, db, s, jobs, keep, known);
 
   // The hits, and the ends of those the exact path has not seen.

@@ -190,6 +190,8 @@ int run_search(const Args& args) {
       .add("stripe", r.stripe)
       .add("variant", r.variant.empty() ? std::string("plain") : r.variant)
       .add("kernel_ms", r.kernel_ms)
+      .add("start_ms", r.start_ms)
+      .add("ends_ms", r.ends_ms)
       .add("cells", r.cells)
       .add("read_ms", read_ms)
       .add("context_ms", context_ms)
