@@ -69,16 +69,12 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
                  neg_ext = uint16_t(-s.gap_extend) * 0x10001u;
   const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
 
-  // Batches: whole chunks (the longest subject of a chunk is its first) up to the budget; when
-  // there are several, the first is an eighth of the others, so that the device starts after an
-  // eighth of a batch's packing and upload (the next batch is packed meanwhile).
+  // Batches: whole chunks (the longest subject of a chunk is its first) up to the budget.
   std::vector<std::unique_ptr<Batch>> batches;
   int64_t columns = 0;
-  const int64_t first_budget = total > budget ? std::max<int64_t>(1, budget / 8) : budget;
   for (size_t at = 0; at < order.size(); at += size_t(local)) {
     const int64_t chunk = (db.length(size_t(order[at])) + 3) / 4 * 4 * local;
-    const int64_t cap = batches.size() == 1 ? first_budget : budget;
-    if (batches.empty() || (columns > 0 && columns + chunk > cap)) {
+    if (batches.empty() || (columns > 0 && columns + chunk > budget)) {
       if (!batches.empty()) batches.back()->end = at;
       batches.push_back(std::make_unique<Batch>());
       batches.back()->begin = at;
@@ -105,27 +101,24 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
     max_scratch = std::max(max_scratch, size_t(b->pb.boundary_columns) * 8 * b->pairs_per_launch);
     max_scores = std::max(max_scores, b->pb.subjects.size() * b->pairs_per_launch);
   }
-  // Pinned staging buffers: the first batch's own, then two that the later batches alternate
-  // in; the packer writes the next batch into the one whose upload has completed. The first
-  // batch is packed, on every thread, while the others are allocated and the kernel fetched.
-  std::shared_ptr<uint32_t> staging[3];
-  cl::Event uploaded[3];
-  auto slot = [](size_t b) { return b == 0 ? 0 : 1 + (b - 1) % 2; };
-  staging[0] = pinned<uint32_t>(queue, size_t(batches[0]->pb.words));
-  const unsigned pack_threads = batches.size() > 1 ? std::max(1u, threads / 2) : threads;
-  auto pack = [&](size_t b, unsigned with) {
-    fill_batch(db, batches[b]->pb, local, staging[slot(b)].get(), with);
-  };
-  std::future<void> packing = std::async(std::launch::async, pack, size_t(0), threads);
-  for (size_t k = 1; k < std::min<size_t>(3, batches.size()); ++k)
-    staging[k] = pinned<uint32_t>(queue, size_t(max_words));
   const cl::Buffer& dbnd = ctx.scratch(0, max_scratch);
+  // Two pinned staging buffers (one for a single batch); the packer writes the next batch into
+  // the one whose upload has completed.
+  std::shared_ptr<uint32_t> staging[2];
+  cl::Event uploaded[2];
+  for (size_t k = 0; k < std::min<size_t>(2, batches.size()); ++k)
+    staging[k] = pinned<uint32_t>(queue, size_t(max_words));
   // The scores of launch g land in scores[g % 2], pinned: a read into pageable memory held
   // NVIDIA's in-order queue, and so the next launch behind it, until the host waited for it
   // (pipelined CG's sums reads, 4 H200s, session 14).
   std::shared_ptr<uint32_t> scores[2] = {pinned<uint32_t>(queue, max_scores),
                                          pinned<uint32_t>(queue, max_scores)};
   size_t launched = 0;
+  const unsigned pack_threads = batches.size() > 1 ? std::max(1u, threads / 2) : threads;
+  auto pack = [&](size_t b) {
+    fill_batch(db, batches[b]->pb, local, staging[b % 2].get(), pack_threads);
+  };
+  std::future<void> packing = std::async(std::launch::async, pack, size_t(0));
 
   cl::Kernel k = ctx.kernel("search.cl", "search_inter", defines);
   std::vector<Pending> pending;
@@ -166,13 +159,13 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   try {
     for (size_t bi = 0; bi < batches.size(); ++bi) {
       Batch& b = *batches[bi];
-      packing.get();  // batch bi is in staging[slot(bi)]
+      packing.get();  // batch bi is in staging[bi % 2]
       const size_t slots = b.pb.subjects.size(), nchunks = b.pb.chunks.size() / 4;
       const size_t P = b.pairs_per_launch;
       b.words = make_buffer(ctx.context(), CL_MEM_READ_ONLY, size_t(b.pb.words) * 4);
       b.chunks = make_buffer(ctx.context(), CL_MEM_READ_ONLY, b.pb.chunks.size() * 4);
       check(copies.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
-                                      staging[slot(bi)].get(), nullptr, &uploaded[slot(bi)]),
+                                      staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
             "clEnqueueWriteBuffer(search database)");
       check(copies.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
                                       b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
@@ -181,8 +174,8 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
       for (int h = 0; h < 2; ++h)
         b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
-        if (uploaded[slot(bi + 1)]()) check(uploaded[slot(bi + 1)].wait(), "clWaitForEvents");
-        packing = std::async(std::launch::async, pack, bi + 1, pack_threads);
+        if (uploaded[(bi + 1) % 2]()) check(uploaded[(bi + 1) % 2].wait(), "clWaitForEvents");
+        packing = std::async(std::launch::async, pack, bi + 1);
       }
       // Launch n+1 runs while the host ranks the scores of launch n (across batches too).
       for (size_t first = 0, n = 0; first < npairs; first += P, ++n) {
@@ -190,7 +183,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
         set_args(k, b.words, b.chunks, cnt, base, dprof, dinfo, dbnd, b.score[n % 2], nslots,
                  neg_open, neg_ext);
         Pending pd{&b, first, size_t(cnt), int(launched++ % 2), {}, {}};
-        std::vector<cl::Event> after{uploaded[slot(bi)], b.uploaded_chunks};
+        std::vector<cl::Event> after{uploaded[bi % 2], b.uploaded_chunks};
         if (b.read[n % 2]()) after.push_back(b.read[n % 2]);
         pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local), &after);
         check(queue.flush(), "clFlush");  // the read below waits for it
