@@ -277,9 +277,10 @@ TEST_CASE("search: scores equal parasail's sw_striped_profile_sat (when libparas
 }
 
 // The kernel's variants (SearchOptions::variant, cl/search.cl SEARCH_PROF2 / SEARCH_SKEW): every
-// pair's score and ends equal align_cpu's, a saturated pair included. Two programs (prof2 alone,
-// prof2+skew: the skewed columns read the paired profile too), the test shape's.
-TEST_CASE("search: the kernel variants prof2 and prof2+skew are exact, saturation included") {
+// pair's score and ends equal align_cpu's, a saturated pair included. Three programs of the test
+// shape: prof2 alone, skew alone (a large database's default on a GPU), and prof2+skew (the
+// skewed columns read the paired profile too).
+TEST_CASE("search: the kernel variants prof2, skew and prof2+skew are exact, saturation included") {
   Context& ctx = test::context();
   const Scoring s = blosum62(11, 1);
   std::mt19937 rng(35);
@@ -295,7 +296,7 @@ TEST_CASE("search: the kernel variants prof2 and prof2+skew are exact, saturatio
     db.add("s" + std::to_string(j), s.encode(r));
   }
   db.add("planted", s.encode(big));
-  for (const char* v : {"prof2", "prof2+skew"}) {
+  for (const char* v : {"prof2", "skew", "prof2+skew"}) {
     INFO("variant " << v);
     SearchOptions o = shape(int(db.size()));
     o.variant = v;

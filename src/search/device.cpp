@@ -76,17 +76,26 @@ std::string variant_name(const Shape& sh) {
 
 /// The kernel shape and its program: DPX on NVIDIA compute capability >= 9.0 (level 2: its
 /// three-input and relu forms; level 1 where the driver's PTX refuses them), else portable.
-Shape resolve_shape(Context& ctx, const SearchOptions& o) {
+/// On a GPU with no shape given, a database of at least kSkewResidues residues takes 32 rows a
+/// work-item and the skew variant (two dependency chains a step): on the 5 x 10^8-residue case
+/// its kernel ran 5.02-5.07 TCUPS against 4.74-4.77 (H100 and H200, BENCHMARKS.md sessions 10 and
+/// 15), on the 9 x 10^6-residue example database 3.58-3.59 against 3.75 (so it stays 64 plain).
+constexpr double kSkewResidues = 1e8;
+Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
   const DeviceInfo& di = ctx.info();
   Shape sh;
+  const bool skew =
+      di.is_gpu() && !o.local_size && !o.stripe && o.variant.empty() && residues >= kSkewResidues;
   sh.local = o.local_size ? o.local_size : di.is_gpu() ? 128 : 64;
-  sh.stripe = o.stripe ? o.stripe : di.is_gpu() ? 64 : 16;  // H100: 64 rows 842 GCUPS, 32: 773
+  // Rows a work-item: 64 on a GPU (H100, proteins: 842 GCUPS, 32 rows 773), 32 with skew.
+  sh.stripe = o.stripe ? o.stripe : skew ? 32 : di.is_gpu() ? 64 : 16;
   if (sh.local < 1 || sh.local > int(di.max_work_group_size) || sh.local > 1024)
     throw input_error("search: local_size must be in [1, " +
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
   parse_variant(o.variant, sh);
+  sh.skew = sh.skew || skew;
   sh.dpx = di.dpx;  // NVIDIA compute capability >= 9.0, unless LOCKSTEP_DPX=0
   // Level 2 (three-input max.s16x2) is refused by ptxas 13.0 ("Arguments mismatch"; two-input
   // max is fused into VIMNMX3 anyway, BENCHMARKS.md): tried only under LOCKSTEP_SEARCH_DPX=2.
@@ -131,7 +140,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
-  const Shape sh = resolve_shape(ctx, o);
+  const Shape sh = resolve_shape(ctx, o, double(db.residues.size()));
   r.dpx = r.algorithm == "inter" && sh.dpx;
   r.local_size = sh.local, r.stripe = sh.stripe, r.variant = variant_name(sh);
   const size_t nq = queries.size(), top = size_t(o.top);

@@ -48,9 +48,10 @@ void declare(po::options_description& opts) {
                         "inter: subjects per work-group (0 = automatic)");
   opts.add_options()("stripe", number<int>(0, 64)->default_value(0),
                      "inter: query rows per work-item, even (0 = automatic)")(
-      "variant", po::value<std::string>()->default_value("plain"),
+      "variant", po::value<std::string>()->default_value(""),
       "inter: the kernel's variant: plain, prof2 (two profile rows per load), skew (two columns "
-      "as a wavefront), prof2+skew")("max-device-mib",
+      "as a wavefront), prof2+skew (default: automatic: with no shape given, skew and 32 rows "
+      "on a GPU for a database of at least 10^8 residues, else plain)")("max-device-mib",
                                      number<long long>(0, 1ll << 40)->default_value(0),
                                      "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
