@@ -51,9 +51,9 @@ void declare(po::options_description& opts) {
       "variant", po::value<std::string>()->default_value(""),
       "inter: the kernel's variant: plain, prof2 (two profile rows per load), skew (two columns "
       "as a wavefront), prof2+skew (default: automatic: with no shape given, skew and 32 rows "
-      "on a GPU for a database of at least 10^8 residues, else plain)")("max-device-mib",
-                                     number<long long>(0, 1ll << 40)->default_value(0),
-                                     "database MiB on the device per batch (0 = automatic)")(
+      "on a GPU for a database of at least 10^8 residues, else plain)")(
+      "max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
+      "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
       "outfmt", po::value<std::string>(),
       "6: BLAST tabular (qseqid sseqid pident length mismatch "
