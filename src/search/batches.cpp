@@ -2,10 +2,11 @@
 // database is cut into batches (whole chunks, longest first, at most the device budget and, for a
 // large database, about an eighth of it each), and while the device runs batch b's launches the
 // host packs batch b+1 into the other of two pinned staging buffers, uploads it without blocking
-// on a transfer queue of its own (the kernels of b+1 wait for it), and ranks the scores of launch
-// n while launch n+1 runs, so that the host's packing and ranking hide behind the kernels. The
-// scores' reads are on the transfer queue too: on the kernels' in-order queue each read held the
-// next launch back until it ended.
+// on a queue of its own (the kernels of b+1 wait for it), and ranks the scores of launch n while
+// launch n+1 runs, so that the host's packing and ranking hide behind the kernels. The scores'
+// reads are on a third queue, each behind its launch: on the kernels' in-order queue each read
+// held the next launch back until it ended, and on the uploads' queue an upload would wait for
+// the reads (and so the kernels) queued before it.
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -48,8 +49,10 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   const DeviceInfo& di = ctx.info();
   auto& queue = ctx.queue();
   cl_int err = CL_SUCCESS;
-  cl::CommandQueue copies(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err);
-  check(err, "clCreateCommandQueue(search transfers)");
+  cl::CommandQueue uploads(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err);
+  check(err, "clCreateCommandQueue(search uploads)");
+  cl::CommandQueue reads(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err);
+  check(err, "clCreateCommandQueue(search reads)");
   const size_t npairs = qp.a.size();
   cl::Buffer dprof = upload(queue, qp.profile, CL_MEM_READ_ONLY);
   cl::Buffer dinfo = upload(queue, qp.info, CL_MEM_READ_ONLY);
@@ -164,13 +167,13 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
       const size_t P = b.pairs_per_launch;
       b.words = make_buffer(ctx.context(), CL_MEM_READ_ONLY, size_t(b.pb.words) * 4);
       b.chunks = make_buffer(ctx.context(), CL_MEM_READ_ONLY, b.pb.chunks.size() * 4);
-      check(copies.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
-                                      staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
+      check(uploads.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
+                                       staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
             "clEnqueueWriteBuffer(search database)");
-      check(copies.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
-                                      b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
+      check(uploads.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
+                                       b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
             "clEnqueueWriteBuffer(search chunks)");
-      check(copies.flush(), "clFlush");
+      check(uploads.flush(), "clFlush");
       for (int h = 0; h < 2; ++h)
         b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
@@ -192,11 +195,11 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - entry)
                   .count();
         const std::vector<cl::Event> ran{pd.kernel};
-        check(copies.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
-                                       scores[pd.buf].get(), &ran, &pd.read),
+        check(reads.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
+                                      scores[pd.buf].get(), &ran, &pd.read),
               "clEnqueueReadBuffer(search scores)");
         b.read[n % 2] = pd.read;
-        check(copies.flush(), "clFlush");
+        check(reads.flush(), "clFlush");
         pending.push_back(pd);
         if (pending.size() == 2) {
           consume(pending[0]);
@@ -211,7 +214,8 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   } catch (...) {
     if (packing.valid()) packing.wait();
     queue.finish();
-    copies.finish();
+    uploads.finish();
+    reads.finish();
     throw;
   }
   for (auto& v : sat) {
