@@ -17,8 +17,8 @@
 #      [SWEEP="128:32 256:32:skew 128:64:prof2+skew"] (kernel shapes local_size:stripe[:variant],
 #      each on the large case and on the example DB; variant: plain, prof2, skew, prof2+skew)
 #      [VARIANTS="NAME=BINARY ..."] (other builds, tools/bench/build_old.sh COMMIT NAME: each runs
-#      right after this one on every lockstep case but the cold one, as case=CASE@NAME, its hits
-#      compared with this build's default run, same_hits=)
+#      right after this one on every lockstep case, cold runs included, as case=CASE@NAME, its
+#      hits compared with this build's default run, same_hits=)
 #      tools/bench/search.sh           (on the GPU machine: well inside 6 minutes)
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
