@@ -1,11 +1,22 @@
 // Test pairs for the alignment tests: random DNA or protein with a planted similar region (a
 // slice of A, mutated by substitutions and short indels, placed inside B), fixed seeds.
 #pragma once
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <random>
 #include <string>
 
+#include "lockstep/align.hpp"
+
 namespace lockstep::test {
+
+/// A device alignment's score and both ends equal the reference's.
+inline void check_same(const AlignResult& got, const AlignResult& want) {
+  CHECK(got.score == want.score);
+  CHECK(got.end_a == want.end_a);
+  CHECK(got.end_b == want.end_b);
+}
 
 inline std::string random_residues(std::mt19937& rng, size_t n, const std::string& letters) {
   std::string s(n, ' ');

@@ -24,13 +24,9 @@ AlignConfig small(AlignAlgorithm alg, const char* strategy = "auto", int groups 
   return c;
 }
 
-void check_same(const AlignResult& got, const AlignResult& want) {
-  CHECK(got.score == want.score);
-  CHECK(got.end_a == want.end_a);
-  CHECK(got.end_b == want.end_b);
-}
-
 }  // namespace
+
+using test::check_same;
 
 TEST_CASE("align gpu: tile-diagonal kernel, every barrier strategy, equals the CPU reference") {
   Context& ctx = test::context();
