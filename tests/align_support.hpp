@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "lockstep/align.hpp"
 
@@ -46,6 +47,45 @@ inline std::pair<std::string, std::string> planted_pair(unsigned seed, size_t n,
   const size_t at = m / 3;
   b.replace(at, std::min(copy.size(), m - at), copy.substr(0, m - at));
   return {a, b};
+}
+
+/// A DNA pair whose best score passes 16 bits with 1000 a match: B holds 200 residues of A.
+inline std::pair<std::string, std::string> wide_score_pair() {
+  auto [sa, sb] = planted_pair(10, 300, 400, 10);
+  sb.replace(100, 200, sa.substr(70, 200));
+  return {sa, sb};
+}
+
+/// Exact ties, each copy of a 150-residue region of A between runs of N (which never match):
+/// in_row, the region twice in B (equal scores in one row at two columns: the smaller end in B,
+/// below 300, wins); else twice in A (one column, two rows: the smaller end in A, below 300).
+struct TiePair {
+  std::string a, b;
+  bool in_row;
+};
+inline std::vector<TiePair> tie_pairs() {
+  const std::string ns(12, 'N');
+  auto place = [&](std::string& s, size_t at, const std::string& region) {
+    s.replace(at - ns.size(), region.size() + 2 * ns.size(), ns + region + ns);
+  };
+  std::vector<TiePair> out;
+  {
+    auto [sa, sb] = planted_pair(11, 901, 1200, 10);
+    const std::string region = sa.substr(300, 150);
+    place(sa, 300, region);
+    place(sb, 100, region);
+    place(sb, 700, region);
+    out.push_back({sa, sb, true});
+  }
+  {
+    auto [sa, sb] = planted_pair(12, 1001, 700, 10);
+    const std::string region = sa.substr(100, 150);
+    place(sa, 100, region);
+    place(sa, 600, region);
+    place(sb, 200, region);
+    out.push_back({sa, sb, false});
+  }
+  return out;
 }
 
 }  // namespace lockstep::test

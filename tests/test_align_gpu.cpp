@@ -75,8 +75,7 @@ TEST_CASE("align gpu: flag-array pipeline equals the CPU reference (DNA, protein
     check_same(align(ctx, a, b, s, small(AlignAlgorithm::pipeline)), align_cpu(a, b, s));
   }
   {  // scores beyond 16 bits: 200 matches of 1000
-    auto [sa, sb] = test::planted_pair(10, 300, 400, 10);
-    sb.replace(100, 200, sa.substr(70, 200));
+    auto [sa, sb] = test::wide_score_pair();
     Scoring s = dna_scoring(1000, -1000, 1000, 100);
     auto a = s.encode(sa), b = s.encode(sb);
     const AlignResult want = align_cpu(a, b, s);
@@ -113,44 +112,18 @@ TEST_CASE(
     CHECK(d.values().count("SW_PROF_CHAR") == 0);
     CHECK(d.values().count("DPX_NV") == (ctx.info().dpx ? 1u : 0u));
   }
-  // A copy of a region of A placed at `at` in `s`, between runs of N (which never match), so that
-  // both copies score the same: 150 matches.
-  const std::string ns(12, 'N');
-  auto place = [&](std::string& s, size_t at, const std::string& region) {
-    s.replace(at - ns.size(), region.size() + 2 * ns.size(), ns + region + ns);
-  };
-  // The 32-bit and the 16-bit pipeline agree with the reference, ties included.
-  auto both_widths = [&](const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
-                         const AlignResult& want) {
+  // Ties in a row and in a column: the 32-bit and the 16-bit pipeline agree with the reference.
+  for (const test::TiePair& t : test::tie_pairs()) {
+    CAPTURE(t.in_row);
+    auto a = dna.encode(t.a), b = dna.encode(t.b);
+    const AlignResult want = align_cpu(a, b, dna);
+    REQUIRE(want.score >= 280);
+    CHECK((t.in_row ? want.end_b : want.end_a) < 300);
     for (int bits : {32, 16}) {
       CAPTURE(bits);
       c3.score_bits = bits;
       check_same(align(ctx, a, b, dna, c3), want);
     }
-  };
-  {  // one region twice in B: equal scores in the same row, at two columns
-    auto [sa, sb] = test::planted_pair(11, 901, 1200, 10);
-    const std::string region = sa.substr(300, 150);
-    place(sa, 300, region);
-    place(sb, 100, region);
-    place(sb, 700, region);
-    auto a = dna.encode(sa), b = dna.encode(sb);
-    const AlignResult want = align_cpu(a, b, dna);
-    REQUIRE(want.score >= 280);
-    CHECK(want.end_b < 300);
-    both_widths(a, b, want);
-  }
-  {  // one region twice in A: equal scores in the same column, at two rows
-    auto [sa, sb] = test::planted_pair(12, 1001, 700, 10);
-    const std::string region = sa.substr(100, 150);
-    place(sa, 100, region);
-    place(sa, 600, region);
-    place(sb, 200, region);
-    auto a = dna.encode(sa), b = dna.encode(sb);
-    const AlignResult want = align_cpu(a, b, dna);
-    REQUIRE(want.score >= 280);
-    CHECK(want.end_a < 300);
-    both_widths(a, b, want);
   }
   {  // BLOSUM62 on 64 x 16 rows: the byte profile
     Scoring s = blosum62(11, 1);
