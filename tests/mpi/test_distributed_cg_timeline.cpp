@@ -1,9 +1,9 @@
 // Pipelined CG's iteration timeline (CgOptions::iteration_timeline) on a distributed fused
 // solve: the requested number of sampled iterations, and times in the order the queues and
-// the host impose (in-order main queue: interior, its sums' read, boundary, its sums' read, pack,
-// the next interior launch; the downloads wait for the pack, the uploads follow the downloads;
-// the host steps in program order), whatever the speed of the device. Off the fused path: no
-// samples.
+// the host impose (in-order main queue: interior, boundary, pack, the next interior launch; each
+// part's sums read on a queue of its own, behind its launch; the downloads wait for the pack, the
+// uploads follow the downloads; the host steps in program order), whatever the speed of the
+// device. Off the fused path: no samples.
 #include <lockstep/lockstep.hpp>
 
 #include "mpi_support.hpp"
