@@ -70,7 +70,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   const int32_t limit = packed_limit(s);
   const uint32_t neg_open = uint16_t(-s.gap_open) * 0x10001u,
                  neg_ext = uint16_t(-s.gap_extend) * 0x10001u;
-  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  const unsigned threads = host_threads();
 
   // Batches: whole chunks (the longest subject of a chunk is its first) up to the budget.
   std::vector<std::unique_ptr<Batch>> batches;
@@ -105,24 +105,25 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
     max_scores = std::max(max_scores, b->pb.subjects.size() * b->pairs_per_launch);
   }
   const cl::Buffer& dbnd = ctx.scratch(0, max_scratch);
-  // Two pinned staging buffers (one for a single batch); the packer writes the next batch into
-  // the one whose upload has completed.
+  // Two pinned staging buffers (one for a single batch), mapped on the uploads' queue: the
+  // packer writes the next batch into the one whose upload has completed. The first is pinned
+  // and packed (on every thread) before the first launch; the second is pinned by the task that
+  // packs batch 1, while batch 0 runs (pinning costs ~0.7 ms a MiB on the H200).
   std::shared_ptr<uint32_t> staging[2];
   cl::Event uploaded[2];
-  for (size_t k = 0; k < std::min<size_t>(2, batches.size()); ++k)
-    staging[k] = pinned<uint32_t>(queue, size_t(max_words));
+  staging[0] = pinned<uint32_t>(uploads, size_t(max_words));
+  auto pack = [&](size_t b, unsigned nthreads) {
+    if (!staging[b % 2]) staging[b % 2] = pinned<uint32_t>(uploads, size_t(max_words));
+    fill_batch(db, batches[b]->pb, local, staging[b % 2].get(), nthreads);
+  };
+  std::future<void> packing = std::async(std::launch::async, pack, size_t(0), threads);
   // The scores of launch g land in scores[g % 2], pinned: a read into pageable memory held
   // NVIDIA's in-order queue, and so the next launch behind it, until the host waited for it
   // (pipelined CG's sums reads, 4 H200s, session 14).
   std::shared_ptr<uint32_t> scores[2] = {pinned<uint32_t>(queue, max_scores),
                                          pinned<uint32_t>(queue, max_scores)};
   size_t launched = 0;
-  const unsigned pack_threads = batches.size() > 1 ? std::max(1u, threads / 2) : threads;
-  auto pack = [&](size_t b) {
-    fill_batch(db, batches[b]->pb, local, staging[b % 2].get(), pack_threads);
-  };
-  std::future<void> packing = std::async(std::launch::async, pack, size_t(0));
-
+  const unsigned pack_threads = std::max(1u, threads / 2);  // beside the ranking of scores
   cl::Kernel k = ctx.kernel("search.cl", "search_inter", defines);
   std::vector<Pending> pending;
   std::vector<std::vector<ExactJob>> sat(threads);
@@ -178,7 +179,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
         b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
         if (uploaded[(bi + 1) % 2]()) check(uploaded[(bi + 1) % 2].wait(), "clWaitForEvents");
-        packing = std::async(std::launch::async, pack, bi + 1);
+        packing = std::async(std::launch::async, pack, bi + 1, pack_threads);
       }
       // Launch n+1 runs while the host ranks the scores of launch n (across batches too).
       for (size_t first = 0, n = 0; first < npairs; first += P, ++n) {
@@ -194,6 +195,10 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
           r.start_ms +=
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - entry)
                   .count();
+        if (n == 0 && bi + 1 == batches.size()) {  // unpin the staging while the last batch runs
+          check(uploaded[bi % 2].wait(), "clWaitForEvents(search database)");
+          staging[0].reset(), staging[1].reset();
+        }
         const std::vector<cl::Event> ran{pd.kernel};
         check(reads.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
                                       scores[pd.buf].get(), &ran, &pd.read),

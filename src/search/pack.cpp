@@ -2,7 +2,6 @@
 // query pairs with their packed profiles; and the top-K keeper.
 #include <algorithm>
 #include <numeric>
-#include <thread>
 
 #include "search/search_impl.hpp"
 
@@ -45,34 +44,39 @@ PackedBatch layout_batch(const SequenceSet& db, const std::vector<int64_t>& orde
 
 void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t* words,
                 unsigned threads) {
-  // Word by word (the writes sequential, each lane's residues read in order), chunks split over
-  // the threads: a 500 M-residue database packs in a fraction of the byte-wise time.
+  // Row by row of the chunk (word w of every lane): the writes sequential, the lanes' residues
+  // read as LOCAL_SIZE sequential streams, four bytes at a time away from a subject's end.
   const size_t nchunks = p.chunks.size() / 4;
   auto fill = [&](size_t c0, size_t c1) {
+    std::vector<const uint8_t*> src(size_t(local), nullptr);
+    std::vector<int64_t> len(size_t(local), 0);
     for (size_t c = c0; c < c1; ++c) {
       uint32_t* out = words + p.chunks[4 * c];
       const int64_t nw = p.chunks[4 * c + 1] / 4;
       for (int l = 0; l < local; ++l) {
         const int64_t id = p.subjects[c * local + size_t(l)];
-        const uint8_t* r = id < 0 ? nullptr : db.data(size_t(id));
-        const int64_t len = id < 0 ? 0 : db.length(size_t(id));
-        for (int64_t w = 0; w < nw; ++w) {
-          uint32_t v = 0;
-          for (int b = 0; b < 4; ++b) {
-            const int64_t j = 4 * w + b;
-            v |= uint32_t(j < len ? r[j] : kPadCode) << (8 * b);
+        src[size_t(l)] = id < 0 ? nullptr : db.data(size_t(id));
+        len[size_t(l)] = id < 0 ? 0 : db.length(size_t(id));
+      }
+      for (int64_t w = 0; w < nw; ++w, out += local) {
+        const int64_t j = 4 * w;
+        for (int l = 0; l < local; ++l) {
+          const uint8_t* r = src[size_t(l)];  // null for a pad lane (length 0)
+          const int64_t left = len[size_t(l)] - j;
+          uint32_t v;
+          if (left >= 4) {
+            v = uint32_t(r[j]) | uint32_t(r[j + 1]) << 8 | uint32_t(r[j + 2]) << 16 |
+                uint32_t(r[j + 3]) << 24;
+          } else {
+            v = 0;
+            for (int b = 0; b < 4; ++b) v |= uint32_t(b < left ? r[j + b] : kPadCode) << (8 * b);
           }
-          out[w * local + l] = v;
+          out[l] = v;
         }
       }
     }
   };
-  threads = std::max(1u, std::min(threads, unsigned(nchunks / 64 + 1)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t)
-    pool.emplace_back(fill, nchunks * t / threads, nchunks * (t + 1) / threads);
-  fill(0, nchunks / threads);
-  for (auto& th : pool) th.join();
+  split_over(nchunks, std::min(threads, unsigned(nchunks / 64 + 1)), fill);
 }
 
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe, bool row_pairs) {
@@ -84,29 +88,42 @@ QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe
   });
   QueryPairs qp;
   const int A = s.size();
-  auto score = [&](int32_t q, int64_t row, int code) -> uint32_t {
-    if (q < 0 || row >= queries.length(size_t(q)) || code >= A) return uint16_t(kPadScore);
-    return uint16_t(int16_t(s.table[size_t(queries.data(size_t(q))[row]) * A + code]));
-  };
+  int64_t words = 0;
   for (size_t k = 0; k < order.size(); k += 2) {
     const int32_t a = order[k], b = k + 1 < order.size() ? order[k + 1] : -1;
     const int64_t rows = (queries.length(size_t(a)) + stripe - 1) / stripe * stripe;
     qp.a.push_back(a);
     qp.b.push_back(b);
-    qp.info.push_back(int32_t(qp.profile.size()));
+    if (words > INT32_MAX) throw input_error("search: the query profiles exceed 2^31 words");
+    qp.info.push_back(int32_t(words));
     qp.info.push_back(int32_t(rows / stripe));
-    if (row_pairs)  // rows is a multiple of the (even) stripe
-      for (int64_t r = 0; r < rows; r += 2)
-        for (int c = 0; c < kSwCodes; ++c)
-          for (int64_t k : {r, r + 1})
-            qp.profile.push_back(score(a, k, c) | (score(b, k, c) << 16));
-    else
-      for (int64_t r = 0; r < rows; ++r)
-        for (int c = 0; c < kSwCodes; ++c)
-          qp.profile.push_back(score(a, r, c) | (score(b, r, c) << 16));
+    words += rows * kSwCodes;
   }
-  if (qp.profile.size() > size_t(INT32_MAX))
-    throw input_error("search: the query profiles exceed 2^31 words");
+  if (words > INT32_MAX) throw input_error("search: the query profiles exceed 2^31 words");
+  qp.profile.resize(size_t(words));
+  // The 16-bit scores of query Q's row ROW against every code (pad past its end or the alphabet).
+  auto row_scores = [&](int32_t q, int64_t row, uint32_t* out) {
+    const int32_t* t = q >= 0 && row < queries.length(size_t(q))
+                           ? s.table.data() + size_t(queries.data(size_t(q))[row]) * size_t(A)
+                           : nullptr;
+    for (int c = 0; c < kSwCodes; ++c) out[c] = uint16_t(int16_t(t && c < A ? t[c] : kPadScore));
+  };
+  auto fill = [&](size_t p0, size_t p1) {
+    uint32_t sa[kSwCodes], sb[kSwCodes];
+    for (size_t p = p0; p < p1; ++p) {
+      uint32_t* out = qp.profile.data() + qp.info[2 * p];
+      const int64_t rows = int64_t(qp.info[2 * p + 1]) * stripe;
+      for (int64_t r = 0; r < rows; ++r) {
+        row_scores(qp.a[p], r, sa);
+        row_scores(qp.b[p], r, sb);
+        // [row][code], or with row_pairs [row / 2][code][2] (rows is a multiple of the even stripe)
+        uint32_t* o = row_pairs ? out + (r >> 1) * 2 * kSwCodes + (r & 1) : out + r * kSwCodes;
+        const int step = row_pairs ? 2 : 1;
+        for (int c = 0; c < kSwCodes; ++c) o[c * step] = sa[c] | sb[c] << 16;
+      }
+    }
+  };
+  split_over(qp.a.size(), unsigned(std::min<size_t>(qp.a.size() / 8 + 1, host_threads())), fill);
   return qp;
 }
 

@@ -2,8 +2,10 @@
 // database and the query profiles, batches.cpp streams the batches, exact.cpp runs the 32-bit
 // pairs, TopK below keeps the best hits).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "lockstep/search.hpp"
@@ -13,6 +15,21 @@ namespace lockstep::detail {
 constexpr int kSwCodes = 32;  // profile columns per row (cl/search.cl SW_CODES)
 constexpr int kPadCode = 31;  // code of padding residues
 constexpr int32_t kPadScore = -16384;
+
+/// The host threads a search uses: the hardware's, at most 16.
+inline unsigned host_threads() {
+  return std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+}
+/// fn(begin, end) over [0, n) in `threads` contiguous parts at once, the caller taking the first.
+template <typename F>
+void split_over(size_t n, unsigned threads, F fn) {
+  threads = std::max(1u, threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(fn, n * t / threads, n * (t + 1) / threads);
+  fn(size_t(0), n / threads);
+  for (auto& th : pool) th.join();
+}
 
 /// read_sequences with blocks of `block` bytes (read_sequences: 8 MiB), for the tests.
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block);

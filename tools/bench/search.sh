@@ -8,7 +8,8 @@
 #    $THREADS processes for the first $PARASAIL_QUERIES queries, whose top-10 scores must equal
 #    lockstep's (agree=1).
 #  large: `lockstep gen proteins` grows the example DB to $LARGE_RESIDUES residues (mutated
-#    copies, seed 1), searched with the first $LARGE_QUERIES queries by lockstep and CUDASW++.
+#    copies, seed 1), searched with the first $LARGE_QUERIES queries by lockstep (cold, then the
+#    headline) and CUDASW++.
 # Writes $OUT/search.txt (one line per run: case= tool= wall_s= tcups= [device_tcups=] and the
 # tool's own figures) and, with matplotlib, $OUT/search.png; prints the same lines. Without nvcc
 # (or without .carry/cudasw4: tools/gpu/prepare_search.sh) CUDASW++ is skipped and says so.
@@ -127,6 +128,9 @@ gen=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" gen proteins "$DB" -o "$tmp/lar
         --residues "$LARGE_RESIDUES" --seed 1 2>> "$OUT/search.err")
 echo "case=large tool=gen wall_s=$(since "$t0") $gen" | tee -a "$txt"
 gzip -cdf "$QUERIES" | awk -v n="$LARGE_QUERIES" '/^>/ { k++ } k <= n' > "$tmp/large-queries.fa"
+# The large case runs its own shape (the skew rule): cold first, as the example's does.
+lockstep_run large-cold "$tmp/large-queries.fa" "$tmp/large.fa"
+variants_run large-cold "$tmp/large-queries.fa" "$tmp/large.fa"
 lockstep_run large "$tmp/large-queries.fa" "$tmp/large.fa"
 variants_run large "$tmp/large-queries.fa" "$tmp/large.fa"
 # The kernel's shapes and variants (SWEEP="L:S[:V] ...": --local-size L --stripe S --variant V
