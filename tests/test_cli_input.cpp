@@ -95,12 +95,6 @@ TEST_CASE("option combinations and lists that were silently accepted are usage e
           "--barrier lock applies to --algorithm bitonic and radix-persistent; --algorithm radix"));
   CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --barrier tree", out) == 2);
   CHECK(has(out, "--barrier tree applies to --algorithm barrier only; --algorithm pipeline"));
-  CHECK(test::run_cli("align " + a + " " + a + " --algorithm pipeline --variant bogus", out) == 2);
-  CHECK(has(out, "--variant must be plain or skew, got 'bogus'"));
-  CHECK(test::run_cli("align " + a + " " + a + " --variant skew --score-bits 16", out) == 2);
-  CHECK(has(out, "--variant skew has 32-bit scores only: --score-bits 16 is refused"));
-  CHECK(test::run_cli("align " + a + " " + a + " --algorithm cpu --variant skew", out) == 2);
-  CHECK(has(out, "--variant skew applies to --algorithm pipeline only; --algorithm cpu"));
   CHECK(test::run_cli("cg gen:laplace2d:8 --separate-spmv", out) == 2);
   CHECK(has(out, "--separate-spmv needs --algorithm pipelined"));
 }

@@ -45,7 +45,6 @@ TEST_CASE(
                         "smith_waterman.cl",
                         "sw_pipeline.cl",
                         "sw_pipeline16.cl",
-                        "sw_pipeline_skew.cl",
                         "floyd_warshall.cl",
                         "floyd_warshall_rest.cl",
                         "copy.cl",
@@ -55,8 +54,7 @@ TEST_CASE(
   for (const auto& b : amd)
     if (b.file == "bitonic.cl" || b.file == "bfs_persistent.cl" || b.file == "smith_waterman.cl" ||
         b.file == "sw_pipeline.cl" || b.file == "sw_pipeline16.cl" ||
-        b.file == "sw_pipeline_skew.cl" || b.file == "persistent_check.cl" ||
-        b.file == "radix_persistent.cl")
+        b.file == "persistent_check.cl" || b.file == "radix_persistent.cl")
       CHECK_MESSAGE(b.options.find("-D LOCAL_SIZE=") != std::string::npos, b.file, " ", b.options);
   // The APSP tuning space's micro-tiles reach fw_rest: 16 x 4 and unroll 1, 2.
   bool micro = false;
@@ -85,8 +83,7 @@ TEST_CASE(
   auto dpx_builds = [](const DeviceInfo& d) {
     int with = 0, without = 0;
     for (const auto& b : kernel_builds(d))
-      if (b.file == "sw_pipeline.cl" || b.file == "sw_pipeline16.cl" ||
-          b.file == "sw_pipeline_skew.cl")
+      if (b.file == "sw_pipeline.cl" || b.file == "sw_pipeline16.cl")
         (b.options.find("DPX_NV=1") != std::string::npos ? with : without)++;
     return std::pair<int, int>(with, without);
   };

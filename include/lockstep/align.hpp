@@ -85,10 +85,6 @@ struct AlignConfig {
   // is detected and run again in 32 bits), 32, or 0 (16 where the scores, gaps and profile
   // allow it, else 32)
   int score_bits = 0;
-  // pipeline, 32 bits: "" or "plain" (cl/sw_pipeline.cl: a work-item's rows at one column a
-  // step), "skew" (cl/sw_pipeline_skew.cl: row k of a stripe at column s - k, the rows of a step
-  // independent); another name, or skew with score_bits 16, throws input_error
-  std::string variant;
   bool traceback = false;
 };
 

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <limits>
 
-#include "align/gpu_common.hpp"
 #include "lockstep/align.hpp"
 
 namespace lockstep {
@@ -69,11 +68,6 @@ AlignResult align_on(Context* ctx, const std::vector<uint8_t>& a, const std::vec
   if (a.size() > (1u << 30) || b.size() > (1u << 30))
     throw input_error("align: sequences longer than 2^30 are not supported");
   AlignAlgorithm alg = config.algorithm;
-  const bool skew = detail::sw_skew(config);
-  if (alg == AlignAlgorithm::automatic && skew) alg = AlignAlgorithm::pipeline;  // asked for
-  if (skew && alg != AlignAlgorithm::pipeline)
-    throw input_error("align: the skew variant is the pipeline's; the " + to_string(alg) +
-                      " algorithm has none");
   if (alg == AlignAlgorithm::automatic) {
     // The pipeline keeps every group busy after a fill of one stripe; the barrier kernel waits
     // at every tile diagonal. Tiny pairs are not worth a device launch.

@@ -51,14 +51,6 @@ inline int sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, 
   return info.is_gpu() && rule_shape && alphabet <= 5 && n < kLongPairRows ? 32 : 0;
 }
 
-/// Whether c asks for the skewed-rows pipeline (cl/sw_pipeline_skew.cl); throws input_error for a
-/// variant other than "", "plain" and "skew".
-inline bool sw_skew(const AlignConfig& c) {
-  if (c.variant.empty() || c.variant == "plain") return false;
-  if (c.variant == "skew") return true;
-  throw input_error("align: unknown pipeline variant '" + c.variant + "' (expected plain or skew)");
-}
-
 /// A resolved configuration's shape; throws input_error outside the kernels' limits.
 inline SwShape sw_shape(const AlignConfig& c) {
   const SwShape s{c.local_size, c.cells, c.tile_cols};

@@ -9,12 +9,11 @@ namespace lockstep {
 
 namespace {
 
-// One launch of sw_pipeline (bits 32; sw_pipeline_skew with skew) or sw_pipeline16 (bits 16:
-// double stripes of 2 x T x R rows); *over tells whether the 16-bit run saw a score leave its
-// range.
+// One launch of sw_pipeline (bits 32) or sw_pipeline16 (bits 16: double stripes of 2 x T x R
+// rows); *over tells whether the 16-bit run saw a score leave its range.
 AlignResult run_pipeline(Context& ctx, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
                          const Scoring& sc, const AlignConfig& c, const detail::SwShape& s,
-                         int bits, bool* over, bool skew = false) {
+                         int bits, bool* over) {
   const int n = int(a.size()), m = int(b.size()), rows = s.rows() * (bits == 16 ? 2 : 1);
   const int stripes = (n + rows - 1) / rows, n_pad = stripes * rows;
   Defines defs = detail::sw_pipeline_defines(ctx.info(), s, sc, bits);
@@ -25,10 +24,8 @@ AlignResult run_pipeline(Context& ctx, const std::vector<uint8_t>& a, const std:
   pc.max_groups = stripes;  // no group without a stripe
   pc.local_size = s.T;
   pc.clamp = true;  // never more groups than co-resident
-  const std::string kernel = bits == 16 ? "sw_pipeline16"
-                             : skew     ? "sw_pipeline_skew"
-                                        : "sw_pipeline";
-  PersistentKernel pk(ctx, kernel + ".cl", kernel, defs, pc);
+  PersistentKernel pk(ctx, bits == 16 ? "sw_pipeline16.cl" : "sw_pipeline.cl",
+                      bits == 16 ? "sw_pipeline16" : "sw_pipeline", defs, pc);
 
   const detail::SwBuffers buf(ctx, a, size_t(n_pad), b, sc);
   cl::Buffer flags = upload(ctx.queue(), std::vector<int>(size_t(stripes), 0));
@@ -47,7 +44,7 @@ AlignResult run_pipeline(Context& ctx, const std::vector<uint8_t>& a, const std:
     *over = false;
   }
   AlignResult r = detail::sw_result(ctx, best, pk.groups(), event_ms(ev), c, s);
-  r.barrier = bits == 16 ? "flags16" : skew ? "flags-skew" : "flags";
+  r.barrier = bits == 16 ? "flags16" : "flags";
   r.config.score_bits = bits;
   return r;
 }
@@ -60,11 +57,6 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
   if (c.score_bits != 0 && c.score_bits != 16 && c.score_bits != 32)
     throw input_error("align: score bits must be 0 (automatic), 16 or 32, got " +
                       std::to_string(c.score_bits));
-  const bool skew = detail::sw_skew(c);
-  if (skew && c.score_bits == 16)
-    throw input_error(
-        "align: the skew variant has 32-bit scores only (use --score-bits 32 or 0, or the plain "
-        "variant)");
   const detail::SwShape s = detail::sw_shape(ctx, c, a.size(), b.size(), false, sc.size());
   if ((b.size() + s.W - 1) / s.W >= INT_MAX / 2) throw input_error("align: too many chunks");
   const bool fits16 = detail::sw16_fits(ctx.info(), s, sc);
@@ -74,7 +66,6 @@ AlignResult align_pipeline(Context& ctx, const std::vector<uint8_t>& a,
         "2 x alphabet x T x R shorts within local memory (lower --local-size or "
         "--cells, or use --score-bits 32)");
   bool over = false;
-  if (skew) return run_pipeline(ctx, a, b, sc, c, s, 32, &over, true);
   const int bits =
       c.score_bits ? c.score_bits : detail::sw_rule_bits(ctx.info(), c, a.size(), sc.size());
   if (bits == 16 || (bits == 0 && fits16)) {

@@ -124,8 +124,7 @@ void pipeline_builds(const DeviceInfo& d, const SwShape& s, const Scoring& sc,
 // The rule's shapes for a short and a long pair (the narrowest and widest barrier tile, the
 // pipeline's short- and long-pair shapes) for
 // DNA and BLOSUM62 (sw_barrier under every barrier strategy, sw_pipeline of cl/sw_pipeline.cl
-// under its lock, with DPX_NV where the device has DPX, and cl/sw_pipeline16.cl where it fits;
-// cl/sw_pipeline_skew.cl in the long pair's shapes);
+// under its lock, with DPX_NV where the device has DPX, and cl/sw_pipeline16.cl where it fits);
 // the tuning space's shapes, DNA, under the lock barrier (the pipeline's, and the GPU default of
 // the barrier algorithm).
 void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
@@ -140,9 +139,6 @@ void detail::align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& 
                                    true);
         else
           pipeline_builds(d, s, sc, out);
-        if (!barrier && m >= kLongPairRows)  // the skew variant in the long pair's shape
-          persistent_kernel_builds(d, "align", "sw_pipeline_skew.cl", sw_pipeline_defines(d, s, sc),
-                                   s.T, out, false);
       }
     for (const tuning::Params& p : tuning::enumerate(align_spaces(alg), align_valid)) {
       const SwShape s = sw_shape(shape_of(p, alg));

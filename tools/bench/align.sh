@@ -13,11 +13,8 @@
 # its DPX path (NVIDIA compute capability >= 9.0), the same kernel's portable path on the same
 # device (LOCKSTEP_DPX=0), the old binary's pipeline when OLD names one (built from the commit
 # before, e.g. by tools/bench/build_old.sh), and a shape sweep of the new pipeline at 1M x 1M.
-# Case skew: the skewed-rows variant (--variant skew) against the default and the plain 32-bit
-# pipeline on 1M x 1M and 200k x 180k, over local_size 64/128/256 x cells 4/8/16 (details below).
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [GENOMES=dir] [SIZES="..."] [OLD=old/lockstep]
-#      [CASES="size shape traceback host dpx rule skew"] [SKEW_SHAPES="T:R:W ..."]
-#      tools/bench/align.sh
+#      [CASES="size shape traceback host dpx rule"] tools/bench/align.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -150,29 +147,6 @@ if want dpx; then
     done
     rm -rf "$sass"
   fi
-fi
-# Case skew: the skewed-rows pipeline (cl/sw_pipeline_skew.cl, --variant skew, 32 bits: row k of
-# a stripe at column s - k, so a step's rows are independent) against the default pipeline (the
-# rule: 16 bits from 500k rows) and the plain 32-bit kernel in the rule's shape (case
-# skew-plain), on 1M x 1M and 200k x 180k, over the shapes local_size 64/128/256 x cells
-# 4/8/16 at tile_cols 64 (SKEW_SHAPES="T:R:W ..." overrides them). Look at barrier=flags-skew.
-if want skew; then
-  for size in 1000000,1000000 200000,180000; do
-    n=${size%,*} m=${size#*,}
-    reps=3
-    ((n >= 1000000)) && reps=2
-    case=skew-default
-    run "$n" "$m" --algorithm pipeline --repeat "$reps"
-    case=skew-plain
-    run "$n" "$m" --algorithm pipeline --score-bits 32 --repeat "$reps"
-    case=skew
-    shapes=${SKEW_SHAPES:-"64:4:64 64:8:64 64:16:64 128:4:64 128:8:64 128:16:64 256:4:64 256:8:64 256:16:64"}
-    for shape in $shapes; do
-      IFS=: read -r t r w <<< "$shape"
-      run "$n" "$m" --algorithm pipeline --variant skew --score-bits 32 --local-size "$t" \
-        --cells "$r" --tile-cols "$w" --repeat "$reps"
-    done
-  done
 fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_align.py" "$txt" "$OUT/align.png" 2>> "$OUT/align.err" | tee -a "$txt" ||

@@ -121,10 +121,6 @@ void declare(po::options_description& opts, Deprecated& old) {
       "score-bits", number<int>(0, 32)->default_value(0),
       "pipeline: 16 (packed lanes, rerun in 32 bits when a score leaves them), 32, or 0 (16 "
       "where scores and shape allow)")(
-      "variant", po::value<std::string>()->default_value(""),
-      "pipeline: the kernel's variant: plain (a work-item's rows at one column a step), skew "
-      "(skewed rows: row k of a stripe at column s - k at step s, the rows of a step independent; "
-      "32-bit scores) (default: plain)")(
       "threads", number<int>(0, 4096)->default_value(1),
       "ssw: independent slices of B aligned in parallel (0 = all cores)")(
       "record", number<int>(1, 1 << 30)->default_value(1), "FASTA record of both files (1-based)")(
@@ -152,17 +148,6 @@ AlignConfig config(const po::variables_map& vm) {
   cfg.score_bits = vm["score-bits"].as<int>();
   if (cfg.score_bits != 0 && cfg.score_bits != 16 && cfg.score_bits != 32)
     throw usage_error("--score-bits must be 0, 16 or 32");
-  cfg.variant = vm["variant"].as<std::string>();
-  if (!cfg.variant.empty() && cfg.variant != "plain" && cfg.variant != "skew")
-    throw usage_error("--variant must be plain or skew, got '" + cfg.variant + "'");
-  if (cfg.variant == "skew" && cfg.algorithm != AlignAlgorithm::pipeline &&
-      cfg.algorithm != AlignAlgorithm::automatic)
-    throw usage_error("--variant skew applies to --algorithm pipeline only; --algorithm " +
-                      vm["algorithm"].as<std::string>() + " has no variant");
-  if (cfg.variant == "skew" && cfg.score_bits == 16)
-    throw usage_error(
-        "--variant skew has 32-bit scores only: --score-bits 16 is refused (use "
-        "--score-bits 32 or 0, or --variant plain)");
   cfg.threads = vm["threads"].as<int>();
   if (cfg.threads == 0) cfg.threads = int(std::max(1u, std::thread::hardware_concurrency()));
   cfg.traceback = vm.count("traceback");
@@ -255,7 +240,7 @@ int run_align(const Args& args) {
       "lockstep align A.fa B.fa [--match M --mismatch X | --matrix blosum62|FILE] [--gap-open O "
       "--gap-extend E] [--algorithm " +
       join(kAlgorithms) +
-      "] [--barrier B] [--variant plain|skew] [--traceback] "
+      "] [--barrier B] [--traceback] "
       "[--record K] [--slice-a OFF,LEN] [--slice-b OFF,LEN] [--json OUT] [--repeat R]";
   po::options_description opts("options");
   Deprecated old;
