@@ -62,13 +62,106 @@ typedef uint prof_t;
     h[r] = hv;                                            \
   }
 
+// Short last stripes: with STRIPE a multiple of 8, a pair whose rows end within the first half
+// or quarter of its last stripe runs that stripe with STRIPE / 2 or STRIPE / 4 rows (the host's
+// pair_info.z), so the padding rows of a query (up to STRIPE - 1 of them, ~7 % of the cells for
+// 50 proteins at STRIPE 32) are mostly not computed. The rows left out are padding: they score
+// -16384 and never hold the best.
+#ifndef SEARCH_TAILS
+#define SEARCH_TAILS (STRIPE % 8 == 0)  // the host's last_stripe_rows
+#endif
+
+// One stripe of ROWS rows (a constant after inlining: each call below is its own unrolled copy)
+// over the chunk's WORDS words: the stripe's H and E in registers, the row above from `bnd`
+// (unless FIRST), the row below written to it (unless LAST). Returns BEST raised by the stripe's
+// cells.
+inline __attribute__((always_inline)) uint search_stripe(
+    const int rows, const int words, const bool first, const bool last,
+    __global const uint* res, __global uint2* bnd, __local const prof_t* prof, uint best,
+    const uint neg_open, const uint neg_ext) {
+  uint h[STRIPE], e[STRIPE];
+#pragma unroll
+  for (int r = 0; r < rows; ++r) h[r] = 0, e[r] = neg_open;
+  uint top_left = 0;  // H of the row above the stripe, previous column
+  // The next word's codes and boundary cells are loaded one word ahead (their latency hidden
+  // behind this word's 4 x ROWS cells; the compiler cannot hoist a load of `bnd` above the
+  // stores to it).
+  uint codes_next = res[0];
+  uint2 above_next[4];
+#pragma unroll
+  for (int b = 0; b < 4; ++b)
+    above_next[b] = first ? (uint2)(0u, neg_open) : bnd[(long)b * LOCAL_SIZE];
+  for (int w = 0; w < words; ++w) {
+    const uint codes = codes_next;
+    uint2 above4[4];
+#pragma unroll
+    for (int b = 0; b < 4; ++b) above4[b] = above_next[b];
+    if (w + 1 < words) {
+      codes_next = res[(long)(w + 1) * LOCAL_SIZE];
+#pragma unroll
+      for (int b = 0; b < 4; ++b)
+        if (!first) above_next[b] = bnd[(long)(4 * (w + 1) + b) * LOCAL_SIZE];
+    }
+#if SEARCH_SKEW
+#pragma unroll
+    for (int b = 0; b < 4; b += 2) {
+      const int col = 4 * w + b;
+      const __local prof_t* pa = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
+      const __local prof_t* pb = prof + ((codes >> (8 * b + 8)) & (SW_CODES - 1));
+      prof_t va, vb;
+      // Column A (col) runs row r while column B (col + 1) runs row r - 1: B's diagonal at
+      // row 0 is the row above the stripe at column A, and after B's row r - 1, B's `diag`
+      // holds A's H of row r - 1.
+      uint diag_a = top_left, f_a = above4[b].y;
+      uint diag_b = above4[b].x, f_b = above4[b + 1].y;
+      top_left = above4[b + 1].x;
+      uint ha, hb;
+      SEARCH_CELL(ha, diag_a, f_a, 0, PSCORE(va, pa, 0));
+      best = sw_max(best, ha);
+#pragma unroll
+      for (int r = 1; r < rows; ++r) {
+        SEARCH_CELL(ha, diag_a, f_a, r, PSCORE(va, pa, r));
+        SEARCH_CELL(hb, diag_b, f_b, r - 1, PSCORE(vb, pb, r - 1));
+        best = sw_max3(best, ha, hb);
+      }
+      const uint ha_last = h[rows - 1];  // A's H of the last row, before B's
+      SEARCH_CELL(hb, diag_b, f_b, rows - 1, PSCORE(vb, pb, rows - 1));
+      best = sw_max(best, hb);
+      if (!last) {
+        bnd[(long)col * LOCAL_SIZE] = (uint2)(ha_last, f_a);
+        bnd[(long)(col + 1) * LOCAL_SIZE] = (uint2)(hb, f_b);
+      }
+    }
+#else
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const int col = 4 * w + b;
+      const __local prof_t* pr = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
+      const uint2 above = above4[b];
+      uint diag = top_left, f = above.y;
+      top_left = above.x;
+      prof_t v;
+#pragma unroll
+      for (int r = 0; r < rows; r += 2) {
+        uint h0, h1;
+        SEARCH_CELL(h0, diag, f, r, PSCORE(v, pr, r));
+        SEARCH_CELL(h1, diag, f, r + 1, PSCORE(v, pr, r + 1));
+        best = sw_max3(best, h0, h1);
+      }
+      if (!last) bnd[(long)col * LOCAL_SIZE] = (uint2)(h[rows - 1], f);
+    }
+#endif
+  }
+  return best;
+}
+
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_inter(
     __global const uint* residues,    // per chunk: [column / 4][lane] words of 4 codes
     __global const int4* chunks,      // word offset, padded length, boundary offset, score slot
     const int pairs,                  // query pairs in this launch
     const int pair_base,              // index of its first pair
     __global const prof_t* profile,   // per pair: [row][SW_CODES] packed scores (PROF2: see above)
-    __global const int2* pair_info,   // per pair: profile word offset, stripes
+    __global const int4* pair_info,   // per pair: profile word offset, stripes, last stripe's rows
     __global uint2* boundary,         // per (chunk, pair): [column][lane] (H, F) below a stripe
     __global uint* scores,            // [pair][slot] packed best
     const int slots, const uint neg_open, const uint neg_ext) {
@@ -76,7 +169,7 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_int
   const int g = get_group_id(0), lane = get_local_id(0);
   const int chunk = g / pairs, pair = g - chunk * pairs;
   const int4 c = chunks[chunk];
-  const int2 pi = pair_info[pair_base + pair];
+  const int4 pi = pair_info[pair_base + pair];
   __global const uint* res = residues + c.x + lane;
   __global uint2* bnd = boundary + ((long)c.z * pairs + (long)pair * c.y * LOCAL_SIZE) + lane;
   const int words = c.y >> 2;
@@ -87,79 +180,15 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1))) void search_int
       prof[k] = profile[pi.x / (int)(sizeof(prof_t) / 4) + s * PROF_WORDS + k];
     barrier(CLK_LOCAL_MEM_FENCE);
     const bool first = s == 0, last = s == pi.y - 1;
-    uint h[STRIPE], e[STRIPE];
-#pragma unroll
-    for (int r = 0; r < STRIPE; ++r) h[r] = 0, e[r] = neg_open;
-    uint top_left = 0;  // H of the row above the stripe, previous column
-    // The next word's codes and boundary cells are loaded one word ahead (their latency hidden
-    // behind this word's 4 x STRIPE cells; the compiler cannot hoist a load of `bnd` above the
-    // stores to it).
-    uint codes_next = res[0];
-    uint2 above_next[4];
-#pragma unroll
-    for (int b = 0; b < 4; ++b)
-      above_next[b] = first ? (uint2)(0u, neg_open) : bnd[(long)b * LOCAL_SIZE];
-    for (int w = 0; w < words; ++w) {
-      const uint codes = codes_next;
-      uint2 above4[4];
-#pragma unroll
-      for (int b = 0; b < 4; ++b) above4[b] = above_next[b];
-      if (w + 1 < words) {
-        codes_next = res[(long)(w + 1) * LOCAL_SIZE];
-#pragma unroll
-        for (int b = 0; b < 4; ++b)
-          if (!first) above_next[b] = bnd[(long)(4 * (w + 1) + b) * LOCAL_SIZE];
-      }
-#if SEARCH_SKEW
-#pragma unroll
-      for (int b = 0; b < 4; b += 2) {
-        const int col = 4 * w + b;
-        const __local prof_t* pa = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
-        const __local prof_t* pb = prof + ((codes >> (8 * b + 8)) & (SW_CODES - 1));
-        prof_t va, vb;
-        // Column A (col) runs row r while column B (col + 1) runs row r - 1: B's diagonal at
-        // row 0 is the row above the stripe at column A, and after B's row r - 1, B's `diag`
-        // holds A's H of row r - 1.
-        uint diag_a = top_left, f_a = above4[b].y;
-        uint diag_b = above4[b].x, f_b = above4[b + 1].y;
-        top_left = above4[b + 1].x;
-        uint ha, hb;
-        SEARCH_CELL(ha, diag_a, f_a, 0, PSCORE(va, pa, 0));
-        best = sw_max(best, ha);
-#pragma unroll
-        for (int r = 1; r < STRIPE; ++r) {
-          SEARCH_CELL(ha, diag_a, f_a, r, PSCORE(va, pa, r));
-          SEARCH_CELL(hb, diag_b, f_b, r - 1, PSCORE(vb, pb, r - 1));
-          best = sw_max3(best, ha, hb);
-        }
-        const uint ha_last = h[STRIPE - 1];  // A's H of the last row, before B's
-        SEARCH_CELL(hb, diag_b, f_b, STRIPE - 1, PSCORE(vb, pb, STRIPE - 1));
-        best = sw_max(best, hb);
-        if (!last) {
-          bnd[(long)col * LOCAL_SIZE] = (uint2)(ha_last, f_a);
-          bnd[(long)(col + 1) * LOCAL_SIZE] = (uint2)(hb, f_b);
-        }
-      }
-#else
-#pragma unroll
-      for (int b = 0; b < 4; ++b) {
-        const int col = 4 * w + b;
-        const __local prof_t* pr = prof + ((codes >> (8 * b)) & (SW_CODES - 1));
-        const uint2 above = above4[b];
-        uint diag = top_left, f = above.y;
-        top_left = above.x;
-        prof_t v;
-#pragma unroll
-        for (int r = 0; r < STRIPE; r += 2) {
-          uint h0, h1;
-          SEARCH_CELL(h0, diag, f, r, PSCORE(v, pr, r));
-          SEARCH_CELL(h1, diag, f, r + 1, PSCORE(v, pr, r + 1));
-          best = sw_max3(best, h0, h1);
-        }
-        if (!last) bnd[(long)col * LOCAL_SIZE] = (uint2)(h[STRIPE - 1], f);
-      }
+#if SEARCH_TAILS
+    const int rows = last ? pi.z : STRIPE;
+    if (rows == STRIPE / 4)
+      best = search_stripe(STRIPE / 4, words, first, last, res, bnd, prof, best, neg_open, neg_ext);
+    else if (rows == STRIPE / 2)
+      best = search_stripe(STRIPE / 2, words, first, last, res, bnd, prof, best, neg_open, neg_ext);
+    else
 #endif
-    }
+      best = search_stripe(STRIPE, words, first, last, res, bnd, prof, best, neg_open, neg_ext);
   }
   scores[(long)pair * slots + c.w + lane] = best;
 }

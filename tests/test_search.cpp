@@ -13,6 +13,7 @@
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
 #include "runtime/environment.hpp"
+#include "search/search_impl.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -309,4 +310,37 @@ TEST_CASE("search: the kernel variants prof2, skew and prof2+skew are exact, sat
   bad.variant = "wide";
   CHECK_THROWS_WITH_AS(search(ctx, q, db, s, bad),
                        doctest::Contains("unknown kernel variant 'wide'"), input_error);
+}
+
+TEST_CASE(
+    "search: short last stripes (a quarter, a half, a whole stripe) are exact, every variant") {
+  // Stripe 16: a pair whose longer query leaves 1-4 rows in its last stripe runs it with 4 rows,
+  // 5-8 with 8, 9-16 with 16 (cl/search.cl SEARCH_TAILS); stripes of no multiple of 8 run whole.
+  using detail::last_stripe_rows;
+  CHECK(last_stripe_rows(1, 16) == 4);
+  CHECK(last_stripe_rows(4, 16) == 4);
+  CHECK(last_stripe_rows(5, 16) == 8);
+  CHECK(last_stripe_rows(16, 16) == 16);
+  CHECK(last_stripe_rows(33, 16) == 4);
+  CHECK(last_stripe_rows(41, 16) == 16);
+  CHECK(last_stripe_rows(37, 32) == 8);
+  CHECK(last_stripe_rows(1, 6) == 6);
+  Context& ctx = test::context();
+  const Scoring s = blosum62(11, 1);
+  std::mt19937 rng(36);
+  const std::string aa = "ARNDCQEGHILKMFPSTWYV";
+  SequenceSet q, db;
+  // each length twice (a pair of equal lengths): the first and the last row count of each
+  // class, in the first, second and third stripe
+  for (int len : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 20, 21, 24, 25, 32, 33, 36, 40, 48})
+    for (int k = 0; k < 2; ++k)
+      q.add("q" + std::to_string(len), s.encode(test::random_residues(rng, len, aa)));
+  for (int j = 0; j < 40; ++j)
+    db.add("s" + std::to_string(j), s.encode(test::random_residues(rng, 1 + (j * 29) % 90, aa)));
+  for (const char* v : {"plain", "prof2", "skew", "prof2+skew"}) {
+    INFO("variant " << v);
+    SearchOptions o = shape(int(db.size()));
+    o.variant = v;
+    check_against_cpu(search(ctx, q, db, s, o), q, db, s, int(db.size()));
+  }
 }

@@ -91,12 +91,13 @@ QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe
   int64_t words = 0;
   for (size_t k = 0; k < order.size(); k += 2) {
     const int32_t a = order[k], b = k + 1 < order.size() ? order[k + 1] : -1;
-    const int64_t rows = (queries.length(size_t(a)) + stripe - 1) / stripe * stripe;
+    const int64_t real = queries.length(size_t(a));  // the longer of the pair: sorted
+    const int64_t rows = (real + stripe - 1) / stripe * stripe;
     qp.a.push_back(a);
     qp.b.push_back(b);
     if (words > INT32_MAX) throw input_error("search: the query profiles exceed 2^31 words");
-    qp.info.push_back(int32_t(words));
-    qp.info.push_back(int32_t(rows / stripe));
+    qp.info.insert(qp.info.end(),
+                   {int32_t(words), int32_t(rows / stripe), last_stripe_rows(real, stripe), 0});
     words += rows * kSwCodes;
   }
   if (words > INT32_MAX) throw input_error("search: the query profiles exceed 2^31 words");
@@ -111,8 +112,8 @@ QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe
   auto fill = [&](size_t p0, size_t p1) {
     uint32_t sa[kSwCodes], sb[kSwCodes];
     for (size_t p = p0; p < p1; ++p) {
-      uint32_t* out = qp.profile.data() + qp.info[2 * p];
-      const int64_t rows = int64_t(qp.info[2 * p + 1]) * stripe;
+      uint32_t* out = qp.profile.data() + qp.info[4 * p];
+      const int64_t rows = int64_t(qp.info[4 * p + 1]) * stripe;
       for (int64_t r = 0; r < rows; ++r) {
         row_scores(qp.a[p], r, sa);
         row_scores(qp.b[p], r, sb);

@@ -60,8 +60,16 @@ void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t
 struct QueryPairs {
   std::vector<int32_t> a, b;      // query index of lane 0 and lane 1 (-1: none)
   std::vector<uint32_t> profile;  // per pair: [row][kSwCodes]
-  std::vector<int32_t> info;      // per pair: profile word offset, stripes
+  std::vector<int32_t> info;      // per pair: profile word offset, stripes, last stripe's rows, 0
 };
+/// The rows the kernel runs in the last stripe of a pair of ROWS rows (cl/search.cl
+/// SEARCH_TAILS): with `stripe` a multiple of 8, a quarter or a half of it when the pair's rows
+/// end there, else the whole stripe.
+inline int last_stripe_rows(int64_t rows, int stripe) {
+  const int64_t left = rows - (std::max<int64_t>(rows, 1) - 1) / stripe * stripe;
+  if (stripe % 8 != 0) return stripe;
+  return left <= stripe / 4 ? stripe / 4 : left <= stripe / 2 ? stripe / 2 : stripe;
+}
 /// `row_pairs`: the profile as [row / 2][kSwCodes][2] (the kernel's SEARCH_PROF2).
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe,
                         bool row_pairs = false);
