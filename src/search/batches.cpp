@@ -4,9 +4,10 @@
 // host packs batch b+1 into the other of two pinned staging buffers, uploads it without blocking
 // on a queue of its own (the kernels of b+1 wait for it), and ranks the scores of launch n while
 // launch n+1 runs, so that the host's packing and ranking hide behind the kernels. The scores'
-// reads are on a third queue, each behind its launch: on the kernels' in-order queue each read
-// held the next launch back until it ended, and on the uploads' queue an upload would wait for
-// the reads (and so the kernels) queued before it.
+// reads are on a third queue, each behind its launch, from a buffer of that launch's own: on the
+// kernels' in-order queue each read held the next launch back until it ended, and on the uploads'
+// queue an upload would wait for the reads (and so the kernels) queued before it. Only a batch's
+// first launch waits on another queue (its upload).
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -27,9 +28,8 @@ struct Batch {
   PackedBatch pb;
   size_t pairs_per_launch = 1;
   cl::Buffer words, chunks;
-  cl::Buffer score[2];
+  std::vector<cl::Buffer> score;  // one per launch: no launch waits for an earlier one's read
   cl::Event uploaded_chunks;
-  cl::Event read[2];  // the last read of score[h]: the launch after next writes it again
 };
 
 struct Pending {
@@ -175,8 +175,8 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
                                        b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
             "clEnqueueWriteBuffer(search chunks)");
       check(uploads.flush(), "clFlush");
-      for (int h = 0; h < 2; ++h)
-        b.score[h] = make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4);
+      for (size_t first = 0; first < npairs; first += P)
+        b.score.push_back(make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4));
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
         if (uploaded[(bi + 1) % 2]()) check(uploaded[(bi + 1) % 2].wait(), "clWaitForEvents");
         packing = std::async(std::launch::async, pack, bi + 1, pack_threads);
@@ -184,36 +184,38 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
       // Launch n+1 runs while the host ranks the scores of launch n (across batches too).
       for (size_t first = 0, n = 0; first < npairs; first += P, ++n) {
         const int cnt = int(std::min(P, npairs - first)), base = int(first), nslots = int(slots);
-        set_args(k, b.words, b.chunks, cnt, base, dprof, dinfo, dbnd, b.score[n % 2], nslots,
-                 neg_open, neg_ext);
+        set_args(k, b.words, b.chunks, cnt, base, dprof, dinfo, dbnd, b.score[n], nslots, neg_open,
+                 neg_ext);
         Pending pd{&b, first, size_t(cnt), int(launched++ % 2), {}, {}};
+        // The batch's first launch waits for its upload; the in-order queue holds the others
+        // behind it (each waiting only on the queue, not on another queue's events).
         std::vector<cl::Event> after{uploaded[bi % 2], b.uploaded_chunks};
-        if (b.read[n % 2]()) after.push_back(b.read[n % 2]);
-        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local), &after);
+        pd.kernel = launch(queue, k, nchunks * size_t(cnt) * size_t(local), size_t(local),
+                           n == 0 ? &after : nullptr);
         check(queue.flush(), "clFlush");  // the read below waits for it
         if (launched == 1)
           r.start_ms +=
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - entry)
                   .count();
-        if (n == 0 && bi + 1 == batches.size()) {  // unpin the staging while the last batch runs
-          check(uploaded[bi % 2].wait(), "clWaitForEvents(search database)");
-          staging[0].reset(), staging[1].reset();
-        }
         const std::vector<cl::Event> ran{pd.kernel};
-        check(reads.enqueueReadBuffer(b.score[n % 2], CL_FALSE, 0, slots * size_t(cnt) * 4,
+        check(reads.enqueueReadBuffer(b.score[n], CL_FALSE, 0, slots * size_t(cnt) * 4,
                                       scores[pd.buf].get(), &ran, &pd.read),
               "clEnqueueReadBuffer(search scores)");
-        b.read[n % 2] = pd.read;
         check(reads.flush(), "clFlush");
         pending.push_back(pd);
         if (pending.size() == 2) {
           consume(pending[0]);
           pending.erase(pending.begin());
         }
+        if (n == 0 && bi + 1 == batches.size()) {  // unpin the staging while the last batch runs
+          check(uploaded[bi % 2].wait(), "clWaitForEvents(search database)");
+          staging[0].reset(), staging[1].reset();
+        }
       }
       // The queued commands keep what they use; the budget holds one batch (and the next one's
       // upload) on the device.
-      b.words = b.chunks = b.score[0] = b.score[1] = cl::Buffer();
+      b.words = b.chunks = cl::Buffer();
+      b.score.clear();
     }
     for (Pending& pd : pending) consume(pd);
   } catch (...) {
