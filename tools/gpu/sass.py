@@ -3,10 +3,12 @@
 
 The disk cache (src/runtime/program_cache.cpp) stores each program's binary, which NVIDIA's
 OpenCL driver returns as PTX, after a key holding the build options. For every cached program
-whose PTX defines `.entry KERNEL`, this writes OUT/<options>.ptx, assembles it with
-`ptxas -arch=ARCH`, writes the SASS from `cuobjdump -sass` to OUT/<options>.sass, and prints
-the options with the kernel's opcode counts (whole kernel, and within its largest loop body:
-the longest run of instructions between a label and the branch back to it).
+whose PTX defines `.entry KERNEL`, this writes OUT/<options>_<hash>.ptx (options as
+LOCAL_SIZE-128_STRIPE-32), assembles it with `ptxas -arch=ARCH`, writes the SASS from
+`cuobjdump -sass` to OUT/<options>_<hash>.sass, and prints the options with the kernel's register
+count and, for each loop of at least 40 instructions (a branch back to an earlier address), its
+length and opcode counts: the innermost of them is the hot loop (search_inter: one word of 4
+columns x STRIPE rows).
   sass.py KERNEL OUT [--cache DIR] [--arch sm_90]    (DIR: $XDG_CACHE_HOME/lockstep/programs)
 """
 import argparse
@@ -31,21 +33,19 @@ def opcode(line):
     return m.group(1).split(".")[0] if m else None
 
 
-def loop_body(lines):
-    """The instructions of the longest backward branch's range (the hot loop, unrolled)."""
+def loops(lines):
+    """(first, last) line of every backward branch's range, largest first."""
     addr = {}
     for i, ln in enumerate(lines):
         m = re.match(r"\s*/\*([0-9a-f]+)\*/", ln)
         if m:
             addr[int(m.group(1), 16)] = i
-    best = (0, 0)
+    out = []
     for i, ln in enumerate(lines):
         t = re.search(r"BRA[^;]*?0x([0-9a-f]+)", ln)
         if t and int(t.group(1), 16) in addr and addr[int(t.group(1), 16)] < i:
-            j = addr[int(t.group(1), 16)]
-            if i - j > best[1] - best[0]:
-                best = (j, i)
-    return lines[best[0]:best[1] + 1]
+            out.append((addr[int(t.group(1), 16)], i))
+    return sorted(out, key=lambda r: r[0] - r[1])
 
 
 found = 0
@@ -55,7 +55,11 @@ for name in sorted(os.listdir(a.cache)):
     if start < 0 or (".entry " + a.kernel).encode() not in data:
         continue
     opts = re.search(rb"\noptions ([^\n]*)", data)
-    tag = re.sub(r"[^A-Za-z0-9=_]+", "_", (opts.group(1).decode() if opts else name)).strip("_")
+    # the options, and the cache file's name: builds of other sources share the options
+    # (as LOCAL_SIZE-128_STRIPE-32: plain characters, so that the files travel anywhere)
+    text = re.sub(r"-D\s*", "", opts.group(1).decode()) if opts else ""
+    tag = re.sub(r"[^A-Za-z0-9_-]+", "_", text.replace("=", "-")).strip("_")
+    tag = f"{tag}_{os.path.splitext(name)[0]}" if tag else os.path.splitext(name)[0]
     ptx = os.path.join(a.out, tag + ".ptx")
     with open(ptx, "wb") as f:
         f.write(data[start:].rstrip(b"\0"))
@@ -72,12 +76,12 @@ for name in sorted(os.listdir(a.cache)):
     with open(os.path.join(a.out, tag + ".sass"), "w") as f:
         f.write(sass)
     lines = [ln for ln in sass.splitlines() if opcode(ln)]
-    body = loop_body(lines)
-    whole = collections.Counter(opcode(ln) for ln in lines)
-    hot = collections.Counter(opcode(ln) for ln in body)
-    print(f"{tag}: registers={regs.group(1) if regs else '?'} instructions={len(lines)} "
-          f"loop={len(body)}")
-    print("  loop: " + " ".join(f"{k}={v}" for k, v in hot.most_common()))
+    print(f"{tag}: registers={regs.group(1) if regs else '?'} instructions={len(lines)}")
+    for first, last in loops(lines):
+        if last - first + 1 < 40:
+            continue
+        hot = collections.Counter(opcode(ln) for ln in lines[first:last + 1])
+        print(f"  loop of {last - first + 1}: " + " ".join(f"{k}={v}" for k, v in hot.most_common()))
     found += 1
 if not found:
     sys.exit(f"sass.py: no cached program with .entry {a.kernel} under {a.cache}")
