@@ -1,13 +1,13 @@
 // The packed kernel over the whole database (cl/search.cl search_inter), as a pipeline: the
 // database is cut into batches (whole chunks, longest first, at most the device budget and, for a
 // large database, about an eighth of it each), and while the device runs batch b's launches the
-// host packs batch b+1 into the other of two pinned staging buffers and at once queues its upload
-// on a queue of its own (the first kernel of b+1 waits for it), and ranks the scores of launch n
-// while launch n+1 runs, so that the host's packing and ranking hide behind the kernels. The
-// scores' reads are on a third queue, each behind its launch, from a buffer of that launch's own:
-// on the kernels' in-order queue each read held the next launch back until it ended, and on the
-// uploads' queue an upload would wait for the reads (and so the kernels) queued before it. Only a
-// batch's first launch waits on another queue (its upload).
+// host packs batch b+1 into the other of two pinned staging buffers, uploads it without blocking
+// on a queue of its own (the kernels of b+1 wait for it), and ranks the scores of launch n while
+// launch n+1 runs, so that the host's packing and ranking hide behind the kernels. The scores'
+// reads are on a third queue, each behind its launch, from a buffer of that launch's own: on the
+// kernels' in-order queue each read held the next launch back until it ended, and on the uploads'
+// queue an upload would wait for the reads (and so the kernels) queued before it. Only a batch's
+// first launch waits on another queue (its upload).
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -112,21 +112,9 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   std::shared_ptr<uint32_t> staging[2];
   cl::Event uploaded[2];
   staging[0] = pinned<uint32_t>(uploads, size_t(max_words));
-  // Packs batch `bi` and queues its upload at once (while the previous batch's kernels run, so
-  // that its first launch need not wait for the copy).
-  auto pack = [&](size_t bi, unsigned nthreads) {
-    if (!staging[bi % 2]) staging[bi % 2] = pinned<uint32_t>(uploads, size_t(max_words));
-    Batch& b = *batches[bi];
-    fill_batch(db, b.pb, local, staging[bi % 2].get(), nthreads);
-    b.words = make_buffer(ctx.context(), CL_MEM_READ_ONLY, size_t(b.pb.words) * 4);
-    b.chunks = make_buffer(ctx.context(), CL_MEM_READ_ONLY, b.pb.chunks.size() * 4);
-    check(uploads.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
-                                     staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
-          "clEnqueueWriteBuffer(search database)");
-    check(uploads.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
-                                     b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
-          "clEnqueueWriteBuffer(search chunks)");
-    check(uploads.flush(), "clFlush");
+  auto pack = [&](size_t b, unsigned nthreads) {
+    if (!staging[b % 2]) staging[b % 2] = pinned<uint32_t>(uploads, size_t(max_words));
+    fill_batch(db, batches[b]->pb, local, staging[b % 2].get(), nthreads);
   };
   std::future<void> packing = std::async(std::launch::async, pack, size_t(0), threads);
   // The scores of launch g land in scores[g % 2], pinned: a read into pageable memory held
@@ -175,9 +163,18 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   try {
     for (size_t bi = 0; bi < batches.size(); ++bi) {
       Batch& b = *batches[bi];
-      packing.get();  // batch bi is packed and its upload queued
+      packing.get();  // batch bi is in staging[bi % 2]
       const size_t slots = b.pb.subjects.size(), nchunks = b.pb.chunks.size() / 4;
       const size_t P = b.pairs_per_launch;
+      b.words = make_buffer(ctx.context(), CL_MEM_READ_ONLY, size_t(b.pb.words) * 4);
+      b.chunks = make_buffer(ctx.context(), CL_MEM_READ_ONLY, b.pb.chunks.size() * 4);
+      check(uploads.enqueueWriteBuffer(b.words, CL_FALSE, 0, size_t(b.pb.words) * 4,
+                                       staging[bi % 2].get(), nullptr, &uploaded[bi % 2]),
+            "clEnqueueWriteBuffer(search database)");
+      check(uploads.enqueueWriteBuffer(b.chunks, CL_FALSE, 0, b.pb.chunks.size() * 4,
+                                       b.pb.chunks.data(), nullptr, &b.uploaded_chunks),
+            "clEnqueueWriteBuffer(search chunks)");
+      check(uploads.flush(), "clFlush");
       for (size_t first = 0; first < npairs; first += P)
         b.score.push_back(make_buffer(ctx.context(), CL_MEM_WRITE_ONLY, slots * P * 4));
       if (bi + 1 < batches.size()) {  // its staging buffer is free once batch bi-1 is uploaded
