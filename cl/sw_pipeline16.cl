@@ -22,16 +22,6 @@
 #define SW_PAD16 (-8192)
 #define SW_LANE(v, k) ((k) == 0 ? (v).x : (k) == 1 ? (v).y : (k) == 2 ? (v).z : (v).w)
 
-// SW_CPS columns a step (1 or 2, the host's choice; SW_W a multiple of it): work-item t takes
-// columns SW_CPS * (s - t) .. + SW_CPS - 1 in lane 0 at step s (lane 1: SW_CPS * LOCAL_SIZE
-// columns behind), so that a step's barrier, exchange and control serve SW_CPS columns.
-#ifndef SW_CPS
-#define SW_CPS 1
-#endif
-#if SW_W % SW_CPS
-#error "SW_W must be a multiple of SW_CPS"
-#endif
-
 __kernel void sw_pipeline16(__global volatile int* state, __global const uchar* A,
                             __global const uchar* B, int n, int m, __global const int* table,
                             int open, int ext, __global int* rowH, __global int* rowF,
@@ -39,8 +29,9 @@ __kernel void sw_pipeline16(__global volatile int* state, __global const uchar* 
                             int sat, __global int* overflow) {
   if (barrier_discovery(state)) return;
   __local short4 prof[2 * SW_ALPHA * SW_PLANE / 4];  // [lane][residue][item][row]
-  __local uint xh[2][SW_CPS][LOCAL_SIZE], xf[2][SW_CPS][LOCAL_SIZE];  // bottom row's G and F
-  __local int ring[2][SW_CPS][2];  // the upper stripe's bottom row (H, F), one step old
+  __local uint xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];  // G and F of each item's bottom row
+  __local int ring[2][2];  // the upper stripe's bottom row (H, F), one step old
+  __local int2 above[SW_ROWBUF];  // work-item 0: the stripe above's row, columns [from, to)
   __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
   const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
   const uint init_g = dpx2_pack(-open, -open), init_e = dpx2_pack(SW_NEG16, SW_NEG16);
@@ -64,86 +55,88 @@ __kernel void sw_pipeline16(__global volatile int* state, __global const uchar* 
     int lim = top < n && !over ? max(bs, 1) - open : SW_BIG;
     __local const short4* p0 = prof + t * (SW_R4 / 4);
     __local const short4* p1 = p0 + SW_ALPHA * SW_PLANE / 4;
-    const int steps = (m + SW_CPS - 1) / SW_CPS + 2 * LOCAL_SIZE - 1;
-    for (int s = 0; s < steps; ++s) {
-      const int cb = SW_CPS * (s - t), cb1 = cb - SW_CPS * LOCAL_SIZE;  // first columns
-      if (t == 0 && st > 0 && cb < m && cb % SW_W == 0) {  // a step never straddles a chunk
-        const int want = cb / SW_W + 1;
+    int from = 0, to = 0;  // work-item 0: the columns in `above`
+    // B's codes of this item's two columns, loaded one step ahead (their latency behind a step)
+    int code0_next = t == 0 && m > 0 ? B[0] : 0, code1_next = 0;
+    for (int s = 0; s < m + 2 * LOCAL_SIZE - 1; ++s) {
+      const int c = s - t, c1 = c - LOCAL_SIZE;
+      const bool ok0 = c >= 0 && c < m, ok1 = c1 >= 0 && c1 < m;
+      if (t == 0 && st > 0 && c < m && c % SW_W == 0) {
+        const int want = c / SW_W + 1;
         while (flag_load_relaxed(flags + st - 1) < want) {
         }
         (void)flag_load_acquire(flags + st - 1);
       }
+      if (t == 0 && st > 0 && c < m && c == to) from = c, to = sw_row_burst(rowH, rowF, c, m, above);
+      const int code0 = code0_next, code1 = code1_next;
+      if (c + 1 >= 0 && c + 1 < m) code0_next = B[c + 1];
+      if (c1 + 1 >= 0 && c1 + 1 < m) code1_next = B[c1 + 1];
+      if (ok0 || ok1) {
+        uint gu, fu;  // G and F of the row above
+        if (t == 0) {
+          const bool up = ok0 && st > 0;
+          const int2 a = up ? above[c - from] : (int2)(0, SW_NEG16);
+          gu = dpx2_add(dpx2_pack(a.x, ring[(s + 1) & 1][0]), nopen);
+          fu = dpx2_pack(a.y, ring[(s + 1) & 1][1]);
+        } else {
+          gu = xh[(s + 1) & 1][t - 1];
+          fu = xf[(s + 1) & 1][t - 1];
+        }
+        __local const short4* q0 = p0 + code0 * (SW_PLANE / 4);
+        __local const short4* q1 = p1 + code1 * (SW_PLANE / 4);
+        uint gd = gdiag, f = dpx2_addmax(fu, next, gu);
+        gdiag = gu;
 #pragma unroll
-      for (int k = 0; k < SW_CPS; ++k) {
-        const int c = cb + k, c1 = cb1 + k;
-        const bool ok0 = c >= 0 && c < m, ok1 = c1 >= 0 && c1 < m;
-        if (ok0 || ok1) {
-          uint gu, fu;  // G and F of the row above
-          if (t == 0) {
-            const bool up = ok0 && st > 0;
-            gu = dpx2_add(dpx2_pack(up ? rowH[c] : 0, ring[(s + 1) & 1][k][0]), nopen);
-            fu = dpx2_pack(up ? rowF[c] : SW_NEG16, ring[(s + 1) & 1][k][1]);
-          } else {
-            gu = xh[(s + 1) & 1][k][t - 1];
-            fu = xf[(s + 1) & 1][k][t - 1];
-          }
-          __local const short4* q0 = p0 + (ok0 ? B[c] : 0) * (SW_PLANE / 4);
-          __local const short4* q1 = p1 + (ok1 ? B[c1] : 0) * (SW_PLANE / 4);
-          uint gd = gdiag, f = dpx2_addmax(fu, next, gu);
-          gdiag = gu;
+        for (int q = 0; q < SW_R4 / 4; ++q) {
+          const short4 s0 = q0[q], s1 = q1[q];
 #pragma unroll
-          for (int q = 0; q < SW_R4 / 4; ++q) {
-            const short4 s0 = q0[q], s1 = q1[q];
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk) {
-              const int r = 4 * q + kk;
-              if (r < SW_R) {
-                if (r > 0) f = dpx2_addmax(f, next, gu);
-                const uint e = dpx2_addmax(E[r], next, G[r]);
-                const uint sc = as_uint((short2)(SW_LANE(s0, kk), SW_LANE(s1, kk)));
-                const uint gn = dpx2_addmax(dpx2_max_relu(e, f), nopen, dpx2_add(gd, sc));
-                gd = G[r];
-                G[r] = gn;
-                E[r] = e;
-                gu = gn;
-              }
+          for (int k = 0; k < 4; ++k) {
+            const int r = 4 * q + k;
+            if (r < SW_R) {
+              if (r > 0) f = dpx2_addmax(f, next, gu);
+              const uint e = dpx2_addmax(E[r], next, G[r]);
+              const uint sc = as_uint((short2)(SW_LANE(s0, k), SW_LANE(s1, k)));
+              const uint gn = dpx2_addmax(dpx2_max_relu(e, f), nopen, dpx2_add(gd, sc));
+              gd = G[r];
+              G[r] = gn;
+              E[r] = e;
+              gu = gn;
             }
           }
-          if (!ok0 || !ok1) {  // hold the lane outside [0, m) at its initial values
-            const uint keep = ok0 ? 0xffffu : 0xffff0000u;
+        }
+        if (!ok0 || !ok1) {  // hold the lane outside [0, m) at its initial values
+          const uint keep = ok0 ? 0xffffu : 0xffff0000u;
 #pragma unroll
-            for (int r = 0; r < SW_R; ++r) {
-              G[r] = (G[r] & keep) | (init_g & ~keep);
-              E[r] = (E[r] & keep) | (init_e & ~keep);
-            }
-            gdiag = (gdiag & keep) | (init_g & ~keep);
-            gu = (gu & keep) | (init_g & ~keep);
-            f = (f & keep) | (init_e & ~keep);
+          for (int r = 0; r < SW_R; ++r) {
+            G[r] = (G[r] & keep) | (init_g & ~keep);
+            E[r] = (E[r] & keep) | (init_e & ~keep);
           }
-          uint cm = G[0];
+          gdiag = (gdiag & keep) | (init_g & ~keep);
+          gu = (gu & keep) | (init_g & ~keep);
+          f = (f & keep) | (init_e & ~keep);
+        }
+        uint cm = G[0];
 #pragma unroll
-          for (int r = 1; r < SW_R; ++r) cm = dpx2_max(cm, G[r]);
-          if (dpx2_lo(cm) >= lim || dpx2_hi(cm) >= lim) {  // rare: a new best, a tie, overflow
+        for (int r = 1; r < SW_R; ++r) cm = dpx2_max(cm, G[r]);
+        if (dpx2_lo(cm) >= lim || dpx2_hi(cm) >= lim) {  // rare: a new best, a tie, or overflow
 #pragma unroll
-            for (int r = 0; r < SW_R; ++r) {
-              const int g0 = dpx2_lo(G[r]), g1 = dpx2_hi(G[r]);
-              over |= (ok0 && g0 >= sat) || (ok1 && g1 >= sat);
-              if (ok0 && top + r < n) sw_better(g0 + open, top + r, c, &bs, &bi, &bj);
-              if (ok1 && top1 + r < n) sw_better(g1 + open, top1 + r, c1, &bs, &bi, &bj);
-            }
-            lim = over ? SW_BIG : max(bs, 1) - open;
+          for (int r = 0; r < SW_R; ++r) {
+            const int g0 = dpx2_lo(G[r]), g1 = dpx2_hi(G[r]);
+            over |= (ok0 && g0 >= sat) || (ok1 && g1 >= sat);
+            if (ok0 && top + r < n) sw_better(g0 + open, top + r, c, &bs, &bi, &bj);
+            if (ok1 && top1 + r < n) sw_better(g1 + open, top1 + r, c1, &bs, &bi, &bj);
           }
-          xh[s & 1][k][t] = gu;
-          xf[s & 1][k][t] = f;
-          if (t == LOCAL_SIZE - 1) {
-            ring[s & 1][k][0] = dpx2_lo(gu) + open;
-            ring[s & 1][k][1] = dpx2_lo(f);
-            if (ok1) {
-              rowH[c1] = dpx2_hi(gu) + open;
-              rowF[c1] = dpx2_hi(f);
-              if ((c1 + 1) % SW_W == 0 || c1 == m - 1)
-                flag_store_release(flags + st, c1 / SW_W + 1);
-            }
+          lim = over ? SW_BIG : max(bs, 1) - open;
+        }
+        xh[s & 1][t] = gu;
+        xf[s & 1][t] = f;
+        if (t == LOCAL_SIZE - 1) {
+          ring[s & 1][0] = dpx2_lo(gu) + open;
+          ring[s & 1][1] = dpx2_lo(f);
+          if (ok1) {
+            rowH[c1] = dpx2_hi(gu) + open;
+            rowF[c1] = dpx2_hi(f);
+            if ((c1 + 1) % SW_W == 0 || c1 == m - 1) flag_store_release(flags + st, c1 / SW_W + 1);
           }
         }
       }

@@ -85,15 +85,11 @@ inline size_t sw_local_budget(const DeviceInfo& info) {
 inline size_t sw_profile_entries(const SwShape& s, const Scoring& sc) {
   return size_t(sc.size()) * size_t(s.T) * size_t((s.R + 3) / 4 * 4);
 }
-/// Columns a step of cl/sw_pipeline16.cl (SW_CPS): two when the chunk width allows, so that a
-/// step's barrier, exchange and control serve two columns.
-inline int sw16_columns_per_step(const SwShape& s) { return s.W % 2 == 0 ? 2 : 1; }
-
 inline Defines sw_pipeline_defines(const DeviceInfo& info, const SwShape& s, const Scoring& sc,
                                    int bits = 32) {
   Defines d = sw_defines(s, sc);
   if (info.dpx) d.set("DPX_NV", 1);
-  if (bits == 16) return d.set("SW_CPS", sw16_columns_per_step(s));
+  if (bits == 16) return d;
   const size_t entries = sw_profile_entries(s, sc), rest = size_t(s.T) * 28 + 64;
   const size_t local = sw_local_budget(info);
   if (entries * 4 + rest <= local) return d;
@@ -106,12 +102,11 @@ inline Defines sw_pipeline_defines(const DeviceInfo& info, const SwShape& s, con
 
 /// Whether cl/sw_pipeline16.cl may run: gaps and every score within 8000 (so no step leaves a
 /// 16-bit lane below: initial values -16384, padding rows -8192) and its profile (2 x alphabet x
-/// T x R rows rounded up to 4 shorts) with its exchange within the local budget.
+/// T x R rows rounded up to 4 shorts) within the local budget.
 inline bool sw16_fits(const DeviceInfo& info, const SwShape& s, const Scoring& sc) {
   const auto [lo, hi] = std::minmax_element(sc.table.begin(), sc.table.end());
   if (sc.gap_open > 8000 || sc.gap_extend > 8000 || *lo < -8000 || *hi > 8000) return false;
-  const size_t exchange = size_t(s.T) * (12 + 16 * size_t(sw16_columns_per_step(s))) + 96;
-  return sw_profile_entries(s, sc) * 4 + exchange <= sw_local_budget(info);
+  return sw_profile_entries(s, sc) * 4 + size_t(s.T) * 28 + 96 <= sw_local_budget(info);
 }
 /// The 16-bit kernel's overflow threshold on G = H - open: below it, G + the best score of a
 /// pair stays inside a 16-bit lane, so every value up to the first one at or above it is exact.
