@@ -1,7 +1,7 @@
-// What the Smith-Waterman kernel files share (cl/smith_waterman.cl: sw_barrier;
-// cl/sw_pipeline.cl, sw_pipeline16.cl: the pipelines): the shape macros, the tie rule, the row
-// above from global memory or the neighbouring work-item (the pipelines: in bursts), the
-// substitution table in local memory and the group reduction of the work-items' bests.
+// What the two Smith-Waterman kernel files share (cl/smith_waterman.cl: sw_barrier;
+// cl/sw_pipeline.cl: sw_pipeline): the shape macros, the tie rule, the row above from global
+// memory or the neighbouring work-item, the substitution table in local memory and the group
+// reduction of the work-items' bests.
 #ifndef SW_COMMON_CL
 #define SW_COMMON_CL
 #include "barrier.cl"
@@ -40,22 +40,6 @@ static inline void sw_better(int s, int i, int j, int* bs, int* bi, int* bj) {
     hu = xh[((s) + 1) & 1][(t) - 1];                \
     fu = xf[((s) + 1) & 1][(t) - 1];                \
   }
-
-// The pipelines' row above a stripe, for its work-item 0 (cl/sw_pipeline.cl, sw_pipeline16.cl):
-// read from rowH/rowF in bursts of up to SW_ROWBUF columns into local memory `buf`, right after
-// the acquire of the chunk that holds them. The loads of a burst are independent, so they are in
-// flight together and their latency (the row was written on another compute unit: a round trip
-// to L2) is paid once a burst instead of once a column. A burst starts at column c and ends at
-// the end of c's chunk of SW_W columns or at m, whichever comes first: it never reads a column
-// the stripe above has not released. Returns where it ends (the next burst's column).
-#define SW_ROWBUF 64
-static inline int sw_row_burst(__global const int* rowH, __global const int* rowF, int c, int m,
-                               __local int2* buf) {
-  const int stop = min(min(c + SW_ROWBUF, (c / SW_W + 1) * SW_W), m);
-#pragma unroll 16
-  for (int k = c; k < stop; ++k) buf[k - c] = (int2)(rowH[k], rowF[k]);
-  return stop;
-}
 
 static inline void sw_load_sub(__global const int* table, __local int* sub) {
   for (int k = get_local_id(0); k < SW_ALPHA * SW_ALPHA; k += LOCAL_SIZE) sub[k] = table[k];

@@ -4,8 +4,7 @@
 // s work-item t computes column s - t of its rows, taking the row above (H, F) from work-item t-1
 // through local memory (one work-group barrier a step) and, for t = 0, from the stripe above
 // through rowH/rowF in global memory. Before each chunk of SW_W columns work-item 0 waits until
-// the stripe above published it (flag_load_acquire on flags[stripe-1]) and then reads the row in
-// bursts into local memory (sw_row_burst, cl/sw_common.cl); work-item LOCAL_SIZE-1
+// the stripe above published it (flag_load_acquire on flags[stripe-1]); work-item LOCAL_SIZE-1
 // writes its bottom row into rowH/rowF and then flag_store_release(flags[stripe], chunks done).
 // Flags through cl/barrier_order.cl: the releasing work-item wrote the row itself and the
 // acquiring work-item 0 is the only reader of it, so no work-group barrier is needed around them.
@@ -46,7 +45,6 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
   if (barrier_discovery(state)) return;
   __local SW_PROF_V prof[SW_ALPHA * SW_PLANE / 4];
   __local int xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];
-  __local int2 above[SW_ROWBUF];  // work-item 0: the stripe above's row, columns [from, to)
   __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
   const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
   int bs = 0, bi = SW_BIG, bj = SW_BIG;
@@ -70,9 +68,6 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
     // A column whose best G reaches lim takes the exact pass; items of padding rows never do.
     int lim = top < n ? max(bs, 1) - open : SW_BIG;
     __local const SW_PROF_V* pt = prof + t * (SW_R4 / 4);
-    int from = 0, to = 0;  // work-item 0: the columns in `above`
-    // B's code of this item's column, loaded one step ahead (its latency behind a step's work)
-    int code_next = t == 0 && m > 0 ? B[0] : 0;
     for (int s = 0; s < m + LOCAL_SIZE - 1; ++s) {
       const int c = s - t;
       if (t == 0 && st > 0 && c < m && c % SW_W == 0) {
@@ -81,13 +76,10 @@ __kernel void sw_pipeline(__global volatile int* state, __global const uchar* A,
         }
         (void)flag_load_acquire(flags + st - 1);
       }
-      if (t == 0 && st > 0 && c < m && c == to) from = c, to = sw_row_burst(rowH, rowF, c, m, above);
-      const int code = code_next;
-      if (c + 1 >= 0 && c + 1 < m) code_next = B[c + 1];
       if (c >= 0 && c < m) {
         int hu, fu;
-        SW_UP(s, t, st > 0, above[c - from].x, above[c - from].y, hu, fu);
-        __local const SW_PROF_V* p = pt + code * (SW_PLANE / 4);
+        SW_UP(s, t, st > 0, rowH[c], rowF[c], hu, fu);
+        __local const SW_PROF_V* p = pt + B[c] * (SW_PLANE / 4);
         int gu = hu - open, gd = gdiag, f = dpx_addmax(fu, -ext, gu);
         gdiag = gu;
 #pragma unroll

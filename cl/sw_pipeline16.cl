@@ -31,7 +31,6 @@ __kernel void sw_pipeline16(__global volatile int* state, __global const uchar* 
   __local short4 prof[2 * SW_ALPHA * SW_PLANE / 4];  // [lane][residue][item][row]
   __local uint xh[2][LOCAL_SIZE], xf[2][LOCAL_SIZE];  // G and F of each item's bottom row
   __local int ring[2][2];  // the upper stripe's bottom row (H, F), one step old
-  __local int2 above[SW_ROWBUF];  // work-item 0: the stripe above's row, columns [from, to)
   __local int ls[LOCAL_SIZE], li[LOCAL_SIZE], lj[LOCAL_SIZE];
   const int t = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
   const uint init_g = dpx2_pack(-open, -open), init_e = dpx2_pack(SW_NEG16, SW_NEG16);
@@ -55,9 +54,6 @@ __kernel void sw_pipeline16(__global volatile int* state, __global const uchar* 
     int lim = top < n && !over ? max(bs, 1) - open : SW_BIG;
     __local const short4* p0 = prof + t * (SW_R4 / 4);
     __local const short4* p1 = p0 + SW_ALPHA * SW_PLANE / 4;
-    int from = 0, to = 0;  // work-item 0: the columns in `above`
-    // B's codes of this item's two columns, loaded one step ahead (their latency behind a step)
-    int code0_next = t == 0 && m > 0 ? B[0] : 0, code1_next = 0;
     for (int s = 0; s < m + 2 * LOCAL_SIZE - 1; ++s) {
       const int c = s - t, c1 = c - LOCAL_SIZE;
       const bool ok0 = c >= 0 && c < m, ok1 = c1 >= 0 && c1 < m;
@@ -67,23 +63,18 @@ __kernel void sw_pipeline16(__global volatile int* state, __global const uchar* 
         }
         (void)flag_load_acquire(flags + st - 1);
       }
-      if (t == 0 && st > 0 && c < m && c == to) from = c, to = sw_row_burst(rowH, rowF, c, m, above);
-      const int code0 = code0_next, code1 = code1_next;
-      if (c + 1 >= 0 && c + 1 < m) code0_next = B[c + 1];
-      if (c1 + 1 >= 0 && c1 + 1 < m) code1_next = B[c1 + 1];
       if (ok0 || ok1) {
         uint gu, fu;  // G and F of the row above
         if (t == 0) {
           const bool up = ok0 && st > 0;
-          const int2 a = up ? above[c - from] : (int2)(0, SW_NEG16);
-          gu = dpx2_add(dpx2_pack(a.x, ring[(s + 1) & 1][0]), nopen);
-          fu = dpx2_pack(a.y, ring[(s + 1) & 1][1]);
+          gu = dpx2_add(dpx2_pack(up ? rowH[c] : 0, ring[(s + 1) & 1][0]), nopen);
+          fu = dpx2_pack(up ? rowF[c] : SW_NEG16, ring[(s + 1) & 1][1]);
         } else {
           gu = xh[(s + 1) & 1][t - 1];
           fu = xf[(s + 1) & 1][t - 1];
         }
-        __local const short4* q0 = p0 + code0 * (SW_PLANE / 4);
-        __local const short4* q1 = p1 + code1 * (SW_PLANE / 4);
+        __local const short4* q0 = p0 + (ok0 ? B[c] : 0) * (SW_PLANE / 4);
+        __local const short4* q1 = p1 + (ok1 ? B[c1] : 0) * (SW_PLANE / 4);
         uint gd = gdiag, f = dpx2_addmax(fu, next, gu);
         gdiag = gu;
 #pragma unroll
