@@ -1,4 +1,4 @@
-// Database search kernels (issue 34).
+// Database search kernels.
 //
 // search_inter: inter-sequence Smith-Waterman, best scores only. One work-item = one database
 // subject against a PAIR of queries whose scores share each 32-bit word (16-bit lanes, lane 0 =

@@ -10,8 +10,8 @@
 //   13's, at .version 7.8 and 8.0 alike) refuses the three-input max.s16x2 / max.relu.s16x2 with
 //   "Arguments mismatch for instruction 'max'", so level 1 runs. Nothing is lost: ptxas makes
 //   search_inter's 64-row column 3 VIADDMNMX.S16 + 1 VIMNMX.S16 + 1 VIADD.16 + 1 LDS per word
-//   (two cells) and a VIMNMX3.S16 per two words for the best (SASS counts,
-//   tools/bench/results/2026-11-27-h100-search-s9.txt); the portable path there is 23x slower.
+//   (two cells) and a VIMNMX3.S16 per two words for the best (SASS counts
+//   on the H100); the portable path there is 23x slower.
 //   otherwise: portable OpenCL C on short2 (PoCL, AMD, any device). Both give identical lanes.
 //
 //   sw_add(a, b)           a + b

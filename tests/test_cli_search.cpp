@@ -1,5 +1,5 @@
 // `lockstep search` through the CLI: the default table, BLAST tabular (--outfmt 6) with NCBI's
-// statistics, --json, standard input, DNA, a matrix file, and every bad input of issue 34 (an
+// statistics, --json, standard input, DNA, a matrix file, and every bad input search refuses (an
 // empty database, a record with no residues, a letter the matrix lacks, a truncated gzip,
 // --top 0, a database larger than host memory allows): a one-line error, exit 1 or 2, and no
 // output file written or replaced. Everything runs on the host (--algorithm cpu) but one case,

@@ -147,7 +147,7 @@ TEST_CASE("LOCKSTEP_KERNEL_DIR overrides the embedded kernels") {
 }
 
 // The one disk-cache utility (runtime/disk_cache.hpp): FNV-1a, the device key with the driver
-// version, the off switch, and the atomic write that fails whole (issue 19).
+// version, the off switch, and the atomic write that fails whole.
 TEST_CASE("disk cache utility: hash, device key, off switch, atomic write that fails whole") {
   test::TempDir dir;
   test::ScopedEnv root("LOCKSTEP_CACHE_DIR", dir.path.string());

@@ -1,4 +1,4 @@
-// Database search (issue 34): every query against every database sequence, Smith-Waterman with
+// Database search: every query against every database sequence, Smith-Waterman with
 // affine gaps (the Scoring of align.hpp: a gap of length L costs open + (L-1) x extend), the top K
 // hits per query, ties broken by database order. Scores are exact: packed 16-bit lanes on the
 // device, with saturated pairs recomputed in 32 bits.

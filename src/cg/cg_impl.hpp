@@ -56,7 +56,7 @@ cl::Event cg_enqueue_sums(cl::CommandQueue& q, const cl::Buffer& partial, int gr
 /// are queued behind other work, else plain. Into pageable memory such a read held NVIDIA's
 /// in-order queue until the host waited for it: pipelined CG's boundary launch and exchange,
 /// enqueued behind its sums reads, started only when read_sums waited (`--iteration-timeline` on
-/// 4 H200s, session 14: the pack began 0.3 ms after the reads ended). A read the host waits for
+/// 4 H200s: the pack began 0.3 ms after the reads ended). A read the host waits for
 /// at once keeps plain memory: pinned, one-rank pipelined CG ran 0.96-1.07 ms an iteration in
 /// six runs, plain 0.97-0.99 in four (the same call; the same code otherwise).
 template <typename T>

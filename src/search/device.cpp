@@ -1,4 +1,4 @@
-// lockstep::search on the device (issue 34). The database is ordered by length (longest first),
+// lockstep::search on the device. The database is ordered by length (longest first),
 // packed in chunks of local_size subjects (src/search/pack.cpp) and streamed in batches; the
 // queries are paired for the two 16-bit lanes; each launch runs several query pairs against a
 // batch (cl/search.cl search_inter; the batches' pipeline in batches.cpp). Scores
@@ -78,8 +78,8 @@ std::string variant_name(const Shape& sh) {
 /// three-input and relu forms; level 1 where the driver's PTX refuses them), else portable.
 /// On a GPU with no shape given, a database of at least kSkewResidues residues takes 32 rows a
 /// work-item and the skew variant (two dependency chains a step): on the 5 x 10^8-residue case
-/// its kernel ran 5.02-5.07 TCUPS against 4.74-4.77 (H100 and H200, BENCHMARKS.md sessions 10 and
-/// 15), on the 9 x 10^6-residue example database 3.58-3.59 against 3.75 (so it stays 64 plain).
+/// its kernel ran 5.02-5.07 TCUPS against 4.74-4.77 (H100 and H200), on the
+/// 9 x 10^6-residue example database 3.58-3.59 against 3.75 (so it stays 64 plain).
 constexpr double kSkewResidues = 1e8;
 Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
   const DeviceInfo& di = ctx.info();

@@ -234,7 +234,7 @@ void populate(uint8_t* p, size_t bytes) {
 // The parts, in order, as one set's residues (returned), names, offsets and skipped count, each
 // part released once copied. On one thread this was two thirds of the reading thread's work, and
 // nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
-// of 115 ms, 2026-11-28): the pages are populated, and the parts copied, on the host's threads.
+// of 115 ms): the pages are populated, and the parts copied, on the host's threads.
 std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& names,
                            std::vector<int64_t>& offsets, size_t& skipped_empty) {
   const int64_t count = int64_t(parts.size());

@@ -56,8 +56,8 @@ SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const 
   c.team = std::min({32, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
   if (c.algorithm == SpmmAlgorithm::merge && device.is_gpu() && layout == DenseLayout::row_major) {
     // merge on GPUs: one column a lane, up to 16 lanes, longer paths from k = 16: the tuner's
-    // choice on rmat21 for k = 4, 8, 16, 32 on the H100 (1.2-1.7x the vec-4 shape; BENCHMARKS.md
-    // 2026-11-27, eleventh session)
+    // choice on rmat21 for k = 4, 8, 16, 32 on the H100 (1.2-1.7x the vec-4 shape; BENCHMARKS.md,
+    // SpMM)
     c.vec = 1;
     c.team = std::min({16, next_pow2(k), c.local_size});
     if (ceil_div(k, c.team) > kMaxChunks)

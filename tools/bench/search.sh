@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Database search benchmark (issue 34), one command, every anchor in the same run:
+# Database search benchmark, one command, every anchor in the same run:
 #  example: the mmseqs2 example DB (20,000 UniProt proteins, 9.06 M residues) x its 500 queries,
 #    top 10, BLOSUM62 11/1: lockstep search (run twice: cold = kernel builds included, warm =
 #    the headline), timed end to end (the process's wall time, reading the gzip FASTA included)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles every kernel build the library can ask for (`lockstep kernels --list`: each family's
-# own -D sets, tuner spaces and barrier strategies) ahead of time, as issue 18 asks:
+# own -D sets, tuner spaces and barrier strategies) ahead of time, so that code no AMD or Intel GPU runs here still compiles there:
 #   gfx90a (MI200) and gfx942 (MI300), WAVE_WIDTH 64; gfx1100 (RDNA3) in wave32 with
 #   WAVE_WIDTH 32 and in wave64 with WAVE_WIDTH 64: OpenCL C -> GCN assembly with ROCm's device
 #   libraries (rocm-device-libs), so builtins are inlined and register counts are real;
