@@ -29,7 +29,7 @@ const std::vector<std::string> kAlgorithms = {"auto", "inter", "intra", "cpu"};
 
 void declare(po::options_description& opts) {
   opts.add_options()("queries", po::value<std::string>(), "query FASTA (gzip too; - for stdin)")(
-      "db", po::value<std::string>(), "database FASTA (gzip too)")(
+      "db", po::value<std::string>(), "database FASTA (gzip too) or `lockstep makedb`'s file")(
       "top", number<int>(1, 1 << 20)->default_value(10), "hits per query")(
       "matrix", po::value<std::string>(),
       "blosum62 (default), blosum45, blosum50, blosum80, or an NCBI-format matrix file")(
@@ -56,8 +56,9 @@ void declare(po::options_description& opts) {
       "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
       "outfmt", po::value<std::string>(),
-      "6: BLAST tabular (qseqid sseqid pident length mismatch "
-      "gapopen qstart qend sstart send evalue bitscore)")(
+      "6: BLAST tabular, 7: with BLAST's comment lines; then optionally BLAST's column keywords "
+      "in the same argument (\"6 qseqid sseqid pident evalue\"; default std: qaccver saccver "
+      "pident length mismatch gapopen qstart qend sstart send evalue bitscore)")(
       "json", po::value<std::string>(), "write the summary and the hits as JSON (- for stdout)");
 }
 
@@ -113,7 +114,8 @@ int run_search(const Args& args) {
       "lockstep search QUERIES DB [--top K] [--matrix blosum62|blosum45|blosum50|blosum80|FILE | "
       "--dna [--match M --mismatch X]] [--gap-open O --gap-extend E] [--algorithm " +
       join(kAlgorithms) +
-      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt 6] "
+      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt '6|7 "
+      "[KEYWORDS]'] "
       "[--json "
       "FILE|-]";
   po::options_description opts("options");
@@ -127,9 +129,7 @@ int run_search(const Args& args) {
   const std::string qpath = vm["queries"].as<std::string>(), dpath = vm["db"].as<std::string>();
   if (qpath == "-" && dpath == "-") throw usage_error("QUERIES and DB cannot both be - (stdin)");
   const bool tabular = vm.count("outfmt");
-  if (tabular && vm["outfmt"].as<std::string>() != "6")
-    throw usage_error("--outfmt: only 6 (BLAST tabular) is supported, got '" +
-                      vm["outfmt"].as<std::string>() + "'");
+  const Outfmt outfmt = tabular ? parse_outfmt(vm["outfmt"].as<std::string>()) : Outfmt{};
   if (!vm.count("out") && vm.count("json") && vm["json"].as<std::string>() == "-")
     throw usage_error("--json - needs --out FILE: the hits go to standard output");
   SearchOptions o;
@@ -158,7 +158,7 @@ int run_search(const Args& args) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0).count();
       return c;
     });
-  const SequenceSet db = read_sequences(dpath, s);
+  const SequenceSet db = read_database(dpath, s);  // FASTA or a prepared database (makedb)
   const SequenceSet queries = read_sequences(qpath, s);
   for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries, &qpath}})
     if (set->skipped_empty)
@@ -173,8 +173,10 @@ int run_search(const Args& args) {
   o.progress = nullptr;
 
   std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
+  double traceback_ms = 0;
   nlohmann::json hits =
-      tabular ? write_tabular(out, queries, db, s, r, std::cerr) : write_hits(out, queries, db, r);
+      tabular ? write_tabular(out, queries, db, s, r, std::cerr, outfmt, dpath, &traceback_ms)
+              : write_hits(out, queries, db, r);
   Report kv;
   kv.add("device", ctx ? ctx->info().name : std::string("cpu"))
       .add("algorithm", r.algorithm)
@@ -183,7 +185,7 @@ int run_search(const Args& args) {
       .add("gap_extend", s.gap_extend)
       .add("queries", queries.size())
       .add("subjects", db.size())
-      .add("residues", db.residues.size())
+      .add("residues", db.residue_count())
       .add("top", o.top)
       .add("recomputed", r.recomputed)
       .add("batches", r.batches)
@@ -197,6 +199,7 @@ int run_search(const Args& args) {
       .add("read_ms", read_ms)
       .add("context_ms", context_ms)
       .add("ms", r.ms)
+      .add("traceback_ms", traceback_ms)
       .add("gcups", r.ms > 0 ? r.cells / (r.ms * 1e6) : 0.0);
   const double total_ms = ms_since(t0);
   kv.add("total_ms", total_ms).add("total_gcups", r.cells / (total_ms * 1e6));
