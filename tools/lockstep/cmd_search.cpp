@@ -5,9 +5,11 @@
 // --match/--mismatch; A C G T, any other IUPAC letter N, which never matches). Output (--out FILE,
 // else standard output): a header `#query subject score query_end subject_end` then one line per
 // hit (ids: the first word of each header; 1-based inclusive ends; 0 when the score is 0), or
-// with --outfmt 6 BLAST's tabular columns from a traceback of each hit, E-value and bit score
-// from NCBI's Karlin-Altschul parameters (search_report.cpp). The summary key=value line goes to
-// standard output when the hits go to a file (--out FILE) and --json is not -, else to stderr.
+// with --outfmt 6 (7: with BLAST's comment lines) BLAST's tabular columns, chosen by BLAST's
+// keywords, from a traceback of each hit, E-value and bit score from NCBI's Karlin-Altschul
+// parameters (search_report.cpp). DB may be a prepared database (`lockstep makedb`). The
+// summary key=value line goes to standard output when the hits go to a file (--out FILE) and
+// --json is not -, else to stderr.
 #include <unistd.h>
 
 #include <algorithm>
