@@ -194,6 +194,13 @@ TEST_CASE("makedb: a search of the prepared database prints the FASTA's, byte fo
     CHECK(slurp(a) == slurp(b));
     CHECK(test::last_line(log)["subjects"] == "80");
   }
+  // the queries may be a prepared database too
+  const std::string qdb = (d.path / "q.lsdb").string(), a = (d.path / "a.tsv").string();
+  REQUIRE(test::run_cli("makedb " + q + " " + qdb, log) == 0);
+  REQUIRE(test::run_cli("search " + qdb + " " + lsdb + " --algorithm cpu --top 5 --out " + a,
+                        log) == 0);
+  REQUIRE(test::run_cli("search " + q + " " + fa + " --algorithm cpu --top 5", log) == 0);
+  CHECK(test::has(log, slurp(a)));
   // made for BLOSUM62, searched with a matrix of other letters: mapped, or refused by record
   const Scoring s62 = blosum62(11, 1), dna = dna_scoring(2, -3, 5, 2);
   auto codes = [](const SequenceSet& set) {

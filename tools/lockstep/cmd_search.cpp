@@ -30,7 +30,8 @@ namespace {
 const std::vector<std::string> kAlgorithms = {"auto", "inter", "intra", "cpu"};
 
 void declare(po::options_description& opts) {
-  opts.add_options()("queries", po::value<std::string>(), "query FASTA (gzip too; - for stdin)")(
+  opts.add_options()("queries", po::value<std::string>(),
+                     "query FASTA (gzip too; - for stdin) or `lockstep makedb`'s file")(
       "db", po::value<std::string>(), "database FASTA (gzip too) or `lockstep makedb`'s file")(
       "top", number<int>(1, 1 << 20)->default_value(10), "hits per query")(
       "matrix", po::value<std::string>(),
@@ -161,7 +162,7 @@ int run_search(const Args& args) {
       return c;
     });
   const SequenceSet db = read_database(dpath, s);  // FASTA or a prepared database (makedb)
-  const SequenceSet queries = read_sequences(qpath, s);
+  const SequenceSet queries = read_database(qpath, s);
   for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries, &qpath}})
     if (set->skipped_empty)
       std::cerr << "lockstep search: " << *path << ": skipped " << set->skipped_empty
