@@ -127,7 +127,7 @@ TEST_CASE("search output: --outfmt keywords and format 7 print what blastp print
   // correction, which statistics.cpp does not make)
   const std::string fields =
       "qseqid sseqid pident length mismatch gapopen qstart qend sstart send bitscore score "
-      "nident positive gaps ppos qlen slen qcovhsp";
+      "nident positive gaps ppos qseq sseq qlen slen qcovhsp";
   std::string blast, log;
   // the best hit of each query; lockstep's --gap-open 12 is BLAST's -gapopen 11 (a gap of
   // length L costs 11 + L there)
@@ -155,7 +155,7 @@ TEST_CASE("search output: --outfmt keywords and format 7 print what blastp print
   std::istringstream cells(got.substr(at + 1, got.find('\n', at + 1) - at - 1));
   std::vector<std::string> col;
   for (std::string c; std::getline(cells, c, '\t');) col.push_back(c);
-  REQUIRE(col.size() == 19);
+  REQUIRE(col.size() == 21);
   const std::string bits = col[10];
   CHECK(bits.find_first_not_of("0123456789") == std::string::npos);
   CHECK(std::stol(bits) > 9999);

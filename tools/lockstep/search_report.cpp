@@ -68,7 +68,21 @@ struct Row {
   const HitAlignment& a;
   int64_t qlen, slen;
   const std::string &evalue, &bits;
+  const uint8_t *qcodes, *scodes;  // the whole query and subject
+  const std::string& letters;      // the scoring's alphabet
 };
+
+// The aligned residues of the query (`query`) or the subject, '-' where the other has a gap.
+std::string aligned(const Row& r, bool query) {
+  std::string out;
+  if (!r.a.qstart) return out;
+  const uint8_t* c = query ? r.qcodes + r.a.qstart - 1 : r.scodes + r.a.sstart - 1;
+  for (const CigarRun& run : parse_cigar(r.a.cigar)) {
+    const bool here = run.op == 'M' || (run.op == 'I') == query;
+    for (int64_t k = 0; k < run.length; ++k) out += here ? r.letters[*c++] : '-';
+  }
+  return out;
+}
 struct Column {
   const char* keyword;
   const char* header;  // BLAST 2.12's name in format 7's "# Fields:" line
@@ -106,6 +120,8 @@ const std::vector<Column>& columns() {
        [](const Row& r) {
          return fixed(r.a.length ? 100.0 * double(r.a.positive) / double(r.a.length) : 0, 2);
        }},
+      {"qseq", "query seq", [](const Row& r) { return aligned(r, true); }},
+      {"sseq", "subject seq", [](const Row& r) { return aligned(r, false); }},
       {"qlen", "query length", [](const Row& r) { return std::to_string(r.qlen); }},
       {"slen", "subject length", [](const Row& r) { return std::to_string(r.slen); }},
       {"qcovhsp", "% query coverage per hsp",
@@ -209,7 +225,17 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
         const double b = bit_score(ka, h.score);
         evalue = format_evalue(e), bits = format_bits(b), je = e, jb = b;
       }
-      const Row row{q, d, h, a, qlen, db.length(size_t(h.subject)), evalue, bits};
+      const Row row{q,
+                    d,
+                    h,
+                    a,
+                    qlen,
+                    db.length(size_t(h.subject)),
+                    evalue,
+                    bits,
+                    queries.data(size_t(h.query)),
+                    db.data(size_t(h.subject)),
+                    s.alphabet};
       line.clear();
       for (size_t c = 0; c < cols.size(); ++c) (line += c ? "\t" : "") += cols[c]->text(row);
       out << line << '\n';
