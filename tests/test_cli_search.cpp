@@ -152,7 +152,8 @@ TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") 
   refused(q + " " + d.path.string(), 1, d.path.string() + ": is a directory");
   refused(q + " " + (d.path / "missing.fa").string(), 1, "missing.fa: cannot open");
   refused(q + " " + db + " --top 0", 2, "--top must be in [1, ");
-  refused(q + " " + db + " --outfmt 7", 2, "--outfmt: only 6");
+  refused(q + " " + db + " --outfmt 5", 2, "--outfmt: expected 6 (BLAST tabular) or 7");
+  refused(q + " " + db + " --outfmt '6 qseqid qframe'", 2, "unknown column keyword 'qframe'");
   refused(q + " " + db + " --matrix blosum62 --dna", 2, "exclude each other");
   std::string log;
   const std::string gz = (d.path / "db.fa.gz").string();

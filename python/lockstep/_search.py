@@ -51,9 +51,10 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     ``gap_open + (L-1) * gap_extend``) of every query against every database sequence, best
     first, ties by database order.
 
-    queries, db: a FASTA path (gzip too), or a list of sequences (str or bytes; or (name,
-    residues) pairs such as lockstep.read_fasta's Sequence); list entries are named by their
-    index. matrix: "blosum62", "blosum45", "blosum50", "blosum80" or an NCBI-format file: every
+    queries, db: a FASTA path (gzip too) or a prepared database (`lockstep makedb`), or a list
+    of sequences (str or bytes; or (name, residues) pairs such as lockstep.read_fasta's
+    Sequence); list entries are named by their index. matrix: "blosum62", "blosum45",
+    "blosum50", "blosum80" or an NCBI-format file: every
     letter of it scored as written, any other letter an InputError. gap_open / gap_extend:
     None takes NCBI's default for the matrix (BLOSUM62 11/1, BLOSUM45 15/2, BLOSUM50 13/2,
     BLOSUM80 10/1; DNA 5/2). dna=True: A C G T score ``match``, other pairs ``-|mismatch|``,

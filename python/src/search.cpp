@@ -1,17 +1,19 @@
 // Database search: lockstep::search (on the context's device) or search_cpu (no context), the
-// sequence sets from FASTA paths or from lists of residues (bytes, or (name, bytes) pairs),
-// the hits returned as flat NumPy columns (python/lockstep/_search.py makes the structured array).
+// sequence sets from FASTA paths (or `lockstep makedb`'s prepared databases) or from lists of
+// residues (bytes, or (name, bytes) pairs), the hits returned as flat NumPy columns
+// (python/lockstep/_search.py makes the structured array).
 #include "common.hpp"
 
 namespace lockstep::python {
 namespace {
 
-// A path (str) read with read_sequences, or a list of residues encoded with encode_exact.
+// A path (str): a FASTA file or a prepared database (read_database), or a list of residues encoded
+// with encode_exact.
 SequenceSet sequences(const py::object& src, const Scoring& s, const char* what) {
   if (py::isinstance<py::str>(src)) {
     const std::string path = src.cast<std::string>();
     py::gil_scoped_release nogil;
-    return read_sequences(path, s);
+    return read_database(path, s);
   }
   SequenceSet set;
   size_t i = 0;

@@ -140,7 +140,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
-  const Shape sh = resolve_shape(ctx, o, double(db.residues.size()));
+  const Shape sh = resolve_shape(ctx, o, double(db.residue_count()));
   r.dpx = r.algorithm == "inter" && sh.dpx;
   r.local_size = sh.local, r.stripe = sh.stripe, r.variant = variant_name(sh);
   const size_t nq = queries.size(), top = size_t(o.top);

@@ -77,6 +77,11 @@ std::string first_word(const std::string& header) {
 }  // namespace
 
 void SequenceSet::add(std::string name, const std::vector<uint8_t>& codes) {
+  if (mapped) {
+    residues.assign(mapped, mapped + offsets.back());
+    mapped = nullptr;
+    mapping.reset();
+  }
   names.push_back(std::move(name));
   residues.insert(residues.end(), codes.begin(), codes.end());
   offsets.push_back(int64_t(residues.size()));

@@ -2,7 +2,14 @@
 // and the database's residues and sequences with BLAST's length adjustment (statistics.cpp).
 #include "search_report.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <functional>
+#include <sstream>
+
+#include "exit_codes.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 
@@ -22,10 +29,10 @@ std::string format_evalue(double e) {  // as BLAST+ 2.12's tabular output (blast
   return buf;
 }
 
-std::string format_bits(double b) {
+std::string format_bits(double b) {  // BLAST+ 2.12: 26700 prints whole, 102900 as 1.029e+05
   char buf[32];
-  if (b > 9999)
-    std::snprintf(buf, sizeof buf, "%4.3le", b);
+  if (b > 99999)
+    std::snprintf(buf, sizeof buf, "%5.3le", b);
   else if (b > 99.9)  // truncated, as BLAST
     std::snprintf(buf, sizeof buf, "%ld", long(b));
   else
@@ -52,33 +59,186 @@ nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const S
   return all;
 }
 
+namespace {
+
+// What one column needs of a hit.
+struct Row {
+  const std::string &q, &d;
+  const SearchHit& h;
+  const HitAlignment& a;
+  int64_t qlen, slen;
+  const std::string &evalue, &bits;
+  const uint8_t *qcodes, *scodes;  // the whole query and subject
+  const std::string& letters;      // the scoring's alphabet
+};
+
+// The aligned residues of the query (`query`) or the subject, '-' where the other has a gap.
+std::string aligned(const Row& r, bool query) {
+  std::string out;
+  if (!r.a.qstart) return out;
+  const uint8_t* c = query ? r.qcodes + r.a.qstart - 1 : r.scodes + r.a.sstart - 1;
+  for (const CigarRun& run : parse_cigar(r.a.cigar)) {
+    const bool here = run.op == 'M' || (run.op == 'I') == query;
+    for (int64_t k = 0; k < run.length; ++k) out += here ? r.letters[*c++] : '-';
+  }
+  return out;
+}
+struct Column {
+  const char* keyword;
+  const char* header;  // BLAST 2.12's name in format 7's "# Fields:" line
+  std::function<std::string(const Row&)> text;
+};
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+const std::vector<Column>& columns() {
+  using S = std::string;
+  static const std::vector<Column> all = {
+      {"qseqid", "query id", [](const Row& r) { return r.q; }},
+      {"qaccver", "query acc.ver", [](const Row& r) { return r.q; }},
+      {"sseqid", "subject id", [](const Row& r) { return r.d; }},
+      {"saccver", "subject acc.ver", [](const Row& r) { return r.d; }},
+      {"pident", "% identity", [](const Row& r) { return fixed(r.a.pident, 3); }},
+      {"length", "alignment length", [](const Row& r) { return std::to_string(r.a.length); }},
+      {"mismatch", "mismatches", [](const Row& r) { return std::to_string(r.a.mismatch); }},
+      {"gapopen", "gap opens", [](const Row& r) { return std::to_string(r.a.gapopen); }},
+      {"gaps", "gaps", [](const Row& r) { return std::to_string(r.a.gaps); }},
+      {"qstart", "q. start", [](const Row& r) { return std::to_string(r.a.qstart); }},
+      {"qend", "q. end", [](const Row& r) { return std::to_string(r.a.qend); }},
+      {"sstart", "s. start", [](const Row& r) { return std::to_string(r.a.sstart); }},
+      {"send", "s. end", [](const Row& r) { return std::to_string(r.a.send); }},
+      {"evalue", "evalue", [](const Row& r) { return r.evalue; }},
+      {"bitscore", "bit score", [](const Row& r) { return r.bits; }},
+      {"score", "score", [](const Row& r) { return std::to_string(r.h.score); }},
+      {"nident", "identical", [](const Row& r) { return std::to_string(r.a.nident); }},
+      {"positive", "positives", [](const Row& r) { return std::to_string(r.a.positive); }},
+      {"ppos", "% positives",
+       [](const Row& r) {
+         return fixed(r.a.length ? 100.0 * double(r.a.positive) / double(r.a.length) : 0, 2);
+       }},
+      {"qseq", "query seq", [](const Row& r) { return aligned(r, true); }},
+      {"sseq", "subject seq", [](const Row& r) { return aligned(r, false); }},
+      {"qlen", "query length", [](const Row& r) { return std::to_string(r.qlen); }},
+      {"slen", "subject length", [](const Row& r) { return std::to_string(r.slen); }},
+      {"qcovhsp", "% query coverage per hsp",
+       [](const Row& r) {  // rounded, as BLAST, but 100 only for the whole query
+         const int64_t span = r.a.qend ? r.a.qend - r.a.qstart + 1 : 0;
+         const int64_t pct = int64_t(0.5 + 100.0 * double(span) / double(r.qlen));
+         return S(std::to_string(span == r.qlen ? 100 : std::min<int64_t>(99, pct)));
+       }},
+  };
+  return all;
+}
+
+const Column& column(const std::string& keyword) {
+  for (const Column& c : columns())
+    if (keyword == c.keyword) return c;
+  throw std::logic_error("search_report: no column " + keyword);
+}
+
+const std::vector<std::string> kStd = {"qaccver",  "saccver", "pident", "length",
+                                       "mismatch", "gapopen", "qstart", "qend",
+                                       "sstart",   "send",    "evalue", "bitscore"};
+
+}  // namespace
+
+const std::vector<std::string>& outfmt_keywords() {
+  static const std::vector<std::string> k = [] {
+    std::vector<std::string> v{"std"};
+    for (const Column& c : columns()) v.push_back(c.keyword);
+    return v;
+  }();
+  return k;
+}
+
+Outfmt parse_outfmt(const std::string& spec) {
+  std::istringstream in(spec);
+  std::string word;
+  Outfmt f;
+  if (!(in >> word) || (word != "6" && word != "7"))
+    throw usage_error(
+        "--outfmt: expected 6 (BLAST tabular) or 7 (with comment lines), then "
+        "optionally column keywords; got '" +
+        spec + "'");
+  f.kind = word[0] - '0';
+  while (in >> word) {
+    if (word == "std") {
+      f.fields.insert(f.fields.end(), kStd.begin(), kStd.end());
+      continue;
+    }
+    const auto& k = outfmt_keywords();
+    if (std::find(k.begin(), k.end(), word) == k.end())
+      throw usage_error("--outfmt: unknown column keyword '" + word + "' (known: " + join(k, " ") +
+                        ")");
+    f.fields.push_back(word);
+  }
+  if (f.fields.empty()) f.fields = kStd;
+  return f;
+}
+
 nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
-                             const Scoring& s, const SearchResult& r, std::ostream& note) {
+                             const Scoring& s, const SearchResult& r, std::ostream& note,
+                             const Outfmt& f, const std::string& database, double* traceback_ms) {
   const KarlinAltschul ka = karlin_altschul(s);
   if (!ka)
     note << "lockstep search: NCBI publishes no Karlin-Altschul parameters for this scoring ("
          << (s.dna ? std::string("DNA") : "this matrix") << " with gaps " << s.gap_open << "/"
          << s.gap_extend << "): evalue and bitscore are NA\n";
+  const Outfmt fmt = f.fields.empty() ? parse_outfmt(std::to_string(f.kind)) : f;
+  std::vector<const Column*> cols;
+  std::string fields;
+  for (const std::string& k : fmt.fields) {
+    cols.push_back(&column(k));
+    fields += (fields.empty() ? "" : ", ") + std::string(cols.back()->header);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto aligned = align_hits(queries, db, s, r);
+  if (traceback_ms)
+    *traceback_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json all = nlohmann::json::array();
-  const int64_t n = int64_t(db.residues.size()), subjects = int64_t(db.size());
-  for (const auto& hits : r.hits)
-    for (const SearchHit& h : hits) {
-      const HitAlignment a = align_hit(queries, db, s, h);
+  const int64_t n = int64_t(db.residue_count()), subjects = int64_t(db.size());
+  std::string line;
+  for (size_t qi = 0; qi < r.hits.size(); ++qi) {
+    const auto& hits = r.hits[qi];
+    if (fmt.kind == 7) {
+      out << "# " << (s.dna ? "BLASTN" : "BLASTP")
+          << " lockstep-search\n# Query: " << queries.names[qi] << "\n# Database: " << database
+          << "\n";
+      if (!hits.empty()) out << "# Fields: " << fields << "\n";
+      out << "# " << hits.size() << " hits found\n";
+    }
+    for (size_t k = 0; k < hits.size(); ++k) {
+      const SearchHit& h = hits[k];
+      const HitAlignment& a = aligned[qi][k];
       const std::string& q = queries.names[size_t(h.query)];
       const std::string& d = db.names[size_t(h.subject)];
       std::string evalue = "NA", bits = "NA";
       nlohmann::json je = nullptr, jb = nullptr;
+      const int64_t qlen = queries.length(size_t(h.query));
       if (ka) {
-        const double e =
-            lockstep::evalue(ka, h.score, queries.length(size_t(h.query)), n, subjects);
+        const double e = lockstep::evalue(ka, h.score, qlen, n, subjects);
         const double b = bit_score(ka, h.score);
         evalue = format_evalue(e), bits = format_bits(b), je = e, jb = b;
       }
-      char pident[32];
-      std::snprintf(pident, sizeof pident, "%.3f", a.pident);
-      out << q << '\t' << d << '\t' << pident << '\t' << a.length << '\t' << a.mismatch << '\t'
-          << a.gapopen << '\t' << a.qstart << '\t' << a.qend << '\t' << a.sstart << '\t' << a.send
-          << '\t' << evalue << '\t' << bits << '\n';
+      const Row row{q,
+                    d,
+                    h,
+                    a,
+                    qlen,
+                    db.length(size_t(h.subject)),
+                    evalue,
+                    bits,
+                    queries.data(size_t(h.query)),
+                    db.data(size_t(h.subject)),
+                    s.alphabet};
+      line.clear();
+      for (size_t c = 0; c < cols.size(); ++c) (line += c ? "\t" : "") += cols[c]->text(row);
+      out << line << '\n';
       all.push_back({{"query", q},
                      {"subject", d},
                      {"score", h.score},
@@ -86,6 +246,9 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                      {"length", a.length},
                      {"mismatch", a.mismatch},
                      {"gapopen", a.gapopen},
+                     {"gaps", a.gaps},
+                     {"nident", a.nident},
+                     {"positive", a.positive},
                      {"qstart", a.qstart},
                      {"qend", a.qend},
                      {"sstart", a.sstart},
@@ -94,6 +257,8 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                      {"bitscore", jb},
                      {"cigar", a.cigar}});
     }
+  }
+  if (fmt.kind == 7) out << "# BLAST processed " << r.hits.size() << " queries\n";
   return all;
 }
 
