@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles every kernel build the library can ask for (`lockstep kernels --list`: each family's
-# own -D sets, tuner spaces and barrier strategies) ahead of time, so that code no AMD or Intel GPU runs here still compiles there:
+# Compiles every kernel build the library can ask for (`lockstep kernels --list`, the kernel
+# registry: each family's own -D sets, tuner spaces and barrier strategies) ahead of time, so that
+# code no AMD or Intel GPU runs here still compiles there:
 #   gfx90a (MI200) and gfx942 (MI300), WAVE_WIDTH 64; gfx1100 (RDNA3) in wave32 with
 #   WAVE_WIDTH 32 and in wave64 with WAVE_WIDTH 64: OpenCL C -> GCN assembly with ROCm's device
 #   libraries (rocm-device-libs), so builtins are inlined and register counts are real;
@@ -10,6 +11,7 @@
 # per SIMD from the VGPR count (tools/portability/gcn_table.py holds the formulas).
 # Usage: tools/portability/compile_kernels.sh [BUILD_DIR (default build)] [OUT_DIR]
 #   COMPILE_TARGETS="gfx90a spirv" limits the pass to those targets (default: all five).
+#   COMPILE_FILES="search.cl ..." limits it to the builds of those kernel files (default: all).
 #   FULL_TARGETS (default "gfx90a spirv") compile every build; the other targets a representative
 #   subset: per (family, kernel file) at most SUBSET_PER_FILE builds (default 6), spread evenly
 #   over the list (its first among them). FULL_TARGETS=all compiles everything.
@@ -53,7 +55,9 @@ for t in "${targets[@]}"; do
   IFS='|' read -r name profile cc <<< "$t"
   [[ -n "${COMPILE_TARGETS:-}" && " $COMPILE_TARGETS " != *" $name "* ]] && continue
   # shellcheck disable=SC2086
-  "$build/lockstep" kernels --list $profile > "$out/list_$name.tsv"
+  "$build/lockstep" kernels --list $profile |
+    awk -F'\t' -v files=" ${COMPILE_FILES:-} " 'files == "  " || index(files, " " $2 " ")' \
+    > "$out/list_$name.tsv"
   all=$(wc -l < "$out/list_$name.tsv")
   full=${FULL_TARGETS:-gfx90a spirv}
   if [[ "$full" == all || " $full " == *" $name "* ]]; then
