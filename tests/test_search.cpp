@@ -114,7 +114,8 @@ TEST_CASE("search: real proteins, every pair's score and ends equal align_cpu") 
   MESSAGE("dpx: " << all.dpx << ", " << all.cells << " cells in " << all.ms << " ms");
 }
 
-TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K order") {
+TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K order" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   const Scoring s = dna_scoring(2, -3, 5, 2);
   std::mt19937 rng(34);

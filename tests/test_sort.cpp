@@ -185,7 +185,8 @@ TEST_CASE("sort: argsort, automatic choice, errors") {
   CHECK_THROWS_AS(parse_sort_algorithm("quick"), input_error);
 }
 
-TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and look-back") {
+TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and look-back" *
+          doctest::test_suite("portable")) {
   test::ScopedEnv c12("LOCKSTEP_BARRIER_C11", "0");
   // The GPU path of radix: look-back, histogram by local atomics, ranking by waves of 32 and 64
   // lanes (emulated: the leader/peer logic of the PTX path), one-group sort by waves too.
