@@ -145,6 +145,12 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   cl_int err;
   const char* level = "compiled";
 
+  // Another process compiling the same program (a parallel test run, two CLI runs) holds its
+  // lock file: wait for it, then load its binary instead of compiling again.
+  std::optional<disk_cache::Lock> compiling;
+  if (!file_path.empty())
+    compiling.emplace(disk_cache::folder("locks") /
+                      file_path.filename().replace_extension(".lock"));
   if (!file_path.empty()) {
     auto bin = load_binary(file_path, key);
     if (!bin.empty()) {
