@@ -50,6 +50,8 @@ class QuietStderr {
  public:
   QuietStderr() {
     if (show_builds()) return;
+    static std::mutex one_at_a_time;  // fd 2 is the process's: nested redirections would leak
+    held_ = std::unique_lock<std::mutex>(one_at_a_time);
     std::fflush(stderr);
     tmp_ = std::tmpfile();
     saved_ = tmp_ ? dup(2) : -1;
@@ -79,6 +81,7 @@ class QuietStderr {
     if (tmp_) std::fclose(tmp_);
     tmp_ = nullptr;
   }
+  std::unique_lock<std::mutex> held_;
   std::FILE* tmp_ = nullptr;
   int saved_ = -1;
 };
