@@ -174,7 +174,8 @@ TEST_CASE("apsp: a negative cycle is reported, naming a vertex on it, by every v
   }
 }
 
-TEST_CASE("apsp: a negative self-loop is a negative cycle, a zero one changes nothing") {
+TEST_CASE("apsp: a negative self-loop is a negative cycle, a zero one changes nothing" *
+          doctest::test_suite("portable")) {
   auto& ctx = test::context();
   Graph g = random_graph(20, 0.2, 3, 1, 9);
   g.add_edge(4, 4, 0);

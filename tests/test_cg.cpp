@@ -142,7 +142,8 @@ TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exac
   CHECK_THROWS_AS(cg(ctx, dA, std::vector<double>(3, 1.0), x), input_error);
 }
 
-TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, not a NaN") {
+TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, not a NaN" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   if (!ctx.info().fp64) return test::skip("no fp64 on this device");
   const std::vector<double> ones(6, 1.0);

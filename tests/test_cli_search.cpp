@@ -60,12 +60,21 @@ TEST_CASE("search cli: the default table, ties by database order, 1-based ends")
   CHECK(has(log, "q1\ts1\t33\t6\t6\n"));
 }
 
-TEST_CASE("search cli: the default algorithm on the device gives the same table") {
+// With cold caches, so the run compiles its kernels: a first search says nothing but its table
+// and summary (PoCL's compiler prints "N warnings generated." to stderr while it builds; only
+// LOCKSTEP_SHOW_BUILDS shows builds and their logs).
+TEST_CASE("search cli: the default algorithm on the device gives the same table, quietly") {
   lockstep::test::TempDir d;
   const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  lockstep::test::ScopedEnv quiet("LOCKSTEP_SHOW_BUILDS", nullptr);
+  lockstep::test::ScopedEnv pocl("POCL_CACHE_DIR", (d.path / "pocl").string());
+  lockstep::test::ScopedEnv cache("LOCKSTEP_CACHE_DIR", (d.path / "cache").string());
   std::string log;
   REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --top 2", log) == 0);
   CHECK(has(log, "q1\ts1\t33\t6\t6\nq1\ts3\t33\t6\t8\n"));
+  CHECK_MESSAGE(!has(log, "generated."), log);
+  CHECK_MESSAGE(!has(log, "warning"), log);
+  CHECK(std::count(log.begin(), log.end(), '\n') == 4);  // summary, header, two hits
 }
 
 TEST_CASE("search cli: --outfmt 6 and --json") {

@@ -73,7 +73,8 @@ void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, fl
 
 }  // namespace
 
-TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, empty rows") {
+TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, empty rows" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   const Csr<float> a = random_matrix(301, 257, 0.03, 7);
   check_spmm(ctx, a, 8, DenseLayout::row_major, 1.0f, 0.0f);   // the rule: vec 4, team 1

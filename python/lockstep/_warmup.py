@@ -31,8 +31,8 @@ def warmup(families: Union[str, Sequence[str], None] = None,
     """Builds the kernels a workload uses into the program cache; returns the seconds it took.
 
     families: names or prefixes of the library's kernel families: "spmv", "spmm", "cg", "blas1",
-    "sort" (every sort algorithm; "sort/radix" the radix sort alone), "bfs", "align", "apsp",
-    "barrier", "copy" (default: all, which on PoCL takes many minutes). dtypes: the value and key
+    "sort" (every sort algorithm; "sort/radix" the radix sort alone), "bfs", "align", "search",
+    "apsp", "barrier", "copy", "mpi" (default: all, which on PoCL takes many minutes). dtypes: the value and key
     dtypes used (float32, float64, uint32, int32, uint64, int64; default: all). progress: True
     (one updating line on stderr), False, or a callable(done, total, family, file, seconds).
 

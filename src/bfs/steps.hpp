@@ -18,6 +18,9 @@ inline int bfs_wave_width(const DeviceInfo& d, int requested) {
 /// LOCAL_QUEUE and WAVE_WIDTH, the -D set every BFS kernel shares (cl/bfs_persistent.cl gets
 /// LOCAL_SIZE and the barrier's from PersistentKernel; the others LOCAL_SIZE, see BfsDevice).
 Defines bfs_defines(int local, int wave);
+/// The distributed BFS's -D set (lockstep::mpi, cl/bfs_dist.cl and its bfs_bitmap.cl and
+/// bfs_lb.cl kernels): bfs_defines with BfsWide's tile, 64-bit offsets and edge counts.
+Defines bfs_dist_defines(int local, int wave);
 
 struct Frontier {
   int64_t count = 0, edges = 0;  // vertices, and the sum of their out-degrees

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "lockstep/kernel_builds.hpp"
 #include "runtime/environment.hpp"
 #include "search/search_impl.hpp"
 
@@ -210,6 +211,21 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   }
   r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+// The registry's search builds: the shapes resolve_shape() picks with no shape given (GPU 128 x
+// 64 plain and, for large databases, 128 x 32 skew; CPU 64 x 16 plain), on a DPX device both at
+// DPX level 1 and portable (LOCKSTEP_DPX=0, or a driver that refuses the DPX forms).
+void detail::search_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  std::vector<Shape> shapes(d.is_gpu() ? 2 : 1);
+  shapes[0].local = d.is_gpu() ? 128 : 64, shapes[0].stripe = d.is_gpu() ? 64 : 16;
+  if (d.is_gpu()) shapes[1].local = 128, shapes[1].stripe = 32, shapes[1].skew = true;
+  for (Shape& sh : shapes)
+    for (int level : {1, 0}) {
+      sh.dpx = level > 0;
+      if (sh.dpx && !d.dpx) continue;
+      out.push_back({"search", "search.cl", inter_defines(sh, level, d.is_gpu()).options()});
+    }
 }
 
 }  // namespace lockstep
