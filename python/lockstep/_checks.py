@@ -3,6 +3,7 @@ check raises TypeError (wrong type or dtype, listing the accepted ones) or locks
 (a shape or value that cannot work), naming the call and the argument."""
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any, Sequence, Tuple
 
@@ -109,3 +110,12 @@ def check_name(what: str, name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what}: {name} must be a str, not {type(value).__name__}")
     return value
+
+
+def check_matrix(what: str, matrix: Any, builtin: Any) -> str:
+    """A scoring matrix's name: a built-in one (``builtin(name)``) or an existing file."""
+    check_name(what, "matrix", matrix)
+    if not builtin(matrix) and not os.path.exists(matrix):
+        raise InputError(f"{what}: unknown matrix {matrix!r}: not a built-in matrix (blosum45, "
+                         "blosum50, blosum62, blosum80) and no such NCBI-format matrix file")
+    return matrix

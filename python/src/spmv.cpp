@@ -164,7 +164,7 @@ class DeviceMatrix {
     o.preconditioner = parse_preconditioner(preconditioner);
     CgResult r = device_call(
         *c_, [&](Context& ctx) { return cg<T>(ctx.queue(), *dev_, b.buffer, x.buffer, o); });
-    return py::make_tuple(r.iterations, r.converged, r.breakdown);
+    return py::make_tuple(r.iterations, r.converged, r.breakdown, r.stagnation);
   }
   /// Seconds for n chained y = A x on device buffers from C++ (enqueue n, then clFinish): the
   /// baseline of Python's chained Matrix @ x on device arrays (tools/gpu/python_bench.sh).
@@ -211,7 +211,7 @@ class DeviceMatrix {
     else
       r.converged = true;
     double last = r.residuals.empty() ? 0.0 : r.residuals.back();
-    return py::make_tuple(x, r.iterations, r.converged, r.breakdown, last);
+    return py::make_tuple(x, r.iterations, r.converged, r.breakdown, last, r.stagnation);
   }
 
   /// Seconds per call of the C++ path under spmv_py (no Python) and of the public

@@ -108,6 +108,33 @@ inline std::string cg_breakdown(int iteration, const char* what, double curvatur
   return why.str();
 }
 
+/// Convergence checks whose true residual b - A x stays above tol: the recursive residual went
+/// below tol, the true one did not (rounding: tol is below the accuracy the precision can
+/// attain for this matrix). Restarting from the true residual then only repeats this, up to
+/// maxit; after kChecks checks in a row that did not lower the best true residual by kGain,
+/// `stalled` says stop, and `why` says at which floor.
+struct CgStagnation {
+  static constexpr int kChecks = 5;
+  static constexpr double kGain = 0.5;
+  double best = HUGE_VAL, floor = HUGE_VAL;  // the best true residual and the last mark
+  int checks = 0;                            // since the best last fell by kGain
+  /// Records the true residual of a check that was above tol; true: stop.
+  bool stalled(double true_residual) {
+    best = std::min(best, true_residual);
+    if (best <= kGain * floor) floor = best, checks = 0;
+    return ++checks > kChecks;
+  }
+  template <typename T>
+  std::string why(double tol) const {
+    std::ostringstream m;
+    m << "stagnation: the true residual ||b - Ax|| / ||b|| stays at " << best << " (best over "
+      << kChecks + 1 << " convergence checks) above tol " << tol << ": the accuracy "
+      << (std::is_same_v<T, float> ? "float" : "double") << " attains for this matrix"
+      << (std::is_same_v<T, float> ? "; solve in double (float64) for a smaller residual" : "");
+    return m.str();
+  }
+};
+
 /// dst = src on n values (a copy: axpby(1, src, 0, dst) would turn garbage in dst into NaN).
 template <typename T>
 void copy(cl::CommandQueue& q, int n, const cl::Buffer& src, cl::Buffer& dst) {
