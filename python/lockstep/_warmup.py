@@ -13,6 +13,7 @@ import numpy as np
 from . import _lockstep
 from ._context import Context, context_or_default
 from ._errors import InputError
+from ._sparse import as_matrix
 
 _TYPES = {"float32": "f32", "float64": "f64", "uint32": "u32", "int32": "i32",
           "uint64": "u64", "int64": "i64"}
@@ -42,8 +43,8 @@ def _in(family: str, name: str) -> bool:
 
 
 def builds(families: Union[str, Sequence[str], None], dtypes: Union[Any, Sequence[Any], None],
-           ctx: Context) -> List[Tuple[str, str, str]]:
-    """The (family, file, options) builds that warmup(families, dtypes) compiles."""
+           ctx: Context, matrix: Any = None) -> List[Tuple[str, str, str]]:
+    """The (family, file, options) builds that warmup(families, dtypes, matrix=) compiles."""
     fam = [families] if isinstance(families, str) else list(families or [])
     dts = [] if dtypes is None else ([dtypes] if not isinstance(dtypes, (list, tuple)) else dtypes)
     names = []
@@ -64,14 +65,20 @@ def builds(families: Union[str, Sequence[str], None], dtypes: Union[Any, Sequenc
             raise InputError(f"lockstep.warmup: unknown family {f!r}; known: {', '.join(known)}")
         out += array if f == "array" else []
     wanted = [u for f in fam for u in _USES.get(f, (f,))]
-    out += [b for b in listing if any(_in(b[0], w) for w in wanted)]
+    spmv = None
+    if matrix is not None:  # SpMV: the one configuration "auto" takes for it, per dtype
+        M = as_matrix(matrix, ctx)
+        spmv = {M._on(np.dtype(n)).automatic_options() for n in names
+                if n in ("float32", "float64")} or {M._on(M.dtype).automatic_options()}
+    out += [b for b in listing if any(_in(b[0], w) for w in wanted)
+            and (spmv is None or b[0] != "spmv" or b[2] in spmv)]
     return list(dict.fromkeys(out))
 
 
 def warmup(families: Union[str, Sequence[str], None] = None,
            dtypes: Union[Any, Sequence[Any], None] = None,
            progress: Union[bool, Callable[[int, int, str, str, float], None]] = True,
-           ctx: Optional[Context] = None) -> Warmup:
+           ctx: Optional[Context] = None, matrix: Any = None) -> Warmup:
     """Builds the kernels a workload launches into the program cache; returns ``Warmup(programs,
     seconds)``: how many programs it built (or found already cached) and the seconds it took.
 
@@ -82,11 +89,14 @@ def warmup(families: Union[str, Sequence[str], None] = None,
     unknown family raises lockstep.InputError listing the known ones. dtypes: the value and key
     dtypes used (float32, float64, uint32, int32, uint64, int64; default: all). progress: True
     (one updating line on stderr), False, or a callable(done, total, family, file, seconds).
+    matrix: a lockstep.Matrix or SciPy matrix: of SpMV's builds (its whole tuning space, what
+    "auto" may choose on some matrix) only the configuration "auto" takes for this one.
 
         lockstep.warmup(["spmv", "cg"], np.float64)        # a float64 CG workload
+        lockstep.warmup("cg", np.float64, matrix=M)        # ... on the matrix M: 4 programs
         lockstep.warmup("sort/radix", [np.float32, np.int64])
     """
     ctx = context_or_default(ctx)
-    todo = builds(families, dtypes, ctx)
+    todo = builds(families, dtypes, ctx, matrix)
     cb = _progress_line if progress is True else (progress or None)
     return Warmup(len(todo), float(_lockstep._precompile(ctx, todo, cb)))

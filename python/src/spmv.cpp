@@ -243,6 +243,12 @@ class DeviceMatrix {
   std::string automatic() {
     return device_call(*c_, [&](Context&) { return dev_->automatic_config().str(); });
   }
+  /// The build options of that configuration (lockstep.warmup's matrix=: its one SpMV build).
+  std::string automatic_options() {
+    return device_call(*c_, [&](Context&) {
+      return spmv_defines<T>(dev_->automatic_config(), dev_->device()).options();
+    });
+  }
 
  private:
   ContextPtr c_;
@@ -265,7 +271,8 @@ void bind_matrix(py::module_& m, const char* name) {
       .def("cg_buf", &DeviceMatrix<T>::cg_buf)
       .def("time_chain", &DeviceMatrix<T>::time_chain)
       .def("time_cpp", &DeviceMatrix<T>::time_cpp)
-      .def("automatic", &DeviceMatrix<T>::automatic);
+      .def("automatic", &DeviceMatrix<T>::automatic)
+      .def("automatic_options", &DeviceMatrix<T>::automatic_options);
 }
 
 }  // namespace

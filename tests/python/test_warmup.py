@@ -39,3 +39,12 @@ def test_warmup_returns_the_count(tmp_path, monkeypatch):
     done = lockstep.warmup("array", np.float64, progress=lambda *a: seen.append(a))
     assert done.programs == len(seen) == 1 and done.seconds >= 0
     assert seen[0][2:4] == ("array", "elementwise.cl")
+
+
+def test_matrix_narrows_spmv_to_its_configuration(root):
+    A = lockstep.read_matrix_market(f"{root}/matrices/laplace2d_64.mtx")
+    M = lockstep.Matrix(A)
+    got = _warmup.builds("cg", np.float64, lockstep.default_context(), matrix=M)
+    spmv = [b for b in got if b[0] == "spmv"]
+    assert len(spmv) == 1 and spmv[0][2] == M._on(np.dtype(np.float64)).automatic_options()
+    assert {b[1] for b in got} >= {"cg.cl", "blas1.cl"}
