@@ -13,7 +13,12 @@ dtype (the message lists the accepted dtypes), ``lockstep.InputError`` (a ValueE
 input, with subclasses that are what Python and SciPy raise (``MissingFileError``: a
 FileNotFoundError; ``NegativeCycleError``: scipy.sparse.csgraph's; ``DeviceNotFoundError``: a
 RuntimeError), ``lockstep.OpenCLError`` (a RuntimeError with ``call``, ``status_name`` and
-``build_log``) when the device fails. Device work runs without the GIL.
+``build_log``) when the device fails; ``lockstep.ConvergenceWarning`` when cg stops without
+reaching its tolerance for another reason than maxiter. Device work runs without the GIL.
+
+Device arrays (``lockstep.Array``: asarray, zeros, ones, full, the ``*_like`` functions) keep
+vectors on the device between calls, with arithmetic, comparisons, dot and norm there
+(lockstep/_array.py); ``lockstep.device_reads()`` counts their reads back to the host.
 """
 from ._errors import (ConvergenceWarning, DeviceNotFoundError, Error, InputError,  # first: the
                       MissingFileError, NegativeCycleError, OpenCLError,  # C++ module imports them

@@ -113,9 +113,11 @@ def check_name(what: str, name: str, value: Any) -> str:
 
 
 def check_matrix(what: str, matrix: Any, builtin: Any) -> str:
-    """A scoring matrix's name: a built-in one (``builtin(name)``) or an existing file."""
+    """A scoring matrix: a built-in name (``builtin(name)``) or a file; a bare name that is
+    neither (no directory, no extension: "blosum99") is an unknown matrix, not a missing file."""
     check_name(what, "matrix", matrix)
-    if not builtin(matrix) and not os.path.exists(matrix):
+    bare = os.sep not in matrix and "." not in matrix
+    if bare and not builtin(matrix) and not os.path.exists(matrix):
         raise InputError(f"{what}: unknown matrix {matrix!r}: not a built-in matrix (blosum45, "
                          "blosum50, blosum62, blosum80) and no such NCBI-format matrix file")
     return matrix
