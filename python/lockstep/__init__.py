@@ -26,7 +26,8 @@ from ._errors import (ConvergenceWarning, DeviceNotFoundError, Error, InputError
 from . import _lockstep
 from ._checks import ConversionWarning
 from ._context import Context, default_context, devices
-from ._array import Array, device_reads, dot, norm, vdot
+from ._array import Array, device_reads
+from ._arith import dot, norm, vdot  # also installs Array's operators
 from ._creation import (asarray, empty, empty_like, free_cached_buffers, full, full_like, ones,
                         ones_like, synchronize, zeros, zeros_like)
 from ._sparse import Matrix, read_matrix_market, spmv, tune

@@ -1,14 +1,17 @@
 """Device arrays: ``lockstep.Array``, an OpenCL buffer of a lockstep.Context with a shape, a dtype
 (bool, int32, uint32, int64, uint64, float32 or float64) and C or Fortran order. Creating them
-(asarray, empty, zeros, ones, full, the ``*_like`` functions, PyOpenCL interop): _creation.py.
+(asarray, empty, zeros, ones, full, the ``*_like`` functions, PyOpenCL interop): _creation.py;
+their operators and reductions: _arith.py (which installs the operators on Array).
 
 Arithmetic runs on the device (cl/elementwise.cl) and returns new device arrays: ``+ - * /`` with
 an array of the same shape or a scalar (either side), unary ``-``, and the comparisons ``== != <
 <= > >=`` (device arrays of bool). Result dtypes are NumPy's (asked of NumPy itself for each
 operation: ``int32 / int32`` is float64, ``float32 * 2.5`` float32); operands are converted on the
-device. No broadcasting beyond scalars. Reductions return NumPy scalars on the host (each is one
-blocking read): ``sum``, ``dot``, ``vdot``, ``norm``. ``a[i:j]`` (1-D, step 1) is a copy on the
-device; ``a[i]`` a host scalar (a read). ``lockstep.device_reads()`` counts the blocking reads.
+device. No broadcasting beyond scalars and 0-d device arrays (a value kept on the device:
+``alpha * p``). Reductions return NumPy scalars on the host (each is one blocking read): ``sum``,
+``dot``, ``vdot``, ``norm``; ``dot``/``vdot`` with ``out=`` (a 0-d array) keep the result on the
+device instead. ``a[i:j]`` (1-D, step 1) is a copy on the device; ``a[i]``, ``float(a)`` and
+``bool(a)`` (one element) read a host scalar. ``lockstep.device_reads()`` counts the reads.
 
 Calls that take a device array (spmv, ``Matrix @``, cg, the sorts) return device arrays; their
 kernels are enqueued on the context's in-order queue and not waited for. The synchronisation points
@@ -18,7 +21,6 @@ protocol: a device array has no host memory to view).
 """
 from __future__ import annotations
 
-import numbers
 from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,10 +32,6 @@ from ._errors import InputError
 DTYPES = tuple(np.dtype(d) for d in (np.bool_, np.int32, np.uint32, np.int64, np.uint64,
                                       np.float32, np.float64))
 KEY_DTYPES = tuple(dtype.type for _, dtype in _lockstep.key_types())  # the sorts' keys
-_SUM_TYPES = {"float": np.float32, "double": np.float64, "long": np.int64, "ulong": np.uint64}
-_ARITH = {"add": 0, "subtract": 1, "multiply": 2, "true_divide": 3}
-_COMPARE = {"equal": 0, "not_equal": 1, "less": 2, "less_equal": 3, "greater": 4,
-            "greater_equal": 5}
 _reads = [0]
 
 
@@ -53,18 +51,13 @@ def array_dtype(what: str, dtype: Any) -> np.dtype:
     return d
 
 
-def _scalar(x: Any) -> bool:
-    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, (complex,
-                                                                              np.complexfloating))
-
-
 class Array:
     """An n-dimensional array in device memory (see the module docstring). Attributes: ``shape``,
     ``dtype``, ``ndim``, ``size``, ``nbytes``, ``order`` ("C" or "F"), ``ctx`` and ``queue`` (the
     lockstep.Context whose in-order queue orders its work, or the PyOpenCL queue it came with)."""
 
     __array_ufunc__ = None  # NumPy defers to Array's operators (no silent read to the host)
-    __hash__ = None  # type: ignore[assignment]  # == is elementwise
+    __hash__ = None  # type: ignore[assignment]  # == is elementwise (_arith.py)
 
     def __init__(self, buffer: Any, shape: Sequence[int], dtype: Any, order: str = "C",
                  queue: Any = None, owner: Any = None) -> None:
@@ -191,75 +184,6 @@ class Array:
         _lockstep.sort_buffer(k.ctx, k.dtype, k._buf, k.size, None, bool(descending), algorithm,
                               barrier, int(local_size))
 
-    # arithmetic and comparisons (the dtype NumPy gives, computed on the device)
-    def _operation(self, other: Any, name: str, reflected: bool = False) -> Any:
-        ufunc = getattr(np, name)
-        compare = name in _COMPARE
-        if isinstance(other, Array):
-            if (other.shape != self.shape and () not in (self.shape, other.shape)) or \
-                    other.ctx is not self.ctx or (self.ndim > 1 and other.ndim > 1
-                                                  and other.order != self.order):
-                raise InputError(f"lockstep.Array: {name} of shapes {self.shape} and "
-                                 f"{other.shape} (the same shape, or a 0-d array, in one "
-                                 "context and order)")
-            probe = np.ones(1, other.dtype)
-        elif _scalar(other):
-            probe = other
-        elif isinstance(other, (np.ndarray, list, tuple)):
-            raise TypeError(f"lockstep.Array: {name} with a host {type(other).__name__} (upload "
-                            "it with lockstep.asarray first: no silent transfer)")
-        else:
-            return NotImplemented
-        like = np.ones(1, self.dtype)
-        out_dtype = (ufunc(probe, like) if reflected else ufunc(like, probe)).dtype
-        work = np.result_type(like, probe) if compare else out_dtype
-        if work == np.bool_ and not compare:
-            raise TypeError(f"lockstep.Array: {name} of bool arrays (convert with astype first)")
-        work = array_dtype(f"lockstep.Array {name}", _widened(work))
-        a = self.astype(work, copy=False)
-        a._before_use()
-        b, scalar, mode, big = None, np.zeros((), work), 0, a
-        if isinstance(other, Array):
-            o = other.astype(work, copy=False)
-            o._before_use()
-            if reflected:  # other op self
-                a, o = o, a
-            big = a
-            if a.shape == o.shape:
-                b = o._buf
-            elif o.shape == ():  # x = a[i], y = the device value o[0]
-                b, mode = o._buf, 3
-            else:  # x = the device value a[0], y = o[i]
-                a, b, mode, big = o, a._buf, 4, o
-        else:
-            scalar, mode = np.array(other).astype(work), (2 if reflected else 1)
-        out = Array._new(big.shape, np.bool_ if compare else work, self.ctx, big.order)
-        fn = _lockstep._ew_compare if compare else _lockstep._ew_binary
-        fn(self.ctx, work.name, (_COMPARE if compare else _ARITH)[name], mode, a._buf, b,
-           scalar.tobytes(), out._buf, out.size)
-        return out
-
-    __add__ = lambda self, o: self._operation(o, "add")  # noqa: E731
-    __radd__ = lambda self, o: self._operation(o, "add", True)  # noqa: E731
-    __sub__ = lambda self, o: self._operation(o, "subtract")  # noqa: E731
-    __rsub__ = lambda self, o: self._operation(o, "subtract", True)  # noqa: E731
-    __mul__ = lambda self, o: self._operation(o, "multiply")  # noqa: E731
-    __rmul__ = lambda self, o: self._operation(o, "multiply", True)  # noqa: E731
-    __truediv__ = lambda self, o: self._operation(o, "true_divide")  # noqa: E731
-    __rtruediv__ = lambda self, o: self._operation(o, "true_divide", True)  # noqa: E731
-    __eq__ = lambda self, o: self._operation(o, "equal")  # type: ignore # noqa: E731
-    __ne__ = lambda self, o: self._operation(o, "not_equal")  # type: ignore # noqa: E731
-    __lt__ = lambda self, o: self._operation(o, "less")  # noqa: E731
-    __le__ = lambda self, o: self._operation(o, "less_equal")  # noqa: E731
-    __gt__ = lambda self, o: self._operation(o, "greater")  # noqa: E731
-    __ge__ = lambda self, o: self._operation(o, "greater_equal")  # noqa: E731
-
-    def __neg__(self) -> "Array":
-        if self.dtype == np.bool_:
-            raise TypeError("lockstep.Array: negative of a bool array (NumPy refuses it too)")
-        return self._operation(self.dtype.type(-1) if self.dtype.kind != "u"
-                               else np.iinfo(self.dtype).max, "multiply")
-
     def __float__(self) -> float:
         return float(self._one("float"))
 
@@ -270,18 +194,6 @@ class Array:
         if self.size != 1:
             raise TypeError(f"only a lockstep.Array of one element converts to {what}")
         return self.get().reshape(())
-
-    def __pos__(self) -> "Array":
-        return self.copy()
-
-    def sum(self) -> Any:
-        """The sum of all elements, a NumPy scalar of ``numpy.sum``'s dtype (a blocking read;
-        floats are added in float64 where the device has it)."""
-        return reduce_sum(self, None, np.sum(np.ones(1, self.dtype)).dtype)
-
-    def dot(self, other: "Array") -> Any:
-        """``numpy.dot`` of two 1-D device arrays: a NumPy scalar (a blocking read)."""
-        return dot(self, other)
 
     def to_pyopencl(self, queue: Any = None) -> Any:
         """The same buffer as a ``pyopencl.array.Array`` on ``queue`` (default: the PyOpenCL queue
@@ -303,81 +215,6 @@ class Array:
     def __repr__(self) -> str:
         return (f"lockstep.Array(shape={self.shape}, dtype={self.dtype}, order={self.order!r}) "
                 f"on {self.ctx.name}")
-
-
-def _widened(d: np.dtype) -> np.dtype:
-    """A dtype the kernels take that computes `d`'s results: int8/int16 as int32, uint8/uint16
-    as uint32, float16 as float32 (comparisons of a bool array with a small int, say)."""
-    if d.kind in "iu" and d.itemsize < 4:
-        return np.dtype(np.int32 if d.kind == "i" else np.uint32)
-    if d.kind == "f" and d.itemsize < 4:
-        return np.dtype(np.float32)
-    return d
-
-
-def reduce_sum(a: Array, b: Optional[Array], dtype: np.dtype) -> Any:
-    """sum(a) (b None) or sum(a * b) on the device, as a NumPy scalar of `dtype`."""
-    a._before_use()
-    if b is not None:
-        b._before_use()
-    data, kind = _lockstep._ew_sum(a.ctx, a.dtype.name, a._buf, None if b is None else b._buf,
-                                   a.size)
-    _reads[0] += 1
-    total = np.frombuffer(data, _SUM_TYPES[kind]).sum()
-    return np.array(total).astype(dtype)[()]
-
-
-def _pair(what: str, a: Any, b: Any) -> Tuple[Array, Array, np.dtype]:
-    if not (isinstance(a, Array) and isinstance(b, Array)):
-        raise TypeError(f"{what}: expected two lockstep.Array, not {type(a).__name__} and "
-                        f"{type(b).__name__}")
-    if a.size != b.size or a.ctx is not b.ctx:
-        raise InputError(f"{what}: sizes {a.size} and {b.size} (same size and context only)")
-    work = array_dtype(what, np.result_type(a.dtype, b.dtype))
-    return a.astype(work, copy=False), b.astype(work, copy=False), work
-
-
-def _sum_to(a: Array, b: Array, out: Array, dtype: np.dtype) -> Array:
-    if not (isinstance(out, Array) and out.shape == () and out.dtype == dtype
-            and out.ctx is a.ctx) or dtype == np.bool_:
-        raise InputError(f"lockstep.dot: out must be a 0-d lockstep.Array of {dtype} in the "
-                         "operands' context (numeric dtypes)")
-    a._before_use()
-    b._before_use()
-    out._before_use()
-    _lockstep._ew_sum_to(a.ctx, a.dtype.name, a._buf, b._buf, a.size, out._buf)
-    return out
-
-
-def dot(a: Array, b: Array, out: Optional[Array] = None) -> Any:
-    """``numpy.dot`` of two 1-D device arrays of the same length: a NumPy scalar (one read), or
-    with ``out`` (a 0-d device array of the result dtype) kept on the device and ``out``
-    returned: no read (device scalars combine with arrays: ``alpha * p``)."""
-    if a.ndim != 1 or getattr(b, "ndim", 1) != 1:
-        raise InputError("lockstep.dot: 1-D arrays only")
-    a, b, work = _pair("lockstep.dot", a, b)
-    dtype = np.dot(np.ones(1, work), np.ones(1, work)).dtype
-    return reduce_sum(a, b, dtype) if out is None else _sum_to(a, b, out, dtype)
-
-
-def vdot(a: Array, b: Array, out: Optional[Array] = None) -> Any:
-    """``numpy.vdot``: the dot product of the flattened arrays (real: no conjugate); ``out`` as
-    in lockstep.dot."""
-    a, b, work = _pair("lockstep.vdot", a, b)
-    dtype = np.vdot(np.ones(1, work), np.ones(1, work)).dtype
-    return reduce_sum(a, b, dtype) if out is None else _sum_to(a, b, out, dtype)
-
-
-def norm(x: Array, ord: Any = None) -> Any:
-    """``numpy.linalg.norm(x)`` of a device array: the 2-norm of a vector, Frobenius of a
-    matrix (ord None, 2 for vectors, "fro"); one read. Other orders: NotImplementedError."""
-    if not isinstance(x, Array):
-        raise TypeError(f"lockstep.norm: expected a lockstep.Array, not {type(x).__name__}")
-    if not (ord is None or (ord == 2 and x.ndim == 1) or (ord == "fro" and x.ndim == 2)):
-        raise NotImplementedError(f"lockstep.norm: ord={ord!r} (None, 2 for vectors, 'fro')")
-    dtype = np.linalg.norm(np.ones(1, x.dtype)).dtype
-    squares = reduce_sum(x, x, np.float64 if x.dtype.kind in "biu" else x.dtype)
-    return dtype.type(np.sqrt(np.float64(squares)))
 
 
 def device_keys(what: str, k: Array) -> Array:

@@ -17,7 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ._array import asarray_like_result, is_device, norm
+from ._arith import norm
+from ._array import asarray_like_result, is_device
 from ._checks import as_operand, check_name, check_square
 from ._context import Context
 from ._creation import asarray, empty, zeros
