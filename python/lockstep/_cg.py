@@ -110,8 +110,12 @@ def _device_cg(M: Matrix, b: Any, rtol: float, atol: float, maxiter: int, algori
     if atol > 0:  # atol / ||b||: the one value read back
         tol = max(rtol, atol / max(float(norm(bd)), 1e-300))
     x = empty(bd.shape, bd.dtype, M.ctx)
-    iterations, converged, breakdown, stagnation = M._on(bd.dtype).cg_buf(
+    iterations, converged, breakdown, stagnation, b_finite = M._on(bd.dtype).cg_buf(
         bd._buf, x._buf, max(tol, _TINY), maxiter, algorithm, preconditioner)
+    if not b_finite:  # as the host path (SciPy's info)
+        warnings.warn("lockstep.cg: b holds NaN or Inf", ConvergenceWarning, stacklevel=3)
+        x.fill(np.nan)
+        return asarray_like_result(x, b), max(1, maxiter)
     if breakdown:
         warnings.warn(f"lockstep.cg: {breakdown}", RuntimeWarning, stacklevel=3)
     _warn_stagnation(stagnation)

@@ -2,6 +2,7 @@
 // Matrix Market reader. x, y and b go straight between NumPy memory and device buffers kept with
 // the matrix: no host copy besides the one the library's DeviceCsr upload makes.
 #include <chrono>
+#include <cmath>
 
 #include "common.hpp"
 
@@ -164,7 +165,10 @@ class DeviceMatrix {
     o.preconditioner = parse_preconditioner(preconditioner);
     CgResult r = device_call(
         *c_, [&](Context& ctx) { return cg<T>(ctx.queue(), *dev_, b.buffer, x.buffer, o); });
-    return py::make_tuple(r.iterations, r.converged, r.breakdown, r.stagnation);
+    // b not finite: rhs_norm's NaN or Inf is the first residual (any other breakdown has a
+    // finite one there)
+    const bool b_finite = r.residuals.empty() || std::isfinite(r.residuals.front());
+    return py::make_tuple(r.iterations, r.converged, r.breakdown, r.stagnation, b_finite);
   }
   /// Seconds for n chained y = A x on device buffers from C++ (enqueue n, then clFinish): the
   /// baseline of Python's chained Matrix @ x on device arrays (tools/gpu/python_bench.sh).

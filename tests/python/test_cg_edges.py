@@ -23,6 +23,9 @@ def test_nan_in_b(A):
     with pytest.warns(lockstep.ConvergenceWarning, match="NaN"):
         x, info = lockstep.cg(A, b)
     assert info > 0 and np.isnan(x).all()
+    with pytest.warns(lockstep.ConvergenceWarning, match="NaN"):  # b on the device
+        x, info = lockstep.cg(A, lockstep.asarray(b))
+    assert info > 0 and np.isnan(x.get()).all()
 
 
 def test_maxiter_zero_and_negative(A):
