@@ -120,13 +120,14 @@ CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgO
     ++res.replacements;
     verified = true;
   };
-  CgStagnation stagnation;
+  CgStagnation<T> stagnation;
   for (int k = 0; k < o.maxit; ++k) {
     if (res.residuals.back() <= o.tol) {
       if (verified) break;
       verify();
-      if (res.residuals.back() > o.tol && stagnation.stalled(res.residuals.back())) {
-        res.stagnation = stagnation.why<T>(o.tol);
+      if (res.residuals.back() > o.tol && stagnation.stalled(s, x, res.residuals.back())) {
+        res.stagnation = stagnation.why(o.tol);
+        res.residuals.back() = stagnation.restore(s, x);
         break;
       }
       --k;
