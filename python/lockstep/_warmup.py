@@ -54,7 +54,7 @@ def builds(families: Union[str, Sequence[str], None], dtypes: Union[Any, Sequenc
             raise TypeError(f"lockstep.warmup: dtype {name}; accepted: {', '.join(_TYPES)}")
         names.append(name)
     listing = _lockstep._kernel_builds(ctx, [_TYPES[n] for n in names])
-    array = _lockstep._elementwise_builds(ctx, names or list(_TYPES))
+    array = _lockstep._elementwise_builds(ctx, names or list(_TYPES) + ["bool"])
     known = sorted({f for f, _, _ in listing} | {f.split("/")[0] for f, _, _ in listing} |
                    set(_USES) | {"array"})
     if not fam:
