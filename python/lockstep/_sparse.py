@@ -2,7 +2,7 @@
 SciPy LinearOperator, the SpMV tuner and the Matrix Market reader (conjugate gradients: _cg.py)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Union
 
 import numpy as np
 import scipy.sparse as sp
