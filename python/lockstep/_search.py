@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence as Seq, Union
 import numpy as np
 
 from . import _lockstep
-from ._checks import check_name
+from ._checks import check_matrix, check_name
 from ._context import Context, context_or_default
 from ._errors import InputError
 
@@ -67,7 +67,7 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     FASTA header, or the list index).
     """
     check_name("lockstep.search", "algorithm", algorithm)
-    check_name("lockstep.search", "matrix", matrix)
+    check_matrix("lockstep.search", matrix, _lockstep._is_builtin_matrix)
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise InputError(f"lockstep.search: top must be an integer >= 1, got {top!r}")
     if dna and matrix.lower() != "blosum62":

@@ -74,6 +74,9 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
 
 }  // namespace
 
-void bind_search(py::module_& m) { m.def("search", &search_py); }
+void bind_search(py::module_& m) {
+  m.def("search", &search_py);
+  m.def("_is_builtin_matrix", &is_builtin_matrix);
+}
 
 }  // namespace lockstep::python

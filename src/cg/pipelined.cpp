@@ -308,6 +308,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     if (next == k) res.residuals.pop_back();
     k = next - 1;
   };
+  CgStagnation<T> stagnation;
   for (;; ++k) {
     s.start_sum(v, 3);                              // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
@@ -323,6 +324,12 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
       if (replaced_now || !k) break;  // a true residual (or x = 0's)
       replace_and_check(k);  // verify it; the nv computed above belongs to the old w: redo it
       if (!res.fallback.empty()) break;
+      const double true_residual = std::sqrt(std::max(0.0, v[2])) / bb;
+      if (true_residual > o.tol && stagnation.stalled(s, x, true_residual)) {
+        res.residuals.push_back(stagnation.restore(s, x));
+        res.stagnation = stagnation.why(o.tol);
+        break;
+      }
       continue;
     }
     if (k >= o.maxit) break;
