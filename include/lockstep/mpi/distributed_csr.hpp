@@ -190,9 +190,11 @@ std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& l
 /// Where lockstep::cg runs on this rank: local vectors with halo room, distributed dot and
 /// SpMV, the local rows' inverse diagonal, and the scalars' global sum as one MPI_Iallreduce.
 template <typename T>
-class DistributedSpace : public CgSpace<T> {
+class DistributedSpace : public CgSpace<T>, public CgDistributed<T> {
  public:
+  using Parts = typename CgDistributed<T>::Parts;
   explicit DistributedSpace(DistributedCsr<T>& a) : a_(a) {}
+  CgDistributed<T>* distributed() override { return this; }
   int n() const override { return a_.local_rows(); }
   cl::CommandQueue& queue() override { return a_.queue(); }
   cl::Buffer vector() const override { return a_.make_vector(); }
@@ -202,7 +204,7 @@ class DistributedSpace : public CgSpace<T> {
   void await_halo(cl::Buffer& x) override { mpi::await_halo(a_, x); }
   ExchangeEvents exchange_events() const override { return mpi::exchange_events(a_); }
   /// Several ranks, and the boundary rows are the early rows: the interior and boundary parts.
-  typename CgSpace<T>::Parts local_parts() const override;
+  Parts local_parts() const override;
   bool all(bool mine) override;
   void wait(const cl::Event& e) override { mpi::wait_progressing(a_, e); }
   double dot(const cl::Buffer& x, const cl::Buffer& y) override {
