@@ -75,12 +75,12 @@ std::string to_string(AlignAlgorithm a);
 
 struct AlignConfig {
   AlignAlgorithm algorithm = AlignAlgorithm::automatic;
-  StrategyChoice barrier;  // barrier: the global barrier (auto, relaunch, lock, ...)
-  int local_size = 0;      // work-items per group (0: automatic)
-  int cells = 0;           // rows per work-item (0: automatic)
-  int tile_cols = 0;       // columns per tile (barrier) or per published chunk (pipeline)
-  int groups = 0;          // 0: as many as co-resident (and useful)
-  int threads = 0;         // cpu/ssw: host threads (0: one)
+  BarrierChoice barrier;  // barrier: the global barrier (auto, relaunch, lock, ...)
+  int local_size = 0;     // work-items per group (0: automatic)
+  int cells = 0;          // rows per work-item (0: automatic)
+  int tile_cols = 0;      // columns per tile (barrier) or per published chunk (pipeline)
+  int groups = 0;         // 0: as many as co-resident (and useful)
+  int threads = 0;        // cpu/ssw: host threads (0: one)
   // pipeline: 16 (packed 16-bit lanes, cl/sw_pipeline16.cl; a pair whose scores leave 16 bits
   // is detected and run again in 32 bits), 32, or 0 (16 where the scores, gaps and profile
   // allow it, else 32)

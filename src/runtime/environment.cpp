@@ -78,13 +78,13 @@ const std::vector<Variable>& variables() {
        "NVIDIA: the PTX ordering of the barriers and flags, `fence`, `acqrel` or `acqrel-rspin`",
        "`auto` (the measured default)"},
       {"LOCKSTEP_DPX",
-       "`0`: no Hopper DPX instructions (inline PTX) even where the device has them (NVIDIA "
-       "compute capability >= 9.0): the portable path, for measurements",
-       "DPX where the compute capability has it"},
-      {"LOCKSTEP_SEARCH_DPX",
-       "search: the highest DPX level tried, `0`, `1` (two-input `max.s16x2`) or `2` (the "
-       "three-input forms, which ptxas 13.0 refuses)",
-       "`1`"},
+       "the Hopper DPX instructions (inline PTX, where the device has them: NVIDIA compute "
+       "capability >= 9.0): `0` none, the portable path (for measurements); `1` the forms ptxas "
+       "accepts; `2` also the three-input `max.s16x2` forms for the search (which ptxas 13.0 "
+       "refuses: the search then falls back to `1`)",
+       "`1` where the compute capability has DPX"},
+      {"LOCKSTEP_SEARCH_DPX", "deprecated: means `LOCKSTEP_DPX` (and says so once)", "unset",
+       "LOCKSTEP_DPX"},
       {"LOCKSTEP_POISON",
        "`1`: the Floyd-Warshall kernels fill their local memory with garbage first (a test "
        "that no kernel reads local memory it did not write)",
@@ -133,6 +133,16 @@ bool disk_cache_off() {
     std::cerr << "lockstep: LOCKSTEP_OCCUPANCY_CACHE is deprecated, use LOCKSTEP_DISK_CACHE\n";
   });
   return true;
+}
+
+int dpx_level() {
+  if (const auto v = value("LOCKSTEP_DPX")) return std::atoi(v->c_str());
+  const auto old = value("LOCKSTEP_SEARCH_DPX");
+  if (!old) return 1;
+  static std::once_flag said;
+  std::call_once(
+      said, [] { std::cerr << "lockstep: LOCKSTEP_SEARCH_DPX is deprecated, use LOCKSTEP_DPX\n"; });
+  return std::atoi(old->c_str());
 }
 
 }  // namespace lockstep::env

@@ -33,4 +33,8 @@ bool is_on(const char* name);
 /// LOCKSTEP_OCCUPANCY_CACHE=0 (which says so once on standard error).
 bool disk_cache_off();
 
+/// The highest DPX level (cl/dpx.cl's DPX_NV) that kernels may use where the device has DPX:
+/// LOCKSTEP_DPX, else the deprecated LOCKSTEP_SEARCH_DPX (which says so once), else 1.
+int dpx_level();
+
 }  // namespace lockstep::env

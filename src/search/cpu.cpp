@@ -62,13 +62,9 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
 }
 
 std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top) {
-  const size_t k = std::min(all.size(), size_t(std::max(top, 0)));
-  auto better = [](const SearchHit& x, const SearchHit& y) {
-    return detail::ranks_before(x.score, x.subject, y.score, y.subject);
-  };
-  std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(k), all.end(), better);
-  all.resize(k);
-  return all;
+  detail::TopKOf<SearchHit> keep(size_t(std::max(top, 0)));
+  for (const SearchHit& h : all) keep.add(h);
+  return keep.take();
 }
 
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,

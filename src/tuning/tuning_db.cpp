@@ -174,8 +174,7 @@ bool TuningDb::store(const TuningEntry& entry) {
     std::call_once(said, [] {
       std::cerr << "lockstep: tuning result not stored: no tuning database ("
                 << (!disk_cache::enabled() ? "LOCKSTEP_DISK_CACHE=0"
-                    : cache_directory().empty() && !env::value("LOCKSTEP_CACHE_DIR") &&
-                            !std::getenv("XDG_CACHE_HOME") && !std::getenv("HOME")
+                    : disk_cache::lockstep_root().dir.empty()
                         ? "no cache directory: HOME, XDG_CACHE_HOME, LOCKSTEP_CACHE_DIR unset"
                         : "the cache directory is unusable")
                 << "; LOCKSTEP_TUNING_DB=FILE names one)\n";

@@ -104,9 +104,11 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   CgOptions opt = cg_options(vm, maxit), warm = opt;
   warm.maxit = 2;
   CgIterationTimeline steps;
+  std::unique_ptr<CgObserver> watch;
   if (vm.count("iteration-timeline")) {
     steps.first = vm["iteration-timeline"].as<int>();
-    opt.iteration_timeline = &steps;
+    watch = iteration_timeline(steps);
+    opt.observer = watch.get();
   }
   lockstep::cg(space, b, x, warm);  // warm-up: kernels built, caches hot
   MPI_Barrier(comm);
@@ -123,7 +125,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   err = std::sqrt(err / std::max(1, A.global_rows()));
   std::vector<double> tl = measure_timeline(A, ones, b, 10);
   const long long halo = print_partition(A, 10);
-  if (opt.iteration_timeline) print_iteration_timeline(comm, steps);
+  if (watch) print_iteration_timeline(comm, steps);
   int shared = A.shared_neighbours();  // summed over the ranks: 0 when the halo is MPI's
   MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_SUM, comm);
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)
