@@ -73,9 +73,18 @@ class GzInput {
 std::string read_input(const std::string& path) {
   GzInput in(path);
   std::string text;
+  // The text alone may not pass the host memory: checked as it grows, so that a gzip bomb or an
+  // endless stream (/dev/zero) stops at the limit instead of at the OOM killer.
+  const size_t limit = host_memory_bytes();
+  if (in.file_size() > limit) check_host_memory(path, "its content", double(in.file_size()));
   text.reserve(in.file_size());
   char buf[1 << 16];
-  while (const size_t n = in.read(buf, sizeof buf)) text.append(buf, n);
+  while (const size_t n = in.read(buf, sizeof buf)) {
+    if (text.size() + n > limit)
+      check_host_memory(path, "its content (" + std::to_string(text.size() + n) + " bytes so far)",
+                        double(text.size() + n));
+    text.append(buf, n);
+  }
   return text;
 }
 
@@ -144,7 +153,9 @@ bool LineReader::next(std::string_view& line) {
 }
 
 void LineReader::fail(const std::string& what) const {
-  throw input_error(path_ + ":" + std::to_string(line_ > 0 ? line_ : 1) + ": " + what);
+  // the bytes of a line quoted in `what` escaped: a NUL no longer cuts the message, a control
+  // byte or a BOM shows as \xNN
+  throw input_error(printable(path_ + ":" + std::to_string(line_ > 0 ? line_ : 1) + ": " + what));
 }
 
 }  // namespace lockstep

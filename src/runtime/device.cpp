@@ -178,8 +178,9 @@ std::string no_device_message() {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::string why;
-  if (!std::filesystem::is_directory(dir))
-    why = ec ? ec.message() : "not a directory";
+  std::error_code dir_ec;  // (no throw: a symbolic link loop)
+  if (!std::filesystem::is_directory(dir, dir_ec))
+    why = ec ? ec.message() : dir_ec ? dir_ec.message() : "not a directory";
   else if (::access(dir.c_str(), W_OK | X_OK) != 0)
     why = std::strerror(errno);
   if (!why.empty())

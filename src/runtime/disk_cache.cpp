@@ -41,12 +41,15 @@ std::string cache_directory() {
   static std::map<std::string, bool> usable;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = usable.find(root); it != usable.end()) return it->second ? root : std::string();
-  std::error_code ec;
+  std::error_code ec, dir_ec;
   fs::create_directories(root, ec);
+  const bool is_dir = fs::is_directory(root, dir_ec);  // (no throw: a symbolic link loop, ...)
   std::string why;
-  if (ec && !fs::is_directory(root))
+  if (ec && !is_dir)
     why = ec.message();
-  else if (!fs::is_directory(root))
+  else if (dir_ec)
+    why = dir_ec.message();
+  else if (!is_dir)
     why = "not a directory";
   else if (access(root.c_str(), W_OK | X_OK) != 0)
     why = std::strerror(errno);
