@@ -389,7 +389,10 @@ TEST_CASE("two outputs into one stream are refused: -, /dev/stdout, one FIFO") {
                       "--json /dev/stdout --out - 2>&1) | cat",
                   out) == 0);  // (the pipeline's status is cat's)
   CHECK(has(out, "--json /dev/stdout is the same file as --out -"));
-  CHECK(run_cli(search + "--json " + fifo + " --out " + fifo, out) == 2);
+  // (`timeout`: the old behaviour opened the FIFO twice for writing and waited for a reader)
+  CHECK(run_shell("timeout 120 " + lockstep::test::cli_path() + " " + search + "--json " + fifo +
+                      " --out " + fifo,
+                  out) == 2);
   CHECK(has(out, "--json " + fifo + " is the same file as --out " + fifo));
   CHECK(run_cli(search + "--json /dev/null --out /dev/null", out) == 0);  // a sink takes both
 }
@@ -431,4 +434,33 @@ TEST_CASE("gen proteins writes --residues exactly and refuses a fraction, --devi
   CHECK(has(out, "--device: gen proteins runs on the host"));
   CHECK(run_cli("gen proteins " + src + " -o '' --residues 10", out) == 2);
   CHECK(has(out, "-o: the path is empty"));
+}
+
+TEST_CASE("bytes quoted from an input are escaped: a NUL no longer cuts the message") {
+  lockstep::test::TempDir d;
+  const std::string keys = (d.path / "keys.txt").string(), m = (d.path / "m.mtx").string();
+  put(keys, std::string("12\n3\0x\x1b[2J\n", 11));
+  put(m,
+      "%%MatrixMarket matrix coordinate real gen\x7f"
+      "eral\n1 1 1\n1 1 1\n");
+  std::string out;
+  CHECK(run_cli("sort --input " + keys, out) == 1);
+  CHECK(has(out, keys + ":2: '3\\x00x\\x1b[2J' is not a u32 key"));
+  CHECK(run_cli("info " + m, out) == 1);
+  CHECK(has(out, m + ":1: unsupported symmetry 'gen\\x7feral'"));
+  CHECK(!has(out, "\x7f"));
+}
+
+TEST_CASE("a failed write to standard output says why, also when it failed mid-run") {
+  // the hits went to a full standard output before the end; the message was "write error"
+  lockstep::test::TempDir d;
+  const std::string db = (d.path / "db.fa").string();
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += ">s" + std::to_string(i) + "\nACDEFGHIKLMNPQRSTVWY\n";
+  put(db, text);
+  std::string out;
+  CHECK(run_shell("(" + lockstep::test::cli_path() + " search " + db + " " + db +
+                      " --algorithm cpu --top 5 > /dev/full)",
+                  out) == 1);
+  CHECK(has(out, "lockstep search: standard output: cannot write: No space left on device"));
 }

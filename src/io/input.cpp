@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "lockstep/error.hpp"
 #include "lockstep/io.hpp"
@@ -68,9 +69,19 @@ class GzInput {
   struct stat st_ {};
   gzFile gz_ = nullptr;
 };
+std::string read_whole(const std::string& path);
 }  // namespace
 
 std::string read_input(const std::string& path) {
+  try {
+    return read_whole(path);
+  } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
+    throw input_error(path + ": out of host memory while reading it");
+  }
+}
+
+namespace {
+std::string read_whole(const std::string& path) {
   GzInput in(path);
   std::string text;
   // The text alone may not pass the host memory: checked as it grows, so that a gzip bomb or an
@@ -87,6 +98,7 @@ std::string read_input(const std::string& path) {
   }
   return text;
 }
+}  // namespace
 
 void read_input_blocks(const std::string& path, size_t block,
                        const std::function<void(std::string&)>& each) {

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "lockstep/io.hpp"
@@ -319,7 +320,11 @@ class Scan {
 }  // namespace
 
 SequenceSet read_sequences(const std::string& path, const Scoring& s) {
-  return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+  try {
+    return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+  } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
+    throw input_error(path + ": out of host memory while reading its sequences");
+  }
 }
 
 namespace detail {

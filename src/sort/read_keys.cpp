@@ -101,8 +101,8 @@ std::vector<K> read_keys(const std::string& path, bool binary) {
     K k{};
     if (!parse_key(t, k)) {
       const std::string shown = t.size() > 40 ? t.substr(0, 40) + "..." : t;
-      throw input_error(path + ":" + std::to_string(at_line) + ": '" + shown + "' is not a " +
-                        to_string(key_type_of<K>()) + " key");
+      throw input_error(printable(path + ":" + std::to_string(at_line) + ": '" + shown +
+                                  "' is not a " + to_string(key_type_of<K>()) + " key"));
     }
     if (keys.size() == kMaxKeys) too_many(path);
     keys.push_back(k);

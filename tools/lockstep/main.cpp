@@ -4,6 +4,7 @@
 // printed and the exit is clean, never an abort).
 #include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -146,7 +147,10 @@ int run_main(int argc, char** argv) {
     errno = 0;  // a full disk or a closed pipe on standard output is a failed run too
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-      const int err = errno;
+      int err = errno;
+      // the failed write came earlier (its errno is gone): one more byte says why (ENOSPC,
+      // EFBIG, EIO, ...), into an output that is broken already
+      if (!err && ::write(STDOUT_FILENO, "\n", 1) < 0) err = errno;
       std::cerr << "lockstep " << cmd->name
                 << ": standard output: cannot write: " << (err ? std::strerror(err) : "write error")
                 << "\n";
