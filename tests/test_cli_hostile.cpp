@@ -464,3 +464,17 @@ TEST_CASE("a failed write to standard output says why, also when it failed mid-r
                   out) == 1);
   CHECK(has(out, "lockstep search: standard output: cannot write: No space left on device"));
 }
+
+TEST_CASE("no device under ulimit -v names the limit, not only a missing ICD" *
+          doctest::test_suite("device")) {
+  std::string out;
+  const int rc =
+      run_shell("(ulimit -v 300000; " + lockstep::test::cli_path() + " sort --n 100)", out);
+  if (rc == 0) return lockstep::test::skip("the OpenCL driver starts within 300 MB here");
+  // the driver lists no device, or fails listing them (CL_OUT_OF_HOST_MEMORY): either way the
+  // message names the limit
+  CHECK(rc == 1);
+  CHECK((has(out, "no OpenCL device found") ||
+         has(out, "listing the OpenCL devices: out of host memory")));
+  CHECK(has(out, "(ulimit -v), which may be too little for the OpenCL driver to start"));
+}

@@ -82,7 +82,7 @@ int run_main(int argc, char** argv);
 
 // `ulimit -s 64` (a stack of 64 KiB) must not crash a command: its main thread and every thread
 // it starts (glibc gives new threads RLIMIT_STACK's size) get kStack, on a thread of their own.
-constexpr size_t kStack = size_t(16) << 20;
+constexpr size_t kStack = size_t(8) << 20;  // glibc's usual (RLIMIT_STACK's default)
 
 struct MainArgs {
   int argc;
