@@ -144,3 +144,16 @@ TEST_CASE("a tuning database that names an input or a file lockstep did not writ
   CHECK(slurp(db + ".corrupt") == damaged);
   CHECK(nlohmann::json::parse(slurp(db)).at("entries").size() == 1);
 }
+
+TEST_CASE("an error after tune's progress starts on a line of its own" *
+          doctest::test_suite("device")) {
+  // the store fails (no such folder) after the candidates ran: the message was glued to the
+  // last '\r' progress line
+  lockstep::test::TempDir d;
+  const std::string m = diagonal(d.path, 4);
+  std::string out;
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=/proc/no-such-folder/db.json " +
+                      lockstep::test::cli_path() + " tune " + m + " --budget 0 --repeat 1",
+                  out) == 1);
+  CHECK(has(out, "\nlockstep tune: cannot write tuning database /proc/no-such-folder/db.json"));
+}
