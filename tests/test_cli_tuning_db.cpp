@@ -152,8 +152,8 @@ TEST_CASE("an error after tune's progress starts on a line of its own" *
   lockstep::test::TempDir d;
   const std::string m = diagonal(d.path, 4);
   std::string out;
-  CHECK(run_shell("LOCKSTEP_TUNING_DB=/proc/no-such-folder/db.json " +
-                      lockstep::test::cli_path() + " tune " + m + " --budget 0 --repeat 1",
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=/proc/no-such-folder/db.json " + lockstep::test::cli_path() +
+                      " tune " + m + " --budget 0 --repeat 1",
                   out) == 1);
   CHECK(has(out, "\nlockstep tune: cannot write tuning database /proc/no-such-folder/db.json"));
 }
