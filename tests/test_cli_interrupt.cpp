@@ -121,7 +121,8 @@ void write_fasta(const std::string& path, const std::string& stem, int records, 
 
 }  // namespace
 
-TEST_CASE("a signal while a device run's output is half written removes its temporary") {
+TEST_CASE("a signal while a device run's output is half written removes its temporary" *
+          doctest::test_suite("device")) {
   // The run loads the OpenCL platform (PoCL's LLVM then has its own handlers on these signals),
   // writes its --out file past the writer's buffer (the temporary exists), and blocks writing
   // its JSON to a standard output whose pipe is full; the test sends the signal then.
@@ -162,7 +163,8 @@ TEST_CASE("a signal while a device run's output is half written removes its temp
   }
 }
 
-TEST_CASE("past ulimit -f (SIGXFSZ) no temporary stays, on the host and on the device") {
+TEST_CASE("past ulimit -f (SIGXFSZ) no temporary stays, on the host and on the device" *
+          doctest::test_suite("device")) {
   lockstep::test::TempDir d;
   const std::string mtx = (d.path / "gg.mtx").string();
   for (const std::vector<std::string>& args :
