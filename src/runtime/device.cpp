@@ -1,4 +1,5 @@
 // Device discovery and choice, and the Context (device + context + profiling queue).
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -79,6 +80,16 @@ unsigned vendor_wave_width(Vendor v, bool gpu) {
   return v == Vendor::nvidia ? 32 : v == Vendor::amd ? 64 : 1;
 }
 
+// Under `ulimit -v` an OpenCL driver may fail to start (its compiler, its threads' stacks): it
+// then lists no device, or fails with CL_OUT_OF_HOST_MEMORY, and the limit is the likelier
+// cause. "" without a limit.
+static std::string address_space_note() {
+  struct rlimit lim {};
+  if (::getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return "";
+  return "; the address space is limited to " + std::to_string(lim.rlim_cur >> 20) +
+         " MiB (ulimit -v), which may be too little for the OpenCL driver to start";
+}
+
 std::vector<cl::Device> all_devices() {
   std::vector<cl::Platform> platforms;
   cl_int err = cl::Platform::get(&platforms);
@@ -89,6 +100,8 @@ std::vector<cl::Device> all_devices() {
     std::vector<cl::Device> ds;
     err = p.getDevices(CL_DEVICE_TYPE_ALL, &ds);
     if (err == CL_DEVICE_NOT_FOUND) continue;
+    if (err == CL_OUT_OF_HOST_MEMORY && !address_space_note().empty())
+      throw input_error("listing the OpenCL devices: out of host memory" + address_space_note());
     check(err, "clGetDeviceIDs");
     out.insert(out.end(), ds.begin(), ds.end());
   }
@@ -167,6 +180,7 @@ DeviceInfo describe(const cl::Device& d) {
 
 std::string no_device_message() {
   std::string msg = "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)";
+  msg += address_space_note();
   // PoCL offers no device when it cannot create its kernel cache: name that folder.
   const char* pocl = std::getenv("POCL_CACHE_DIR");
   const auto [dir, from] = disk_cache::cache_root(

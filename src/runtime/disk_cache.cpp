@@ -59,10 +59,12 @@ CacheRoot lockstep_root() {
 }
 
 std::string why_unusable(const std::string& dir) {
-  std::error_code ec;
+  std::error_code ec, dir_ec;
   fs::create_directories(dir, ec);
-  if (ec && !fs::is_directory(dir)) return ec.message();
-  if (!fs::is_directory(dir)) return "not a directory";
+  const bool is_dir = fs::is_directory(dir, dir_ec);  // (no throw: a symbolic link loop, ...)
+  if (ec && !is_dir) return ec.message();
+  if (dir_ec) return dir_ec.message();
+  if (!is_dir) return "not a directory";
   if (access(dir.c_str(), W_OK | X_OK) != 0) return std::strerror(errno);
   return {};
 }

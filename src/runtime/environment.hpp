@@ -14,13 +14,16 @@ struct Variable {
   const char* meaning;
   const char* default_value;          // what applies when it is unset or empty
   const char* replaced_by = nullptr;  // a deprecated spelling: the variable to use instead
+  bool (*valid)(const std::string&) = nullptr;  // the values it takes (nullptr: any)
+  const char* expected = nullptr;               // what they are, for the refusal
 };
 
 /// Every LOCKSTEP_* variable, in README order.
 const std::vector<Variable>& variables();
 
 /// The value of a variable of the table when it is set and not empty. A name not in the table
-/// is a programming error (std::logic_error), so the table cannot fall behind the code.
+/// is a programming error (std::logic_error), so the table cannot fall behind the code. A value
+/// the variable does not take is refused: input_error "NAME=VALUE: expected ...".
 std::optional<std::string> value(const char* name);
 
 /// Whether a variable is set to "0" (the off switches: LOCKSTEP_DISK_CACHE=0, ...).

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "lockstep/search.hpp"
+#include "runtime/parallel_errors.hpp"
 #include "search/search_impl.hpp"
 
 namespace lockstep {
@@ -82,19 +83,22 @@ SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const
   for (size_t q0 = 0; q0 < queries.size(); q0 += block) {
     const size_t q1 = std::min(queries.size(), q0 + block);
     const int64_t pairs = int64_t(q1 - q0) * subjects;
+    ParallelErrors errors;  // (an allocation of H or F that fails: reported, not an abort)
 #pragma omp parallel
     {
       std::vector<int32_t> H, F;
 #pragma omp for schedule(dynamic, 16)
-      for (int64_t p = 0; p < pairs; ++p) {
-        const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
-        SearchHit h =
-            align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s, H, F);
-        h.query = int32_t(q);
-        h.subject = int64_t(d);
-        all[size_t(p)] = h;
-      }
+      for (int64_t p = 0; p < pairs; ++p)
+        errors.run([&] {
+          const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
+          SearchHit h =
+              align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s, H, F);
+          h.query = int32_t(q);
+          h.subject = int64_t(d);
+          all[size_t(p)] = h;
+        });
     }
+    errors.rethrow();
     for (size_t q = q0; q < q1; ++q) {
       const auto first = all.begin() + std::ptrdiff_t((q - q0) * db.size());
       r.hits[q] = top_hits(std::vector<SearchHit>(first, first + subjects), o.top);

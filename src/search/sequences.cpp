@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "lockstep/io.hpp"
@@ -113,12 +114,16 @@ void parse(const std::string& path, const std::string& text, const std::array<in
            const Scoring& s, Part& p) {
   p.residues.reserve(text.size());
   for_each_fasta_record(path, text, [&](Sequence& q, int header_line) {
+    if (header_line == 0)  // a plain sequence file: no id to report its hits by
+      throw input_error(path + ":" + std::to_string(residue_line(path, text, 0, 0)) +
+                        ": sequence text before any '>' header line (search reads FASTA: "
+                        "each record starts with a '>' line that holds its id)");
     ++p.records;
     if (q.residues.empty()) {
       ++p.skipped_empty;
       return true;
     }
-    std::string name = first_word(q.name);
+    std::string name = printable(first_word(q.name));  // (a terminal escape, or no UTF-8)
     const size_t base = p.residues.size();
     p.residues.resize(base + q.residues.size());
     uint8_t* out = p.residues.data() + base;
@@ -249,6 +254,14 @@ std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& na
     named[k + 1] = named[k] + parts[k].names.size();
     skipped_empty += parts[k].skipped_empty;
   }
+  if (count == 1) {  // one part (a small file, or one long record): its storage as it is
+    Part& p = parts[0];
+    names = std::move(p.names);
+    offsets.assign(1, 0);
+    offsets.insert(offsets.end(), p.ends.begin(), p.ends.end());
+    p.ends = {};
+    return std::move(p.residues);
+  }
   std::vector<uint8_t> residues;
   residues.reserve(at.back());
   populate(residues.data(), at.back());
@@ -269,43 +282,108 @@ std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& na
   return residues;
 }
 
+// The position of the '\n' of the last "\n>" in `text` at or after `from`, else npos.
+size_t last_record_start(const std::string& text, size_t from) {
+  for (size_t i = text.size(); i-- > from + 1;)
+    if (text[i] == '>' && text[i - 1] == '\n') return i - 1;
+  return std::string::npos;
+}
+
+// The check of every byte as it is read: in a line that is no '>' header and no ';' comment,
+// each byte is a letter, '*' or white space (what for_each_fasta_record accepts), across block
+// boundaries. False at the first other byte.
+class Scan {
+ public:
+  Scan() {
+    for (int c = 0; c < 256; ++c) allowed_[c] = std::isalpha(c) || c == '*' || std::isspace(c);
+  }
+  bool ok(const std::string& b) {
+    for (const char c : b) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if (u == '\n') {
+        start_ = true, skip_ = false;
+        continue;
+      }
+      if (start_) {
+        start_ = false;
+        if (u == '>' || u == ';') {
+          skip_ = true;
+          continue;
+        }
+      }
+      if (skip_) continue;
+      if (!allowed_[u]) return false;
+    }
+    return true;
+  }
+
+ private:
+  bool start_ = true, skip_ = false;
+  bool allowed_[256];
+};
+
 }  // namespace
 
 SequenceSet read_sequences(const std::string& path, const Scoring& s) {
-  return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+  try {
+    return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+  } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
+    throw input_error(path + ": out of host memory while reading its sequences");
+  }
 }
 
 namespace detail {
 
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block) {
   struct stat st {};
-  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))  // text + codes
-    check_host_memory(path, "reading the sequences", 2.0 * double(st.st_size));
+  const bool regular = path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   // This thread reads and inflates the file block by block; each block, cut after its last
-  // record's start, goes to the parsers while the next one is read.
+  // record's start, goes to the parsers while the next one is read. The host memory is checked
+  // as the text grows (a gzip bomb stops at the limit), every byte of a sequence line is checked
+  // as it comes (a file of NUL bytes stops at its first block), and a parser's error stops the
+  // reading: then one pass over the text read so far names the first bad place.
   Parsers parsers(path, s);
   std::string carry;
   int mode = -1;
   size_t bytes = 0;
-  read_input_blocks(path, block, [&](std::string& b) {
-    bytes += b.size();
-    if (carry.empty())
-      carry.swap(b);
-    else
+  Scan scan;
+  struct Stop {};
+  if (regular && 2.0 * double(st.st_size) <= double(host_memory_bytes()))
+    carry.reserve(size_t(st.st_size) + 1);  // (its size: one long record grows no copies)
+  try {
+    read_input_blocks(path, block, [&](std::string& b) {
+      bytes += b.size();
+      check_host_memory(path, "the sequences (" + std::to_string(bytes) + " bytes of FASTA so far)",
+                        2.0 * double(bytes));
+      const bool bad = !scan.ok(b);
+      if (!bad && regular && bytes == b.size())  // a file's size, once its start is valid FASTA
+        check_host_memory(path, "reading the sequences", 2.0 * double(st.st_size));
+      const size_t old = carry.size();
       carry += b;
-    if (mode < 0) mode = fasta_mode(carry);
-    if (mode != 1) return;  // a plain file (or not known yet): one piece
-    const size_t cut = carry.rfind("\n>");
-    if (cut == std::string::npos || cut == 0) return;
-    std::string rest = carry.substr(cut + 1);
-    carry.resize(cut + 1);
-    parsers.add(std::move(carry));
-    carry = std::move(rest);
-  });
+      if (bad || parsers.failed()) throw Stop{};
+      if (mode < 0) mode = fasta_mode(carry);
+      if (mode == 0) throw Stop{};  // a plain sequence file: refused (parse says why)
+      if (mode != 1) return;        // not known yet: one piece
+      // the last record start, looked for in the new bytes only (the old ones had none)
+      const size_t cut = last_record_start(carry, old > 0 ? old - 1 : 0);
+      if (cut == std::string::npos || cut == 0) return;
+      parsers.add(carry.substr(0, cut + 1));  // (carry keeps its storage for what comes)
+      carry.erase(0, cut + 1);
+    });
+  } catch (const Stop&) {
+    parsers.finish();
+    std::string text;
+    for (std::string& p : parsers.pieces()) text += p, std::string().swap(p);
+    if (text.empty())
+      text.swap(carry);
+    else
+      text += carry, std::string().swap(carry);
+    Part part;
+    parse(path, text, code_table(s), s, part);            // throws: the first bad place, named
+    throw input_error(path + ": invalid sequence data");  // (not reached)
+  }
   if (!carry.empty()) parsers.add(std::move(carry));
   parsers.finish();
-  check_host_memory(path, "the sequences (" + std::to_string(bytes) + " bytes of FASTA)",
-                    2.0 * double(bytes));
   std::deque<Part>& parts = parsers.parts();
   if (parsers.failed()) {  // the first error in file order, named as one pass names it
     std::string text;

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <iterator>
 #include <lockstep/lockstep.hpp>
+#include <sstream>
 
 #include "cg_options.hpp"
 #include "distributed.hpp"
@@ -75,6 +76,10 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   const std::string file = vm["file"].as<std::string>();
   const std::string partition = partition_of(vm, file);
+  std::ostringstream problem;
+  problem << file << ", " << (sizeof(T) == 8 ? "double" : "float") << ", --partition " << partition
+          << ", --tol " << vm["tol"].as<double>();
+  same_problem(comm, problem.str());
   auto ctx = rank_context<T>(comm, vm);
   const auto setup0 = std::chrono::steady_clock::now();
   // A file's matrix is checked whole on rank 0 (square, finite, not zero, symmetric): the one-
