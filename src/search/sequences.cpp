@@ -38,7 +38,20 @@ std::array<int16_t, 256> code_table(const Scoring& s) {
     const unsigned char u = static_cast<unsigned char>(s.alphabet[i]);
     code[u] = code[size_t(std::tolower(u))] = int16_t(i);
   }
+  for (const char c : {'U', 'O'})  // blastp's stand-ins (U as C, O as X) where the matrix lacks c
+    if (code[size_t(c)] < 0 && code[size_t(blast_stand_in(c))] >= 0)
+      code[size_t(c)] = code[size_t(c + 32)] = code[size_t(blast_stand_in(c))];
   return code;
+}
+
+// 1 for the bytes scored through a stand-in letter (blast_stand_in), else 0.
+std::array<uint8_t, 256> stand_in_table(const Scoring& s) {
+  std::array<uint8_t, 256> t{};
+  if (!s.dna)
+    for (const char c : {'U', 'O'})
+      if (s.alphabet.find(c) == std::string::npos)
+        t[size_t(c)] = t[size_t(c + 32)] = s.alphabet.find(blast_stand_in(c)) != std::string::npos;
+  return t;
 }
 
 std::string refusal(const Scoring& s, char c) {
@@ -98,14 +111,16 @@ namespace {
 
 // The records of one piece of FASTA text, encoded; `record` counts every record (empty ones too).
 struct Part {
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // "" for an empty header: numbered in merge
+  std::vector<size_t> unnamed;     // record (in this part, 1-based) of each "" name, in order
   std::vector<uint8_t> residues;
   std::vector<int64_t> ends;  // end of each sequence in `residues`
-  size_t skipped_empty = 0, records = 0;
+  size_t skipped_empty = 0, records = 0, stand_ins = 0;
 };
 
 void parse(const std::string& path, const std::string& text, const std::array<int16_t, 256>& code,
            const Scoring& s, Part& p) {
+  const std::array<uint8_t, 256> stand_in = stand_in_table(s);
   p.residues.reserve(text.size());
   for_each_fasta_record(path, text, [&](Sequence& q, int header_line) {
     ++p.records;
@@ -114,6 +129,7 @@ void parse(const std::string& path, const std::string& text, const std::array<in
       return true;
     }
     std::string name = first_word(q.name);
+    if (name.empty()) p.unnamed.push_back(p.records);
     const size_t base = p.residues.size();
     p.residues.resize(base + q.residues.size());
     uint8_t* out = p.residues.data() + base;
@@ -125,6 +141,7 @@ void parse(const std::string& path, const std::string& text, const std::array<in
                           std::to_string(i + 1) + ": " + refusal(s, q.residues[i]));
       out[i] = uint8_t(c);
     }
+    for (const char c : q.residues) p.stand_ins += stand_in[static_cast<unsigned char>(c)];
     p.names.push_back(std::move(name));
     p.ends.push_back(int64_t(p.residues.size()));
     return true;
@@ -236,13 +253,20 @@ void populate(uint8_t* p, size_t bytes) {
 // nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
 // of 115 ms, 2026-11-28): the pages are populated, and the parts copied, on the host's threads.
 std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& names,
-                           std::vector<int64_t>& offsets, size_t& skipped_empty) {
+                           std::vector<int64_t>& offsets, size_t& skipped_empty,
+                           size_t& stand_ins) {
   const int64_t count = int64_t(parts.size());
   std::vector<size_t> at(parts.size() + 1, 0), named(parts.size() + 1, 0);
+  size_t records = 0;  // before part k
   for (size_t k = 0; k < parts.size(); ++k) {
     at[k + 1] = at[k] + parts[k].residues.size();
     named[k + 1] = named[k] + parts[k].names.size();
     skipped_empty += parts[k].skipped_empty;
+    stand_ins += parts[k].stand_ins;
+    size_t u = 0;  // an empty header's id: its record number in the file
+    for (std::string& name : parts[k].names)
+      if (name.empty()) name = std::to_string(records + parts[k].unnamed[u++]);
+    records += parts[k].records;
   }
   std::vector<uint8_t> residues;
   residues.reserve(at.back());
@@ -311,7 +335,7 @@ SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, siz
   }
   parsers.pieces().clear();
   SequenceSet set;
-  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty);
+  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty, set.stand_ins);
   size_t records = 0;
   for (const Part& p : parts) records += p.records;
   if (set.size() == 0)

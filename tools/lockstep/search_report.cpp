@@ -1,8 +1,11 @@
-// The hit tables of `lockstep search` (see search_report.hpp). E-values use the query's length
-// and the database's residues and sequences with BLAST's length adjustment (statistics.cpp).
+// The hit tables of `lockstep search` (see search_report.hpp). E-values as BLAST+ computes them
+// from the query's and the subject's lengths and the database's residues and sequences
+// (statistics.cpp).
 #include "search_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 namespace lockstep::cli {
 
@@ -24,30 +27,64 @@ std::string format_evalue(double e) {  // as BLAST+ 2.12's tabular output (blast
 
 std::string format_bits(double b) {
   char buf[32];
-  if (b > 9999)
-    std::snprintf(buf, sizeof buf, "%4.3le", b);
-  else if (b > 99.9)  // truncated, as BLAST
+  if (b > 99.9)  // truncated, as BLAST (13391 for 13391.3, no exponent)
     std::snprintf(buf, sizeof buf, "%ld", long(b));
   else
     std::snprintf(buf, sizeof buf, "%4.1lf", b);
   return buf;
 }
 
+double hit_evalue(const KarlinAltschul& ka, const SequenceSet& queries, const SequenceSet& db,
+                  const SearchHit& h) {
+  return evalue(ka, h.score, queries.length(size_t(h.query)), db.length(size_t(h.subject)),
+                int64_t(db.residues.size()), int64_t(db.size()));
+}
+
+size_t keep_evalue(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
+                   const KarlinAltschul& ka, double max_evalue) {
+  size_t dropped = 0;
+  for (auto& hits : r.hits) {
+    const size_t before = hits.size();
+    hits.erase(std::remove_if(
+                   hits.begin(), hits.end(),
+                   [&](const SearchHit& h) { return hit_evalue(ka, queries, db, h) > max_evalue; }),
+               hits.end());
+    dropped += before - hits.size();
+  }
+  return dropped;
+}
+
+void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::ostream& note) {
+  std::unordered_map<std::string, size_t> first;
+  size_t dups = 0;
+  for (size_t i = 0; i < set.size(); ++i) {
+    const auto [at, fresh] = first.emplace(set.names[i], i);
+    if (fresh || dups++) continue;
+    note << "lockstep search: " << path << ": sequences " << at->second + 1 << " and " << i + 1
+         << " are both named '" << set.names[i] << "': their hits cannot be told apart";
+  }
+  if (dups > 1) note << " (and " << dups - 1 << " more duplicate name(s))";
+  if (dups) note << "\n";
+}
+
 nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
-                          const SearchResult& r) {
+                          const SearchResult& r, bool dna) {
   nlohmann::json all = nlohmann::json::array();
-  out << "#query\tsubject\tscore\tquery_end\tsubject_end\n";
+  out << "#query\tsubject\tscore\tquery_end\tsubject_end" << (dna ? "\tstrand\n" : "\n");
   for (const auto& hits : r.hits)
     for (const SearchHit& h : hits) {
       const std::string& q = queries.names[size_t(h.query)];
       const std::string& d = db.names[size_t(h.subject)];
       out << q << '\t' << d << '\t' << h.score << '\t' << h.query_end + 1 << '\t'
-          << h.subject_end + 1 << '\n';
+          << h.subject_end + 1;
+      if (dna) out << '\t' << (h.minus ? "minus" : "plus");
+      out << '\n';
       all.push_back({{"query", q},
                      {"subject", d},
                      {"score", h.score},
                      {"query_end", h.query_end + 1},
                      {"subject_end", h.subject_end + 1}});
+      if (dna) all.back()["strand"] = h.minus ? "minus" : "plus";
     }
   return all;
 }
@@ -58,19 +95,24 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
   if (!ka)
     note << "lockstep search: NCBI publishes no Karlin-Altschul parameters for this scoring ("
          << (s.dna ? std::string("DNA") : "this matrix") << " with gaps " << s.gap_open << "/"
-         << s.gap_extend << "): evalue and bitscore are NA\n";
+         << s.gap_extend << ", BLAST's " << s.gap_open - s.gap_extend << "/" << s.gap_extend
+         << "): evalue and bitscore are NA\n";
   nlohmann::json all = nlohmann::json::array();
-  const int64_t n = int64_t(db.residues.size()), subjects = int64_t(db.size());
   for (const auto& hits : r.hits)
     for (const SearchHit& h : hits) {
-      const HitAlignment a = align_hit(queries, db, s, h);
+      HitAlignment a = align_hit(queries, db, s, h);
+      if (h.minus && h.score > 0) {  // as blastn: query ascending, subject descending
+        const int64_t m = queries.length(size_t(h.query));
+        const HitAlignment rc = a;
+        a.qstart = m - rc.qend + 1, a.qend = m - rc.qstart + 1;
+        a.sstart = rc.send, a.send = rc.sstart;
+      }
       const std::string& q = queries.names[size_t(h.query)];
       const std::string& d = db.names[size_t(h.subject)];
       std::string evalue = "NA", bits = "NA";
       nlohmann::json je = nullptr, jb = nullptr;
       if (ka) {
-        const double e =
-            lockstep::evalue(ka, h.score, queries.length(size_t(h.query)), n, subjects);
+        const double e = hit_evalue(ka, queries, db, h);
         const double b = bit_score(ka, h.score);
         evalue = format_evalue(e), bits = format_bits(b), je = e, jb = b;
       }
@@ -93,6 +135,7 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                      {"evalue", je},
                      {"bitscore", jb},
                      {"cigar", a.cigar}});
+      if (s.dna) all.back()["strand"] = h.minus ? "minus" : "plus";
     }
   return all;
 }

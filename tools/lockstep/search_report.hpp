@@ -8,20 +8,31 @@
 
 namespace lockstep::cli {
 
-/// `#query subject score query_end subject_end`, then one tab-separated line per hit (1-based
-/// inclusive ends, 0 when the score is 0).
+/// `#query subject score query_end subject_end` (DNA: and `strand`, plus or minus), then one
+/// tab-separated line per hit (1-based inclusive ends, 0 when the score is 0; a minus-strand
+/// hit's query_end counted on the query's reverse complement).
 nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
-                          const SearchResult& r);
+                          const SearchResult& r, bool dna);
 /// qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore, no
-/// header (as BLAST), from a traceback of each hit; evalue and bitscore NA (with one note on
-/// `note`) when NCBI publishes no Karlin-Altschul parameters for the scoring.
+/// header (as BLAST), from a traceback of each hit (a minus-strand hit as blastn: send < sstart);
+/// evalue and bitscore NA (with one note on `note`) when NCBI publishes no Karlin-Altschul
+/// parameters for the scoring. `queries` is the set searched (strand_queries).
 nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
                              const Scoring& s, const SearchResult& r, std::ostream& note);
+/// The E-value BLAST+ gives hit `h` (statistics.cpp's evalue).
+double hit_evalue(const KarlinAltschul& ka, const SequenceSet& queries, const SequenceSet& db,
+                  const SearchHit& h);
+/// Drops the hits whose E-value exceeds `max_evalue` (BLAST's -evalue); returns how many.
+size_t keep_evalue(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
+                   const KarlinAltschul& ka, double max_evalue);
+/// One line on `note` when two sequences of `set` (read from `path`) share a name, naming the
+/// first such pair by their 1-based numbers.
+void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::ostream& note);
 
 /// BLAST+'s formatting of an E-value ("0.0" below 1e-180, "1.89e-57", "0.003", "0.40", "1.2",
 /// "12").
 std::string format_evalue(double e);
-/// BLAST+'s formatting of a bit score ("45.8", "123": truncated above 99.9).
+/// BLAST+'s formatting of a bit score ("45.8"; "123", "13391": truncated above 99.9).
 std::string format_bits(double b);
 
 }  // namespace lockstep::cli
