@@ -78,7 +78,10 @@ def test_parasail_gap_convention():
     a, b = "W" * 20, "W" * 10 + "AAA" + "W" * 10
     assert parasail.sw_striped_profile_sat(
         parasail.profile_create_sat(a, parasail.blosum62), b, 11, 1).score == 207
-    assert lockstep.search([a], [b], algorithm="cpu")["score"][0] == 207
+    hits = lockstep.search([a], [b], gap_open=11, gap_extend=1, algorithm="cpu")
+    assert hits["score"][0] == 207
+    # blastp's default 11/1 (a + L b: 14 for this gap) is lockstep's default 12/1: 220 - 14
+    assert lockstep.search([a], [b], algorithm="cpu")["score"][0] == 206
 
 
 @pytest.mark.parametrize("algorithm", ["auto", "cpu"])
@@ -172,6 +175,22 @@ def test_letters_exactly_as_the_matrix_has_them():
     # ... and a character outside the matrix is refused, naming the sequence and the position
     with pytest.raises(lockstep.InputError, match=r"db\[1\]: residue 3: '1' is not in the matrix"):
         lockstep.search(["MKV"], ["MKV", "MK1"], algorithm="cpu")
+
+
+def test_blast_options(proteins):
+    # evalue (BLAST's -evalue) keeps the hits at most that E-value; max_target_seqs is top
+    queries, db = proteins
+    every = lockstep.search(queries[:1], db, top=20, algorithm="cpu")
+    assert np.all(np.isfinite(every["evalue"])) and np.all(every["bitscore"] > 0)
+    assert every["evalue"][0] < 3.0 < every["evalue"][-1]
+    cut = lockstep.search(queries[:1], db, top=20, evalue=3.0, algorithm="cpu")
+    np.testing.assert_array_equal(cut, every[every["evalue"] <= 3.0])
+    np.testing.assert_array_equal(
+        lockstep.search(queries[:1], db, max_target_seqs=20, algorithm="cpu"), every)
+    with pytest.raises(lockstep.InputError, match="same cutoff"):
+        lockstep.search(queries[:1], db, top=5, max_target_seqs=20)
+    with pytest.raises(lockstep.InputError, match="strand must be"):
+        lockstep.search(["ACGT"], ["ACGT"], dna=True, strand="up")
 
 
 def test_bad_arguments():
