@@ -260,6 +260,49 @@ TEST_CASE("search blast: a DNA database on both strands, as blastn -task blastn 
   CHECK(shared >= 4);
 }
 
+TEST_CASE("search blast: IUPAC letters as blastn scores them") {
+  if (!have("blastn")) return test::skip("no BLAST+ (ncbi-blast+)");
+  std::mt19937 rng(5);
+  std::string base(72, 'A');
+  for (char& c : base) c = "ACGT"[rng() % 4];
+  test::TempDir d;
+  const std::string dir = d.path.string(), q = dir + "/q.fa", s = dir + "/s.fa";
+  const std::string letters = "NRYMKWSBDHVACGT";
+  {
+    std::ofstream qs(q), ss(s);
+    for (size_t k = 0; k < 5; ++k) {  // three ambiguous sites, 18 bases apart
+      std::string a = base, b = base;
+      for (size_t site = 0; site < 3; ++site) {
+        a[18 + 18 * site] = letters[(k * 3 + site) % letters.size()];
+        b[18 + 18 * site] = letters[(k * 7 + site * 5 + 2) % letters.size()];
+      }
+      qs << ">q" << k << "\n" << a << "\n";
+      ss << ">s" << k << "\n" << b << "\n";
+    }
+  }
+  std::string out, log;
+  REQUIRE(test::run_shell("blastn -task blastn -dust no -strand plus -query " + q + " -subject " +
+                              s + " -outfmt '6 qseqid sseqid score'",
+                          out) == 0);
+  std::map<std::pair<std::string, std::string>, int> blast;  // the best HSP of each pair
+  for (const auto& r : rows(out))
+    if (r.size() == 3) {
+      int& best = blast[{r[0], r[1]}];
+      best = std::max(best, std::stoi(r[2]));
+    }
+  REQUIRE(blast.size() == 25);
+  REQUIRE(test::run_cli("search " + q + " " + s +
+                            " --dna --strand plus --evalue 1e9 --algorithm cpu --json " + dir +
+                            "/l.json --out " + dir + "/l.tsv",
+                        log) == 0);
+  const nlohmann::json j = nlohmann::json::parse(slurp(dir + "/l.json"));
+  REQUIRE(j["hits"].size() == 25);
+  for (const auto& h : j["hits"]) {
+    INFO(h["query"] << " " << h["subject"]);
+    CHECK(blast[{h["query"], h["subject"]}] == h["score"].get<int>());
+  }
+}
+
 TEST_CASE("search blast: U, O and J as blastp scores them, with one note") {
   if (!have("blastp")) return test::skip("no BLAST+ (ncbi-blast+)");
   test::TempDir d;

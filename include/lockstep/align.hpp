@@ -42,8 +42,9 @@ struct Scoring {
 };
 /// DNA: A C G T match scores `match`, any other pair (N included) -|mismatch|.
 Scoring dna_scoring(int match, int mismatch, int gap_open, int gap_extend);
-/// DNA scored as blastn scores it: dna_scoring, with N (any letter but A C G T) against any
-/// letter, itself included, scoring ((3 mismatch + match) / 4) rounded (2/-3: -2).
+/// DNA scored as blastn scores it (BlastScoreBlkNuclMatrixCreate): alphabet ACGTN then the other
+/// IUPAC letters RYMKWSBDHV, each its own code; A C G T as dna_scoring, an ambiguous letter by its
+/// degeneracy (2/-3: N against anything -2, R against A or R -1, R against C -3).
 Scoring blastn_scoring(int match, int mismatch, int gap_open, int gap_extend);
 /// NCBI's matrices, as NCBI's files (B, J, Z, X and * included); blosum62(-1, -1): blastp's gaps.
 Scoring blosum62(int gap_open, int gap_extend);

@@ -43,7 +43,8 @@ SequenceSet read_sequences(const std::string& path, const Scoring& s);
 /// The codes of search: every letter of the matrix scored exactly as written (either case; X, B,
 /// J, Z and * included), U and O, where the matrix lacks them, as blastp scores them (U as C, O
 /// as X: blast_stand_in), any other letter outside it refused: input_error "residue P: '1' is
-/// not in the matrix (letters ...)" (P 1-based). DNA: A C G T, every other IUPAC letter is N.
+/// not in the matrix (letters ...)" (P 1-based). DNA: the IUPAC letters the alphabet has (A C G T;
+/// blastn_scoring: all), every other IUPAC letter N.
 std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues);
 
 struct SearchOptions {
@@ -91,7 +92,8 @@ SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const
                         const SearchOptions& o = {});
 
 /// DNA strands (blastn's -strand): the query set a search of `strand` ("both", "plus", "minus")
-/// runs: the queries, their reverse complements (N stays N), or both, the plus strands first.
+/// runs: the queries, their reverse complements (IUPAC letters complemented: R-Y, N stays N),
+/// or both, the plus strands first.
 /// Another strand throws input_error.
 SequenceSet strand_queries(const SequenceSet& queries, const std::string& strand);
 /// The hits of a search of strand_queries(queries, strand), one list per query of `queries`: the

@@ -61,8 +61,8 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     matrix lacks them) as blastp scores them (U as C, O as X), any other letter an InputError.
     gap_open / gap_extend: None takes blastp's default for the matrix (BLOSUM62 12/1 = BLAST
     11/1, BLOSUM45 16/2, BLOSUM50 15/2, BLOSUM80 11/1, PAM30 10/1, PAM70 11/1, PAM250 16/2; DNA
-    7/2 = blastn 5/2). dna=True: A C G T score ``match``, other pairs ``-|mismatch|``, N (any
-    other IUPAC letter) as blastn scores it; ``strand``: "both" (as blastn), "plus" or "minus".
+    7/2 = blastn 5/2). dna=True: A C G T score ``match``, other pairs ``-|mismatch|``, N and the
+    other IUPAC letters as blastn scores them; ``strand``: "both" (as blastn), "plus" or "minus".
     evalue: keep hits with an E-value (as BLAST+ computes it) at most this (None: no cutoff;
     BLAST's default is 10). max_target_seqs: BLAST's name for ``top``. algorithm: "auto",
     "inter", "intra" (device) or "cpu" (the host reference, no device).

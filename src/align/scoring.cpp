@@ -161,12 +161,26 @@ Scoring make_builtin(const Builtin& b, int open, int extend) {
 }  // namespace
 
 Scoring blastn_scoring(int reward, int penalty, int open, int extend) {
-  Scoring s = dna_scoring(reward, penalty, open, extend);
-  // BlastScoreBlkNuclMatrixCreate: a letter of degeneracy d against a base it may be scores
-  // ((d - 1) penalty + reward) / d rounded half away from zero; N has d = 4
-  const double n = (3.0 * -std::abs(penalty) + reward) / 4.0;
-  const int32_t score = int32_t(n >= 0 ? n + 0.5 : n - 0.5);
-  for (size_t i = 0; i < 5; ++i) s.table[i * 5 + 4] = s.table[4 * 5 + i] = score;
+  const Scoring base = dna_scoring(reward, penalty, open, extend);
+  Scoring s = base;
+  // Every IUPAC letter its own code after A C G T N, scored as BlastScoreBlkNuclMatrixCreate
+  // scores it: two letters that share no base score the penalty; else, with d the degeneracy of
+  // the one later in BLAST's order (A C G T R Y M K W S B D H V N), ((d - 1) penalty + reward) / d
+  // rounded half away from zero (2/-3: N against anything -2, R against A or R -1).
+  s.alphabet = "ACGTNRYMKWSBDHV";
+  const char* const order = "ACGTRYMKWSBDHVN";
+  const int bits[] = {1, 2, 4, 8, 5, 10, 3, 12, 9, 6, 14, 13, 11, 7, 15};  // A=1 C=2 G=4 T=8
+  const int n = int(s.alphabet.size()), pen = -std::abs(penalty);
+  s.table.assign(size_t(n * n), 0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = int(std::string(order).find(s.alphabet[size_t(i)]));
+      const int b = int(std::string(order).find(s.alphabet[size_t(j)]));
+      const int later = bits[std::max(a, b)], degeneracy = __builtin_popcount(unsigned(later));
+      const double x = double((degeneracy - 1) * pen + reward) / degeneracy;
+      s.table[size_t(i * n + j)] =
+          (bits[a] & bits[b]) ? int32_t(x >= 0 ? x + 0.5 : x - 0.5) : int32_t(pen);
+    }
   return s;
 }
 

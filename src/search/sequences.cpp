@@ -29,9 +29,11 @@ constexpr const char* kIupacDna = "ACGTURYSWKMBDHVN";
 std::array<int16_t, 256> code_table(const Scoring& s) {
   std::array<int16_t, 256> code;
   code.fill(-1);
-  if (s.dna) {  // A C G T, any other IUPAC letter N (code 4)
-    for (const char* p = kIupacDna; *p; ++p) code[size_t(*p)] = code[size_t(std::tolower(*p))] = 4;
-    for (int i = 0; i < 4; ++i) code[size_t("ACGT"[i])] = code[size_t("acgt"[i])] = int16_t(i);
+  if (s.dna) {  // IUPAC letters the alphabet has (A C G T, blastn_scoring's others), else N (4)
+    for (const char* p = kIupacDna; *p; ++p) {
+      const size_t at = s.alphabet.find(*p);
+      code[size_t(*p)] = code[size_t(std::tolower(*p))] = int16_t(at == std::string::npos ? 4 : at);
+    }
     return code;
   }
   for (size_t i = 0; i < s.alphabet.size(); ++i) {

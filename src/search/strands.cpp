@@ -5,6 +5,11 @@
 #include "lockstep/search.hpp"
 
 namespace lockstep {
+namespace {
+// The complement of each code of dna_scoring (ACGTN) and blastn_scoring (ACGTNRYMKWSBDHV): A-T,
+// C-G, R-Y, M-K, B-V, D-H; N, W and S their own.
+constexpr uint8_t kComplement[] = {3, 2, 1, 0, 4, 6, 5, 8, 7, 9, 10, 14, 13, 12, 11};
+}  // namespace
 
 void check_strand(const std::string& strand) {
   if (strand != "both" && strand != "plus" && strand != "minus")
@@ -19,7 +24,7 @@ SequenceSet strand_queries(const SequenceSet& q, const std::string& strand) {
   for (size_t i = 0; i < q.size(); ++i) {
     std::vector<uint8_t> rc(q.data(i), q.data(i) + q.length(i));
     std::reverse(rc.begin(), rc.end());
-    for (uint8_t& c : rc) c = c < 4 ? uint8_t(3 - c) : c;  // A C G T <-> T G C A; N stays
+    for (uint8_t& c : rc) c = c < sizeof kComplement ? kComplement[c] : c;
     out.add(q.names[i], rc);
   }
   out.skipped_empty = q.skipped_empty, out.stand_ins = q.stand_ins;

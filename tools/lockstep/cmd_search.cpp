@@ -3,8 +3,8 @@
 // --evalue dropped, as BLAST's -evalue and -max_target_seqs. Scoring: --matrix (NCBI's blosum62
 // by default, blosum45|50|80, pam30|70|250 or an NCBI-format file, every letter scored as
 // written, U and O as blastp scores them, another letter outside it an error) with blastp's
-// default gaps per matrix, or DNA (--dna, implied by --match/--mismatch; A C G T, any other IUPAC
-// letter N, scored as blastn scores N; both strands unless --strand says). Output (--out FILE,
+// default gaps per matrix, or DNA (--dna, implied by --match/--mismatch; A C G T and every IUPAC
+// letter scored as blastn scores it; both strands unless --strand says). Output (--out FILE,
 // else standard output): a header `#query subject score query_end subject_end` (DNA: `strand`)
 // then one line per hit (ids: the first word of each header; 1-based inclusive ends; 0 when the
 // score is 0), or with --outfmt 6 BLAST's tabular columns from a traceback of each hit, E-value
@@ -43,8 +43,10 @@ void declare(po::options_description& opts) {
       "matrix", po::value<std::string>(),
       "NCBI's blosum62 (default), blosum45, blosum50, blosum80, pam30, pam70, pam250, or an "
       "NCBI-format matrix file")(
-      "dna", "DNA: A C G T score --match, other pairs --mismatch, N as blastn scores it")(
-      "match", number<int>(1, 1000), "DNA (implies --dna): match score (default 2, as blastn)")(
+      "dna",
+      "DNA: A C G T score --match, other pairs --mismatch, IUPAC letters (N, R, ...) as "
+      "blastn scores them")("match", number<int>(1, 1000),
+                            "DNA (implies --dna): match score (default 2, as blastn)")(
       "mismatch", number<int>(-1000, 1000),
       "DNA (implies --dna): mismatch, sign ignored (default -3, as blastn)")(
       "strand", po::value<std::string>(),
