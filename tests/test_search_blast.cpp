@@ -144,6 +144,18 @@ TEST_CASE("search blast: defaults are blastp's and blastn's, printed in both con
   CHECK(kv["blast_gapextend"] == "2");
   CHECK(kv["strand"] == "both");
   CHECK(kv["evalue"] == "10");
+  // BLAST's names for the cutoffs; bad values are usage errors naming the option
+  const std::string qq = (d.path / "q.fa").string() + " " + (d.path / "q.fa").string();
+  REQUIRE(test::run_cli("search " + qq + " --dna --algorithm cpu --max-target-seqs 1", out) == 0);
+  CHECK(test::last_line(out)["top"] == "1");
+  CHECK(test::run_cli("search " + qq + " --dna --top 2 --max-target-seqs 1", out) == 2);
+  CHECK(test::has(out, "--top and --max-target-seqs name the same cutoff"));
+  CHECK(test::run_cli("search " + qq + " --dna --evalue 0", out) == 2);
+  CHECK(test::has(out, "--evalue: must be > 0"));
+  CHECK(test::run_cli("search " + qq + " --dna --strand up", out) == 2);
+  CHECK(test::has(out, "--strand: expected both, plus or minus, got 'up'"));
+  CHECK(test::run_cli("search " + qq + " --strand plus", out) == 2);
+  CHECK(test::has(out, "--strand: only for DNA"));
   REQUIRE(test::run_cli("search --help", out) == 0);
   CHECK(test::has(out, "(BLAST 11/1)"));  // the help wraps its lines
 }
