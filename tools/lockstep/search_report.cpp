@@ -25,9 +25,11 @@ std::string format_evalue(double e) {  // as BLAST+ 2.12's tabular output (blast
   return buf;
 }
 
-std::string format_bits(double b) {
+std::string format_bits(double b) {  // BLAST+ 2.12: 26700 prints whole, 102900 as 1.029e+05
   char buf[32];
-  if (b > 99.9)  // truncated, as BLAST (13391 for 13391.3, no exponent)
+  if (b > 99999)
+    std::snprintf(buf, sizeof buf, "%5.3le", b);
+  else if (b > 99.9)  // truncated, as BLAST
     std::snprintf(buf, sizeof buf, "%ld", long(b));
   else
     std::snprintf(buf, sizeof buf, "%4.1lf", b);

@@ -32,7 +32,8 @@ void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::
 /// BLAST+'s formatting of an E-value ("0.0" below 1e-180, "1.89e-57", "0.003", "0.40", "1.2",
 /// "12").
 std::string format_evalue(double e);
-/// BLAST+'s formatting of a bit score ("45.8"; "123", "13391": truncated above 99.9).
+/// BLAST+'s formatting of a bit score ("45.8", "123", "26700": truncated above 99.9; above
+/// 99999 "1.234e+05").
 std::string format_bits(double b);
 
 }  // namespace lockstep::cli
