@@ -135,15 +135,18 @@ void parse(const std::string& path, const std::string& text, const std::array<in
     const size_t base = p.residues.size();
     p.residues.resize(base + q.residues.size());
     uint8_t* out = p.residues.data() + base;
+    size_t stand_ins = 0;
     for (size_t i = 0; i < q.residues.size(); ++i) {
-      const int16_t c = code[static_cast<unsigned char>(q.residues[i])];
+      const unsigned char byte = static_cast<unsigned char>(q.residues[i]);
+      const int16_t c = code[byte];
       if (c < 0)
         throw input_error(path + ":" + std::to_string(residue_line(path, text, header_line, i)) +
                           ": record " + std::to_string(p.records) + " ('" + name + "'), residue " +
                           std::to_string(i + 1) + ": " + refusal(s, q.residues[i]));
       out[i] = uint8_t(c);
+      stand_ins += stand_in[byte];
     }
-    for (const char c : q.residues) p.stand_ins += stand_in[static_cast<unsigned char>(c)];
+    p.stand_ins += stand_ins;
     p.names.push_back(std::move(name));
     p.ends.push_back(int64_t(p.residues.size()));
     return true;
