@@ -83,10 +83,10 @@ TEST_CASE("search cli: --outfmt 6 and --json") {
                                   log) == 0);
   // blastp's default gaps (BLOSUM62 11/1, lockstep's 12/1): lambda 0.267, K 0.041, and E-values
   // with Spouge's finite-size correction, as `blastp -comp_based_stats 0` prints them for these
-  // hits (the longer subject s3 has the smaller E-value)
+  // hits, in its order (the longer subject s3 has the smaller E-value: first)
   CHECK(slurp(out) ==
-        "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t1.02e-04\t17.3\n"
-        "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t8.40e-05\t17.3\n");
+        "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t8.40e-05\t17.3\n"
+        "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t1.02e-04\t17.3\n");
   // lockstep's 11/1 is BLAST's gap existence 10, extension 1: lambda 0.243, K 0.024
   REQUIRE(lockstep::test::run_cli(
               "search " + q + " " + db + " --top 1 --algorithm cpu --outfmt 6 --gap-open 11",
@@ -95,8 +95,8 @@ TEST_CASE("search cli: --outfmt 6 and --json") {
   CHECK(has(log, "\t16.9\n"));
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
   REQUIRE(j["hits"].size() == 2);
-  CHECK(j["hits"][1]["sstart"] == 3);
-  CHECK(j["hits"][0]["evalue"].get<double>() == doctest::Approx(1.016e-4).epsilon(0.001));
+  CHECK(j["hits"][0]["sstart"] == 3);
+  CHECK(j["hits"][1]["evalue"].get<double>() == doctest::Approx(1.016e-4).epsilon(0.001));
   CHECK(j["subjects"] == 3);
 
   // DNA gaps NCBI publishes no parameters for (BLAST's 3/2 with 2/-3): NA, and one note

@@ -64,13 +64,17 @@ std::vector<double> gapped_parameters(const std::string& report) {
 }
 
 // Compares lockstep's tabular hits (with their raw scores from --json) with BLAST's (outfmt 6
-// with the raw score as a 13th column) where both report the pair; returns how many matched.
+// with the raw score as a 13th column) where both report the pair with the same score, and that
+// those come in BLAST's order; returns how many matched.
 size_t compare_hits(const std::string& tsv, const nlohmann::json& j, const std::string& blast) {
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> best;  // first HSP
+  std::map<std::pair<std::string, std::string>, size_t> line;                    // its line
   for (const auto& b : rows(blast)) {
     REQUIRE(b.size() == 13);
     best.emplace(std::pair{b[0], b[1]}, b);
+    line.emplace(std::pair{b[0], b[1]}, line.size());
   }
+  size_t last = 0;
   const auto mine = rows(tsv);
   REQUIRE(mine.size() == j["hits"].size());
   size_t shared = 0;
@@ -84,6 +88,8 @@ size_t compare_hits(const std::string& tsv, const nlohmann::json& j, const std::
     if (std::to_string(score) != b[12]) continue;  // BLAST's heuristic missed the optimum
     ++shared;
     INFO("hit " << m[0] << " " << m[1] << " score " << score);
+    CHECK(line[{m[0], m[1]}] + 1 > last);  // BLAST's order
+    last = line[{m[0], m[1]}] + 1;
     CHECK(std::stod(m[2]) == doctest::Approx(std::stod(b[2])).epsilon(1e-9));  // pident
     for (size_t c : {3, 4, 5, 6, 7, 8, 9}) CHECK(m[c] == b[c]);                // length ... send
     CHECK(m[11] == b[11]);  // bit score as printed

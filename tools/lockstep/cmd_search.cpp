@@ -214,6 +214,7 @@ int run_search(const Args& args) {
   else if (!vm["evalue"].defaulted())
     std::cerr << "lockstep search: --evalue ignored: NCBI publishes no statistics for this "
                  "scoring\n";
+  if (ka && tabular) order_as_blast(r, queries, db, ka);  // BLAST's format, BLAST's order
 
   std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
   nlohmann::json hits = tabular ? write_tabular(out, queries, db, s, r, std::cerr)

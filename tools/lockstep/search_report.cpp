@@ -56,6 +56,50 @@ size_t keep_evalue(SearchResult& r, const SequenceSet& queries, const SequenceSe
   return dropped;
 }
 
+namespace {
+int compare_evalues(double a, double b) {  // blast_hits.c s_EvalueComp: all below 1e-180 equal
+  if (a < 1.0e-180 && b < 1.0e-180) return 0;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+}  // namespace
+
+void order_as_blast(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
+                    const KarlinAltschul& ka) {
+  struct Best {
+    double e = 0;
+    int32_t score = 0;
+    bool set = false;
+  };
+  for (auto& hits : r.hits) {
+    std::vector<double> e(hits.size());
+    std::unordered_map<int64_t, Best> best;  // per subject: its best E-value and score
+    for (size_t i = 0; i < hits.size(); ++i) {
+      e[i] = hit_evalue(ka, queries, db, hits[i]);
+      Best& b = best[hits[i].subject];
+      if (!b.set || e[i] < b.e) b.e = e[i];
+      b.score = b.set ? std::max(b.score, hits[i].score) : hits[i].score;
+      b.set = true;
+    }
+    std::vector<size_t> order(hits.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      const SearchHit &a = hits[x], &b = hits[y];
+      if (a.subject != b.subject) {  // s_EvalueCompareHSPLists: E, score, then the later subject
+        const Best &ba = best[a.subject], &bb = best[b.subject];
+        if (const int c = compare_evalues(ba.e, bb.e)) return c < 0;
+        if (ba.score != bb.score) return ba.score > bb.score;
+        return a.subject > b.subject;
+      }
+      if (const int c = compare_evalues(e[x], e[y])) return c < 0;  // one subject's HSPs
+      return a.score > b.score;
+    });
+    std::vector<SearchHit> sorted;
+    sorted.reserve(hits.size());
+    for (size_t i : order) sorted.push_back(hits[i]);
+    hits = std::move(sorted);
+  }
+}
+
 void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::ostream& note) {
   std::unordered_map<std::string, size_t> first;
   size_t dups = 0;

@@ -25,6 +25,11 @@ double hit_evalue(const KarlinAltschul& ka, const SequenceSet& queries, const Se
 /// Drops the hits whose E-value exceeds `max_evalue` (BLAST's -evalue); returns how many.
 size_t keep_evalue(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
                    const KarlinAltschul& ka, double max_evalue);
+/// Each query's hits in BLAST's order (blast_hits.c s_EvalueCompareHSPLists): subjects by their
+/// best E-value (all below 1e-180 equal), then their best score, then the later subject first;
+/// one subject's hits (DNA: its two strands) together, by E-value, then score.
+void order_as_blast(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
+                    const KarlinAltschul& ka);
 /// One line on `note` when two sequences of `set` (read from `path`) share a name, naming the
 /// first such pair by their 1-based numbers.
 void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::ostream& note);
