@@ -88,6 +88,8 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
         raise InputError(f"lockstep.search: evalue must be > 0, got {evalue!r}")
     if strand not in ("both", "plus", "minus"):
         raise InputError(f"lockstep.search: strand must be both, plus or minus, got {strand!r}")
+    if strand != "both" and not dna:
+        raise InputError("lockstep.search: strand is for DNA (dna=True)")
     if dna and matrix.lower() != "blosum62":
         raise InputError("lockstep.search: dna=True and a matrix exclude each other")
     q, d = _sequences("queries", queries), _sequences("db", db)

@@ -191,6 +191,8 @@ def test_blast_options(proteins):
         lockstep.search(queries[:1], db, top=5, max_target_seqs=20)
     with pytest.raises(lockstep.InputError, match="strand must be"):
         lockstep.search(["ACGT"], ["ACGT"], dna=True, strand="up")
+    with pytest.raises(lockstep.InputError, match="strand is for DNA"):
+        lockstep.search(["MKV"], ["MKV"], strand="plus")
 
 
 def test_bad_arguments():
