@@ -82,8 +82,8 @@ Scoring scoring(const po::variables_map& vm, std::string& label) {
   if (dna && vm.count("matrix"))
     throw usage_error("--matrix and --dna (or --match/--mismatch) exclude each other");
   if (!dna && vm.count("strand")) throw usage_error("--strand: only for DNA (--dna)");
-  int open = vm.count("gap-open") ? vm["gap-open"].as<int>() : dna ? 7 : -1;
-  int extend = vm.count("gap-extend") ? vm["gap-extend"].as<int>() : dna ? 2 : -1;
+  const int open = vm.count("gap-open") ? vm["gap-open"].as<int>() : dna ? 7 : -1;
+  const int extend = vm.count("gap-extend") ? vm["gap-extend"].as<int>() : dna ? 2 : -1;
   if (dna) {
     label = "dna";
     return blastn_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
