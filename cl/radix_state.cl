@@ -55,7 +55,7 @@
 // LOOKBACK predecessors' flags at once (independent relaxed loads: a flag word carries its own
 // count, nothing else is read through it, so no acquire is needed and the loads overlap), sums
 // aggregates nearest first until an inclusive prefix; at an empty flag it reloads from there.
-// H100, 2^26, two rounds (session 7): LOOKBACK 16/8/4/2 keys 1.588/1.565/1.545-1.549/1.552-1.562
+// H100, 2^26, two rounds: LOOKBACK 16/8/4/2 keys 1.588/1.565/1.545-1.549/1.552-1.562
 // ms, pairs 2.405/2.397/2.367-2.381/2.379-2.386 (a predecessor's prefix is mostly near; fewer
 // loads per round are fewer L2 requests and registers).
 #ifndef LOOKBACK

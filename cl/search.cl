@@ -1,4 +1,4 @@
-// Database search kernels (issue 34).
+// Database search kernels.
 //
 // search_inter: inter-sequence Smith-Waterman, best scores only. One work-item = one database
 // subject against a PAIR of queries whose scores share each 32-bit word (16-bit lanes, lane 0 =
@@ -75,7 +75,7 @@ typedef uint prof_t;
 // over the chunk's WORDS words: the stripe's H and E in registers, the row above from `bnd`
 // (unless FIRST), the row below written to it (unless LAST). Returns BEST raised by the stripe's
 // cells.
-inline __attribute__((always_inline)) uint search_stripe(
+static inline __attribute__((always_inline)) uint search_stripe(
     const int rows, const int words, const bool first, const bool last,
     __global const uint* res, __global uint2* bnd, __local const prof_t* prof, uint best,
     const uint neg_open, const uint neg_ext) {

@@ -104,8 +104,8 @@ void spmv_adaptive(__global const int* restrict blocks, __global const int* rest
   const int r = rb + lid / tpr;
   T sum = 0;
   // Each work-item's loads are all issued before their products are used: a stream block's
-  // (BLOCK_NNZ / LOCAL_SIZE) by unrolling, a long row's four at a time into four sums. H100,
-  // 2026-11-25, with the shuffles below: `gen rmat 21 16` 0.559 -> 0.537 ms (BENCHMARKS.md).
+  // (BLOCK_NNZ / LOCAL_SIZE) by unrolling, a long row's four at a time into four sums. On the H100,
+  // with the shuffles below: `gen rmat 21 16` 0.559 -> 0.537 ms (BENCHMARKS.md).
   if (stream) {
 #pragma unroll
     for (int q = 0; q < (BLOCK_NNZ + LOCAL_SIZE - 1) / LOCAL_SIZE; ++q) {

@@ -8,7 +8,7 @@
 
 // SPMV_NV_LOADS=1 (NVIDIA, set by the host): x through the read-only path (ld.global.nc: nothing
 // writes x during a launch) and the matrix's values and column indices streamed evict-first
-// (ld.global.cs: each is read once), so that L2 keeps x for the gathers. H100, 2026-11-24: the
+// (ld.global.cs: each is read once), so that L2 keeps x for the gathers. On the H100 the
 // adaptive kernel on `gen hubs 4194304 4 64 200000` 0.467 -> 0.403 ms, merge on `gen powerlaw
 // 1048576 1.8` 0.76 -> 0.59 ms; the same results bit for bit.
 #if defined(SPMV_NV_LOADS) && SPMV_NV_LOADS

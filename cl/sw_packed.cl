@@ -10,8 +10,8 @@
 //   13's, at .version 7.8 and 8.0 alike) refuses the three-input max.s16x2 / max.relu.s16x2 with
 //   "Arguments mismatch for instruction 'max'", so level 1 runs. Nothing is lost: ptxas makes
 //   search_inter's 64-row column 3 VIADDMNMX.S16 + 1 VIMNMX.S16 + 1 VIADD.16 + 1 LDS per word
-//   (two cells) and a VIMNMX3.S16 per two words for the best (SASS counts,
-//   tools/bench/results/2026-11-27-h100-search-s9.txt); the portable path there is 23x slower.
+//   (two cells) and a VIMNMX3.S16 per two words for the best (SASS counts
+//   on the H100); the portable path there is 23x slower.
 //   otherwise: portable OpenCL C on short2 (PoCL, AMD, any device). Both give identical lanes.
 //
 //   sw_add(a, b)           a + b
@@ -24,43 +24,43 @@
 
 #if defined(SW_DPX) && SW_DPX > 0
 
-inline uint sw_add(uint a, uint b) {
+static inline uint sw_add(uint a, uint b) {
   uint d;
   asm("add.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
   return d;
 }
-inline uint sw_max(uint a, uint b) {
+static inline uint sw_max(uint a, uint b) {
   uint d;
   asm("max.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
   return d;
 }
 #if SW_DPX >= 2
-inline uint sw_max3(uint a, uint b, uint c) {
+static inline uint sw_max3(uint a, uint b, uint c) {
   uint d;
   asm("max.s16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
   return d;
 }
-inline uint sw_max3_relu(uint a, uint b, uint c) {
+static inline uint sw_max3_relu(uint a, uint b, uint c) {
   uint d;
   asm("max.relu.s16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
   return d;
 }
 #else
-inline uint sw_max3(uint a, uint b, uint c) { return sw_max(sw_max(a, b), c); }
-inline uint sw_max3_relu(uint a, uint b, uint c) { return sw_max(sw_max3(a, b, c), 0u); }
+static inline uint sw_max3(uint a, uint b, uint c) { return sw_max(sw_max(a, b), c); }
+static inline uint sw_max3_relu(uint a, uint b, uint c) { return sw_max(sw_max3(a, b, c), 0u); }
 #endif
 
 #else  // portable
 
-inline uint sw_add(uint a, uint b) {
+static inline uint sw_add(uint a, uint b) {
   return as_uint(as_ushort2(a) + as_ushort2(b));  // unsigned lanes: wrapping is defined
 }
-inline uint sw_max(uint a, uint b) { return as_uint(max(as_short2(a), as_short2(b))); }
-inline uint sw_max3(uint a, uint b, uint c) { return sw_max(sw_max(a, b), c); }
-inline uint sw_max3_relu(uint a, uint b, uint c) { return sw_max(sw_max3(a, b, c), 0u); }
+static inline uint sw_max(uint a, uint b) { return as_uint(max(as_short2(a), as_short2(b))); }
+static inline uint sw_max3(uint a, uint b, uint c) { return sw_max(sw_max(a, b), c); }
+static inline uint sw_max3_relu(uint a, uint b, uint c) { return sw_max(sw_max3(a, b, c), 0u); }
 
 #endif
 
-inline uint sw_addmax(uint a, uint b, uint c) { return sw_max(sw_add(a, b), c); }
+static inline uint sw_addmax(uint a, uint b, uint c) { return sw_max(sw_add(a, b), c); }
 
 #endif

@@ -143,7 +143,8 @@ TEST_CASE(
 // (40,000) leaves them is detected and run again in 32 bits, still exact; and the 16-bit
 // kernel's upper stripe (lane 0) and lower stripe (lane 1) both reach the end (three double
 // stripes of 2 x 16 x 2 rows on 100-odd rows; a pair of one row).
-TEST_CASE("align gpu: 16-bit pipeline, exact, and a saturated pair run again in 32 bits") {
+TEST_CASE("align gpu: 16-bit pipeline, exact, and a saturated pair run again in 32 bits" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   Scoring s = dna_scoring(100, -100, 150, 50);
   AlignConfig c = small(AlignAlgorithm::pipeline);

@@ -174,7 +174,8 @@ TEST_CASE("apsp: a negative cycle is reported, naming a vertex on it, by every v
   }
 }
 
-TEST_CASE("apsp: a negative self-loop is a negative cycle, a zero one changes nothing") {
+TEST_CASE("apsp: a negative self-loop is a negative cycle, a zero one changes nothing" *
+          doctest::test_suite("portable")) {
   auto& ctx = test::context();
   Graph g = random_graph(20, 0.2, 3, 1, 9);
   g.add_edge(4, 4, 0);
@@ -225,7 +226,7 @@ TEST_CASE("apsp: bad configurations and weights are input errors") {
 }
 
 TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKSTEP_POISON=1)") {
-  // Regression for issue 13 (PoCL 5.0 on a 16-core AVX-512 CPU gave too-short distances and
+  // Regression for a PoCL 5.0 miscompile (on a 16-core AVX-512 CPU it gave too-short distances and
   // spurious negative cycles): with local memory pre-filled with -12345, any local read before the
   // group wrote it would make distances too short here too, on any device. The configurations
   // cover fw_lead, fw_panel, fw_rest (blocked, f32), fw_diag with next hops (generalized, K x tile

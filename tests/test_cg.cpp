@@ -142,7 +142,8 @@ TEST_CASE("cg: classic and pipelined, with and without Jacobi, solve to the exac
   CHECK_THROWS_AS(cg(ctx, dA, std::vector<double>(3, 1.0), x), input_error);
 }
 
-TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, not a NaN") {
+TEST_CASE("cg: an indefinite, zero or NaN matrix is a breakdown with a reason, not a NaN" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   if (!ctx.info().fp64) return test::skip("no fp64 on this device");
   const std::vector<double> ones(6, 1.0);
@@ -257,4 +258,42 @@ TEST_CASE(
   solve_past_100<float>(ctx, laplace1d(2000), CgAlgorithm::pipelined, true, 1e-5, false);
   solve_past_100<float>(ctx, laplace1d(2000), CgAlgorithm::classic, true, 1e-5, false);
   solve_past_100<float>(ctx, laplace1d(2000), CgAlgorithm::single_reduction, true, 1e-5, false);
+}
+
+TEST_CASE("cg: a float tol below float's attainable accuracy stops early as stagnation") {
+  // laplace2d_64 with b = ones: float's true residual stays near 1.9e-5 while the recursive one
+  // goes below 1e-5; each convergence check restarted the iteration, up to maxit (40960).
+  Context& ctx = test::context();
+  const Csr<float> A = gen::laplace2d(64).cast<float>();
+  DeviceCsr<float> dA(ctx, A);
+  const std::vector<float> b(size_t(A.rows), 1.0f);
+  for (CgAlgorithm alg :
+       {CgAlgorithm::classic, CgAlgorithm::pipelined, CgAlgorithm::single_reduction}) {
+    CgOptions o = options(alg, Preconditioner::none);
+    o.tol = 1e-5;
+    std::vector<float> x;
+    const CgResult r = cg(ctx, dA, b, x, o);
+    CAPTURE(to_string(alg));
+    CAPTURE(r.iterations);
+    CAPTURE(r.stagnation);
+    CHECK(r.breakdown.empty());
+    if (r.converged) {  // a rounding that happens to reach tol is fine, stated as converged
+      CHECK(true_residual(A, b, x) <= 1.5e-5);
+      continue;
+    }
+    CHECK(r.iterations < A.rows);  // not 10 n
+    CHECK(r.stagnation.find("stagnation") != std::string::npos);
+    CHECK(r.stagnation.find("double") != std::string::npos);
+    CHECK(true_residual(A, b, x) < 1e-4);
+    CHECK(true_residual(A, b, x) <= 1.5 * r.residuals.back());  // x: the best check's
+  }
+  // double reaches the same tol without a stagnation
+  if (!ctx.info().fp64) return;
+  DeviceCsr<double> dA64(ctx, gen::laplace2d(64));
+  std::vector<double> x64;
+  CgOptions o = options(CgAlgorithm::classic, Preconditioner::none);
+  o.tol = 1e-5;
+  const CgResult r = cg(ctx, dA64, std::vector<double>(size_t(A.rows), 1.0), x64, o);
+  CHECK(r.converged);
+  CHECK(r.stagnation.empty());
 }

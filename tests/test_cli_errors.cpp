@@ -1,4 +1,4 @@
-// The CLI's error contract (issue 13), one case per failure the mutation campaign found: a
+// The CLI's error contract, one case per failure the mutation campaign found: a
 // directory, a missing or an unreadable path as the input (exit 1 naming it, for every command
 // that reads a file); a pipe, FIFO, stdin or .gz as the input (read as a stream); numeric
 // options out of range (exit 2 naming the option); --tile/--K 0 meaning automatic; a

@@ -1,4 +1,4 @@
-// Hostile inputs, third round (issue 35): each case used to crash, be accepted silently, or
+// Hostile inputs, third round: each case used to crash, be accepted silently, or
 // say too little; now each is refused with one line that names what is wrong and where. Cases
 // in the test suite "device" open an OpenCL device; the others fail before one is opened.
 #include <filesystem>

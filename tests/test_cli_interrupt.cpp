@@ -1,4 +1,4 @@
-// Interrupted runs (issue 35): SIGINT, SIGTERM or SIGHUP during a run leaves no output file and
+// Interrupted runs: SIGINT, SIGTERM or SIGHUP during a run leaves no output file and
 // no hidden temporary (.NAME.tmpPID-N) behind, and the process still ends as killed by the
 // signal (a shell's 130 or 143). Two halves: (1) the CLI, stopped while it waits for its input
 // on a FIFO after its outputs were opened (the temporaries are made only when a result is

@@ -1,4 +1,4 @@
-// Output files (issue 18, section 2): every file the CLI writes goes through one writer
+// Output files: every file the CLI writes goes through one writer
 // (lockstep::OutputFile, include/lockstep/io.hpp; the CLI's Outputs in tools/lockstep/output.hpp).
 // A write error (/dev/full, a file-size limit, a path under a regular file) exits 1 naming the
 // file and the reason; a failed run leaves every output as it was (no partial file, no truncated

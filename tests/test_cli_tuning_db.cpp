@@ -1,4 +1,4 @@
-// The tuning database's path as hostile input, and concurrent `tune` runs (issue 35). A FIFO,
+// The tuning database's path as hostile input, and concurrent `tune` runs. A FIFO,
 // /dev/full or any other file that is not a regular one is refused (exit 1, named) before a
 // byte is read (it used to block forever, or read /dev/full until the OOM killer came); an
 // output naming the database is refused (exit 2) and the database stays; `stored=1` only when

@@ -1,4 +1,4 @@
-// The CLI's one vocabulary (issue 19): every command's --help shows --algorithm, --barrier and
+// The CLI's one vocabulary: every command's --help shows --algorithm, --barrier and
 // --local-size where it has them and none of the old spellings; each old spelling (spmv --kernel
 // and --wg-bits, apsp --variant, bfs --strategy, sort/align/bench barrier --strategy) still
 // works, with exactly one deprecation line on stderr, and its value takes effect; giving an old

@@ -1,6 +1,11 @@
-// kernel_builds(): the list behind tools/portability/compile_kernels.sh holds every family, no
-// duplicate, the -cl-std each device kind gets on the C11 barrier path (CL2.0 on ROCm's OpenCL
-// C 2.0, CL3.0 on 3.0 devices), no NVIDIA path off NVIDIA; and this device's list builds here.
+// kernel_builds(): the list behind tools/portability/compile_kernels.sh holds every family, every
+// kernel file of cl/ (built, or included by a built file), no duplicate, the -cl-std each device
+// kind gets on the C11 barrier path (CL2.0 on ROCm's OpenCL C 2.0, CL3.0 on 3.0 devices), no NVIDIA
+// path off NVIDIA; and this device's list builds here.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 
 #include "lockstep/kernel_builds.hpp"
@@ -11,10 +16,10 @@ using namespace lockstep;
 TEST_CASE(
     "kernel builds: every family, no duplicates, -cl-std per device kind, no PTX off NVIDIA") {
   const auto amd = kernel_builds(device_profile("amd", 0, "2.0"));
-  std::set<std::string> families, files;
+  std::set<std::string> families;
   std::set<std::pair<std::string, std::string>> unique;
   for (const auto& b : amd) {
-    families.insert(b.family), files.insert(b.file);
+    families.insert(b.family);
     CHECK(unique.insert({b.file, b.options}).second);
     CHECK(b.options.find("BARRIER_NV_PTX") == std::string::npos);
     CHECK(b.options.find("USE_NV_SHUFFLE") == std::string::npos);
@@ -22,34 +27,10 @@ TEST_CASE(
     if (b.options.find("WAVE_WIDTH=") != std::string::npos)
       CHECK((b.options.find("WAVE_WIDTH=64") != std::string::npos));
   }
-  for (const char* f : {"barrier", "spmv", "blas1", "cg", "sort/bitonic", "sort/radix",
-                        "sort/radix-persistent", "bfs", "align", "apsp", "copy", "mpi/halo"})
+  for (const char* f :
+       {"barrier", "spmv", "spmm", "blas1", "cg", "sort/bitonic", "sort/radix",
+        "sort/radix-persistent", "bfs", "align", "search", "apsp", "copy", "mpi/halo", "mpi/bfs"})
     CHECK_MESSAGE(families.count(f), f);
-  // Every kernel file but the included ones (barrier.cl, barrier_order.cl, bfs_common.cl,
-  // common.cl, floyd_warshall_common.cl, radix_rank.cl, radix_state.cl, scan.cl, sort_keys.cl,
-  // spmv_common.cl).
-  for (const char* f : {"barrier_bench.cl",
-                        "persistent_check.cl",
-                        "spmv.cl",
-                        "spmv_merge.cl",
-                        "blas1.cl",
-                        "cg.cl",
-                        "bitonic.cl",
-                        "radix.cl",
-                        "radix_small.cl",
-                        "radix_persistent.cl",
-                        "bfs.cl",
-                        "bfs_persistent.cl",
-                        "bfs_lb.cl",
-                        "bfs_bitmap.cl",
-                        "smith_waterman.cl",
-                        "sw_pipeline.cl",
-                        "sw_pipeline16.cl",
-                        "floyd_warshall.cl",
-                        "floyd_warshall_rest.cl",
-                        "copy.cl",
-                        "halo.cl"})
-    CHECK_MESSAGE(files.count(f), f);
   // The persistent kernels get LOCAL_SIZE from PersistentKernel (persistent_defines).
   for (const auto& b : amd)
     if (b.file == "bitonic.cl" || b.file == "bfs_persistent.cl" || b.file == "smith_waterman.cl" ||
@@ -135,4 +116,52 @@ TEST_CASE("kernel builds: select_builds takes a workload's families and types") 
   CHECK(spmm);
   CHECK(select_builds(d, {}, {}).size() == kernel_builds(d).size());
   CHECK_THROWS_AS(select_builds(d, {}, {"f16"}), input_error);
+}
+
+// The registry covers cl/: every kernel file is built by some family (on some described device),
+// or #included by a file that is, so precompile and the AMD/SPIR-V compile pass compile all of
+// cl/. A new kernel file that no family lists fails here (and any program a test builds from a
+// file outside the registry fails the test binary: tests/main.cpp).
+TEST_CASE("kernel builds: every cl/ file is built or included by a built file") {
+  namespace fs = std::filesystem;
+  const fs::path dir = test::source_dir() / "cl";
+  const std::set<std::string>& built = registered_kernel_files();
+  std::set<std::string> covered(built.begin(), built.end()), all;
+  std::map<std::string, std::set<std::string>> includes;
+  const std::regex include_re("#include \"([A-Za-z0-9_]+\\.(cl|h))\"");
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".cl") continue;
+    all.insert(name);
+    std::ifstream in(e.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    for (std::sregex_iterator m(text.begin(), text.end(), include_re), end; m != end; ++m)
+      includes[name].insert((*m)[1]);
+  }
+  REQUIRE(all.size() > 20);
+  for (bool grew = true; grew;) {  // what the built files include, transitively
+    grew = false;
+    for (const std::string& f : std::set<std::string>(covered))
+      for (const std::string& i : includes[f]) grew |= covered.insert(i).second;
+  }
+  for (const std::string& f : all) CHECK_MESSAGE(covered.count(f), f, " is in no kernel family");
+  for (const std::string& f : built) CHECK_MESSAGE(all.count(f), f, " is not a file of cl/");
+  for (const char* f : {"search.cl", "bfs_dist.cl", "spmm.cl", "spmm_merge.cl", "halo.cl"})
+    CHECK_MESSAGE(built.count(f), f);
+  CHECK(unregistered_kernel_files().empty());
+}
+
+TEST_CASE("kernel builds: precompile's search family is search's own -D sets") {
+  const auto gpu = select_builds(device_profile("amd", 0, "2.0"), {"search"}, {});
+  REQUIRE(gpu.size() == 2);  // 128 x 64 plain, 128 x 32 skew
+  for (const auto& b : gpu) {
+    CHECK(b.file == "search.cl");
+    CHECK(b.options.find("-D LOCAL_SIZE=128") != std::string::npos);
+    CHECK(b.options.find("SW_DPX") == std::string::npos);
+  }
+  int dpx = 0;
+  for (const auto& b : select_builds(device_profile("nvidia", 0, "1.2"), {"search"}, {}))
+    dpx += b.options.find("-D SW_DPX=1") != std::string::npos;
+  CHECK(dpx == 2);
+  CHECK(select_builds(device_profile("cpu", 0, "3.0"), {"search"}, {}).size() == 1);
 }

@@ -1,4 +1,4 @@
-// The bucketed CSR finishing (graph/row_buckets.hpp, issue 37) against a serial reference
+// The bucketed CSR finishing (graph/row_buckets.hpp) against a serial reference
 // (std::sort of the pairs, then unique with multiplicities): keys of several rows, buckets much
 // smaller than the default (one key each, or a few), rows that are empty or hold one hub, a row
 // range that does not start at 0 (a rank's rows), 32- and 64-bit offsets, with and without

@@ -147,7 +147,7 @@ TEST_CASE("LOCKSTEP_KERNEL_DIR overrides the embedded kernels") {
 }
 
 // The one disk-cache utility (runtime/disk_cache.hpp): FNV-1a, the device key with the driver
-// version, the off switch, and the atomic write that fails whole (issue 19).
+// version, the off switch, and the atomic write that fails whole.
 TEST_CASE("disk cache utility: hash, device key, off switch, atomic write that fails whole") {
   test::TempDir dir;
   test::ScopedEnv root("LOCKSTEP_CACHE_DIR", dir.path.string());
@@ -176,6 +176,31 @@ TEST_CASE("disk cache utility: hash, device key, off switch, atomic write that f
   fs::create_directories(dir.path / "sub" / "dir.json");  // rename onto a directory fails
   CHECK(!disk_cache::write_atomic(dir.path / "sub" / "dir.json", "x").empty());
   CHECK(test::count_files(dir.path, ".tmp") == 0);
+}
+
+// Two processes that need the same program at once (ctest -j2 runs neighbouring tests, which
+// share programs, side by side): the second waits on the first's lock file and loads its binary,
+// so the program is compiled once, whichever process starts first.
+TEST_CASE("disk cache: two processes building one program at once compile it once") {
+  test::TempDir dir;
+  test::ScopedEnv root("LOCKSTEP_CACHE_DIR", dir.path.string()), show("LOCKSTEP_SHOW_BUILDS", "1");
+  const std::string m = (test::source_dir() / "matrices" / "laplace2d_64.mtx").string();
+  const std::string one =
+      "POCL_CACHE_DIR=" + (dir.path / "pocl").string() + "$i " + test::cli_path() + " spmv " + m +
+      " --algorithm scalar --local-size 64 --repeat 1 > " + (dir.path / "out").string() + "$i 2>&1";
+  std::string out;
+  REQUIRE(test::run_shell("for i in 1 2; do " + one + " & done; wait; cat " +
+                              (dir.path / "out").string() + "1 " + (dir.path / "out").string() +
+                              "2",
+                          out) == 0);
+  size_t compiled = 0, loaded = 0;
+  for (size_t at = 0; (at = out.find("lockstep: build spmv.cl", at)) != std::string::npos; ++at) {
+    const std::string line = out.substr(at, out.find('\n', at) - at);
+    compiled += line.find(": compiled in") != std::string::npos;
+    loaded += line.find(": disk") != std::string::npos;
+  }
+  CHECK_MESSAGE(compiled == 1, out);
+  CHECK(loaded == 1);
 }
 
 TEST_CASE("disk cache: LOCKSTEP_DISK_CACHE=0 stores no program") {

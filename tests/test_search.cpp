@@ -96,8 +96,7 @@ void check_against_cpu(const SearchResult& got, const SequenceSet& q, const Sequ
 TEST_CASE("search: real proteins, every pair's score and ends equal align_cpu") {
   const std::string dir = examples();
   if (!std::filesystem::exists(dir + "DB.fasta.gz")) {
-    MESSAGE("skipped: no mmseqs2 example data (Debian mmseqs2-examples) in " << dir);
-    return;
+    return test::skip("no mmseqs2 example data (Debian mmseqs2-examples) in " + dir);
   }
   Context& ctx = test::context();
   const Scoring s = blosum62(11, 1);
@@ -115,7 +114,8 @@ TEST_CASE("search: real proteins, every pair's score and ends equal align_cpu") 
   MESSAGE("dpx: " << all.dpx << ", " << all.cells << " cells in " << all.ms << " ms");
 }
 
-TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K order") {
+TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K order" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   const Scoring s = dna_scoring(2, -3, 5, 2);
   std::mt19937 rng(34);
@@ -236,8 +236,7 @@ TEST_CASE("search: scores equal parasail's sw_striped_profile_sat (when libparas
   void* lib = dlopen("libparasail.so.8", RTLD_NOW);
   if (!lib) lib = dlopen("libparasail.so", RTLD_NOW);
   if (!lib || !std::filesystem::exists(dir + "DB.fasta.gz")) {
-    MESSAGE("skipped: no libparasail (Debian libparasail8) or no mmseqs2 example data");
-    return;
+    return test::skip("no libparasail (Debian libparasail8) or no mmseqs2 example data");
   }
   using create_t = void* (*)(const char*, int, const void*);
   using align_t = void* (*)(const void*, const char*, int, int, int);

@@ -1,4 +1,4 @@
-// The host half of search (issue 34): read_sequences (records, skipped empty ones, errors naming
+// The host half of search: read_sequences (records, skipped empty ones, errors naming
 // file, line, record and position), encode_exact, the CPU reference's top-K and ties, the hit
 // traceback's columns, and the statistics against blastp (BLAST+ 2.12, -comp_based_stats 0): its
 // search space for 57- and 361-residue queries against 2,000 proteins of 959,906 residues.

@@ -73,7 +73,8 @@ void check_spmm(Context& ctx, const Csr<float>& a, int k, DenseLayout layout, fl
 
 }  // namespace
 
-TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, empty rows") {
+TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, empty rows" *
+          doctest::test_suite("portable")) {
   Context& ctx = test::context();
   const Csr<float> a = random_matrix(301, 257, 0.03, 7);
   check_spmm(ctx, a, 8, DenseLayout::row_major, 1.0f, 0.0f);   // the rule: vec 4, team 1
@@ -85,6 +86,27 @@ TEST_CASE("spmm: both layouts, k filling and not filling the lanes, alpha/beta, 
   empty.rows = 0, empty.cols = 5, empty.row_ptr = {0};
   std::vector<float> X(5 * 4, 1.0f), Y;
   spmm(ctx, DeviceCsr<float>(ctx, empty), X, Y, 4, DenseLayout::row_major);  // nothing to do
+}
+
+TEST_CASE("spmm column-major through the layout copies: tails of a tile, alpha/beta, the rule") {
+  Context& ctx = test::context();
+  const Csr<float> a = random_matrix(301, 257, 0.03, 7);
+  SpmmConfig c;
+  c.local_size = 64, c.team = 4, c.vec = 1, c.transpose = true;  // 3 columns: 256-row tiles
+  check_spmm(ctx, a, 3, DenseLayout::col_major, 1.5f, 1.0f, c);
+  c.team = 2, c.vec = 4;  // 40 columns: 102-row tiles, the last one short
+  check_spmm(ctx, a, 40, DenseLayout::col_major, 2.0f, -0.5f, c);
+  check_spmm(ctx, a, 40, DenseLayout::col_major, 1.0f, 0.0f, c);
+  CHECK_FALSE(spmm_valid(c, ctx.info(), 40, DenseLayout::row_major));  // column-major only
+  DeviceInfo gpu = ctx.info();
+  gpu.type = "GPU";
+  for (int k : {4, 8, 16, 32}) {  // GPUs: the row-major shape between the copies
+    const SpmmConfig r = spmm_rule(gpu, k, DenseLayout::col_major);
+    CHECK_MESSAGE(r.transpose, "k=", k, " ", r.str());
+    SpmmConfig row = r;
+    row.transpose = false;
+    CHECK(row.str() == spmm_rule(gpu, k, DenseLayout::row_major).str());
+  }
 }
 
 TEST_CASE("spmm: the rule, the validity checks and the tuned shape that automatic chooses") {

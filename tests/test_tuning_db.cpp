@@ -1,6 +1,6 @@
 // The tuning database: store and find across instances, replace, and stale or corrupt files
 // ignored (and then replaced by the next store); failed writes, 0-byte files, no working-directory
-// fallback, the copy-bandwidth ceiling that is measured rather than stored, and (issue 35) a
+// fallback, the copy-bandwidth ceiling that is measured rather than stored, and a
 // hostile path and concurrent writers.
 #include <sys/stat.h>
 #include <sys/sysmacros.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cold test suite (issue 38): runs `ctest -V -j JOBS` in BUILD with empty PoCL and lockstep
+"""The cold test suite: runs `ctest -V -j JOBS` in BUILD with empty PoCL and lockstep
 caches (a fresh temporary folder; nothing of yours is touched), then prints the wall time, the
 distinct kernel programs the suite compiled (every (file, -D options) pair LOCKSTEP_SHOW_BUILDS
 printed: each is a PoCL compile the first time) and, per test, its programs, those no other test

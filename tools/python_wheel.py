@@ -6,8 +6,11 @@ wheel from Debian's packages without scikit-build-core or pybind11 from PyPI.
 The wheel travels to a Debian 12 (or similar glibc >= 2.36) that has Python, NumPy, SciPy and an
 OpenCL ICD: the module's shared libraries outside that set and outside the manylinux policy's
 (libc, libm, libstdc++, libgcc_s, libz; libOpenCL.so.1 is the ICD loader an ICD package brings)
-are copied into lockstep/_libs (libssw.so.0, libgomp.so.1) and the module's RUNPATH is set to
-$ORIGIN/_libs with patchelf (Debian's patchelf), as auditwheel repair does.
+are copied into lockstep/_libs (libssw.so.0, libgomp.so.1, and the CLI's
+libboost_program_options) and the module's RUNPATH is set to $ORIGIN/_libs with patchelf
+(Debian's patchelf), as auditwheel repair does. The CLI (BUILD/lockstep) goes in as
+lockstep/_bin/lockstep (RUNPATH $ORIGIN/../_libs), run by the `lockstep` console script
+(lockstep/_cli.py).
 
     tools/python_wheel.py BUILD_DIR OUT_DIR      -> OUT_DIR/lockstep-VERSION-TAG.whl
 """
@@ -54,6 +57,14 @@ def main():
         shutil.copytree(src, pkg, ignore=shutil.ignore_patterns("__pycache__"))
         module = [f for f in os.listdir(pkg) if f.startswith("_lockstep") and f.endswith(".so")][0]
         libs = needed(os.path.join(pkg, module))
+        cli = os.path.join(build, "lockstep")
+        if not os.access(cli, os.X_OK):
+            sys.exit(f"python_wheel: no CLI at {cli} (build it: tools/run.sh)")
+        os.makedirs(os.path.join(pkg, "_bin"))
+        shutil.copy2(cli, os.path.join(pkg, "_bin", "lockstep"))
+        libs.update(needed(cli))
+        subprocess.run(["patchelf", "--set-rpath", "$ORIGIN/../_libs",
+                        os.path.join(pkg, "_bin", "lockstep")], check=True)
         os.makedirs(os.path.join(pkg, "_libs"), exist_ok=True)
         for name, path in libs.items():
             shutil.copy2(path, os.path.join(pkg, "_libs", name))
@@ -64,7 +75,10 @@ def main():
         info = f"lockstep-{version}.dist-info"
         os.makedirs(os.path.join(tmp, info))
         files = {
+            "entry_points.txt": "[console_scripts]\nlockstep = lockstep._cli:main\n",
             "METADATA": f"Metadata-Version: 2.1\nName: lockstep\nVersion: {version}\n"
+                        "Author-email: lockstep maintainers "
+                        "<maintainers@users.noreply.a-seed-129e1482.example>\n"
                         "Summary: OpenCL SpMV/SpMM, CG, sorting, BFS, APSP and Smith-Waterman on "
                         "NumPy/SciPy data\nRequires-Python: >=3.9\nRequires-Dist: numpy>=1.21\n"
                         "Requires-Dist: scipy>=1.8\nProvides-Extra: test\n"

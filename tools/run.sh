@@ -11,7 +11,7 @@ packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-header
           libboost-program-options-dev doctest-dev nlohmann-json3-dev zlib1g-dev libssw-dev
           libopenmpi-dev openmpi-bin
           python3-dev python3-pybind11 python3-numpy python3-scipy python3-pytest
-          # search (issue 34): parasail, the exact reference, and real proteins to search
+          # search: parasail, the exact reference, and real proteins to search
           python3-parasail mmseqs2-examples
           # BLAST+ (blastp, blastn, makeblastdb, NCBI's matrix files) and ssearch36 (fasta3):
           # the tools whose output search is compared with

@@ -1,4 +1,4 @@
-// Smith-Waterman local alignment of one long pair (issue 10): scoring schemes (DNA
+// Smith-Waterman local alignment of one long pair: scoring schemes (DNA
 // match/mismatch with N never matching, BLOSUM62, NCBI matrix files), a FASTA reader, the plain
 // Gotoh CPU reference, two GPU kernels (tiles by anti-diagonals with a global barrier or one
 // launch per diagonal; a flag-array pipeline of row stripes), libssw for comparison, and a

@@ -38,7 +38,7 @@ struct BarrierVariant {
 // grouped-lock, whose 1056 groups at full residency poll one word; 0 for lock (up to 2 groups
 // per compute unit, where the poll's latency is the barrier's).
 // The lock's split K: K > 1 spreads the arrivals over K counter words, so fewer of them queue on
-// one word; every spinner then polls all K. H100, 2026-11-25 (BENCHMARKS.md), barriers alone
+// one word; every spinner then polls all K. H100 (BENCHMARKS.md), barriers alone
 // (every group arriving at once): K = 2 took 1.22 us against 1.43 at 264 x 1024 and 0.92 against
 // 0.96 at 132 x 256 (one word 0.5-3.5 % faster at 33 groups and fewer; K = 3 slower than 2);
 // but the persistent radix sort (128 and 205 groups) ran 2-2.5 % slower with K = 2, its groups

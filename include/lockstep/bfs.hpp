@@ -66,11 +66,11 @@ struct BfsRule {
   double alpha = 14, beta = 24;
   int32_t mirror_max = 1 << 16;
   /// The whole-graph `multi` rule's bound in wave steps: 256 on GPUs (the per-level switches it
-  /// replaces cost 0.1-0.2 ms on the H100 on small graphs, 2026-11-24), never (-1) on other
+  /// replaces cost 0.1-0.2 ms on the H100 on small graphs), never (-1) on other
   /// devices; < 0: never.
   double multi_work = 0;
   /// The whole-graph CPU rule's bound in edges: on GPUs 16384 x bfs_auto_cpu_threads(), i.e. at
-  /// most 16384 x 16 (H100 host, 16 threads, 2026-11-24: facebook 176k edges CPU 0.263 ms
+  /// most 16384 x 16 (H100 host, 16 threads: facebook 176k edges CPU 0.263 ms
   /// against multi 0.280, wiki-Vote 104k 0.131 against 0.235; soc-Slashdot 948k 0.74 against
   /// 0.43, copter2 704k 2.68 against 0.47; on the 64-thread host the bound of 16384 x 64 sent
   /// NotreDame, mdual and soc-Slashdot to a CPU path 3-7x slower than the 16-thread host's),

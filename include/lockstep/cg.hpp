@@ -127,8 +127,12 @@ struct CgResult {
   bool converged = false;
   std::vector<double> residuals;  // ||r_k|| / ||b||, k = 0..iterations (the iteration's r)
   std::string breakdown;          // empty, or why the iteration had to stop
-  int replacements = 0;           // residual replacements (pipelined) and checks of a converged
-                                  // recursive residual against b - A x (both)
+  // empty, or why the iteration stopped early without converging: the true residual b - A x
+  // stagnated above tol over several convergence checks (tol below what the precision can
+  // reach; the message gives the floor reached and suggests double)
+  std::string stagnation;
+  int replacements = 0;     // residual replacements (pipelined) and checks of a converged
+                            // recursive residual against b - A x (both)
   std::string fallback;     // pipelined: why and where it went on as classic CG, else empty (its
                             // recurrences kept losing the true residual: float, ill-conditioned A)
   bool spmv_fused = false;  // pipelined: the SpMV ran inside the update kernel

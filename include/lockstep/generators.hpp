@@ -35,8 +35,8 @@ Csr<double> rmat(int32_t scale, int32_t edgefactor, uint64_t seed);
 /// largest hub): edge k is a pure function of (scale, seed, k), drawn from outputs 16k+1 ..
 /// 16k+13 of the splitmix64 stream seeded with `seed` (two 32-bit uniforms an output, one per
 /// level against the thresholds A, A+B, A+B+C), so any block of edges can be drawn alone, in any
-/// order. (Until 2026-11-24 one std::mt19937_64 stream drew all edges in turn: a given seed
-/// now gives another graph of the same law.)
+/// order. (Drawing all edges from one std::mt19937_64
+/// stream in turn would tie the graph to the order of the draws.)
 void rmat_edges(int32_t scale, uint64_t seed, int64_t begin, int64_t end, int32_t* from,
                 int32_t* to);
 

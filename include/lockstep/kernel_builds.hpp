@@ -1,13 +1,16 @@
-// Every program build the library can ask for, listed without a device: for ahead-of-time
-// compiles of every kernel variant (tools/portability/compile_kernels.sh compiles them for AMD
-// GPUs and SPIR-V in CI). Each family lists its builds from the same functions and tables its
-// launches use (the -D functions, the tuning families' spaces, the barrier strategies), so a
-// renamed macro or a new parameter value shows up here without a second list. Where the library
-// picks a value at run time (local size, co-resident groups, alphabet), the list holds the values
-// it can pick on a device like `target`; pure constants (a barrier's group count) get
+// The one kernel registry: every program build the library can ask for, listed without a device,
+// family by family (kernel_families()). `lockstep precompile`, `lockstep kernels --list`, the
+// AMD/SPIR-V compile pass of CI (tools/portability/compile_kernels.sh) and the coverage tests
+// read it; the program cache reports any file built outside it (unregistered_kernel_files()), and
+// the test binaries fail on such a file. Each family lists its builds from the same functions and
+// tables its launches use (the -D functions, the tuning families' spaces, the barrier strategies),
+// so a renamed macro or a new parameter value shows up here without a second list. Where the
+// library picks a value at run time (local size, co-resident groups, alphabet), the list holds the
+// values it can pick on a device like `target`; pure constants (a barrier's group count) get
 // representative values.
 #pragma once
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,23 @@ struct KernelBuild {
 /// is compute capability 9.0 (DPX).
 DeviceInfo device_profile(const std::string& vendor, unsigned wave_width,
                           const std::string& opencl_c);
+
+/// One entry of the registry: a family's name (the prefix `precompile --family` selects by) and
+/// the function, next to the family's launches, that lists its builds (file and -D options).
+struct KernelFamily {
+  const char* name;
+  void (*builds)(const DeviceInfo& target, std::vector<KernelBuild>& out);
+};
+/// The registry, in build order.
+const std::vector<KernelFamily>& kernel_families();
+
+/// Every cl/ file some family of the registry builds on any described device (AMD, Intel,
+/// NVIDIA, CPU profiles); files they only #include are not in it.
+const std::set<std::string>& registered_kernel_files();
+
+/// The kernel files this process built (program()) that registered_kernel_files() lacks, sorted:
+/// a family that builds a program it does not list. Empty when the registry is complete.
+std::vector<std::string> unregistered_kernel_files();
 
 /// Every distinct (file, options) build on `target`; with C11 atomics, the barrier family also
 /// under the OpenCL C 1.2 ordering path that LOCKSTEP_BARRIER_C11=0 selects.
@@ -57,6 +77,14 @@ void bfs_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void align_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void apsp_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 void copy_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+void search_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+/// lockstep::mpi's kernels (cl/halo.cl, cl/bfs_dist.cl and the distributed BFS's -D sets of
+/// bfs_bitmap.cl and bfs_lb.cl): listed here, in the core library, so that the compile pass and
+/// precompile see them in builds without MPI too.
+void mpi_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+/// Records that this process built `file` (the program cache calls it on each compile or disk
+/// load), for unregistered_kernel_files().
+void note_kernel_file(const std::string& file);
 /// A persistent kernel's builds: `defines` as PersistentKernel builds them (LOCAL_SIZE =
 /// local_size and each barrier strategy's options), at its one-group probe and a representative
 /// group count; with every_strategy false, only the lock barrier's (the probe, the GPU default,

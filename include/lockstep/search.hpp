@@ -1,4 +1,4 @@
-// Database search (issue 34): every query against every database sequence, Smith-Waterman with
+// Database search: every query against every database sequence, Smith-Waterman with
 // affine gaps (the Scoring of align.hpp: a gap of length L costs open + (L-1) x extend), the top K
 // hits per query, ties broken by database order. Scores are exact: packed 16-bit lanes on the
 // device, with saturated pairs recomputed in 32 bits.
@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,15 +23,23 @@ namespace lockstep {
 /// Encoded sequences of one FASTA file: names (the first word of each header; an empty header:
 /// its record number, 1-based) and the residue codes of encode_exact, concatenated, with offsets
 /// (size() + 1 of them).
+/// A prepared database (open_database) leaves its codes in the file's memory map: `residues`
+/// is then empty and codes() points into the map, which `mapping` keeps alive.
 struct SequenceSet {
   std::vector<std::string> names;
   std::vector<uint8_t> residues;
   std::vector<int64_t> offsets{0};
-  size_t skipped_empty = 0;  // records with no residues (skipped, counted)
-  size_t stand_ins = 0;      // residues scored as blastp's stand-in (U as C, O as X), counted
+  size_t skipped_empty = 0;             // records with no residues (skipped, counted)
+  size_t stand_ins = 0;                 // residues scored as blastp's stand-in (U as C, O as X)
+  std::shared_ptr<const void> mapping;  // a prepared database's map, when the codes are there
+  const uint8_t* mapped = nullptr;      // its codes (offsets.back() of them)
   size_t size() const { return names.size(); }
   int64_t length(size_t i) const { return offsets[i + 1] - offsets[i]; }
-  const uint8_t* data(size_t i) const { return residues.data() + offsets[i]; }
+  /// Every code, concatenated (offsets.back() of them).
+  const uint8_t* codes() const { return mapped ? mapped : residues.data(); }
+  size_t residue_count() const { return mapped ? size_t(offsets.back()) : residues.size(); }
+  const uint8_t* data(size_t i) const { return codes() + offsets[i]; }
+  /// Appends a sequence (a mapped set's codes are first copied into `residues`).
   void add(std::string name, const std::vector<uint8_t>& codes);
 };
 
@@ -40,6 +49,18 @@ struct SequenceSet {
 /// a file with no residues at all, or more than the host memory allows (host_memory_bytes,
 /// LOCKSTEP_HOST_MEMORY_MIB), throws input_error.
 SequenceSet read_sequences(const std::string& path, const Scoring& s);
+/// A prepared database (`lockstep makedb`): `db` (encoded with `s`) written through OutputFile
+/// (a temporary renamed into place) as a versioned, checksummed file that open_database maps
+/// instead of parsing.
+void write_database(const std::string& path, const SequenceSet& db, const Scoring& s);
+/// Whether `path` is a prepared database: it starts with its magic bytes, whatever its name.
+bool is_database(const std::string& path);
+/// The set written by write_database, its codes mapped to `s`'s when it was made for another
+/// scoring. A truncated or corrupt file, another format version, or a letter `s` does not have
+/// throws input_error "PATH: ...".
+SequenceSet open_database(const std::string& path, const Scoring& s);
+/// open_database for a prepared database, else read_sequences (FASTA).
+SequenceSet read_database(const std::string& path, const Scoring& s);
 /// The codes of search: every letter of the matrix scored exactly as written (either case; X, B,
 /// J, Z and * included), U and O, where the matrix lacks them, as blastp scores them (U as C, O
 /// as X: blast_stand_in), any other letter outside it refused: input_error "residue P: '1' is
@@ -144,10 +165,16 @@ double evalue(const KarlinAltschul& ka, int32_t score, int64_t m, int64_t subjec
 struct HitAlignment {
   double pident = 0;
   int64_t length = 0, mismatch = 0, gapopen = 0;
+  int64_t nident = 0, positive = 0, gaps = 0;  // identical pairs, pairs scoring > 0, gap columns
   int64_t qstart = 0, qend = 0, sstart = 0, send = 0;  // 1-based; 0 when score is 0
   std::string cigar;                                   // M pair, I query only, D subject only
 };
 HitAlignment align_hit(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                        const SearchHit& hit);
+/// align_hit of every hit of `r` (as r.hits: per query, best first), on `threads` host threads
+/// (0: the search's, at most 16), each taking the next hit as it finishes one.
+std::vector<std::vector<HitAlignment>> align_hits(const SequenceSet& queries, const SequenceSet& db,
+                                                  const Scoring& s, const SearchResult& r,
+                                                  unsigned threads = 0);
 
 }  // namespace lockstep

@@ -40,6 +40,10 @@ struct SpmmConfig {
   int vec = 0;         // adjacent columns per load (VEC: 1, 2 or 4; row-major only)
   SpmmAlgorithm algorithm = SpmmAlgorithm::team;
   int items = 0;  // merge: merge-path steps (rows + nonzeros) per team (MERGE_ITEMS)
+  /// Column-major only: copy X row-major into a scratch block (cl/spmm_transpose.cl), run this
+  /// shape row-major on it and copy the result back into Y with alpha and beta. The column-major
+  /// kernels read one strided value per column and nonzero; this reads each X row contiguously.
+  bool transpose = false;
   bool automatic() const { return local_size == 0; }
   std::string str() const;
 };
@@ -50,10 +54,16 @@ struct SpmmConfig {
 /// are irregular (irregular_rows(stats), the SpMV rule's test: a few hub rows far longer than the
 /// mean) take merge, spmm_merge_items steps per team; the others team. Merge on GPUs, row-major:
 /// VEC 1, TEAM min(16, k) lanes, 4 x spmm_merge_items steps from k = 16 (the H100 tuner's choice).
+/// Column-major on GPUs: the row-major shape with `transpose` (the two copies move 2 (rows + cols)
+/// k values, less than one column-major pass reads on any matrix with more than a few nonzeros a
+/// row); elsewhere the column-major kernel.
 SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout,
                      const RowStats& stats = {});
 /// The rule's merge-path steps per team.
 constexpr int spmm_merge_items = 64;
+/// The -D options of the layout copies of `transpose` for k columns.
+template <typename T>
+Defines spmm_transpose_defines(const DeviceInfo& device, int k);
 /// Whether a configuration can run k columns in `layout` on a device.
 bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayout layout);
 /// The -D options of a configuration for k columns.

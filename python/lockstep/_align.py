@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional, Union
 
 from . import _lockstep
-from ._checks import check_name
+from ._checks import check_matrix, check_name
 from ._context import Context, context_or_default
 from ._errors import InputError
 
@@ -56,7 +56,7 @@ def align(a: Union[str, bytes], b: Union[str, bytes], match: int = 2, mismatch: 
     check_name("lockstep.align", "algorithm", algorithm)
     check_name("lockstep.align", "barrier", barrier)
     if matrix is not None:
-        check_name("lockstep.align", "matrix", matrix)
+        check_matrix("lockstep.align", matrix, _lockstep._is_builtin_matrix)
     device = None if algorithm in ("cpu", "ssw") else context_or_default(ctx)
     r = _lockstep.align(device, a_bytes, b_bytes, int(match), int(mismatch), int(gap_open),
                         int(gap_extend), None if matrix is None else str(matrix), bool(traceback),

@@ -3,6 +3,7 @@ check raises TypeError (wrong type or dtype, listing the accepted ones) or locks
 (a shape or value that cannot work), naming the call and the argument."""
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any, Sequence, Tuple
 
@@ -109,3 +110,15 @@ def check_name(what: str, name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what}: {name} must be a str, not {type(value).__name__}")
     return value
+
+
+def check_matrix(what: str, matrix: Any, builtin: Any) -> str:
+    """A scoring matrix: a built-in name (``builtin(name)``) or a file; a bare name that is
+    neither (no directory, no extension: "blosum99") is an unknown matrix, not a missing file."""
+    check_name(what, "matrix", matrix)
+    bare = os.sep not in matrix and "." not in matrix
+    if bare and not builtin(matrix) and not os.path.exists(matrix):
+        raise InputError(f"{what}: unknown matrix {matrix!r}: not a built-in matrix (blosum45, "
+                         "blosum50, blosum62, blosum80, pam30, pam70, pam250) and no such "
+                         "NCBI-format matrix file")
+    return matrix

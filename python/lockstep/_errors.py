@@ -46,5 +46,11 @@ class OpenCLError(Error, RuntimeError):
         self.build_log = build_log
 
 
+class ConvergenceWarning(RuntimeWarning):
+    """cg stopped without reaching the tolerance for a reason other than maxiter: its true
+    residual stagnated above the tolerance (the precision's attainable accuracy; the message
+    gives the floor reached), or b is not finite."""
+
+
 class PrecisionWarning(UserWarning):
     """A result computed in lower precision than its input (apsp's float64 weights)."""

@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence as Seq, Union
 import numpy as np
 
 from . import _lockstep
-from ._checks import check_name
+from ._checks import check_matrix, check_name
 from ._context import Context, context_or_default
 from ._errors import InputError
 
@@ -54,18 +54,19 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     gap_extend``) of every query against every database sequence, best first, ties by database
     order.
 
-    queries, db: a FASTA path (gzip too), or a list of sequences (str or bytes; or (name,
-    residues) pairs such as lockstep.read_fasta's Sequence); list entries are named by their
-    index. matrix: NCBI's "blosum62", "blosum45", "blosum50", "blosum80", "pam30", "pam70",
-    "pam250" or an NCBI-format file: every letter of it scored as written, U and O (where the
-    matrix lacks them) as blastp scores them (U as C, O as X), any other letter an InputError.
-    gap_open / gap_extend: None takes blastp's default for the matrix (BLOSUM62 12/1 = BLAST
-    11/1, BLOSUM45 16/2, BLOSUM50 15/2, BLOSUM80 11/1, PAM30 10/1, PAM70 11/1, PAM250 16/2; DNA
-    7/2 = blastn 5/2). dna=True: A C G T score ``match``, other pairs ``-|mismatch|``, N and the
-    other IUPAC letters as blastn scores them; ``strand``: "both" (as blastn), "plus" or "minus".
-    evalue: keep hits with an E-value (as BLAST+ computes it) at most this (None: no cutoff;
-    BLAST's default is 10). max_target_seqs: BLAST's name for ``top``. algorithm: "auto",
-    "inter", "intra" (device) or "cpu" (the host reference, no device).
+    queries, db: a FASTA path (gzip too) or a prepared database (`lockstep makedb`), or a list
+    of sequences (str or bytes; or (name, residues) pairs such as lockstep.read_fasta's
+    Sequence); list entries are named by their index. matrix: NCBI's "blosum62", "blosum45",
+    "blosum50", "blosum80", "pam30", "pam70", "pam250" or an NCBI-format file: every letter of
+    it scored as written, U and O (where the matrix lacks them) as blastp scores them (U as C, O
+    as X), any other letter an InputError. gap_open / gap_extend: None takes blastp's default
+    for the matrix (BLOSUM62 12/1 = BLAST 11/1, BLOSUM45 16/2, BLOSUM50 15/2, BLOSUM80 11/1,
+    PAM30 10/1, PAM70 11/1, PAM250 16/2; DNA 7/2 = blastn 5/2). dna=True: A C G T score
+    ``match``, other pairs ``-|mismatch|``, N and the other IUPAC letters as blastn scores them;
+    ``strand``: "both" (as blastn), "plus" or "minus". evalue: keep hits with an E-value (as
+    BLAST+ computes it) at most this (None: no cutoff; BLAST's default is 10). max_target_seqs:
+    BLAST's name for ``top``. algorithm: "auto", "inter", "intra" (device) or "cpu" (the host
+    reference, no device).
 
     Returns a NumPy structured array, one row per hit, queries in order: query (int32, index),
     subject (int64, index into db), score (int32), query_end and subject_end (int64, 0-based
@@ -75,7 +76,7 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     statistics for the scoring), minus (bool: a hit of the query's reverse complement).
     """
     check_name("lockstep.search", "algorithm", algorithm)
-    check_name("lockstep.search", "matrix", matrix)
+    check_matrix("lockstep.search", matrix, _lockstep._is_builtin_matrix)
     check_name("lockstep.search", "strand", strand)
     if max_target_seqs is not None:
         if top != 10 and top != max_target_seqs:

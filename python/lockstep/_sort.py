@@ -12,8 +12,7 @@ still last). algorithm: "auto" (the tuning database's choice, else radix, and on
 radix-persistent for the mid range), "bitonic" (not stable), "radix" or "radix-persistent" (the
 radix sort in one persistent launch; both stable). barrier: the global barrier of bitonic and
 radix-persistent ("auto", "relaunch", "lock", ...); local_size bitonic's work-group size.
-argsort's indices are uint32 (n < 2^30, the radix sort's bound, always fits; NumPy indexes with
-them as with intp).
+argsort's indices are numpy.intp, as numpy.argsort's (on the device: int64).
 """
 from __future__ import annotations
 
@@ -22,12 +21,13 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _lockstep
+from ._array import KEY_DTYPES, Array, asarray_like_result, device_keys, is_device
 from ._checks import check_name
 from ._context import Context, context_or_default
+from ._creation import asarray
 from ._errors import InputError
 
-# The device's key dtypes: the library's key types (lockstep/sort_keys.hpp), in its order.
-KEY_DTYPES = tuple(dtype.type for _, dtype in _lockstep.key_types())
+_iota: "dict[int, Array]" = {}  # per context: 0, 1, 2, ... (argsort's values), grown as needed
 _WIDEN = {"b": np.uint32, "u": np.uint32, "i": np.int32, "f": np.float32}
 
 
@@ -56,10 +56,8 @@ def sort(a: Any, descending: bool = False, algorithm: str = "auto", barrier: str
     """A sorted copy of the 1-D array ``a``, like ``numpy.sort``; descending gives the reverse
     order. See the module docstring for the dtypes, the float order and the options. A device
     array is sorted into a new device array (no host transfer)."""
-    from ._device_ops import device_sort
-    r = device_sort(a, None, descending, algorithm, barrier, local_size, ctx)
-    if r is not NotImplemented:
-        return r[0]
+    if is_device(a):
+        return _device_sort(a, None, descending, algorithm, barrier, local_size, ctx)[0]
     a, out = as_keys("lockstep.sort", a)
     opts = _options("lockstep.sort", algorithm, barrier, local_size)
     k = _lockstep.sort(context_or_default(ctx), a, None, bool(descending), *opts)[0]
@@ -68,16 +66,15 @@ def sort(a: Any, descending: bool = False, algorithm: str = "auto", barrier: str
 
 def argsort(a: Any, descending: bool = False, algorithm: str = "auto", barrier: str = "auto",
             local_size: int = 0, ctx: Optional[Context] = None) -> Any:
-    """The permutation (uint32) that sorts ``a``: ``a[p]`` is ``sort(a)``. With algorithm
-    "radix" it is stable (equal keys keep their order: ``numpy.argsort(a, kind="stable")``);
-    "auto" may pick the bitonic sort, which orders equal keys arbitrarily."""
-    from ._device_ops import device_argsort
-    r = device_argsort(a, descending, algorithm, barrier, local_size, ctx)
-    if r is not NotImplemented:
-        return r
+    """The permutation (numpy.intp, as numpy.argsort's) that sorts ``a``: ``a[p]`` is
+    ``sort(a)``. With algorithm "radix" it is stable (equal keys keep their order:
+    ``numpy.argsort(a, kind="stable")``); "auto" may pick the bitonic sort on host arrays, which
+    orders equal keys arbitrarily (device arrays: radix)."""
+    if is_device(a):
+        return _device_argsort(a, descending, algorithm, barrier, local_size, ctx)
     a, _ = as_keys("lockstep.argsort", a)
     opts = _options("lockstep.argsort", algorithm, barrier, local_size)
-    return _lockstep.argsort(context_or_default(ctx), a, bool(descending), *opts)
+    return _lockstep.argsort(context_or_default(ctx), a, bool(descending), *opts).astype(np.intp)
 
 
 def sort_pairs(keys: Any, values: Any, descending: bool = False, algorithm: str = "auto",
@@ -87,10 +84,8 @@ def sort_pairs(keys: Any, values: Any, descending: bool = False, algorithm: str 
     ``p = numpy.argsort(keys); keys[p], values[p]``). values: any 1-D array of the same length;
     4-byte values move on the device, others through argsort. Equal keys keep their values'
     order with algorithm "radix". Device arrays (keys and 4-byte values): new device arrays."""
-    from ._device_ops import device_sort
-    r = device_sort(keys, values, descending, algorithm, barrier, local_size, ctx)
-    if r is not NotImplemented:
-        return r
+    if is_device(keys) or is_device(values):
+        return _device_sort(keys, values, descending, algorithm, barrier, local_size, ctx)
     keys, out = as_keys("lockstep.sort_pairs", keys)
     values = np.asarray(values)
     if values.ndim != 1 or values.shape[0] != keys.shape[0]:
@@ -104,3 +99,37 @@ def sort_pairs(keys: Any, values: Any, descending: bool = False, algorithm: str 
         perm = _lockstep.argsort(ctx, keys, bool(descending), *opts)
         k, v = keys[perm], values[perm]
     return (k if k.dtype == out else k.astype(out)), v
+
+
+def _device_sort(keys: Any, values: Any, descending: bool, algorithm: str, barrier: str,
+                 local_size: int, ctx: Optional[Context]) -> Tuple[Any, Any]:
+    """sort / sort_pairs of device arrays: sorted copies on the device."""
+    k = device_keys("lockstep.sort", asarray(keys, ctx=ctx))
+    out = k.copy()
+    v = None
+    if values is not None:
+        vd = asarray(values, ctx=k.ctx)
+        if vd.shape != k.shape or vd.dtype.itemsize != 4:
+            raise InputError(f"lockstep.sort_pairs: device values must be {k.shape} of 4 bytes "
+                             "each")
+        v = vd.copy()
+    _lockstep.sort_buffer(k.ctx, out.dtype, out._buf, out.size, v._buf if v is not None else None,
+                          bool(descending), algorithm, barrier, int(local_size))
+    return (asarray_like_result(out, keys),
+            asarray_like_result(v, values) if v is not None else None)
+
+
+def _device_argsort(keys: Any, descending: bool, algorithm: str, barrier: str, local_size: int,
+                    ctx: Optional[Context]) -> Any:
+    k = device_keys("lockstep.argsort", asarray(keys, ctx=ctx))
+    n = k.size
+    iota = _iota.get(id(k.ctx))
+    if iota is None or iota.size < n:  # uploaded once per context and size, then copied
+        iota = _iota[id(k.ctx)] = asarray(np.arange(max(n, 1), dtype=np.uint32), ctx=k.ctx)
+    perm = iota[:n]
+    scratch = k.copy()
+    if algorithm == "auto":
+        algorithm = "radix"  # stable, as the host argsort
+    _lockstep.sort_buffer(k.ctx, k.dtype, scratch._buf, n, perm._buf, bool(descending),
+                          algorithm, barrier, int(local_size))
+    return asarray_like_result(perm.astype(np.intp), keys)

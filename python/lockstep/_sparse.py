@@ -1,17 +1,20 @@
-"""Sparse matrices: SpMV and SpMM, a device-resident matrix that is a SciPy LinearOperator, the
-SpMV tuner and the Matrix Market reader (conjugate gradients: _cg.py)."""
+"""Sparse matrices: SpMV and SpMM (host or device operands), a device-resident matrix that is a
+SciPy LinearOperator, the SpMV tuner and the Matrix Market reader (conjugate gradients: _cg.py)."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Union
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from . import _lockstep
+from ._array import Array, asarray_like_result, is_device, order_before
 from ._checks import as_csr, as_operand, csr_arrays
 from ._context import Context, context_or_default
+from ._creation import asarray, empty
 from ._errors import InputError
+from ._spmm import spmm
 
 _VALUE_DTYPES = (np.float32, np.float64)
 
@@ -21,20 +24,26 @@ class Matrix(spla.LinearOperator):
     ``scipy.sparse.linalg.LinearOperator`` (``aslinearoperator(M)``, ``M.matvec``, ``M.matmat``,
     ``scipy.sparse.linalg.cg(M, b)``).
 
-    ``Matrix(A, ctx=None)`` uploads a ``scipy.sparse`` matrix of float32 or float64 once (other
-    formats are converted to CSR with a ``ConversionWarning``); ``M @ x`` (SpMV), ``M @ X`` (SpMM,
-    X of shape (n, k)), ``M.spmv(...)`` and ``M.cg(b)`` then send only the vectors. Operands are
-    converted as NumPy would (lists, other byte orders, integers); an operand of a wider dtype
-    (float64 x against a float32 A) is computed in that dtype, as ``A @ x`` in SciPy: the float64
-    copy of A is uploaded on first use and kept. ``rmatvec`` (A^T x) runs on the host (SciPy).
+    ``Matrix(A, ctx=None)`` copies a ``scipy.sparse`` matrix of float32 or float64 and uploads it
+    once (other formats are converted to CSR with a ``ConversionWarning``; changing A afterwards
+    changes nothing in M); ``M @ x`` (SpMV), ``M @ X`` (SpMM, X of shape (n, k)), ``M.spmv(...)``
+    and ``M.cg(b)`` then send only the vectors. Operands are converted as NumPy would (lists,
+    other byte orders, integers); an operand of a wider dtype (float64 x against a float32 A) is
+    computed in that dtype, as ``A @ x`` in SciPy: the float64 copy of A is uploaded on first use
+    and kept. ``rmatvec`` (A^T x) runs on the host (SciPy). ``M * c`` and ``c * M`` are SciPy's
+    scaled operators; a product of two sparse matrices (``M @ M``, ``M @ A``) raises
+    NotImplementedError (no SpGEMM on the device: multiply the SciPy matrices).
     """
 
     def __init__(self, A: Any, ctx: Optional[Context] = None) -> None:
         self.ctx = context_or_default(ctx)
+        given = A
         A = as_csr("lockstep.Matrix", A, _VALUE_DTYPES)
+        if A is given:  # M's values are A's at construction, in every dtype
+            A = A.copy()
         rows, cols, indptr, indices, data = csr_arrays(A)
         super().__init__(data.dtype, (rows, cols))
-        self._host = A  # for the float64 twin and rmatvec (a reference, not a copy)
+        self._host = A  # for the float64 twin and rmatvec (M's own copy)
         self._dev = {data.dtype: self._upload(data.dtype)}
         self._m = self._dev[data.dtype]
         self.nnz: int = int(indices.shape[0])
@@ -61,13 +70,10 @@ class Matrix(spla.LinearOperator):
         if (type(x) is np.ndarray and x.dtype == self.dtype and x.ndim == 1  # the fast path
                 and x.flags.c_contiguous and y is None and beta == 0):
             return m.spmv(x, None, alpha, beta, algorithm, local_size)
-        from ._device_ops import device_spmv
-        r = device_spmv(self, x, alpha, beta, y, algorithm, local_size)
-        if r is not NotImplemented:
-            return r
+        if is_device(x) or is_device(y):
+            return _device_spmv(self, x, alpha, beta, y, algorithm, local_size)
         x, dtype = as_operand("lockstep.spmv", "x", x, self.dtype, self.shape[1])
         if x.ndim == 2:
-            from ._spmm import spmm
             return spmm(self, x, alpha, beta, y, dtype)
         m = self._on(dtype)
         if y is None:
@@ -85,12 +91,20 @@ class Matrix(spla.LinearOperator):
 
     # LinearOperator: products through the device; matvec keeps SciPy's (n, 1) -> (n, 1) shape
     def __matmul__(self, x: Any) -> Any:
-        if isinstance(x, spla.LinearOperator) or sp.issparse(x) or np.isscalar(x):
-            return super().__matmul__(x)
-        return self.spmv(x)
+        if np.isscalar(x):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")  # as SciPy
+        return self.dot(x)
 
     def dot(self, x: Any) -> Any:
-        return self.__matmul__(x)
+        """``M @ x`` for an array; SciPy's operator algebra for a scalar (scaled) or another
+        LinearOperator (product); NotImplementedError for a sparse matrix or a lockstep.Matrix."""
+        if isinstance(x, Matrix) or sp.issparse(x):
+            raise NotImplementedError(
+                "lockstep.Matrix @ a sparse matrix: no sparse-sparse product (SpGEMM) on the "
+                "device; multiply the scipy.sparse matrices (A @ B) and make a Matrix of that")
+        if isinstance(x, spla.LinearOperator) or np.isscalar(x):
+            return spla.LinearOperator.dot(self, x)
+        return self.spmv(x)
 
     def matvec(self, x: Any) -> Any:
         column = getattr(x, "ndim", 1) == 2
@@ -111,11 +125,6 @@ class Matrix(spla.LinearOperator):
     def _rmatvec(self, x: np.ndarray) -> np.ndarray:
         return self._host.T @ np.ravel(x)  # the host's A^T (A is real: no conjugate needed)
 
-    def cg(self, b: Any, x0: Optional[Any] = None, **kwargs: Any) -> Tuple[Any, int]:
-        """See ``lockstep.cg``."""
-        from ._cg import cg
-        return cg(self, b, x0, **kwargs)
-
     @property
     def algorithm(self) -> str:
         """The configuration ``algorithm="auto"`` resolves to for this matrix on its device."""
@@ -124,6 +133,41 @@ class Matrix(spla.LinearOperator):
     def __repr__(self) -> str:
         return (f"<lockstep.Matrix {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, "
                 f"{self.dtype} on {self.ctx.name}>")
+
+
+def _device_spmv(M: Matrix, x: Any, alpha: float, beta: float, y: Any, algorithm: str,
+                 local_size: int) -> Any:
+    """spmv with a device operand: the result stays on the device (a pyopencl array for one)."""
+    xd = asarray(x, ctx=M.ctx)
+    dtype = np.result_type(M.dtype, xd.dtype)
+    if xd.dtype != dtype or dtype not in (np.float32, np.float64):
+        raise TypeError(f"lockstep.spmv: a device x of dtype {xd.dtype} against A's {M.dtype} "
+                        f"computes in {dtype}; convert x first (x.astype(numpy.{dtype}))")
+    if xd.ndim not in (1, 2) or xd.shape[0] != M.shape[1]:
+        raise InputError(f"lockstep.spmv: x must have shape ({M.shape[1]},) or ({M.shape[1]}, k), "
+                         f"not {xd.shape}")
+    shape = (M.shape[0],) + xd.shape[1:]
+    if y is None:
+        if beta != 0:
+            raise InputError("lockstep.spmv: beta != 0 needs y")
+        yd = empty(shape, dtype, M.ctx, xd.order)
+    else:
+        yd = asarray(y, ctx=M.ctx)
+        if yd.shape != shape or yd.dtype != dtype or (yd.ndim == 2 and yd.order != xd.order):
+            raise InputError(f"lockstep.spmv: y must be a device array {shape} {dtype} in x's "
+                             "order")
+        yd._before_use()
+    xd._before_use()
+    m = M._on(dtype)
+    if xd.ndim == 1:
+        m.spmv_buf(xd._buf, yd._buf, alpha, beta, algorithm, int(local_size))
+    elif xd.shape[1] > 0:
+        m.spmm_buf(xd._buf, yd._buf, xd.shape[1], xd.order == "F", alpha, beta)
+    if y is None:
+        return asarray_like_result(yd, x)
+    if not isinstance(y, Array):  # a pyopencl y, written in place: its queue waits for lockstep
+        order_before(M.ctx, y.queue)
+    return y
 
 
 def as_matrix(A: Union[Matrix, Any], ctx: Optional[Context]) -> Matrix:

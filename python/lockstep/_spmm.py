@@ -12,6 +12,8 @@ from ._errors import InputError
 
 def spmm(M: Any, X: np.ndarray, alpha: float, beta: float, Y: Optional[np.ndarray],
          dtype: np.dtype) -> np.ndarray:
+    if X.shape[1] == 0 and (Y is None or Y.shape == (M.shape[0], 0)):  # as SciPy: (m, 0)
+        return np.zeros((M.shape[0], 0), dtype) if Y is None else Y
     m = M._on(dtype)
     if Y is None:
         if beta != 0:

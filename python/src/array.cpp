@@ -142,6 +142,22 @@ void bind_array(py::module_& m) {
                         0;
                });
            })
+      .def("fill",
+           [](DeviceBuffer& b, const py::bytes& value, size_t bytes) {  // the first `bytes`
+             const std::string v = value;
+             const size_t size = v.size();
+             if (size != 1 && size != 2 && size != 4 && size != 8)
+               throw input_error("lockstep.Array.fill: elements of 1, 2, 4 or 8 bytes");
+             if (bytes > b.nbytes || bytes % size)
+               throw input_error("lockstep.Array.fill: out of range");
+             if (bytes)
+               device_call(*b.ctx, [&](Context& ctx) {
+                 return check(clEnqueueFillBuffer(ctx.queue()(), b.buffer(), v.data(), size, 0,
+                                                  bytes, 0, nullptr, nullptr),
+                              "clEnqueueFillBuffer"),
+                        0;
+               });
+           })
       .def("copy_from", [](DeviceBuffer& b, const DeviceBuffer& src, size_t src_offset,
                            size_t bytes) {
         if (src_offset + bytes > src.nbytes || bytes > b.nbytes)

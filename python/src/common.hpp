@@ -118,6 +118,7 @@ void bind_graph(py::module_& m);
 void bind_align(py::module_& m);
 void bind_search(py::module_& m);
 void bind_array(py::module_& m);
+void bind_elementwise(py::module_& m);
 void bind_tune(py::module_& m);
 
 }  // namespace lockstep::python

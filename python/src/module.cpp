@@ -4,6 +4,7 @@
 // with call, status, status name and build log), devices() and Context.
 #include <cerrno>
 #include <cstring>
+#include <tuple>
 
 #include "common.hpp"
 #include "lockstep/kernel_builds.hpp"
@@ -126,19 +127,32 @@ PYBIND11_MODULE(_lockstep, m) {
                d.platform + ", " + d.type + ")";
       });
 
-  m.def("_precompile", [](SharedContext& c, const std::vector<std::string>& families,
-                          const std::vector<std::string>& types, const py::object& progress) {
-    const std::vector<KernelBuild> builds = select_builds(c.ctx.info(), families, types);
-    return device_call(c, [&](Context& ctx) {
-      return precompile(ctx, builds,
-                        [&](size_t done, size_t total, const KernelBuild& b, double s) {
-                          if (progress.is_none()) return;
-                          py::gil_scoped_acquire gil;
-                          progress(done, total, b.family, b.file, s);
-                        });
-    });
+  // Warm-up (python/lockstep/_warmup.py picks the builds): the library's listing for this
+  // device and these types, as (family, file, options); and building a list of them.
+  m.def("_kernel_builds", [](SharedContext& c, const std::vector<std::string>& types) {
+    py::list out;
+    for (const KernelBuild& b : select_builds(c.ctx.info(), {}, types))
+      out.append(py::make_tuple(b.family, b.file, b.options));
+    return out;
   });
+  m.def("_precompile",
+        [](SharedContext& c,
+           const std::vector<std::tuple<std::string, std::string, std::string>>& list,
+           const py::object& progress) {
+          std::vector<KernelBuild> builds;
+          for (const auto& [family, file, options] : list)
+            builds.push_back({family, file, options});
+          return device_call(c, [&](Context& ctx) {
+            return precompile(ctx, builds,
+                              [&](size_t done, size_t total, const KernelBuild& b, double s) {
+                                if (progress.is_none()) return;
+                                py::gil_scoped_acquire gil;
+                                progress(done, total, b.family, b.file, s);
+                              });
+          });
+        });
   bind_array(m);
+  bind_elementwise(m);
   bind_spmv(m);
   bind_tune(m);
   bind_sort(m);

@@ -1,6 +1,7 @@
 // Database search: lockstep::search (on the context's device) or search_cpu (no context), the
-// sequence sets from FASTA paths or from lists of residues (bytes, or (name, bytes) pairs),
-// the hits returned as flat NumPy columns (python/lockstep/_search.py makes the structured array).
+// sequence sets from FASTA paths (or `lockstep makedb`'s prepared databases) or from lists of
+// residues (bytes, or (name, bytes) pairs), the hits returned as flat NumPy columns
+// (python/lockstep/_search.py makes the structured array).
 #include <cmath>
 
 #include "common.hpp"
@@ -8,12 +9,13 @@
 namespace lockstep::python {
 namespace {
 
-// A path (str) read with read_sequences, or a list of residues encoded with encode_exact.
+// A path (str): a FASTA file or a prepared database (read_database), or a list of residues encoded
+// with encode_exact.
 SequenceSet sequences(const py::object& src, const Scoring& s, const char* what) {
   if (py::isinstance<py::str>(src)) {
     const std::string path = src.cast<std::string>();
     py::gil_scoped_release nogil;
-    return read_sequences(path, s);
+    return read_database(path, s);
   }
   SequenceSet set;
   size_t i = 0;
@@ -68,7 +70,7 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
     for (const SearchHit& h : r.hits[q]) {
       const double e =
           ka ? evalue(ka, h.score, queries.length(size_t(h.query)), db.length(size_t(h.subject)),
-                      int64_t(db.residues.size()), int64_t(db.size()))
+                      int64_t(db.residue_count()), int64_t(db.size()))
              : std::nan("");
       if (ka && max_evalue > 0 && e > max_evalue) continue;
       query.push_back(int32_t(q));
@@ -89,6 +91,9 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
 
 }  // namespace
 
-void bind_search(py::module_& m) { m.def("search", &search_py); }
+void bind_search(py::module_& m) {
+  m.def("search", &search_py);
+  m.def("_is_builtin_matrix", &is_builtin_matrix);
+}
 
 }  // namespace lockstep::python

@@ -2,6 +2,7 @@
 // Matrix Market reader. x, y and b go straight between NumPy memory and device buffers kept with
 // the matrix: no host copy besides the one the library's DeviceCsr upload makes.
 #include <chrono>
+#include <cmath>
 
 #include "common.hpp"
 
@@ -164,7 +165,10 @@ class DeviceMatrix {
     o.preconditioner = parse_preconditioner(preconditioner);
     CgResult r = device_call(
         *c_, [&](Context& ctx) { return cg<T>(ctx.queue(), *dev_, b.buffer, x.buffer, o); });
-    return py::make_tuple(r.iterations, r.converged, r.breakdown);
+    // b not finite: rhs_norm's NaN or Inf is the first residual (any other breakdown has a
+    // finite one there)
+    const bool b_finite = r.residuals.empty() || std::isfinite(r.residuals.front());
+    return py::make_tuple(r.iterations, r.converged, r.breakdown, r.stagnation, b_finite);
   }
   /// Seconds for n chained y = A x on device buffers from C++ (enqueue n, then clFinish): the
   /// baseline of Python's chained Matrix @ x on device arrays (tools/gpu/python_bench.sh).
@@ -211,7 +215,7 @@ class DeviceMatrix {
     else
       r.converged = true;
     double last = r.residuals.empty() ? 0.0 : r.residuals.back();
-    return py::make_tuple(x, r.iterations, r.converged, r.breakdown, last);
+    return py::make_tuple(x, r.iterations, r.converged, r.breakdown, last, r.stagnation);
   }
 
   /// Seconds per call of the C++ path under spmv_py (no Python) and of the public
@@ -243,6 +247,12 @@ class DeviceMatrix {
   std::string automatic() {
     return device_call(*c_, [&](Context&) { return dev_->automatic_config().str(); });
   }
+  /// The build options of that configuration (lockstep.warmup's matrix=: its one SpMV build).
+  std::string automatic_options() {
+    return device_call(*c_, [&](Context&) {
+      return spmv_defines<T>(dev_->automatic_config(), dev_->device()).options();
+    });
+  }
 
  private:
   ContextPtr c_;
@@ -265,7 +275,8 @@ void bind_matrix(py::module_& m, const char* name) {
       .def("cg_buf", &DeviceMatrix<T>::cg_buf)
       .def("time_chain", &DeviceMatrix<T>::time_chain)
       .def("time_cpp", &DeviceMatrix<T>::time_cpp)
-      .def("automatic", &DeviceMatrix<T>::automatic);
+      .def("automatic", &DeviceMatrix<T>::automatic)
+      .def("automatic_options", &DeviceMatrix<T>::automatic_options);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ struct SwShape {
 };
 
 /// Rows of A from which the GPU pipeline takes the long pair's shape (below: the shape of the
-/// pipeline before session 9, whose 200k x 180k pair ran 404 GCUPS on the H100 against 314 with
+/// earlier pipeline, whose 200k x 180k pair ran 404 GCUPS on the H100 against 314 with
 /// the long pair's; few tall stripes do not fill the GPU there).
 constexpr size_t kLongPairRows = 500000;
 
@@ -25,8 +25,8 @@ constexpr size_t kLongPairRows = 500000;
 /// x 8 rows (blocks of 2048 rows), tiles m/128 columns wide within [256, 2048] so a diagonal is
 /// long enough to hold work but the per-tile skew of T steps stays small. Pipeline, GPUs, DNA:
 /// from kLongPairRows rows 128 work-items x 8 rows (the 16-bit kernel stacks two: 16 rows a
-/// work-item; H100, 10^6 x 10^6, one run: 1336 GCUPS against 1196 at 128 x 16, 1344 at 256 x 8;
-/// BENCHMARKS.md, session 9), publishing every 64 columns; below, 256 x 8 publishing every 128
+/// work-item; H100, 10^6 x 10^6, one run: 1336 GCUPS against 1196 at 128 x 16, 1344 at 256 x 8),
+/// publishing every 64 columns; below, 256 x 8 publishing every 128
 /// columns, in 32 bits (sw_rule_bits). Larger alphabets 64 x 16, every 64 columns (stripe k
 /// starts about k * (64 + T) steps late, so short chunks and groups keep the fill short). PoCL:
 /// small groups (its work-group barrier is a loop over work-items).

@@ -1,12 +1,14 @@
 // Traceback in bounded memory, after the score S and the end (ea, eb) are known:
 //  1. start: an anchored reverse pass from (ea, eb) over the reversed prefixes, two rows of
-//     O(m) memory, computing only cells whose value is positive and within X of the row's best
-//     (an X-drop; X doubles until a cell reaches S, the last try has no X, so the answer is
-//     exact); the first cell (row, then column) holding S is the start. Every cell it keeps
-//     is the score of a real path, so reaching S proves an optimal alignment.
+//     O(m) memory, computing only cells whose value is positive (a path whose score falls to 0
+//     is cut) and whose diagonal lies within reach of the end's (drift_bound: farther out, no
+//     path can still score S); the first cell (row, then column) holding S is the start. Every
+//     cell is the score of a real path and no cell on a path to a cell holding S is left out,
+//     so the start is that of the full pass, whatever the bound.
 //  2. path: global Gotoh alignment of A[sa..ea] x B[sb..eb] inside a band of diagonals around
-//     the corner-to-corner line, the band doubling until the global score equals S; memory
-//     one byte per band cell (La x band), never La x Lb.
+//     the corner-to-corner line, the band doubling until the global score equals S, and never
+//     wider than the box's drift_bound (which leaves every path scoring S, and so the path
+//     chosen, unchanged); memory one byte per band cell (La x band), never La x Lb.
 #include <charconv>
 #include <chrono>
 #include <limits>
@@ -17,20 +19,46 @@ namespace lockstep {
 namespace {
 
 constexpr int32_t kNeg = std::numeric_limits<int32_t>::min() / 4;
+constexpr int64_t kFar = std::numeric_limits<int64_t>::max() / 4;  // no bound
 
-// Step 1 with one X (x < 0: no X-drop). Returns false when no cell reached S.
+// How far (columns) from a corner's diagonal an alignment of score S of A[a0..a1] x B[b0..b1]
+// (inclusive) can stray: each residue of A scores at most its row's best, each of B its
+// column's, and a drift of d needs a gap of at least d columns (open + (d - 1) x extend). A
+// cell farther out lies on no path that scores S, so leaving it out changes no cell of one.
+int64_t drift_bound(const std::vector<uint8_t>& a, int64_t a0, int64_t a1,
+                    const std::vector<uint8_t>& b, int64_t b0, int64_t b1, const Scoring& s,
+                    int64_t score) {
+  const size_t n = s.alphabet.size();
+  std::vector<int32_t> row(n, kNeg), col(n, kNeg);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      row[i] = std::max(row[i], s.table[i * n + j]);
+      col[j] = std::max(col[j], s.table[i * n + j]);
+    }
+  int64_t ma = 0, mb = 0;
+  for (int64_t i = a0; i <= a1; ++i) ma += row[a[size_t(i)]];
+  for (int64_t j = b0; j <= b1; ++j) mb += col[b[size_t(j)]];
+  const int64_t spare = std::min(ma, mb) - score - s.gap_open;  // a gap's cost beyond its open
+  if (spare < 0) return 0;
+  if (s.gap_extend <= 0) return kFar;
+  return std::min(kFar, spare / s.gap_extend + 1);
+}
+
+// Step 1, the columns within `drift` of the end's diagonal. Returns false when no cell
+// reached S.
 bool find_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
-                AlignResult& r, int64_t x) {
+                AlignResult& r, int64_t drift) {
   const int64_t ea = r.end_a, eb = r.end_b, m = eb + 1;
   const int32_t open = s.gap_open, ext = s.gap_extend;
   std::vector<int32_t> H(size_t(m) + 1, kNeg), F(size_t(m) + 1, kNeg), Hn(H), Fn(F);
   int64_t lo = 0, hi = 0;  // live columns of the previous row (q), [lo, hi)
   for (int64_t p = 0; p <= ea && lo < hi + (p == 0); ++p) {
     const int32_t* row = &s.table[size_t(a[size_t(ea - p)]) * s.alphabet.size()];
-    int32_t e = kNeg, left = kNeg, best = kNeg;
+    int32_t e = kNeg, left = kNeg;
     int64_t nlo = -1, nhi = 0;
     // H[q+1] = previous row at column q; diag of column q is H[q] (q-1 of the previous row).
-    for (int64_t q = lo; q < m; ++q) {
+    const int64_t qlo = std::max(lo, p - drift), qhi = std::min(m, p + drift + 1);
+    for (int64_t q = qlo; q < qhi; ++q) {
       const int32_t diag = (p == 0 && q == 0) ? 0 : H[size_t(q)];
       e = std::max(e - ext, left - open);
       const int32_t f = std::max(F[size_t(q) + 1] - ext, H[size_t(q) + 1] - open);
@@ -40,13 +68,12 @@ bool find_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, co
         r.start_b = eb - q;
         return true;
       }
-      const bool dead = h <= 0 || (x >= 0 && best > kNeg && int64_t(h) < int64_t(best) - x);
+      const bool dead = h <= 0;
       if (dead) h = kNeg, e = kNeg;
       Hn[size_t(q) + 1] = h;
       Fn[size_t(q) + 1] = dead ? kNeg : f;
       left = h;
       if (!dead) {
-        best = std::max(best, h);
         if (nlo < 0) nlo = q;
         nhi = q + 1;
       }
@@ -63,10 +90,14 @@ bool find_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, co
   return false;
 }
 
-// Step 2 with band half-width w: returns the global score and fills the cigar.
+// Step 2 with band half-width w, inside `reach` of both corners' diagonals (drift_bound):
+// returns the global score and fills the cigar.
 int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
-                      int64_t w, int64_t target, std::string& cigar, size_t& bytes) {
-  const int64_t kmin = std::min<int64_t>(0, lb - la) - w, kmax = std::max<int64_t>(0, lb - la) + w;
+                      int64_t w, int64_t reach, int64_t target, std::string& cigar, size_t& bytes) {
+  const int64_t kmin =
+      std::max(std::min<int64_t>(0, lb - la) - w, std::max(-reach, lb - la - reach));
+  const int64_t kmax =
+      std::min(std::max<int64_t>(0, lb - la) + w, std::min(reach, lb - la + reach));
   const int64_t band = kmax - kmin + 1;
   if (double(la + 1) * double(band) > 4e9)
     throw input_error("traceback: the band would need more than 4 GB");
@@ -141,14 +172,13 @@ void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, con
   r.cigar.clear();
   r.start_a = r.start_b = -1;
   if (r.score <= 0) return;
-  bool found = false;
-  for (int64_t x = 8 * (int64_t(s.gap_open) + 8 * s.gap_extend + 8 * s.max_score()); !found; x *= 4)
-    found = find_start(a, b, s, r, x > int64_t(r.score) ? -1 : x) || x > int64_t(r.score);
+  find_start(a, b, s, r, drift_bound(a, 0, r.end_a, b, 0, r.end_b, s, r.score));
   if (r.start_a < 0) throw std::logic_error("traceback: the reverse pass did not reach the score");
   const int64_t la = r.end_a - r.start_a + 1, lb = r.end_b - r.start_b + 1;
+  const int64_t reach = drift_bound(a, r.start_a, r.end_a, b, r.start_b, r.end_b, s, r.score);
   for (int64_t w = 32;; w *= 2) {
     const int64_t g = banded_global(&a[size_t(r.start_a)], la, &b[size_t(r.start_b)], lb, s, w,
-                                    r.score, r.cigar, r.traceback_bytes);
+                                    reach, r.score, r.cigar, r.traceback_bytes);
     if (g == r.score) break;
     if (w > la + lb)
       throw std::logic_error("traceback: the global score never reached the local one");

@@ -26,17 +26,17 @@ static_assert(int(BarrierOrder::fence) == BARRIER_ORDER_FENCE &&
 
 namespace {
 
-// The measured defaults (BENCHMARKS.md ## barrier): the NVIDIA ordering variant and the spacing
+// The measured defaults (BENCHMARKS.md, Barriers): the NVIDIA ordering variant and the spacing
 // of lock-free / tree flag words. Change them here from new numbers.
-// H100, 2026-11-23: relaxed spins then one acquire were fastest for every strategy and size
+// On the H100 relaxed spins then one acquire were fastest for every strategy and size
 // (lock 132 x 256: fence 1.306 us, acqrel 1.000, acqrel-rspin 0.947), with zero errors.
 constexpr BarrierOrder kDefaultNvOrder = BarrierOrder::acqrel_rspin;
 constexpr int kDefaultFlagStride = 1;
 // The spin pause of grouped-lock on NVIDIA (ns between polls of the top word; BarrierVariant).
-// 2026-11-27, 1056 x 256, barriers alone, beside grid.sync() in one run: H100 no pause 2.068 us,
+// 1056 x 256, barriers alone, beside grid.sync() in one run: H100 no pause 2.068 us,
 // 16 ns 1.995, 32 ns 1.954, 64 ns 2.046 (grid.sync 2.234); H200 0 / 32 / 100 / 300 ns 1.80 / 1.66
 // / 1.72 / 1.72 (grid.sync 2.21). The lock gains nothing (H100 132 x 256: 0.958 us without,
-// 0.983 with 32 ns; 264 x 1024 1.431 / 1.422), so it keeps 0 (BENCHMARKS.md, eighth session).
+// 0.983 with 32 ns; 264 x 1024 1.431 / 1.422), so it keeps 0.
 constexpr int kDefaultGroupedSpinNs = 32;
 constexpr int kMaxSpinNs = 100000;
 int round_line(int n) { return (n + BARRIER_LINE - 1) / BARRIER_LINE * BARRIER_LINE; }

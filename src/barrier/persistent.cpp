@@ -74,10 +74,17 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
     s = *config.barrier;
     if (!groups) groups = config.max_groups;
   } else {
-    BarrierStrategy probe = config.barrier.value_or(BarrierStrategy::lock);
-    if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
-    build(probe, 1);
-    const int resident = coresident_;
+    // A CPU device's answer is its compute units whatever the kernel (max_coresident_groups: one
+    // group per worker thread), so it needs no probe build: on PoCL a probe whose barrier
+    // constants differ from the real build's (grouped-lock's group size, lock-free's lock) is a
+    // whole extra LLVM compile.
+    int resident = int(ctx.info().compute_units);
+    if (ctx.info().type != "CPU") {
+      BarrierStrategy probe = config.barrier.value_or(BarrierStrategy::lock);
+      if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
+      build(probe, 1);
+      resident = coresident_;
+    }
     if (!groups) groups = config.max_groups ? std::min(config.max_groups, resident) : resident;
     if (!config.barrier) {  // auto: the rule when the groups fit, else one launch per phase
       s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)

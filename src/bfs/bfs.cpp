@@ -32,7 +32,7 @@ struct Chooser {
     const int64_t nf = f.count, mf = f.edges;
     if (g.has_in_edges()) {
       // Beamer's edge test, for frontiers that are large in vertices or in edges: on RMAT 22 a
-      // frontier of 7915 hubs (19.6M edges) took 6.1 of 6.9 ms in `multi` (H100, 2026-11-23),
+      // frontier of 7915 hubs (19.6M edges) took 6.1 of 6.9 ms in `multi` (H100),
       // where bottom-up scans 106M edges in 0.15 ms.
       const bool big = nf > rule.multi_max || mf > rule.lb_edges;
       bottom_up =

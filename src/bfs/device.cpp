@@ -20,6 +20,12 @@ Defines bfs_defines(int local, int wave) {
   return d;
 }
 
+Defines bfs_dist_defines(int local, int wave) {
+  Defines d = BfsWide::defines(bfs_defines(local, wave), local);
+  d.set("BFS_OFFSET", "long").set("BFS_EDGES_64", 1);
+  return d;
+}
+
 // The default work-group size under every barrier strategy, and the largest (1024, where the
 // device allows it) under the lock barrier; the device rule's wave width (BfsOptions 0).
 void bfs_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {

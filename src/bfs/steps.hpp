@@ -18,6 +18,9 @@ inline int bfs_wave_width(const DeviceInfo& d, int requested) {
 /// LOCAL_QUEUE and WAVE_WIDTH, the -D set every BFS kernel shares (cl/bfs_persistent.cl gets
 /// LOCAL_SIZE and the barrier's from PersistentKernel; the others LOCAL_SIZE, see BfsDevice).
 Defines bfs_defines(int local, int wave);
+/// The distributed BFS's -D set (lockstep::mpi, cl/bfs_dist.cl and its bfs_bitmap.cl and
+/// bfs_lb.cl kernels): bfs_defines with BfsWide's tile, 64-bit offsets and edge counts.
+Defines bfs_dist_defines(int local, int wave);
 
 struct Frontier {
   int64_t count = 0, edges = 0;  // vertices, and the sum of their out-degrees
@@ -31,8 +34,8 @@ void summarize(const CsrGraph& g, BfsResult& r);
 /// hardware threads), at least one. A region too small to feed a thread runs serially: waking
 /// an idle team costs more than it saves there. On the 64-core host (nvidia-h100-x4, a VM),
 /// waking even one more thread cost 1-9 ms at times: facebook_combined (176K in-edges, two
-/// threads at 65536 edges a thread) took 3-9 ms a search against 0.2 ms serial (BENCHMARKS.md,
-/// twelfth session). Serially the whole-graph CPU path's graphs (<= 16384 x 16 edges) take
+/// threads at 65536 edges a thread) took 3-9 ms a search against 0.2 ms serial on the 64-core
+/// host. Serially the whole-graph CPU path's graphs (<= 16384 x 16 edges) take
 /// 0.05-0.11 ms on the 2-core machine.
 constexpr int64_t kCpuEdgesPerThread = int64_t(1) << 18;
 int cpu_team(int threads, int64_t work_edges);

@@ -120,10 +120,16 @@ CgResult cg_classic(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgO
     ++res.replacements;
     verified = true;
   };
+  CgStagnation<T> stagnation;
   for (int k = 0; k < o.maxit; ++k) {
     if (res.residuals.back() <= o.tol) {
       if (verified) break;
       verify();
+      if (res.residuals.back() > o.tol && stagnation.stalled(s, x, res.residuals.back())) {
+        res.stagnation = stagnation.why(o.tol);
+        res.residuals.back() = stagnation.restore(s, x);
+        break;
+      }
       --k;
       continue;
     }
@@ -165,6 +171,7 @@ CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& 
     r.residuals.insert(r.residuals.end(), c.residuals.begin(), c.residuals.end());
     r.replacements += c.replacements;
     r.breakdown = c.breakdown;
+    r.stagnation = c.stagnation;
   }
   r.converged = r.breakdown.empty() && !r.residuals.empty() && r.residuals.back() <= o.tol;
   return r;

@@ -56,7 +56,7 @@ cl::Event cg_enqueue_sums(cl::CommandQueue& q, const cl::Buffer& partial, int gr
 /// are queued behind other work, else plain. Into pageable memory such a read held NVIDIA's
 /// in-order queue until the host waited for it: pipelined CG's boundary launch and exchange,
 /// enqueued behind its sums reads, started only when read_sums waited (`--iteration-timeline` on
-/// 4 H200s, session 14: the pack began 0.3 ms after the reads ended). A read the host waits for
+/// 4 H200s: the pack began 0.3 ms after the reads ended). A read the host waits for
 /// at once keeps plain memory: pinned, one-rank pipelined CG ran 0.96-1.07 ms an iteration in
 /// six runs, plain 0.97-0.99 in four (the same call; the same code otherwise).
 template <typename T>
@@ -113,6 +113,45 @@ template <typename T>
 void copy(cl::CommandQueue& q, int n, const cl::Buffer& src, cl::Buffer& dst) {
   if (n) check(q.enqueueCopyBuffer(src, dst, 0, 0, size_t(n) * sizeof(T)), "clEnqueueCopyBuffer");
 }
+
+/// Convergence checks whose true residual b - A x stays above tol: the recursive residual went
+/// below tol, the true one did not (rounding: tol is below the accuracy the precision can
+/// attain for this matrix). Restarting from the true residual then only repeats this, up to
+/// maxit; after kChecks checks in a row that did not lower the best true residual by kGain,
+/// `stalled` says stop, `restore` puts back the x of the best check and `why` says at which
+/// floor.
+template <typename T>
+struct CgStagnation {
+  static constexpr int kChecks = 5;
+  static constexpr double kGain = 0.5;
+  double best = HUGE_VAL, floor = HUGE_VAL;  // the best true residual and the last mark
+  int checks = 0;                            // since the best last fell by kGain
+  cl::Buffer best_x;                         // the x of `best`
+  /// Records the true residual of a check that was above tol (and x when it is the best);
+  /// true: stop.
+  bool stalled(CgSpace<T>& s, const cl::Buffer& x, double true_residual) {
+    if (true_residual < best) {
+      best = true_residual;
+      if (!best_x()) best_x = s.vector();
+      copy<T>(s.queue(), s.n(), x, best_x);
+    }
+    if (best <= kGain * floor) floor = best, checks = 0;
+    return ++checks > kChecks;
+  }
+  /// x = the best check's x; returns its true residual.
+  double restore(CgSpace<T>& s, cl::Buffer& x) const {
+    copy<T>(s.queue(), s.n(), best_x, x);
+    return best;
+  }
+  std::string why(double tol) const {
+    std::ostringstream m;
+    m << "stagnation: the true residual ||b - Ax|| / ||b|| stays at " << best << " (best over "
+      << kChecks + 1 << " convergence checks) above tol " << tol << ": the accuracy "
+      << (std::is_same_v<T, float> ? "float" : "double") << " attains for this matrix"
+      << (std::is_same_v<T, float> ? "; solve in double (float64) for a smaller residual" : "");
+    return m.str();
+  }
+};
 
 /// y = d .* x on n values (cl/cg.cl's cg_scale).
 template <typename T>

@@ -79,7 +79,7 @@ struct Pipelined {
   // The fused distributed update's sums reads, each behind its own launch (read_sums waits for
   // them), on a queue of their own: ahead of the exchange's pack and downloads, which they
   // waited behind when read_sums enqueued them, and off the kernels' queue, where each read
-  // delayed the next kernel by 50-75 us (4 H200s, session 14, `--iteration-timeline`).
+  // delayed the next kernel by 50-75 us (4 H200s, `--iteration-timeline`).
   std::pair<cl::Event, cl::Event> queued_reads;
   cl::CommandQueue reads;
   IterationTimeline timeline{nullptr};  // the fused distributed path's, when asked for
@@ -144,7 +144,7 @@ struct Pipelined {
       // polls of the event): the reads need nothing more from the host (their launches' halo
       // arrived in await_halo), and the exchange the boundary started moves on in the next
       // await_halo, behind the next interior rows. Polling, the host saw the last read 65 us
-      // after it ended at 4 ranks (4 H200s, session 14).
+      // after it ended at 4 ranks (4 H200s).
       check(queued_reads.second.wait(), "clWaitForEvents");
       cg_add_sums(host.get(), size_t(groups + (split ? early_groups : 0)) * 3, v);
       timeline.sums(queued_reads.first, queued_reads.second);
@@ -211,8 +211,8 @@ struct Pipelined {
   // cross-queue barrier at the head of each iteration.) Each part's partial sums are read right
   // behind its launch, on a queue of their own, into pinned memory (cg_sums_host), ahead of the
   // exchange's pack and downloads: read last, behind them, the device idled 0.22 ms between
-  // iterations at 4 ranks; now 0.03 (4 H200s, session 14: 0.394 ms an iteration against 0.438 in
-  // the same call). The buffer pairs make the overlap safe across ranks: an exchange uploads into
+  // iterations at 4 ranks; now 0.03 (4 H200s: 0.394 ms an iteration against 0.438 in
+  // the same run). The buffer pairs make the overlap safe across ranks: an exchange uploads into
   // the halo slots of the new input, which no kernel of this iteration reads (they gather from the
   // old one and write the new one's rows 0..n-1 only) and whose last readers, the previous
   // iteration's kernels, have ended (the host read their partial sums before it got here);
@@ -308,6 +308,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     if (next == k) res.residuals.pop_back();
     k = next - 1;
   };
+  CgStagnation<T> stagnation;
   for (;; ++k) {
     s.start_sum(v, 3);                              // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
@@ -323,6 +324,12 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
       if (replaced_now || !k) break;  // a true residual (or x = 0's)
       replace_and_check(k);  // verify it; the nv computed above belongs to the old w: redo it
       if (!res.fallback.empty()) break;
+      const double true_residual = std::sqrt(std::max(0.0, v[2])) / bb;
+      if (true_residual > o.tol && stagnation.stalled(s, x, true_residual)) {
+        res.residuals.push_back(stagnation.restore(s, x));
+        res.stagnation = stagnation.why(o.tol);
+        break;
+      }
       continue;
     }
     if (k >= o.maxit) break;

@@ -98,6 +98,7 @@ CgResult cg_single(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOp
     verified = restarted = true;
   };
   double gamma_old = 0, alpha_old = 0;
+  CgStagnation<T> stagnation;
   for (int k = 0; k < o.maxit; ++k) {
     if (!std::isfinite(v[2])) {
       res.breakdown = cg_breakdown(k, "(r,r)", v[2]);
@@ -106,6 +107,11 @@ CgResult cg_single(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOp
     if (res.residuals.back() <= o.tol) {
       if (verified) break;
       verify();
+      if (res.residuals.back() > o.tol && stagnation.stalled(s, x, res.residuals.back())) {
+        res.stagnation = stagnation.why(o.tol);
+        res.residuals.back() = stagnation.restore(s, x);
+        break;
+      }
       --k;
       continue;
     }

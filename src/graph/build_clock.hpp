@@ -1,6 +1,6 @@
 // Internal: per-phase wall times of a CSR build (graph/rows.cpp, mpi/bfs_graph.cpp), printed to
 // stderr as `build_phase <where> <phase>_s=<seconds>` when LOCKSTEP_BUILD_TIMES is set (a
-// profiling aid for issue 37's R-MAT builds; silent otherwise). lap() prints the time since the
+// profiling aid for large R-MAT builds; silent otherwise). lap() prints the time since the
 // previous lap; tally() adds it to a phase that repeats (a distributed round's steps), printed
 // with the clock's last line.
 #pragma once

@@ -1,4 +1,4 @@
-// Internal: the cache-friendly half of a CSR build (issue 37). The entries, as (row, column)
+// Internal: the cache-friendly half of a CSR build. The entries, as (row, column)
 // pairs, are first scattered into buckets of consecutive rows (a few thousand buckets, each
 // about one L2 of entries, boundaries on keys = row >> shift); then each bucket is finished by
 // one thread in its own scratch: its rows counted, its columns placed, each row sorted (radix

@@ -3,7 +3,7 @@
 // private histogram in L2), the keys are gathered into buckets of about an L2 of entries, and
 // the second pass scatters the (row, column) pairs into their bucket's staging slice at the
 // chunk's own cursor (no atomics, a few thousand write streams); graph/row_buckets.cpp then
-// finishes each bucket in cache. (Until issue 37: atomic degree counts, entries placed with
+// finishes each bucket in cache. (The earlier build: atomic degree counts, entries placed with
 // atomic cursors anywhere among the n rows, then the rows sorted: R-MAT 22 in 7.4 s on 2 cores.)
 #include "graph/rows.hpp"
 

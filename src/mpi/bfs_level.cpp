@@ -25,8 +25,7 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
     throw input_error("bfs: the work-group size " + std::to_string(local) +
                       " must be a multiple of the wave width " + std::to_string(wave) +
                       " and of 32");
-  Defines d = detail::BfsWide::defines(detail::bfs_defines(local, wave), local);
-  d.set("BFS_OFFSET", "long").set("BFS_EDGES_64", 1);
+  const Defines d = detail::bfs_dist_defines(local, wave);
   expand = c.kernel("bfs_dist.cl", "bfs_dist_expand", d);
   lb_expand = c.kernel("bfs_dist.cl", "bfs_dist_lb_expand", d);
   claim = c.kernel("bfs_dist.cl", "bfs_dist_claim", d);

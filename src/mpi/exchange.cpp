@@ -44,7 +44,7 @@ std::string SpmvExchange<T>::waiting_for(const A& a) {
 // The pack, first on the main queue (behind x's last write): run() enqueues the interior rows
 // right after it, before any host work of the exchange, so they never wait for the host or a
 // transfer. (A pack on the copy queue did not overlap the interior kernel on the H100: it ran
-// after it, 0.15 ms late at 4 ranks; BENCHMARKS.md, eleventh session.)
+// after it, 0.15 ms late at 4 ranks.)
 template <typename T>
 void SpmvExchange<T>::pack(A& a, cl::Buffer& x) {
   a.pack_ = cl::Event();

@@ -69,7 +69,8 @@ const std::vector<Entry>& table() {
         {"small_items", "32"},
         {"min_tiles_per_cu", "1"},
         {"min_tiles_per_cu_pairs", "2"}}},
-      // SpMV's untuned rule (tools/bench/fit_spmv_rule.py, H100 fp64 tuning data of 2026-11-22).
+      // SpMV's untuned rule (tools/bench/fit_spmv_rule.py, H100 fp64 tuning data;
+      // BENCHMARKS.md, "Defaults as data").
       // CPUs: one row per work-item vectorises best.
       {kPortable,
        "spmv",
@@ -142,7 +143,8 @@ Values Values::resolve(const Key& key, const std::string& rule) {
   for (const auto& [name, ranked] : best) {
     v.text_.emplace_back(name, ranked.second);
     // from_chars: "0.15" whatever the process's locale, and no iostreams (a std::istringstream
-    // here crashed the Python module on NVIDIA's driver: session 10, BENCHMARKS.md)
+    // here crashed the Python module
+    // beside NVIDIA's driver)
     const std::string& t = ranked.second;
     double x = std::numeric_limits<double>::quiet_NaN();
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);

@@ -219,8 +219,8 @@ cl::Device select_device(const std::string& spec_in, size_t nth) {
     const size_t digits = spec.size() - std::min(spec.find_first_not_of('0'), spec.size());
     const size_t k = digits > 9 ? all.size() : size_t(std::strtoul(spec.c_str(), nullptr, 10));
     if (k >= all.size())
-      throw input_error(named + ": device index out of range; " + listing() +
-                        " (see `lockstep devices`)");
+      throw device_not_found_error(named + ": device index out of range; " + listing() +
+                                   " (see `lockstep devices`)");
     return all[k];
   }
   // The GPUs (no spec), or the devices whose name or platform contains the text: the nth.

@@ -2,6 +2,7 @@
 #include "runtime/disk_cache.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,6 +149,21 @@ bool store_or_warn(const fs::path& file, std::string_view bytes, const std::stri
               << "); continuing without storing it\n";
   });
   return false;
+}
+
+Lock::Lock(const std::filesystem::path& path, bool folder) {
+  if (!folder) {
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+  }
+  fd_ = folder ? ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+               : ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+  }
+}
+
+Lock::~Lock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 
 }  // namespace disk_cache

@@ -55,4 +55,20 @@ std::string write_atomic(const std::filesystem::path& file, std::string_view byt
 bool store_or_warn(const std::filesystem::path& file, std::string_view bytes,
                    const std::string& what);
 
+/// An exclusive advisory lock (flock) on a folder, or on a lock file that is created if missing,
+/// held for the object's life; none (and no error) if the path cannot be opened. Processes
+/// sharing a cache root take it around read-check-write: the tuning database's folder, and a
+/// program's `locks/<hash>.lock` while it compiles (so a second process waits and loads the binary
+/// instead of compiling the same program again).
+class Lock {
+ public:
+  explicit Lock(const std::filesystem::path& path, bool folder = false);
+  ~Lock();
+  Lock(const Lock&) = delete;
+  Lock& operator=(const Lock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace lockstep::disk_cache

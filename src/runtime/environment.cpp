@@ -18,7 +18,8 @@ const std::vector<Variable>& variables() {
        "the first GPU, else the first device; under MPI the local rank's GPU"},
       {"LOCKSTEP_SHOW_BUILDS",
        "`1`: print every kernel build (file, `-D` options, device, cache level) and any "
-       "non-empty build log to standard error; on in the tests",
+       "non-empty build log to standard error; on in the tests. Otherwise a build prints "
+       "nothing unless it fails (PoCL's compiler summaries held back)",
        "off"},
       {"LOCKSTEP_BUILD_OPTIONS",
        "extra compiler options for every kernel build, e.g. `-cl-nv-verbose` (ptxas register "

@@ -1,12 +1,16 @@
-// kernel_builds(): every family's list of builds for a described device, deduplicated. The
-// families list their own builds (detail::*_kernel_builds, next to their launches); this file
-// only describes devices and collects.
+// The kernel registry (kernel_families()) and what reads it: kernel_builds() for a described
+// device, deduplicated; the registered files; the files a process built outside it. The families
+// list their own builds (detail::*_kernel_builds, next to their launches); this file only
+// describes devices, holds the table and collects.
 #include "lockstep/kernel_builds.hpp"
 
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
+
+#include "bfs/steps.hpp"
 
 namespace lockstep {
 
@@ -94,25 +98,9 @@ double precompile(Context& ctx, const std::vector<KernelBuild>& builds,
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
-  std::vector<KernelBuild> all;
-  detail::barrier_kernel_builds(target, all);
-  if (target.c20_atomics) {   // LOCKSTEP_BARRIER_C11=0: the OpenCL C 1.2 ordering path, built
-    DeviceInfo c12 = target;  // by the barrier family (the other persistent kernels include
-    c12.c20_atomics = false;  // the same barrier.cl; listing them twice would double the pass)
-    detail::barrier_kernel_builds(c12, all);
-  }
-  detail::spmv_kernel_builds(target, all);
-  detail::spmm_kernel_builds(target, all);
-  detail::blas1_kernel_builds(target, all);
-  detail::cg_kernel_builds(target, all);
-  detail::sort_kernel_builds(target, all);
-  detail::bfs_kernel_builds(target, all);
-  detail::align_kernel_builds(target, all);
-  detail::apsp_kernel_builds(target, all);
-  detail::copy_kernel_builds(target, all);
-  // cl/halo.cl (lockstep::mpi, src/mpi/spmv.cpp, built only with LOCKSTEP_MPI) gets
-  // set_value_type<T> alone.
+// lockstep::mpi's kernels, listed in the core library (the MPI library is optional).
+void detail::mpi_kernel_builds(const DeviceInfo& target, std::vector<KernelBuild>& out) {
+  // cl/halo.cl (src/mpi/exchange.cpp) gets set_value_type<T> alone.
   for (bool fp64 : {false, true}) {
     if (fp64 && !target.fp64) continue;
     Defines h;
@@ -120,12 +108,82 @@ std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
       set_value_type<double>(h);
     else
       set_value_type<float>(h);
-    all.push_back({"mpi/halo", "halo.cl", h.options()});
+    out.push_back({"mpi/halo", "halo.cl", h.options()});
+  }
+  // The distributed BFS (src/mpi/bfs_level.cpp) at its default work-group size.
+  const int wave = detail::bfs_wave_width(target, 0), local = 256;
+  if (local % wave == 0) {
+    const std::string o = detail::bfs_dist_defines(local, wave).options();
+    for (const char* file : {"bfs_dist.cl", "bfs_bitmap.cl", "bfs_lb.cl"})
+      out.push_back({"mpi/bfs", file, o});
+  }
+}
+
+const std::vector<KernelFamily>& kernel_families() {
+  static const std::vector<KernelFamily> families = {
+      {"barrier", detail::barrier_kernel_builds}, {"spmv", detail::spmv_kernel_builds},
+      {"spmm", detail::spmm_kernel_builds},       {"blas1", detail::blas1_kernel_builds},
+      {"cg", detail::cg_kernel_builds},           {"sort", detail::sort_kernel_builds},
+      {"bfs", detail::bfs_kernel_builds},         {"align", detail::align_kernel_builds},
+      {"search", detail::search_kernel_builds},   {"apsp", detail::apsp_kernel_builds},
+      {"copy", detail::copy_kernel_builds},       {"mpi", detail::mpi_kernel_builds}};
+  return families;
+}
+
+std::vector<KernelBuild> kernel_builds(const DeviceInfo& target) {
+  std::vector<KernelBuild> all;
+  for (const KernelFamily& f : kernel_families()) {
+    f.builds(target, all);
+    if (f.builds == detail::barrier_kernel_builds && target.c20_atomics) {
+      // LOCKSTEP_BARRIER_C11=0: the OpenCL C 1.2 ordering path, built by the barrier family (the
+      // other persistent kernels include the same barrier.cl; listing them twice would double
+      // the pass).
+      DeviceInfo c12 = target;
+      c12.c20_atomics = false;
+      f.builds(c12, all);
+    }
   }
   std::set<std::pair<std::string, std::string>> seen;
   std::vector<KernelBuild> out;
   for (auto& b : all)
     if (seen.insert({b.file, b.options}).second) out.push_back(std::move(b));
+  return out;
+}
+
+const std::set<std::string>& registered_kernel_files() {
+  static const std::set<std::string> files = [] {
+    std::set<std::string> f;
+    for (const DeviceInfo& d :
+         {device_profile("amd", 0, "2.0"), device_profile("intel", 0, "3.0"),
+          device_profile("nvidia", 0, "1.2"), device_profile("cpu", 0, "3.0")})
+      for (const KernelBuild& b : kernel_builds(d)) f.insert(b.file);
+    return f;
+  }();
+  return files;
+}
+
+namespace {
+std::mutex built_mutex;
+std::set<std::string>& built_files() {
+  static auto* files = new std::set<std::string>();  // read at exit by the test binaries
+  return *files;
+}
+}  // namespace
+
+void detail::note_kernel_file(const std::string& file) {
+  std::lock_guard<std::mutex> lock(built_mutex);
+  built_files().insert(file);
+}
+
+std::vector<std::string> unregistered_kernel_files() {
+  std::set<std::string> built;
+  {
+    std::lock_guard<std::mutex> lock(built_mutex);
+    built = built_files();
+  }
+  std::vector<std::string> out;
+  for (const std::string& f : built)
+    if (!registered_kernel_files().count(f)) out.push_back(f);
   return out;
 }
 

@@ -5,14 +5,21 @@
 // collision or a stale or corrupt file is detected and rebuilt; written atomically.
 // LOCKSTEP_SHOW_BUILDS=1 prints each build's file, options, device and cache level to stderr, and
 // a compiler's non-empty build log; LOCKSTEP_BUILD_OPTIONS adds options to every build (e.g.
-// -cl-nv-verbose for ptxas's register and spill counts on NVIDIA).
+// -cl-nv-verbose for ptxas's register and spill counts on NVIDIA). Otherwise a build says nothing
+// unless it fails (the error carries the whole build log): see QuietStderr.
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
+#include <optional>
+#include <regex>
 
+#include "lockstep/kernel_builds.hpp"
 #include "lockstep/runtime.hpp"
 #include "lockstep/version.hpp"
 #include "runtime/disk_cache.hpp"
@@ -33,6 +40,51 @@ std::string build_log(const cl::Program& p, const cl::Device& d) {
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
+
+// PoCL's in-process clang prints its "N warnings generated." summary to the process's stderr
+// while it builds (the warnings themselves go to the build log), so a user's first run would show
+// a compiler's summary they cannot act on. Unless LOCKSTEP_SHOW_BUILDS asks to see builds, fd 2
+// goes to a temporary file for the build; afterwards everything else that arrived there (another
+// thread's message) is written back to stderr, and only those summary lines are dropped.
+class QuietStderr {
+ public:
+  QuietStderr() {
+    if (show_builds()) return;
+    static std::mutex one_at_a_time;  // fd 2 is the process's: nested redirections would leak
+    held_ = std::unique_lock<std::mutex>(one_at_a_time);
+    std::fflush(stderr);
+    tmp_ = std::tmpfile();
+    saved_ = tmp_ ? dup(2) : -1;
+    if (saved_ < 0 || dup2(fileno(tmp_), 2) < 0) restore();
+  }
+  ~QuietStderr() { restore(); }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  void restore() {
+    if (saved_ >= 0) {
+      std::fflush(stderr);
+      dup2(saved_, 2);
+      close(saved_);
+      saved_ = -1;
+      std::rewind(tmp_);
+      char line[4096];
+      while (std::fgets(line, sizeof line, tmp_)) {
+        static const std::regex summary_re(
+            "[0-9]+ (warning|error)s?( and [0-9]+ (warning|error)s?)? generated\\.\\s*");
+        const bool summary = std::regex_match(line, summary_re);
+        if (!summary) std::fputs(line, stderr);
+      }
+      std::fflush(stderr);
+    }
+    if (tmp_) std::fclose(tmp_);
+    tmp_ = nullptr;
+  }
+  std::unique_lock<std::mutex> held_;
+  std::FILE* tmp_ = nullptr;
+  int saved_ = -1;
+};
 
 // Returns the binary stored under `key`, or empty when absent, stale or corrupt.
 std::vector<unsigned char> load_binary(const fs::path& file, const std::string& key) {
@@ -96,6 +148,12 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   cl_int err;
   const char* level = "compiled";
 
+  // Another process compiling the same program (a parallel test run, two CLI runs) holds its
+  // lock file: wait for it, then load its binary instead of compiling again.
+  std::optional<disk_cache::Lock> compiling;
+  if (!file_path.empty())
+    compiling.emplace(disk_cache::folder("locks") /
+                      file_path.filename().replace_extension(".lock"));
   if (!file_path.empty()) {
     auto bin = load_binary(file_path, key);
     if (!bin.empty()) {
@@ -114,7 +172,10 @@ cl::Program build(const cl::Context& ctx, const cl::Device& dev, const std::stri
   }
   cl::Program p(ctx, source, false, &err);
   check(err, "clCreateProgramWithSource");
-  err = p.build({dev}, options.c_str());
+  {
+    QuietStderr quiet;
+    err = p.build({dev}, options.c_str());
+  }
   if (err != CL_SUCCESS)
     throw opencl_error("clBuildProgram(" + file + ", \"" + options + "\")", err, build_log(p, dev));
   ++stats.compiles;
@@ -149,6 +210,7 @@ cl::Program program(const cl::Context& context, const cl::Device& device, const 
     ++stats.memory_hits;
     return it->second;
   }
+  detail::note_kernel_file(file);  // the test binaries check it against the kernel registry
   const auto t0 = std::chrono::steady_clock::now();
   cl::Program p = build(context, device, file, source, options);
   stats.build_ms +=
@@ -167,7 +229,12 @@ cl::Kernel kernel(const cl::Context& context, const cl::Device& device, const st
   cl::Program p = program(context, device, file, defines);
   cl_int err;
   const auto t0 = std::chrono::steady_clock::now();
-  cl::Kernel k(p, name.c_str(), &err);
+  std::optional<cl::Kernel> created;
+  {
+    QuietStderr quiet;  // PoCL compiles the kernel's code here
+    created.emplace(p, name.c_str(), &err);
+  }
+  cl::Kernel& k = *created;
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   {

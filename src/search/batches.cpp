@@ -119,7 +119,7 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
   std::future<void> packing = std::async(std::launch::async, pack, size_t(0), threads);
   // The scores of launch g land in scores[g % 2], pinned: a read into pageable memory held
   // NVIDIA's in-order queue, and so the next launch behind it, until the host waited for it
-  // (pipelined CG's sums reads, 4 H200s, session 14).
+  // (seen with pipelined CG's sums reads on 4 H200s).
   std::shared_ptr<uint32_t> scores[2] = {pinned<uint32_t>(queue, max_scores),
                                          pinned<uint32_t>(queue, max_scores)};
   size_t launched = 0;

@@ -1,4 +1,4 @@
-// lockstep::search on the device (issue 34). The database is ordered by length (longest first),
+// lockstep::search on the device. The database is ordered by length (longest first),
 // packed in chunks of local_size subjects (src/search/pack.cpp) and streamed in batches; the
 // queries are paired for the two 16-bit lanes; each launch runs several query pairs against a
 // batch (cl/search.cl search_inter; the batches' pipeline in batches.cpp). Scores
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "lockstep/kernel_builds.hpp"
 #include "runtime/environment.hpp"
 #include "search/search_impl.hpp"
 
@@ -78,8 +79,8 @@ std::string variant_name(const Shape& sh) {
 /// three-input and relu forms; level 1 where the driver's PTX refuses them), else portable.
 /// On a GPU with no shape given, a database of at least kSkewResidues residues takes 32 rows a
 /// work-item and the skew variant (two dependency chains a step): on the 5 x 10^8-residue case
-/// its kernel ran 5.02-5.07 TCUPS against 4.74-4.77 (H100 and H200, BENCHMARKS.md sessions 10 and
-/// 15), on the 9 x 10^6-residue example database 3.58-3.59 against 3.75 (so it stays 64 plain).
+/// its kernel ran 5.02-5.07 TCUPS against 4.74-4.77 (H100 and H200), on the
+/// 9 x 10^6-residue example database 3.58-3.59 against 3.75 (so it stays 64 plain).
 constexpr double kSkewResidues = 1e8;
 Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
   const DeviceInfo& di = ctx.info();
@@ -140,7 +141,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
-  const Shape sh = resolve_shape(ctx, o, double(db.residues.size()));
+  const Shape sh = resolve_shape(ctx, o, double(db.residue_count()));
   r.dpx = r.algorithm == "inter" && sh.dpx;
   r.local_size = sh.local, r.stripe = sh.stripe, r.variant = variant_name(sh);
   const size_t nq = queries.size(), top = size_t(o.top);
@@ -210,6 +211,21 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   }
   r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+// The registry's search builds: the shapes resolve_shape() picks with no shape given (GPU 128 x
+// 64 plain and, for large databases, 128 x 32 skew; CPU 64 x 16 plain), on a DPX device both at
+// DPX level 1 and portable (LOCKSTEP_DPX=0, or a driver that refuses the DPX forms).
+void detail::search_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
+  std::vector<Shape> shapes(d.is_gpu() ? 2 : 1);
+  shapes[0].local = d.is_gpu() ? 128 : 64, shapes[0].stripe = d.is_gpu() ? 64 : 16;
+  if (d.is_gpu()) shapes[1].local = 128, shapes[1].stripe = 32, shapes[1].skew = true;
+  for (Shape& sh : shapes)
+    for (int level : {1, 0}) {
+      sh.dpx = level > 0;
+      if (sh.dpx && !d.dpx) continue;
+      out.push_back({"search", "search.cl", inter_defines(sh, level, d.is_gpu()).options()});
+    }
 }
 
 }  // namespace lockstep

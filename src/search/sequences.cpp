@@ -92,6 +92,11 @@ std::string first_word(const std::string& header) {
 }  // namespace
 
 void SequenceSet::add(std::string name, const std::vector<uint8_t>& codes) {
+  if (mapped) {
+    residues.assign(mapped, mapped + offsets.back());
+    mapped = nullptr;
+    mapping.reset();
+  }
   names.push_back(std::move(name));
   residues.insert(residues.end(), codes.begin(), codes.end());
   offsets.push_back(int64_t(residues.size()));
@@ -256,7 +261,7 @@ void populate(uint8_t* p, size_t bytes) {
 // The parts, in order, as one set's residues (returned), names, offsets and skipped count, each
 // part released once copied. On one thread this was two thirds of the reading thread's work, and
 // nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
-// of 115 ms, 2026-11-28): the pages are populated, and the parts copied, on the host's threads.
+// of 115 ms): the pages are populated, and the parts copied, on the host's threads.
 std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& names,
                            std::vector<int64_t>& offsets, size_t& skipped_empty,
                            size_t& stand_ins) {

@@ -98,6 +98,12 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   cfg.max_groups = int(std::min<size_t>(tiles, 1 << 20));
   const bool relaunch = opts.barrier == BarrierStrategy::relaunch;
   bool held = !relaunch && opts.groups == 0;  // an explicit count: HELD=0, whatever it is
+  // A CPU device holds one group per compute unit (no probe needed, and no larger tiles are
+  // tried off GPUs): when the tiles outnumber them, HELD=1 cannot hold, so it is not built.
+  if (held && ctx.info().type == "CPU" && tiles > ctx.info().compute_units) {
+    if (held_only) return std::nullopt;
+    held = false;
+  }
   std::optional<PersistentKernel> pk;
   auto build = [&](int i, bool h) {
     pk.emplace(ctx, "radix_persistent.cl", "radix_persistent",

@@ -35,8 +35,7 @@ const char* to_string(SortAlgorithm a) {
 // GPUs radix-persistent above what radix's one-group sort holds (local size x small_items keys)
 // up to radix_persistent_max, where the Onesweep passes cost five or more launches (~6 us
 // between launches on the H100); sort() runs it only where co-resident groups hold every tile
-// (HELD=1), else Onesweep. H100, 2026-11-24 (tools/bench/results/2026-11-24-h100-sort-held-s3.txt
-// and ...-sort-small-s3.txt), u32 keys, one group / persistent / CUB SortKeys, us: 2^10 9.6 /
+// (HELD=1), else Onesweep. H100, u32 keys, one group / persistent / CUB SortKeys, us: 2^10 9.6 /
 // 20.0 / 14.6, 2^12 14.5 / 22.3 / 15.4, 2^13 (above one group's 7680) - / 24.4 / 49.2;
 // persistent / radix / CUB, ms: 2^17 0.031 / 0.094 / 0.066, 2^19 0.041 / 0.106 / 0.081, 2^20
 // 0.061 / 0.099 / 0.094, 2^21 0.119 (24 keys per work-item) / 0.139 / 0.120; pairs 2^19 0.057 /

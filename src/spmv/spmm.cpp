@@ -20,6 +20,11 @@ int next_pow2(int v) {
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 constexpr int kMaxChunks = 8;  // accumulators (of VEC values) per work-item
 constexpr int kMaxMergeItems = 4096;
+// The layout copies: a work-group moves about 4096 values (rows x k) through local memory.
+int transpose_tile_rows(int k) { return std::max(1, std::min(256, 4096 / std::max(1, k))); }
+int transpose_local_size(const DeviceInfo& d) {
+  return int(std::min<size_t>(256, std::max<size_t>(1, d.max_work_group_size)));
+}
 
 }  // namespace
 
@@ -46,6 +51,13 @@ std::string SpmmConfig::str() const {
 }
 
 SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const RowStats& stats) {
+  if (layout == DenseLayout::col_major && device.is_gpu()) {
+    // the row-major shape between two layout copies: on the H200, rmat21 float k = 4..32, the
+    // column-major kernel ran 0.70-0.82x cuSPARSE and the row-major one 1.7-2.9x
+    SpmmConfig c = spmm_rule(device, k, DenseLayout::row_major, stats);
+    c.transpose = true;
+    if (spmm_valid(c, device, k, layout)) return c;
+  }
   SpmmConfig c;
   if (irregular_rows(stats)) c.algorithm = SpmmAlgorithm::merge, c.items = spmm_merge_items;
   c.local_size = int(std::min<size_t>(256, device.max_work_group_size));
@@ -56,8 +68,8 @@ SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const 
   c.team = std::min({32, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
   if (c.algorithm == SpmmAlgorithm::merge && device.is_gpu() && layout == DenseLayout::row_major) {
     // merge on GPUs: one column a lane, up to 16 lanes, longer paths from k = 16: the tuner's
-    // choice on rmat21 for k = 4, 8, 16, 32 on the H100 (1.2-1.7x the vec-4 shape; BENCHMARKS.md
-    // 2026-11-27, eleventh session)
+    // choice on rmat21 for k = 4, 8, 16, 32 on the H100 (1.2-1.7x the vec-4 shape; BENCHMARKS.md,
+    // SpMM)
     c.vec = 1;
     c.team = std::min({16, next_pow2(k), c.local_size});
     if (ceil_div(k, c.team) > kMaxChunks)
@@ -69,6 +81,14 @@ SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const 
 
 bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayout layout) {
   if (k < 1 || c.local_size < 1 || c.team < 1 || c.vec < 1) return false;
+  if (c.transpose) {
+    if (layout != DenseLayout::col_major) return false;
+    const size_t tile = size_t(transpose_tile_rows(k)) * size_t(k + 1) * sizeof(double);
+    if (device.local_mem_bytes && tile > device.local_mem_bytes) return false;
+    SpmmConfig row = c;
+    row.transpose = false;
+    return spmm_valid(row, device, k, DenseLayout::row_major);
+  }
   if (size_t(c.local_size) > device.max_work_group_size) return false;
   if (c.team & (c.team - 1) || c.team > 32 || c.team > c.local_size) return false;
   if (c.algorithm == SpmmAlgorithm::merge &&  // the fix-up's tree needs a power of two
@@ -82,7 +102,16 @@ bool spmm_valid(const SpmmConfig& c, const DeviceInfo& device, int k, DenseLayou
 }
 
 template <typename T>
+Defines spmm_transpose_defines(const DeviceInfo& device, int k) {
+  Defines d;
+  set_value_type<T>(d).set("LOCAL_SIZE", transpose_local_size(device));
+  d.set("TILE_ROWS", transpose_tile_rows(k)).set("TILE_K", k);
+  return d;
+}
+
+template <typename T>
 Defines spmm_defines(const SpmmConfig& c, int k, DenseLayout layout) {
+  if (c.transpose) layout = DenseLayout::row_major;  // the kernel runs on the row-major copy
   Defines d;
   set_value_type<T>(d).set("LOCAL_SIZE", c.local_size).set("TEAM", c.team).set("VEC", c.vec);
   d.set("CPL", ceil_div(ceil_div(k, c.vec), c.team));
@@ -108,9 +137,40 @@ SpmmConfig choose_spmm_config(const DeviceInfo& device, const DeviceCsr<T>& a, i
       c.algorithm = parse_spmm_algorithm(p->at("algorithm").template get<std::string>());
       c.items = tuning::get_int(*p, "items");
     }
+    c.transpose = p->contains("transpose") && tuning::get_int(*p, "transpose") != 0;
     if (spmm_valid(c, device, k, layout)) return c;
   }
   return spmm_rule(device, k, layout, a.stats());
+}
+
+// Column-major X and Y through row-major scratch blocks: copy X, the row-major shape, copy back.
+template <typename T>
+SpmvRun spmm_transposed(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& X,
+                        cl::Buffer& Y, int k, T alpha, T beta, SpmmConfig c) {
+  const DeviceInfo& d = a.device();
+  const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
+  const size_t kk = size_t(k);
+  cl::Buffer xr = make_buffer(context, CL_MEM_READ_WRITE,
+                              std::max<size_t>(1, size_t(a.cols()) * kk) * sizeof(T));
+  cl::Buffer yr = make_buffer(context, CL_MEM_READ_WRITE,
+                              std::max<size_t>(1, size_t(a.rows()) * kk) * sizeof(T));
+  const Defines def = spmm_transpose_defines<T>(d, k);
+  const int tile = transpose_tile_rows(k);
+  const size_t wg = size_t(transpose_local_size(d));
+  auto groups = [&](int n) { return size_t((n + tile - 1) / tile) * wg; };
+  SpmvRun run;
+  cl::Kernel to_rows = kernel(queue, "spmm_transpose.cl", "spmm_cols_to_rows", def);
+  set_args(to_rows, a.cols(), k, X, a.cols(), xr);
+  if (a.cols() > 0)
+    run.first = launch(queue, to_rows, groups(a.cols()), wg);
+  else
+    check(queue.enqueueMarkerWithWaitList(nullptr, &run.first), "clEnqueueMarkerWithWaitList");
+  c.transpose = false;
+  spmm(queue, a, xr, yr, k, DenseLayout::row_major, T(1), T(0), c);
+  cl::Kernel to_cols = kernel(queue, "spmm_transpose.cl", "spmm_rows_to_cols", def);
+  set_args(to_cols, a.rows(), k, yr, Y, a.rows(), alpha, beta);
+  run.last = launch(queue, to_cols, groups(a.rows()), wg);
+  return run;
 }
 
 template <typename T>
@@ -128,6 +188,7 @@ SpmvRun spmm(cl::CommandQueue& queue, const DeviceCsr<T>& a, const cl::Buffer& X
     run.last = run.first;
     return run;
   }
+  if (c.transpose) return spmm_transposed(queue, a, X, Y, k, alpha, beta, c);
   const Defines def = spmm_defines<T>(c, k, layout);
   const bool row = layout == DenseLayout::row_major;
   const int ldx = row ? k : a.cols(), ldy = row ? k : a.rows();
@@ -181,11 +242,17 @@ void detail::spmm_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& o
         const char* file = c.algorithm == SpmmAlgorithm::merge ? "spmm_merge.cl" : "spmm.cl";
         out.push_back({"spmm", file, spmm_defines<float>(c, k, l).options()});
         if (d.fp64) out.push_back({"spmm", file, spmm_defines<double>(c, k, l).options()});
+        if (!c.transpose) continue;
+        out.push_back({"spmm", "spmm_transpose.cl", spmm_transpose_defines<float>(d, k).options()});
+        if (d.fp64)
+          out.push_back(
+              {"spmm", "spmm_transpose.cl", spmm_transpose_defines<double>(d, k).options()});
       }
 }
 
 #define LOCKSTEP_INSTANTIATE(T)                                                                    \
   template Defines spmm_defines<T>(const SpmmConfig&, int, DenseLayout);                           \
+  template Defines spmm_transpose_defines<T>(const DeviceInfo&, int);                              \
   template SpmmConfig choose_spmm_config<T>(const DeviceInfo&, const DeviceCsr<T>&, int,           \
                                             DenseLayout);                                          \
   template SpmvRun spmm<T>(cl::CommandQueue&, const DeviceCsr<T>&, const cl::Buffer&, cl::Buffer&, \

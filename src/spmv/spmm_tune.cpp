@@ -1,7 +1,7 @@
 // The SpMM tuning family: the algorithm (team: cl/spmm.cl, merge: cl/spmm_merge.cl) x local_size
-// x team x vec (x items for merge) for one matrix, k and layout, each event-timed (median of the
-// runs after a warm-up) and checked against a host product in double with the one comparison rule
-// (lockstep/tolerance.hpp).
+// x team x vec (x items for merge; column-major: x transpose, cl/spmm_transpose.cl) for one matrix,
+// k and layout, each event-timed (median of the runs after a warm-up) and checked against a host
+// product in double with the one comparison rule (lockstep/tolerance.hpp).
 #include <algorithm>
 #include <random>
 
@@ -44,15 +44,23 @@ class SpmmFamily : public tuning::Family {
 
   std::string name() const override { return "spmm"; }
   std::vector<tuning::Space> spaces() const override {
-    return {{{"algorithm", {"team"}},
-             {"local_size", {64, 128, 256, 512}},
-             {"team", {1, 2, 4, 8, 16, 32}},
-             {"vec", {1, 2, 4}}},
-            {{"algorithm", {"merge"}},  // no barrier in the main kernel: one group size
-             {"local_size", {256}},
-             {"team", {1, 2, 4, 8, 16, 32}},
-             {"vec", {1, 2, 4}},
-             {"items", {16, 32, 64, 128, 256}}}};
+    std::vector<tuning::Space> s{
+        {{"algorithm", {"team"}},
+         {"local_size", {64, 128, 256, 512}},
+         {"team", {1, 2, 4, 8, 16, 32}},
+         {"vec", {1, 2, 4}}},
+        {{"algorithm", {"merge"}},  // no barrier in the main kernel: one group size
+         {"local_size", {256}},
+         {"team", {1, 2, 4, 8, 16, 32}},
+         {"vec", {1, 2, 4}},
+         {"items", {16, 32, 64, 128, 256}}}};
+    if (layout_ == DenseLayout::col_major) {  // each shape also between the two layout copies
+      for (size_t i = 0, n = s.size(); i < n; ++i) {
+        s.push_back(s[i]);
+        s.back().push_back({"transpose", {1}});
+      }
+    }
+    return s;
   }
   bool valid(const tuning::Params& p) const override {
     return spmm_valid(config(p), dev_.device(), k_, layout_);
@@ -108,6 +116,7 @@ class SpmmFamily : public tuning::Family {
     if (p.contains("algorithm"))
       c.algorithm = parse_spmm_algorithm(p.at("algorithm").get<std::string>());
     c.items = tuning::get_int(p, "items");
+    c.transpose = p.contains("transpose") && tuning::get_int(p, "transpose") != 0;
     return c;
   }
   Context& ctx_;
@@ -129,6 +138,7 @@ tuning::Params spmm_params(const SpmmConfig& c) {
                       {"team", c.team},
                       {"vec", c.vec}};
   if (c.algorithm == SpmmAlgorithm::merge) p["items"] = c.items;
+  if (c.transpose) p["transpose"] = 1;
   return p;
 }
 

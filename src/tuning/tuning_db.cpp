@@ -123,19 +123,6 @@ std::vector<TuningEntry> parse(const std::string& path, const std::string& text,
   return entries;
 }
 
-/// An exclusive advisory lock on a folder, held for the object's life (none if it cannot open).
-struct FolderLock {
-  int fd;
-  explicit FolderLock(const std::string& dir)
-      : fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
-    while (fd >= 0 && ::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
-    }
-  }
-  ~FolderLock() {
-    if (fd >= 0) ::close(fd);  // releases the lock
-  }
-};
-
 }  // namespace
 
 std::string TuningDb::path_for(const DeviceInfo& d) {
@@ -200,7 +187,7 @@ bool TuningDb::store(const TuningEntry& entry) {
   const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  FolderLock lock(dir);
+  disk_cache::Lock lock(dir, /*folder=*/true);
   if (auto text = load(path_)) entries_ = parse(path_, *text, true);
   upsert(entries_);
   json j = {{"lockstep_version", version}, {"device", device_}, {"entries", json::array()}};

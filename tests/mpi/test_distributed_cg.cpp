@@ -84,7 +84,7 @@ void check_cg(const Csr<double>& a, std::vector<int32_t> offsets = {}, CgOptions
 }  // namespace
 
 TEST_CASE("distributed cg takes the iterations of single-process cg, within one") {
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   std::vector<int32_t> empty_last(size_t(test::world_size()) + 1, 900);
   for (int q = 0; q < test::world_size(); ++q)
     empty_last[size_t(q)] = std::min(900, 900 * q / std::max(1, test::world_size() - 1));
@@ -98,7 +98,7 @@ TEST_CASE("distributed cg takes the iterations of single-process cg, within one"
 }
 
 TEST_CASE("distributed pipelined cg (Jacobi too) takes classic cg's iterations within two") {
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   CgOptions pipelined;
   pipelined.algorithm = CgAlgorithm::pipelined;
   CgOptions jacobi = pipelined;
@@ -121,7 +121,7 @@ TEST_CASE("distributed pipelined cg (Jacobi too) takes classic cg's iterations w
 }
 
 TEST_CASE("distributed Jacobi: a non-positive diagonal on one rank stops every rank") {
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   Csr<double> a = gen::laplace2d(12);
   for (int32_t k = a.row_ptr[143]; k < a.row_ptr[144]; ++k)  // the last row: the last rank's
     if (a.col_idx[size_t(k)] == 143) a.values[size_t(k)] = -4;
@@ -208,7 +208,7 @@ TEST_CASE(
     check_against_one_device<float>(a, alg, Preconditioner::none);
   check_against_one_device<float>(a, CgAlgorithm::pipelined, Preconditioner::none);
   check_deterministic<float>(gen::laplace2d(30), CgAlgorithm::single_reduction);
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   for (CgAlgorithm alg :
        {CgAlgorithm::single_reduction, CgAlgorithm::classic, CgAlgorithm::pipelined})
     check_against_one_device<double>(a, alg, Preconditioner::none);

@@ -27,8 +27,7 @@ CgResult timed_cg(CgOptions opt) {
 
 TEST_CASE("distributed pipelined cg: the iteration timeline samples fused iterations in order") {
   if (!test::rank_context().info().fp64) {
-    MESSAGE("skipped: the device has no fp64");
-    return;
+    return test::skip("the device has no fp64");
   }
   CgIterationTimeline t;
   t.first = 5, t.samples = 4;

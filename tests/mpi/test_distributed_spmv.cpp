@@ -88,7 +88,7 @@ TEST_CASE("partition_by_nnz balances nonzeros and tolerates more parts than rows
 }
 
 TEST_CASE("distributed spmv equals single-process spmv on random, banded and power-law matrices") {
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   check_spmv(gen::uniform(997, 7, 5));
   check_spmv(gen::banded(1201, 4, 6));
   check_spmv(gen::powerlaw(1500, 1.6, 7));
@@ -130,7 +130,7 @@ void check_chain(const char* path, const Csr<double>& a, std::vector<int32_t> of
 }
 
 TEST_CASE("both halo paths, shared memory and MPI, over 12 exchanges in a row") {
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   for (const char* path : {"shm", "mpi", "shm-plain"}) {
     CAPTURE(path);
     check_chain(path, gen::banded(1201, 4, 6));
@@ -148,7 +148,7 @@ TEST_CASE("LOCKSTEP_MPI_HALO: an unknown value is the same error on every rank")
 }
 
 TEST_CASE("halo lists, row order and timeline of a banded matrix") {
-  if (!test::rank_context().info().fp64) return;
+  if (!test::rank_context().info().fp64) return test::skip("the device has no fp64");
   Context& ctx = test::rank_context();
   const int p = test::world_size(), me = test::world_rank();
   Csr<double> a = gen::banded(3000, 2, 9);

@@ -56,7 +56,7 @@ def test_align_matches_gotoh(rng, algorithm):
             r = lockstep.align(a, b, algorithm=algorithm, traceback=True)
         except lockstep.InputError as e:  # a build without libssw says so
             assert algorithm == "ssw" and "libssw" in str(e)
-            return
+            pytest.skip(f"this build has no libssw: {e}")
         want, (ea, eb) = gotoh(a, b)
         assert r.score == want, (a, b)
         if want > 0:

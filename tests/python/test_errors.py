@@ -63,3 +63,38 @@ def test_build_failure_is_an_opencl_error(tmp_path, root):
     log_len = int(out.stdout.split("log=")[1].split()[0])
     assert log_len > 0
     assert "clBuildProgram" in out.stdout.split("message=")[1]
+
+
+def test_bad_device_index_is_device_not_found():
+    with pytest.raises(lockstep.DeviceNotFoundError, match="out of range"):
+        lockstep.Context(device=99)
+    with pytest.raises(lockstep.DeviceNotFoundError, match="no-such-device"):
+        lockstep.Context(device="no-such-device")
+
+
+def test_negative_shape_is_a_one_line_error():
+    with pytest.raises(lockstep.InputError, match="negative dimensions") as e:
+        lockstep.empty(-1)
+    assert "\n" not in str(e.value) and "Invoked with" not in str(e.value)
+    with pytest.raises(lockstep.InputError, match="negative dimensions"):
+        lockstep.zeros((3, -2))
+    with pytest.raises(TypeError, match="shape must be"):
+        lockstep.empty("abc")
+
+
+def test_unknown_scoring_matrix():
+    with pytest.raises(lockstep.InputError, match="unknown matrix 'blosum99'"):
+        lockstep.search(["ACDE"], ["ACDE"], matrix="blosum99")
+    with pytest.raises(lockstep.InputError, match="unknown matrix 'blosum99'"):
+        lockstep.align("ACDE", "ACDE", matrix="blosum99")
+
+
+def test_pyopencl_queue_of_another_context():
+    cl = pytest.importorskip("pyopencl")
+    other = cl.Context([cl.get_platforms()[0].get_devices()[0]])
+    queue = cl.CommandQueue(other)
+    a = lockstep.asarray(np.arange(4.0))  # the default context: another OpenCL context
+    with pytest.raises(lockstep.InputError, match="another OpenCL context"):
+        a.to_pyopencl(queue)
+    with pytest.raises(lockstep.InputError, match="another OpenCL context"):
+        lockstep.Context.from_pyopencl(cl.Context(other.devices), queue)

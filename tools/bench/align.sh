@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smith-Waterman benchmark (issue 10): GCUPS against length on slices of the two genomes of
+# Smith-Waterman benchmark: GCUPS against length on slices of the two genomes of
 # ../shared/genomes (E. coli K-12 MG1655 rows, Vibrio cholerae O395 columns, never copied):
 # 10k, 50k, 200k x 180k and 1M x 1M (the first megabase of each), for the flag-array pipeline,
 # the tile-diagonal kernel under every barrier strategy and relaunch, a shape sweep at 200k, one
@@ -9,7 +9,7 @@
 # configuration keys then score= end_a= end_b= cells= ms= gcups=) and, with matplotlib,
 # $OUT/align.png. Every device run of one size must report the same score and ends (checked by
 # plot_align.py, which prints consistent=0/1).
-# Case dpx (issue 34): the flag pipeline of cl/sw_pipeline.cl on 200k x 180k and 1M x 1M with
+# Case dpx: the flag pipeline of cl/sw_pipeline.cl on 200k x 180k and 1M x 1M with
 # its DPX path (NVIDIA compute capability >= 9.0), the same kernel's portable path on the same
 # device (LOCKSTEP_DPX=0), the old binary's pipeline when OLD names one (built from the commit
 # before, e.g. by tools/bench/build_old.sh), and a shape sweep of the new pipeline at 1M x 1M.
@@ -84,8 +84,8 @@ if want host; then
   run 50000 50000 --algorithm ssw --threads 1
   run 200000 180000 --algorithm ssw --threads 16
 fi
-# Case rule (issue 34, session 10): the pipeline's rule as it runs (no shape given: below 500k
-# rows the pre-session-9 shape 256 x 8 x 128 in 32 bits, from 500k rows 128 x 8 x 64 in 16 bits)
+# Case rule: the pipeline's rule as it runs (no shape given: below 500k
+# rows the earlier pipeline's shape 256 x 8 x 128 in 32 bits, from 500k rows 128 x 8 x 64 in 16 bits)
 # on 200k x 180k and 1M x 1M, then the 200k pair's shapes in both widths (case rule-shape).
 if want rule; then
   case=rule

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Floyd-Warshall benchmark (issue 5) on one device. SET=full (default): n = 8192 for every variant
+# Floyd-Warshall benchmark on one device. SET=full (default): n = 8192 for every variant
 # (naive once, as the independent check), the K sweep of the generalized algorithm at n = 8192,
 # r = 32 (K = 1 is classic blocked), tiles 16/32/64, i32 and --paths, n = 16384, and the threaded
 # CPU blocked Floyd-Warshall on all host cores (n = 4096, extrapolated to 8192 by n^3).
-# SET=micro (issue 22, about 3 minutes on an H100): n = 8192 f32, tile 32, the old rule (4 x 4,
+# SET=micro (about 3 minutes on an H100): n = 8192 f32, tile 32, the old rule (4 x 4,
 # fully unrolled, no overlap) against the bulk micro-tiles rows x columns 4x4, 8x4, 4x8, 16x4, 8x8
 # with k-loop unroll 1, 2 or the whole chunk (0: the rule's), each without and with overlap (the next
 # multi-tile's phases on a second queue), at K = 4 and for the best shapes K = 8; every line

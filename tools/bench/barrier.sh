@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Global barrier benchmark (issues 4 and 8): us per barrier and read-after-barrier errors (ordinary
+# Global barrier benchmark: us per barrier and read-after-barrier errors (ordinary
 # loads) for every strategy x NVIDIA ordering variant (fence: fence.acq_rel.gpu around every hop;
 # acqrel: ld.acquire / st.release / red.release / atom.acq_rel at .gpu scope; acqrel-rspin: relaxed
 # spins and one acquire load) x flag spacing (lock-free and tree: 1 packed, 32 one line each) at

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# BFS benchmark (issues 11, 21), one device, one command: the issue-21 table.
+# BFS benchmark, one device, one command: the algorithms side by side.
 # (1) Graph500 R-MAT, edge factor 16, scales $SCALES (default 22 23 24 25), undirected, generated
 #     in-process; sources: random vertices of degree >= 1 in the largest connected component
 #     (Graph500's search keys); GTEPS = harmonic mean (Graph500's figure) with median/min/max per
@@ -43,7 +43,7 @@ run() {
 }
 echo "# edges: Graph500 convention, each undirected edge of the traversed component once" >> "$txt"
 # OpenMP's idle threads sleep (OMP_WAIT_POLICY=passive unless set): on the 64-core host
-# (nvidia-h100-x4, session 12) the threads of the validation's and the CPU algorithm's parallel
+# (four H100s' host) the threads of the validation's and the CPU algorithm's parallel
 # regions, spinning after them, cost the next runs 1-9 ms at times; auto came 1.22-1.85x the
 # fastest forced algorithm on three of the four real graphs with the default policy, 0.92-1.11x
 # with passive, in the same call. The algorithms run one after another, the CPU last (the
@@ -79,6 +79,6 @@ fi
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3  # Debian matplotlib
 "$py" "$here/plot_bfs.py" "$OUT" "$OUT/bfs.png" 2>> "$OUT/bfs.err" || echo "plot skipped (see $OUT/bfs.err)"
 "$py" "$here/plot_bfs.py" --table "$txt" > "$OUT/bfs_table.md" 2>> "$OUT/bfs.err" || true
-# issue 38: auto within 10 % of the fastest forced algorithm on every graph (ALGS must force them)
+# auto within 10 % of the fastest forced algorithm on every graph (ALGS must force them)
 "$py" "$here/plot_bfs.py" --check "$txt" | tee "$OUT/bfs_check.txt" || true
 exit 0

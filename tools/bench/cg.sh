@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Conjugate gradients on one device (issue 24's "single-GPU pipelined CG no slower than classic
-# CG per iteration"): ms per iteration of `lockstep cg` for classic, pipelined (its SpMV inside
+# Conjugate gradients on one device (is single-GPU pipelined CG no slower than classic
+# CG per iteration?): ms per iteration of `lockstep cg` for classic, pipelined (its SpMV inside
 # the update kernel where the matrix's SpMV is one row per work-item, as here) and pipelined
 # --separate-spmv (the SpMV its own launch, what several ranks run), without and with Jacobi, on
 # laplace3d 256 (16.8M rows, 117M nonzeros) and laplace2d 4096 (16.8M rows), fp64, generated in

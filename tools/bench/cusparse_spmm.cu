@@ -1,4 +1,4 @@
-// cuSPARSE SpMM, the anchor of lockstep's SpMM (lockstep spmm, issue 39): Y = A X for a CSR A
+// cuSPARSE SpMM, the anchor of lockstep's SpMM (lockstep spmm): Y = A X for a CSR A
 // (int32 indices) and a dense X of k columns, row- or column-major, every CSR algorithm cuSPARSE
 // offers for that order, the median of 20 event-timed runs after 3 warm-ups. One key=value line
 // per (k, layout, algorithm), as ../shared/anchors/cuda_anchors.cu prints.

@@ -5,7 +5,7 @@ tuning data and checks it on matrices it was not fitted on (leave-one-out).
 Usage: fit_spmv_rule.py [--features spmv.txt] TUNE_JSON_OR_DIR...   (one fit per device)
   TUNE_JSON: the files of `lockstep tune FILE --exhaustive --json OUT` (every candidate's time).
   --features: key=value lines of `lockstep spmv-model FILE` (tools/bench/spmv.sh writes them);
-  the features of the 2026-11-22 H100 matrices are built in (FEATURES below). Their `choice=`
+  the features of the H100 matrices are built in (FEATURES below). Their `choice=`
   (the C++ rule) is checked against this script's mirror of it (CURRENT): MISMATCH on stderr.
 
 The rule (mirrored here exactly): irregular rows (max > 8 mean, std > mean, max > 256) go to
@@ -30,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kv as keyvalue  # noqa: E402  (the bench scripts' one key=value parser; old key spellings too)
 
-# `lockstep spmv-model`-equivalent features of last session's matrices (computed with the
+# `lockstep spmv-model`-equivalent features of the H100 tuning matrices (computed with the
 # library's own generators and row_stats/column_contiguity, seeds as in tools/bench/spmv.sh).
 FEATURES = {
     "abb313": dict(rows=313, nnz=1557, row_mean=4.9744, row_std=0.8456, row_max=6, contiguity=0.6085),

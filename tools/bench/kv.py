@@ -8,7 +8,7 @@ local_size=256"). The plotters and fitters import it; shell scripts source tools
   python3 tools/bench/kv.py -p FILE KEY...   prints KEY=value for each KEY a line has, in the
                                              order given, one line per line that has any
 
-Results written before session 10's rename spell some keys the old way; fields() reads both, so
+Results written before the vocabulary rename spell some keys the old way; fields() reads both, so
 a plotter asks for the new key only (the old key stays in the dict too):
   algorithm   <- kernel (spmv), variant (apsp), strategy (bfs: a BFS strategy's name, on a line
                  without algorithm=)

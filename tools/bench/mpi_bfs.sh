@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# Distributed BFS (issue 37) on 1, 2 and 4 GPUs of one host: `lockstep bfs --rmat S --distributed`
+# Distributed BFS on 1, 2 and 4 GPUs of one host: `lockstep bfs --rmat S --distributed`
 # under mpirun, every run validated (Graph500 tree checks, distributed); GTEPS = Graph500's
 # harmonic mean over --sources searches, each undirected edge of the traversed component once.
 #   strong  RMAT 26 on 1, 2, 4 GPUs
 #   weak    2^26 vertices a GPU: RMAT 26 on 1 (the strong run), 27 on 2, 28 on 4
 #   big     RMAT $BIG_SCALE on $BIG_NP GPUs (default 29 on 4: does not fit one GPU, ~17 GB of rows
-#           a rank; not in the default PARTS; issue 37's fallback where only 2 GPUs are lent:
+#           a rank; not in the default PARTS; the fallback where only 2 GPUs are lent:
 #           BIG_SCALE=28 BIG_NP=2)
 #   one     RMAT 24: `lockstep bfs` (one GPU, no MPI) against `--distributed` under -np 1 (which
 #           runs the same one-device engine: one_device=1 on its timeline lines)
 # Every mpirun draws its graph again on every rank (graph_s= on its first line; each rank draws
 # its share of the edge stream for the degrees, then the whole stream for its rows, with its
 # share of the host's cores, OMP_NUM_THREADS = cores / np). The default PARTS took ~6-7 minutes
-# on 4 H100s (estimate from the 2026-11-27 graph_s and wall_s: RMAT 28 on 4 ranks ~2 minutes).
+# on 4 H100s (estimate from measured graph_s and wall_s: RMAT 28 on 4 ranks ~2 minutes).
 # Prints, per run, the summary line (gteps = harmonic mean), the head line's shared_peers (ranks
 # whose bottom-up bitmap words and top-down pairs come through shared memory) and the first
 # search's per-level timeline (`timeline level=`: direction, global frontier, slowest rank's ms
@@ -49,13 +49,13 @@ if [[ "$probe" != *"rank 0: "*"/nonexistent.mtx"* ]]; then
   exit 0
 fi
 unset LOCKSTEP_DEVICE  # rank L takes GPU L
-# A run cut by a caller's timeout must not leave ranks behind (session 11: the ranks of a cut
+# A run cut by a caller's timeout must not leave ranks behind (the ranks of a cut
 # MPI CG run seem to have outlived it and slowed the next benchmark in the call): on exit,
 # whatever the cause, every process of this binary ends.
 trap 'pkill -TERM -f -- "^$bin (cg|bfs) " 2> /dev/null; sleep 1; pkill -KILL -f -- "^$bin (cg|bfs) " 2> /dev/null' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
 cores=$(nproc)
-# OpenMP's idle threads sleep, as in tools/bench/bfs.sh (session 12, one GPU on the 64-core host:
+# OpenMP's idle threads sleep, as in tools/bench/bfs.sh (one GPU on the 64-core host:
 # threads spinning after the validation's regions slowed the next searches by 1-9 ms); the
 # ranks' validation and CPU levels use OpenMP too. Not yet measured under MPI.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}

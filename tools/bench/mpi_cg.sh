@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Distributed CG on 1, 2 and 4 GPUs of one host (issues 14, 24, 36), fp64, classic,
+# Distributed CG on 1, 2 and 4 GPUs of one host, fp64, classic,
 # single-reduction (Chronopoulos-Gear: one allreduce per iteration) and pipelined: ms per iteration of `lockstep cg --distributed` under mpirun -np P for
 #   strong: the same matrix on every P (STRONG, default laplace3d 256: 16.8M rows, 117M nnz,
 #           and laplace2d 4096: the same rows), speedup and efficiency against P = 1;
@@ -55,7 +55,7 @@ if [[ "$probe" != *"rank 0: /nonexistent.mtx"* ]]; then
   exit 0
 fi
 unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank) among the GPUs
-# A run cut by a caller's timeout must not leave ranks behind (session 11: the ranks of a cut
+# A run cut by a caller's timeout must not leave ranks behind (the ranks of a cut
 # MPI CG run seem to have outlived it and slowed the next benchmark in the call): on exit,
 # whatever the cause, every process of this binary ends.
 bins=("$bin")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bar chart of one value per labelled line of an experiment file (tools/bench/results/*.txt).
+"""Bar chart of one value per labelled line of an experiment file (`label key=value` lines).
 
 A line is `LABEL key=value ...` (the label: the words before the first key=value, or before
 key=value of --label-end; an anchor line `anchor=NAME matrix=M ...` or `anchor=NAME ... n=N` is

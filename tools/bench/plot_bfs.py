@@ -9,14 +9,14 @@ another's), auto's levels as black crosses.
 
 plot_bfs.py --check bfs.txt: one `bfs_check` line a graph: auto's ms_median (the median over
 sources of each source's median run, as bfs.sh compares algorithms; the mean ms beside it) against
-the fastest forced algorithm's, verdict ok within 10 % (issue 38), auto's whole-graph CPU race
+the fastest forced algorithm's, verdict ok within 10 %, auto's whole-graph CPU race
 where it ran (cpu_graph= cpu_graph_ms= device_graph_ms=), and a count of the slower ones.
 
 plot_bfs.py --ratios OUT.png LABEL=CHECK.txt ...: auto's ratio for each graph in each saved
 `--check` output (one group of bars a graph, one bar a run), the 1.10 goal as a line, bars hatched
 where auto ran every level on the fastest algorithm's path (same_levels=1).
 
-plot_bfs.py --table bfs.txt: the issue-21 table in Markdown from the summary lines of bfs.txt:
+plot_bfs.py --table bfs.txt: the algorithms' table in Markdown from the summary lines of bfs.txt:
 one row per command, one column per strategy, GTEPS (harmonic mean over sources; Graph500 edge
 count) and mean ms per search."""
 import glob

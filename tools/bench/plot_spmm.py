@@ -1,4 +1,4 @@
-"""The SpMM benchmark's plot and table (tools/gpu/spmm_bench.sh, issue 39): median ms against k
+"""The SpMM benchmark's plot and table (tools/gpu/spmm_bench.sh): median ms against k
 for each matrix, lockstep's rule (untuned) and tuned shapes beside cuSPARSE SpMM's fastest CSR
 algorithm, from the `bench=spmm_rule`, `bench=spmm_tuned` and `anchor=cusparse-spmm` lines.
 

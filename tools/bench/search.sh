@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Database search benchmark (issue 34), one command, every anchor in the same run:
+# Database search benchmark, one command, every anchor in the same run:
 #  example: the mmseqs2 example DB (20,000 UniProt proteins, 9.06 M residues) x its 500 queries,
 #    top 10, BLOSUM62 11/1: lockstep search (run twice: cold = kernel builds included, warm =
 #    the headline), timed end to end (the process's wall time, reading the gzip FASTA included)
@@ -7,6 +7,11 @@
 #    nvcc; its makedb preprocessing timed apart); parasail (sw_striped_profile_sat, exact) on
 #    $THREADS processes for the first $PARASAIL_QUERIES queries, whose top-10 scores must equal
 #    lockstep's (agree=1).
+#  outfmt 6 and prepared databases: the example DB again with --outfmt 6 (BLAST's tabular
+#    columns, a traceback per hit: its traceback_ms=, and outfmt6_over_scores= its wall time over
+#    the scores-only run's); `lockstep makedb` of the example DB and of the large one (timed), then
+#    both searched from the prepared database (read_ms= is its open; same_hits= against the FASTA
+#    run, byte for byte), scores only and with --outfmt 6.
 #  large: `lockstep gen proteins` grows the example DB to $LARGE_RESIDUES residues (mutated
 #    copies, seed 1), searched with the first $LARGE_QUERIES queries by lockstep (cold, then the
 #    headline) and CUDASW++.
@@ -67,6 +72,16 @@ else
   echo "tool=cudasw4 skipped=1 reason=no_nvcc_or_no_.carry/cudasw4" | tee -a "$txt"
 fi
 
+declare -A wall_of  # CASE -> wall_s of lockstep_run
+# makedb_run CASE FASTA LSDB: `lockstep makedb`, timed
+makedb_run() {
+  local t0 out rc
+  t0=$(now)
+  out=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" makedb "$2" "$3" 2>> "$OUT/search.err")
+  rc=$?
+  if [[ $rc -ne 0 ]]; then echo "case=$1 tool=makedb error=1 rc=$rc" | tee -a "$txt"; return; fi
+  echo "case=$1 tool=makedb wall_s=$(since "$t0") bytes=$(stat -c %s "$3") $out" | tee -a "$txt"
+}
 # lockstep_run CASE QUERIES DB [ARGS]: one search (by $BIN, default $LOCKSTEP), its summary line
 # with the wall time
 lockstep_run() {
@@ -80,12 +95,16 @@ lockstep_run() {
   if [[ $rc -ne 0 ]]; then echo "case=$case tool=lockstep error=1 rc=$rc" | tee -a "$txt"; return; fi
   local line; line=$(tail -n1 <<< "$out")
   local cells; cells=$(kv cells <<< "$line")
-  local same="" base=${case%%[-@]*}  # a sweep's or variant's run (CASE-L:S:V, CASE@NAME): its hits
-  # against the default run's, byte for byte
-  if [[ $case == *[:@]* && -f "$tmp/$base-lockstep.tsv" ]]; then
+  local same="" base=${SAME_AS:-${case%%[-@]*}}  # a sweep's or variant's run (CASE-L:S:V,
+  # CASE@NAME), or one given SAME_AS=CASE: its hits against that run's, byte for byte
+  if [[ ( $case == *[:@]* || -n "${SAME_AS:-}" ) && -f "$tmp/$base-lockstep.tsv" ]]; then
     cmp -s "$tmp/$base-lockstep.tsv" "$tmp/$case-lockstep.tsv" && same="same_hits=1 " || same="same_hits=0 "
   fi
-  echo "case=$case tool=lockstep ${same}wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms <<< "$line")" \
+  wall_of[$case]=$wall
+  local ratio=""  # a --outfmt 6 run (CASE-outfmt6): its wall time over the scores-only run's
+  [[ $case == *-outfmt6 && -n "${wall_of[${case%-outfmt6}]:-}" ]] &&
+    ratio="outfmt6_over_scores=$(awk -v a="$wall" -v b="${wall_of[${case%-outfmt6}]}" 'BEGIN { printf "%.3f", a / b }') "
+  echo "case=$case tool=lockstep ${same}${ratio}wall_s=$wall $(awk -v c="$cells" -v w="$wall" -v ms="$(kv ms <<< "$line")" \
     -v k="$(kv kernel_ms <<< "$line")" 'BEGIN { printf "tcups=%.4f device_tcups=%.4f kernel_tcups=%.4f",
       c / w / 1e12, (ms > 0 ? c / (ms * 1e9) : 0), (k > 0 ? c / (k * 1e9) : 0) }') $line" |
     tee -a "$txt"
@@ -123,6 +142,10 @@ lockstep_run example-cold "$QUERIES" "$DB"
 for v in ${VARIANTS:-}; do BIN=${v#*=} lockstep_run "example-cold@${v%%=*}" "$QUERIES" "$DB"; done
 lockstep_run example "$QUERIES" "$DB" --json "$OUT/search-example.json"
 variants_run example "$QUERIES" "$DB"
+lockstep_run example-outfmt6 "$QUERIES" "$DB" --outfmt 6
+makedb_run example "$DB" "$tmp/example.lsdb"
+SAME_AS=example lockstep_run example-lsdb "$QUERIES" "$tmp/example.lsdb"
+SAME_AS=example-outfmt6 lockstep_run example-lsdb-outfmt6 "$QUERIES" "$tmp/example.lsdb" --outfmt 6
 t0=$(now)
 gen=$(timeout "${STEP_TIMEOUT:-150}" "$LOCKSTEP" gen proteins "$DB" -o "$tmp/large.fa" \
         --residues "$LARGE_RESIDUES" --seed 1 2>> "$OUT/search.err")
@@ -133,6 +156,11 @@ lockstep_run large-cold "$tmp/large-queries.fa" "$tmp/large.fa"
 variants_run large-cold "$tmp/large-queries.fa" "$tmp/large.fa"
 lockstep_run large "$tmp/large-queries.fa" "$tmp/large.fa"
 variants_run large "$tmp/large-queries.fa" "$tmp/large.fa"
+lockstep_run large-outfmt6 "$tmp/large-queries.fa" "$tmp/large.fa" --outfmt 6
+makedb_run large "$tmp/large.fa" "$tmp/large.lsdb"
+SAME_AS=large lockstep_run large-lsdb "$tmp/large-queries.fa" "$tmp/large.lsdb"
+SAME_AS=large-outfmt6 lockstep_run large-lsdb-outfmt6 "$tmp/large-queries.fa" "$tmp/large.lsdb" \
+  --outfmt 6
 # The kernel's shapes and variants (SWEEP="L:S[:V] ...": --local-size L --stripe S --variant V
 # each; the default shape is the runs above) on the large case, then on the example DB:
 # kernel_tcups= from kernel_ms= (the packed kernels' device time), device_tcups= from ms= (the

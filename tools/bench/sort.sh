@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sorting benchmark (issues 9, 20): Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX: radix
+# Sorting benchmark: Gkeys/s of `lockstep sort` for n = 2^K_MIN .. 2^K_MAX: radix
 # and auto on u32 keys, u32 pairs and u64 keys (each line carries ms_KERNEL, the device time of
 # every radix kernel: ms_hist, ms_pass0.., or ms_small for the one-group sort), the
 # persistent bitonic sort on every barrier strategy and relaunch (to 2^BITONIC_MAX); the radix sort

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sort's verification sweep (issue 20, "done when"): `lockstep sort --verify` (against
+# The sort's verification sweep: `lockstep sort --verify` (against
 # std::stable_sort on the host; pairs compare the values too, so stability is checked) at n = 0, 1,
 # 3, 2^k - 1, 2^k, 2^k + 1 for k in $KS, 10^6 + 3 and 2^27, every key type, both orders, keys and
 # pairs, with auto; radix and radix-persistent forced up to 2^$FORCED_MAX (both paths of each

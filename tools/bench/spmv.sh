@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SpMV benchmark set (issues 3 and 12), fp64, on one device, side by side with cuSPARSE: for each
+# SpMV benchmark set, fp64, on one device, side by side with cuSPARSE: for each
 # matrix, in one run: `lockstep spmv --algorithm auto` with an EMPTY tuning database (the untuned
 # rule), `lockstep tune` (the tuned time: its `best` line; its JSON also holds the merge-path
 # candidates it timed), `lockstep spmv --algorithm merge` for MERGE_NAMES (merge-path forced;
@@ -23,13 +23,13 @@ mkdir -p "$dir" "$OUT"
 log="$OUT/spmv.txt"
 err="$OUT/spmv.err"
 declare -A spec=(
-  # the issue-12 rows
+  # irregular and short-row shapes
   [rmat_21_16]="rmat 21 16 --seed 7" [powerlaw_1m]="powerlaw 1048576 1.8 --seed 1"
   [uniform_4m_4]="uniform 4194304 4 --seed 7" [laplace2d_4096]="laplace2d 4096"
   # new shapes: very short rows, a few very long rows among short ones, block FEM-like
   [short_8m_2]="uniform 8388608 2 --seed 3" [hubs_4m]="hubs 4194304 4 64 200000 --seed 5"
   [blocks3d_80_3]="blocks3d 80 3 --seed 1"
-  # the issue-3 set
+  # the regular set
   [laplace2d_2048]="laplace2d 2048" [uniform_1m_16]="uniform 1048576 16 --seed 1"
   [dense_10000_1000]="dense 10000 1000 --seed 1" [laplace3d_160]="laplace3d 160"
   [banded_1m_8]="banded 1048576 8 --seed 1")

@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine, from the repository root, after tools/gpu/prepare.sh filled
 # .carry/ here. Registers the NVIDIA OpenCL driver, builds the CUDA anchors with nvcc, runs the
 # whole doctest suite on the GPU, then the whole suite again on the machine's PoCL CPU device (a
-# second OpenCL implementation: issue 13), then every tools/bench/*.sh (or those named in $BENCH),
+# second OpenCL implementation, which has caught miscompiles), then every tools/bench/*.sh (or those named in $BENCH),
 # writing everything under $OUT.
 set -uo pipefail
 root=$(pwd)

@@ -34,7 +34,7 @@ for m in rmat21 laplace4096; do
   [[ -x "$OUT/cusparse_spmm" ]] && timeout 45 "$OUT/cusparse_spmm" "$OUT/$m.mtx" float 4,8,16,32 row
 done
 # the tune last: cut by its limit, it still reports the k's before it
-# (rmat21: the merge shapes alone, ~190 candidates: team takes ~15 ms there, issue 39's run;
+# (rmat21: the merge shapes alone, ~190 candidates: team takes ~15 ms there;
 # TUNE_ALGORITHM=auto searches both)
 spmm spmm_tuned "${TUNE_S:-270}" "$OUT/rmat21.mtx" --k 4,8,16,32 --tune --algorithm "${TUNE_ALGORITHM:-merge}"
 [[ -n "${LAPLACE_TUNE:-}" ]] && spmm spmm_tuned 150 gen:laplace2d:4096 --k 4,8,16,32 --tune

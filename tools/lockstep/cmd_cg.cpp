@@ -47,6 +47,8 @@ void explain(const std::string& file, const CgResult& res, bool ok, double tol, 
   if (!res.fallback.empty()) std::cerr << "lockstep cg: " << file << ": " << res.fallback << "\n";
   if (!res.breakdown.empty())
     std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
+  else if (!res.stagnation.empty())
+    std::cerr << "lockstep cg: " << file << ": " << res.stagnation << "\n";
   else if (!res.converged)
     std::cerr << "lockstep cg: " << file << ": no convergence: residual " << res.residuals.back()
               << " after " << res.iterations << " iterations (--tol " << tol << ", --maxit "

@@ -21,11 +21,14 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 int run_precompile(const Args& args) {
+  std::string names;  // the kernel registry's families
+  for (const KernelFamily& f : kernel_families())
+    names += (names.empty() ? "" : ", ") + std::string(f.name);
+  const std::string family_help = "families, by prefix: " + names + " (default: all)";
   po::options_description opts("options");
-  opts.add_options()("family", po::value<std::string>()->default_value(""),
-                     "families, by prefix: spmv,spmm,cg,blas1,sort,bfs,align,apsp,barrier,copy "
-                     "(default: all)")("type", po::value<std::string>()->default_value(""),
-                                       "value / key types: f32,f64,u32,i32,u64,i64 (default: all)")(
+  opts.add_options()("family", po::value<std::string>()->default_value(""), family_help.c_str())(
+      "type", po::value<std::string>()->default_value(""),
+      "value / key types: f32,f64,u32,i32,u64,i64 (default: all)")(
       "list", "print the selected builds (family, file, options) instead of building them");
   po::variables_map vm;
   if (!parse("lockstep precompile [--family F,...] [--type T,...] [--list]", args, opts, {}, vm))

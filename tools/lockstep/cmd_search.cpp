@@ -7,8 +7,10 @@
 // letter scored as blastn scores it; both strands unless --strand says). Output (--out FILE,
 // else standard output): a header `#query subject score query_end subject_end` (DNA: `strand`)
 // then one line per hit (ids: the first word of each header; 1-based inclusive ends; 0 when the
-// score is 0), or with --outfmt 6 BLAST's tabular columns from a traceback of each hit, E-value
-// and bit score as BLAST+ computes them (search_report.cpp, src/search/statistics.cpp). The
+// score is 0), or with --outfmt 6 (7: with BLAST's comment lines) BLAST's tabular columns,
+// chosen by BLAST's keywords, from a traceback of each hit, E-value and bit score as BLAST+
+// computes them (search_report.cpp, src/search/statistics.cpp). QUERIES and DB may be prepared
+// databases (`lockstep makedb`). The
 // summary key=value line goes to standard output when the hits go to a file (--out FILE) and
 // --json is not -, else to stderr.
 #include <unistd.h>
@@ -31,8 +33,9 @@ namespace {
 const std::vector<std::string> kAlgorithms = {"auto", "inter", "intra", "cpu"};
 
 void declare(po::options_description& opts) {
-  opts.add_options()("queries", po::value<std::string>(), "query FASTA (gzip too; - for stdin)")(
-      "db", po::value<std::string>(), "database FASTA (gzip too)")(
+  opts.add_options()("queries", po::value<std::string>(),
+                     "query FASTA (gzip too; - for stdin) or `lockstep makedb`'s file")(
+      "db", po::value<std::string>(), "database FASTA (gzip too) or `lockstep makedb`'s file")(
       "top", number<int>(1, 1 << 20)->default_value(10),
       "hits per query (one per subject; DNA: per subject and strand)")(
       "max-target-seqs", number<int>(1, 1 << 20),
@@ -72,8 +75,9 @@ void declare(po::options_description& opts) {
       "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
       "outfmt", po::value<std::string>(),
-      "6: BLAST tabular (qseqid sseqid pident length mismatch "
-      "gapopen qstart qend sstart send evalue bitscore)")(
+      "6: BLAST tabular, 7: with BLAST's comment lines; then optionally BLAST's column keywords "
+      "in the same argument (\"6 qseqid sseqid pident evalue\"; default std: qaccver saccver "
+      "pident length mismatch gapopen qstart qend sstart send evalue bitscore)")(
       "json", po::value<std::string>(), "write the summary and the hits as JSON (- for stdout)");
 }
 
@@ -131,7 +135,8 @@ int run_search(const Args& args) {
       "blosum62|blosum45|blosum50|blosum80|pam30|pam70|pam250|FILE | --dna [--match M --mismatch "
       "X] [--strand both|plus|minus]] [--gap-open O --gap-extend E] [--algorithm " +
       join(kAlgorithms) +
-      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt 6] "
+      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt '6|7 "
+      "[KEYWORDS]'] "
       "[--json "
       "FILE|-]";
   po::options_description opts("options");
@@ -145,9 +150,7 @@ int run_search(const Args& args) {
   const std::string qpath = vm["queries"].as<std::string>(), dpath = vm["db"].as<std::string>();
   if (qpath == "-" && dpath == "-") throw usage_error("QUERIES and DB cannot both be - (stdin)");
   const bool tabular = vm.count("outfmt");
-  if (tabular && vm["outfmt"].as<std::string>() != "6")
-    throw usage_error("--outfmt: only 6 (BLAST tabular) is supported, got '" +
-                      vm["outfmt"].as<std::string>() + "'");
+  const Outfmt outfmt = tabular ? parse_outfmt(vm["outfmt"].as<std::string>()) : Outfmt{};
   if (!vm.count("out") && vm.count("json") && vm["json"].as<std::string>() == "-")
     throw usage_error("--json - needs --out FILE: the hits go to standard output");
   SearchOptions o;
@@ -187,8 +190,8 @@ int run_search(const Args& args) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0).count();
       return c;
     });
-  const SequenceSet db = read_sequences(dpath, s);
-  const SequenceSet queries_read = read_sequences(qpath, s);
+  const SequenceSet db = read_database(dpath, s);  // FASTA or a prepared database (makedb)
+  const SequenceSet queries_read = read_database(qpath, s);
   for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries_read, &qpath}}) {
     if (set->skipped_empty)
       std::cerr << "lockstep search: " << *path << ": skipped " << set->skipped_empty
@@ -217,8 +220,10 @@ int run_search(const Args& args) {
   if (ka && tabular) order_as_blast(r, queries, db, ka);  // BLAST's format, BLAST's order
 
   std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
-  nlohmann::json hits = tabular ? write_tabular(out, queries, db, s, r, std::cerr)
-                                : write_hits(out, queries, db, r, s.dna);
+  double traceback_ms = 0;
+  nlohmann::json hits =
+      tabular ? write_tabular(out, queries, db, s, r, std::cerr, outfmt, dpath, &traceback_ms)
+              : write_hits(out, queries, db, r, s.dna);
   Report kv;
   kv.add("device", ctx ? ctx->info().name : std::string("cpu"))
       .add("algorithm", r.algorithm)
@@ -231,7 +236,7 @@ int run_search(const Args& args) {
       .add("strand", s.dna ? strand : std::string("NA"))
       .add("queries", queries_read.size())
       .add("subjects", db.size())
-      .add("residues", db.residues.size())
+      .add("residues", db.residue_count())
       .add("top", o.top)
       .add("recomputed", r.recomputed)
       .add("batches", r.batches)
@@ -245,6 +250,7 @@ int run_search(const Args& args) {
       .add("read_ms", read_ms)
       .add("context_ms", context_ms)
       .add("ms", r.ms)
+      .add("traceback_ms", traceback_ms)
       .add("gcups", r.ms > 0 ? r.cells / (r.ms * 1e6) : 0.0);
   const double total_ms = ms_since(t0);
   kv.add("total_ms", total_ms).add("total_gcups", r.cells / (total_ms * 1e6));

@@ -59,6 +59,7 @@ int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k,
   if (vm.count("local-size")) c.local_size = vm["local-size"].as<int>();
   if (vm.count("team")) c.team = vm["team"].as<int>();
   if (vm.count("vec")) c.vec = vm["vec"].as<int>();
+  if (vm.count("transpose")) c.transpose = vm["transpose"].as<int>() != 0;
   if (vm.count("items")) {
     if (c.algorithm != SpmmAlgorithm::merge) throw usage_error("--items needs --algorithm merge");
     c.items = vm["items"].as<int>();
@@ -77,7 +78,7 @@ int run_k(const po::variables_map& vm, Context& ctx, const Csr<T>& host, int k,
       .add("layout", to_string(layout));
   kv.add("rows", host.rows).add("nnz", host.nnz());
   kv.add("algorithm", to_string(c.algorithm)).add("local_size", c.local_size);
-  kv.add("team", c.team).add("vec", c.vec).add("items", c.items);
+  kv.add("team", c.team).add("vec", c.vec).add("items", c.items).add("transpose", int(c.transpose));
   kv.add("median_ms", ms)
       .add("gflops", m["gflops"].get<double>())
       .add("gbs", m["gbs"].get<double>());
@@ -100,6 +101,9 @@ int run_spmm(const Args& args) {
                      "work-items per team (a power of two; they share the columns)")(
       "vec", number<int>(1, 4), "adjacent columns per load: 1, 2 or 4 (row layout)")(
       "items", number<int>(1, 4096), "merge: merge-path steps (rows + nonzeros) per team")(
+      "transpose", number<int>(0, 1),
+      "col layout: 1 copies X row-major, runs the row-major shape and copies Y back; 0 the "
+      "column-major kernel (default: tuned or rule)")(
       "tune",
       "search every valid shape first (of --algorithm's, if named) and store the fastest verified "
       "one")("repeat", number<int>(1, 100000)->default_value(20),
@@ -109,7 +113,7 @@ int run_spmm(const Args& args) {
   po::variables_map vm;
   if (!parse("lockstep spmm FILE [--k K[,K...]] [--layout row|col] [--precision float|double] "
              "[--tune] [--algorithm team|merge|auto] "
-             "[--local-size N --team T --vec V --items I] [--repeat N]",
+             "[--local-size N --team T --vec V --items I --transpose 0|1] [--repeat N]",
              args, opts, pos, vm))
     return 0;
   (void)parse_option(vm, "layout", parse_dense_layout);

@@ -5,6 +5,8 @@
 // then, per problem, `best family=F key=K PARAM=V ... ms=T candidates=C search_space=S stored=0|1`
 // followed by the family's columns. --json writes the device and, per problem, the best line's
 // fields ("best") and every candidate line's ("candidates").
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -29,6 +31,13 @@ int show(const po::variables_map& vm) {
     std::cout << kv.str() << "\n";
   }
   return 0;
+}
+
+// A progress bar redrawn with '\r', on a terminal only: in a log or a pipe the candidate lines on
+// stdout say the same.
+bool progress_shown() {
+  static const bool tty = isatty(STDERR_FILENO) == 1;
+  return tty;
 }
 
 void progress(size_t done, size_t total, const tuning::Measured& m) {
@@ -78,9 +87,9 @@ int run_tune(const Args& all) {
   for (TuneJob& job : jobs) {
     std::unique_ptr<tuning::Family> f = job.make(ctx);
     job.options.store = !vm.count("no-store");
-    job.options.progress = progress;
+    if (progress_shown()) job.options.progress = progress;
     const tuning::Outcome r = tuning::tune(ctx, *f, job.options);
-    std::fprintf(stderr, "\n");
+    if (progress_shown()) std::fprintf(stderr, "\n");
     nlohmann::json problem = {{"key", r.key},
                               {"features", f->features()},
                               {"search_space", r.search_space},

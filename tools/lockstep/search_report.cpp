@@ -4,8 +4,14 @@
 #include "search_report.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <functional>
+#include <sstream>
 #include <unordered_map>
+
+#include "exit_codes.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 
@@ -39,7 +45,7 @@ std::string format_bits(double b) {  // BLAST+ 2.12: 26700 prints whole, 102900 
 double hit_evalue(const KarlinAltschul& ka, const SequenceSet& queries, const SequenceSet& db,
                   const SearchHit& h) {
   return evalue(ka, h.score, queries.length(size_t(h.query)), db.length(size_t(h.subject)),
-                int64_t(db.residues.size()), int64_t(db.size()));
+                int64_t(db.residue_count()), int64_t(db.size()));
 }
 
 size_t keep_evalue(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
@@ -135,38 +141,207 @@ nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const S
   return all;
 }
 
+namespace {
+
+// What one column needs of a hit.
+struct Row {
+  const std::string &q, &d;
+  const SearchHit& h;
+  const HitAlignment& a;    // as printed (a minus-strand hit's flipped, as blastn's)
+  const HitAlignment& raw;  // as searched: on the query's reverse complement for minus
+  int64_t qlen, slen;
+  const std::string &evalue, &bits;
+  const uint8_t *qcodes, *scodes;  // the whole query and subject
+  const std::string& letters;      // the scoring's alphabet
+};
+
+// The IUPAC complement of a DNA letter (A-T, C-G, R-Y, M-K, B-V, D-H; N, W, S their own).
+char complement(char c) {
+  static const std::string from = "ACGTRYMKBVDHNWS", to = "TGCAYRKMVBHDNWS";
+  const size_t at = from.find(c);
+  return at == std::string::npos ? c : to[at];
+}
+
+// The aligned residues of the query (`query`) or the subject, '-' where the other has a gap; a
+// minus-strand hit's as blastn prints them: the query's plus strand against the subject's
+// reverse complement.
+std::string aligned(const Row& r, bool query) {
+  std::string out;
+  if (!r.raw.qstart) return out;
+  const uint8_t* c = query ? r.qcodes + r.raw.qstart - 1 : r.scodes + r.raw.sstart - 1;
+  for (const CigarRun& run : parse_cigar(r.raw.cigar)) {
+    const bool here = run.op == 'M' || (run.op == 'I') == query;
+    for (int64_t k = 0; k < run.length; ++k) out += here ? r.letters[*c++] : '-';
+  }
+  if (r.h.minus) {
+    std::reverse(out.begin(), out.end());
+    for (char& l : out) l = complement(l);
+  }
+  return out;
+}
+struct Column {
+  const char* keyword;
+  const char* header;  // BLAST 2.12's name in format 7's "# Fields:" line
+  std::function<std::string(const Row&)> text;
+};
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+const std::vector<Column>& columns() {
+  using S = std::string;
+  static const std::vector<Column> all = {
+      {"qseqid", "query id", [](const Row& r) { return r.q; }},
+      {"qaccver", "query acc.ver", [](const Row& r) { return r.q; }},
+      {"sseqid", "subject id", [](const Row& r) { return r.d; }},
+      {"saccver", "subject acc.ver", [](const Row& r) { return r.d; }},
+      {"pident", "% identity", [](const Row& r) { return fixed(r.a.pident, 3); }},
+      {"length", "alignment length", [](const Row& r) { return std::to_string(r.a.length); }},
+      {"mismatch", "mismatches", [](const Row& r) { return std::to_string(r.a.mismatch); }},
+      {"gapopen", "gap opens", [](const Row& r) { return std::to_string(r.a.gapopen); }},
+      {"gaps", "gaps", [](const Row& r) { return std::to_string(r.a.gaps); }},
+      {"qstart", "q. start", [](const Row& r) { return std::to_string(r.a.qstart); }},
+      {"qend", "q. end", [](const Row& r) { return std::to_string(r.a.qend); }},
+      {"sstart", "s. start", [](const Row& r) { return std::to_string(r.a.sstart); }},
+      {"send", "s. end", [](const Row& r) { return std::to_string(r.a.send); }},
+      {"evalue", "evalue", [](const Row& r) { return r.evalue; }},
+      {"bitscore", "bit score", [](const Row& r) { return r.bits; }},
+      {"score", "score", [](const Row& r) { return std::to_string(r.h.score); }},
+      {"nident", "identical", [](const Row& r) { return std::to_string(r.a.nident); }},
+      {"positive", "positives", [](const Row& r) { return std::to_string(r.a.positive); }},
+      {"ppos", "% positives",
+       [](const Row& r) {
+         return fixed(r.a.length ? 100.0 * double(r.a.positive) / double(r.a.length) : 0, 2);
+       }},
+      {"qseq", "query seq", [](const Row& r) { return aligned(r, true); }},
+      {"sseq", "subject seq", [](const Row& r) { return aligned(r, false); }},
+      {"qlen", "query length", [](const Row& r) { return std::to_string(r.qlen); }},
+      {"slen", "subject length", [](const Row& r) { return std::to_string(r.slen); }},
+      {"qcovhsp", "% query coverage per hsp",
+       [](const Row& r) {  // rounded, as BLAST, but 100 only for the whole query
+         const int64_t span = r.a.qend ? r.a.qend - r.a.qstart + 1 : 0;
+         const int64_t pct = int64_t(0.5 + 100.0 * double(span) / double(r.qlen));
+         return S(std::to_string(span == r.qlen ? 100 : std::min<int64_t>(99, pct)));
+       }},
+  };
+  return all;
+}
+
+const Column& column(const std::string& keyword) {
+  for (const Column& c : columns())
+    if (keyword == c.keyword) return c;
+  throw std::logic_error("search_report: no column " + keyword);
+}
+
+const std::vector<std::string> kStd = {"qaccver",  "saccver", "pident", "length",
+                                       "mismatch", "gapopen", "qstart", "qend",
+                                       "sstart",   "send",    "evalue", "bitscore"};
+
+}  // namespace
+
+const std::vector<std::string>& outfmt_keywords() {
+  static const std::vector<std::string> k = [] {
+    std::vector<std::string> v{"std"};
+    for (const Column& c : columns()) v.push_back(c.keyword);
+    return v;
+  }();
+  return k;
+}
+
+Outfmt parse_outfmt(const std::string& spec) {
+  std::istringstream in(spec);
+  std::string word;
+  Outfmt f;
+  if (!(in >> word) || (word != "6" && word != "7"))
+    throw usage_error(
+        "--outfmt: expected 6 (BLAST tabular) or 7 (with comment lines), then "
+        "optionally column keywords; got '" +
+        spec + "'");
+  f.kind = word[0] - '0';
+  while (in >> word) {
+    if (word == "std") {
+      f.fields.insert(f.fields.end(), kStd.begin(), kStd.end());
+      continue;
+    }
+    const auto& k = outfmt_keywords();
+    if (std::find(k.begin(), k.end(), word) == k.end())
+      throw usage_error("--outfmt: unknown column keyword '" + word + "' (known: " + join(k, " ") +
+                        ")");
+    f.fields.push_back(word);
+  }
+  if (f.fields.empty()) f.fields = kStd;
+  return f;
+}
+
 nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
-                             const Scoring& s, const SearchResult& r, std::ostream& note) {
+                             const Scoring& s, const SearchResult& r, std::ostream& note,
+                             const Outfmt& f, const std::string& database, double* traceback_ms) {
   const KarlinAltschul ka = karlin_altschul(s);
   if (!ka)
     note << "lockstep search: NCBI publishes no Karlin-Altschul parameters for this scoring ("
          << (s.dna ? std::string("DNA") : "this matrix") << " with gaps " << s.gap_open << "/"
          << s.gap_extend << ", BLAST's " << s.gap_open - s.gap_extend << "/" << s.gap_extend
          << "): evalue and bitscore are NA\n";
+  const Outfmt fmt = f.fields.empty() ? parse_outfmt(std::to_string(f.kind)) : f;
+  std::vector<const Column*> cols;
+  std::string fields;
+  for (const std::string& k : fmt.fields) {
+    cols.push_back(&column(k));
+    fields += (fields.empty() ? "" : ", ") + std::string(cols.back()->header);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto aligned = align_hits(queries, db, s, r);
+  if (traceback_ms)
+    *traceback_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& hits : r.hits)
-    for (const SearchHit& h : hits) {
-      HitAlignment a = align_hit(queries, db, s, h);
+  std::string line;
+  for (size_t qi = 0; qi < r.hits.size(); ++qi) {
+    const auto& hits = r.hits[qi];
+    if (fmt.kind == 7) {
+      out << "# " << (s.dna ? "BLASTN" : "BLASTP")
+          << " lockstep-search\n# Query: " << queries.names[qi] << "\n# Database: " << database
+          << "\n";
+      if (!hits.empty()) out << "# Fields: " << fields << "\n";
+      out << "# " << hits.size() << " hits found\n";
+    }
+    for (size_t k = 0; k < hits.size(); ++k) {
+      const SearchHit& h = hits[k];
+      const HitAlignment& raw = aligned[qi][k];
+      HitAlignment a = raw;
       if (h.minus && h.score > 0) {  // as blastn: query ascending, subject descending
         const int64_t m = queries.length(size_t(h.query));
-        const HitAlignment rc = a;
-        a.qstart = m - rc.qend + 1, a.qend = m - rc.qstart + 1;
-        a.sstart = rc.send, a.send = rc.sstart;
+        a.qstart = m - raw.qend + 1, a.qend = m - raw.qstart + 1;
+        a.sstart = raw.send, a.send = raw.sstart;
       }
       const std::string& q = queries.names[size_t(h.query)];
       const std::string& d = db.names[size_t(h.subject)];
       std::string evalue = "NA", bits = "NA";
       nlohmann::json je = nullptr, jb = nullptr;
+      const int64_t qlen = queries.length(size_t(h.query));
       if (ka) {
         const double e = hit_evalue(ka, queries, db, h);
         const double b = bit_score(ka, h.score);
         evalue = format_evalue(e), bits = format_bits(b), je = e, jb = b;
       }
-      char pident[32];
-      std::snprintf(pident, sizeof pident, "%.3f", a.pident);
-      out << q << '\t' << d << '\t' << pident << '\t' << a.length << '\t' << a.mismatch << '\t'
-          << a.gapopen << '\t' << a.qstart << '\t' << a.qend << '\t' << a.sstart << '\t' << a.send
-          << '\t' << evalue << '\t' << bits << '\n';
+      const Row row{q,
+                    d,
+                    h,
+                    a,
+                    raw,
+                    qlen,
+                    db.length(size_t(h.subject)),
+                    evalue,
+                    bits,
+                    queries.data(size_t(h.query)),
+                    db.data(size_t(h.subject)),
+                    s.alphabet};
+      line.clear();
+      for (size_t c = 0; c < cols.size(); ++c) (line += c ? "\t" : "") += cols[c]->text(row);
+      out << line << '\n';
       all.push_back({{"query", q},
                      {"subject", d},
                      {"score", h.score},
@@ -174,6 +349,9 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                      {"length", a.length},
                      {"mismatch", a.mismatch},
                      {"gapopen", a.gapopen},
+                     {"gaps", a.gaps},
+                     {"nident", a.nident},
+                     {"positive", a.positive},
                      {"qstart", a.qstart},
                      {"qend", a.qend},
                      {"sstart", a.sstart},
@@ -183,6 +361,8 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                      {"cigar", a.cigar}});
       if (s.dna) all.back()["strand"] = h.minus ? "minus" : "plus";
     }
+  }
+  if (fmt.kind == 7) out << "# BLAST processed " << r.hits.size() << " queries\n";
   return all;
 }
 

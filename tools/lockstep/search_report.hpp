@@ -1,8 +1,11 @@
 // The hit tables of `lockstep search` (cmd_search.cpp): the default table and BLAST's tabular
-// format (outfmt 6), each also returned as the JSON array of --json.
+// formats (outfmt 6, and 7 with its comment lines) with BLAST's column keywords, each also
+// returned as the JSON array of --json.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "lockstep/search.hpp"
 
@@ -13,12 +16,30 @@ namespace lockstep::cli {
 /// hit's query_end counted on the query's reverse complement).
 nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
                           const SearchResult& r, bool dna);
-/// qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore, no
-/// header (as BLAST), from a traceback of each hit (a minus-strand hit as blastn: send < sstart);
-/// evalue and bitscore NA (with one note on `note`) when NCBI publishes no Karlin-Altschul
-/// parameters for the scoring. `queries` is the set searched (strand_queries).
+
+/// --outfmt as BLAST takes it: "6" or "7", then optionally column keywords ("std" is the
+/// default twelve: qaccver saccver pident length mismatch gapopen qstart qend sstart send evalue
+/// bitscore). parse_outfmt throws usage_error naming an unknown format or keyword.
+struct Outfmt {
+  int kind = 6;  // 6: tab-separated lines; 7: the same with BLAST's comment lines
+  std::vector<std::string> fields;
+};
+Outfmt parse_outfmt(const std::string& spec);
+/// The keywords parse_outfmt accepts, in the order of the usage text.
+const std::vector<std::string>& outfmt_keywords();
+
+/// One line per hit with the columns of `f`, from a traceback of each hit (align_hits: on the
+/// host's threads; a minus-strand hit as blastn: send < sstart, qseq the query's plus strand,
+/// sseq the subject's reverse complement); format 7 adds per query "# BLASTP lockstep-search"
+/// (BLASTN for DNA), "# Query: ID", "# Database: `database`", "# Fields: ..." (when it has hits)
+/// and "# N hits found", and "# BLAST processed N queries" at the end. evalue and bitscore are
+/// NA (with one note on `note`) when NCBI publishes no Karlin-Altschul parameters for the
+/// scoring. `queries` is the set searched (strand_queries). `traceback_ms`: the tracebacks' wall
+/// time.
 nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
-                             const Scoring& s, const SearchResult& r, std::ostream& note);
+                             const Scoring& s, const SearchResult& r, std::ostream& note,
+                             const Outfmt& f = {}, const std::string& database = "",
+                             double* traceback_ms = nullptr);
 /// The E-value BLAST+ gives hit `h` (statistics.cpp's evalue).
 double hit_evalue(const KarlinAltschul& ka, const SequenceSet& queries, const SequenceSet& db,
                   const SearchHit& h);

@@ -131,6 +131,8 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
       res.converged && err <= std::max(tol, 1e-6) * cond_slack * std::sqrt(double(A.global_rows()));
   if (me != 0) return ok ? 0 : 1;
   if (!res.breakdown.empty()) std::cerr << "lockstep cg: " << file << ": " << res.breakdown << "\n";
+  if (!res.stagnation.empty())
+    std::cerr << "lockstep cg: " << file << ": " << res.stagnation << "\n";
 
   for (size_t k = 0; k < res.residuals.size(); ++k)
     if (vm.count("history") || k % std::max<size_t>(1, res.residuals.size() / 20) == 0 ||

@@ -1,0 +1,190 @@
+"""lockstep.Array's arithmetic on the device (cl/elementwise.cl through lockstep._lockstep):
+``+ - * /`` and the comparisons with an array of the same shape, a scalar or a 0-d device array,
+in the dtype NumPy gives (asked of NumPy for each operation); unary minus; sum, dot, vdot and
+norm. Installs the operators on lockstep.Array (bottom of this file)."""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _lockstep
+from ._array import Array, _reads, array_dtype
+from ._errors import InputError
+
+_SUM_TYPES = {"float": np.float32, "double": np.float64, "long": np.int64, "ulong": np.uint64}
+_ARITH = {"add": 0, "subtract": 1, "multiply": 2, "true_divide": 3}
+_COMPARE = {"equal": 0, "not_equal": 1, "less": 2, "less_equal": 3, "greater": 4,
+            "greater_equal": 5}
+
+
+def _scalar(x: Any) -> bool:
+    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, (complex,
+                                                                              np.complexfloating))
+
+
+def _operation(self: Array, other: Any, name: str, reflected: bool = False) -> Any:
+    """self op other (other op self when reflected) on the device, in NumPy's result dtype."""
+    ufunc = getattr(np, name)
+    compare = name in _COMPARE
+    if isinstance(other, Array):
+        if (other.shape != self.shape and () not in (self.shape, other.shape)) or \
+                other.ctx is not self.ctx or (self.ndim > 1 and other.ndim > 1
+                                              and other.order != self.order):
+            raise InputError(f"lockstep.Array: {name} of shapes {self.shape} and "
+                             f"{other.shape} (the same shape, or a 0-d array, in one "
+                             "context and order)")
+        probe = np.ones(1, other.dtype)
+    elif _scalar(other):
+        probe = other
+    elif isinstance(other, (np.ndarray, list, tuple)):
+        raise TypeError(f"lockstep.Array: {name} with a host {type(other).__name__} (upload "
+                        "it with lockstep.asarray first: no silent transfer)")
+    else:
+        return NotImplemented
+    like = np.ones(1, self.dtype)
+    out_dtype = (ufunc(probe, like) if reflected else ufunc(like, probe)).dtype
+    work = np.result_type(like, probe) if compare else out_dtype
+    if work == np.bool_ and not compare:
+        raise TypeError(f"lockstep.Array: {name} of bool arrays (convert with astype first)")
+    work = array_dtype(f"lockstep.Array {name}", _widened(work))
+    a = self.astype(work, copy=False)
+    a._before_use()
+    b, scalar, mode, big = None, np.zeros((), work), 0, a
+    if isinstance(other, Array):
+        o = other.astype(work, copy=False)
+        o._before_use()
+        if reflected:  # other op self
+            a, o = o, a
+        big = a
+        if a.shape == o.shape:
+            b = o._buf
+        elif o.shape == ():  # x = a[i], y = the device value o[0]
+            b, mode = o._buf, 3
+        else:  # x = the device value a[0], y = o[i]
+            a, b, mode, big = o, a._buf, 4, o
+    else:
+        scalar, mode = np.array(other).astype(work), (2 if reflected else 1)
+    out = Array._new(big.shape, np.bool_ if compare else work, self.ctx, big.order)
+    fn = _lockstep._ew_compare if compare else _lockstep._ew_binary
+    fn(self.ctx, work.name, (_COMPARE if compare else _ARITH)[name], mode, a._buf, b,
+       scalar.tobytes(), out._buf, out.size)
+    return out
+
+
+def _neg(self: Array) -> Array:
+    if self.dtype == np.bool_:
+        raise TypeError("lockstep.Array: negative of a bool array (NumPy refuses it too)")
+    minus_one = self.dtype.type(-1) if self.dtype.kind != "u" else np.iinfo(self.dtype).max
+    return _operation(self, minus_one, "multiply")
+
+
+def _pos(self: Array) -> Array:
+    return self.copy()
+
+
+def _sum(self: Array) -> Any:
+    """The sum of all elements, a NumPy scalar of ``numpy.sum``'s dtype (a blocking read;
+    floats are added in float64 where the device has it)."""
+    return reduce_sum(self, None, np.sum(np.ones(1, self.dtype)).dtype)
+
+
+def _dot_method(self: Array, other: Array) -> Any:
+    """``numpy.dot`` of two 1-D device arrays: a NumPy scalar (a blocking read)."""
+    return dot(self, other)
+
+
+def _widened(d: np.dtype) -> np.dtype:
+    """A dtype the kernels take that computes `d`'s results: int8/int16 as int32, uint8/uint16
+    as uint32, float16 as float32 (comparisons of a bool array with a small int, say)."""
+    if d.kind in "iu" and d.itemsize < 4:
+        return np.dtype(np.int32 if d.kind == "i" else np.uint32)
+    if d.kind == "f" and d.itemsize < 4:
+        return np.dtype(np.float32)
+    return d
+
+
+def reduce_sum(a: Array, b: Optional[Array], dtype: np.dtype) -> Any:
+    """sum(a) (b None) or sum(a * b) on the device, as a NumPy scalar of `dtype`."""
+    a._before_use()
+    if b is not None:
+        b._before_use()
+    data, kind = _lockstep._ew_sum(a.ctx, a.dtype.name, a._buf, None if b is None else b._buf,
+                                   a.size)
+    _reads[0] += 1
+    total = np.frombuffer(data, _SUM_TYPES[kind]).sum()
+    return np.array(total).astype(dtype)[()]
+
+
+def _pair(what: str, a: Any, b: Any) -> Tuple[Array, Array, np.dtype]:
+    if not (isinstance(a, Array) and isinstance(b, Array)):
+        raise TypeError(f"{what}: expected two lockstep.Array, not {type(a).__name__} and "
+                        f"{type(b).__name__}")
+    if a.size != b.size or a.ctx is not b.ctx:
+        raise InputError(f"{what}: sizes {a.size} and {b.size} (same size and context only)")
+    work = array_dtype(what, np.result_type(a.dtype, b.dtype))
+    return a.astype(work, copy=False), b.astype(work, copy=False), work
+
+
+def _sum_to(a: Array, b: Array, out: Array, dtype: np.dtype) -> Array:
+    if not (isinstance(out, Array) and out.shape == () and out.dtype == dtype
+            and out.ctx is a.ctx) or dtype == np.bool_:
+        raise InputError(f"lockstep.dot: out must be a 0-d lockstep.Array of {dtype} in the "
+                         "operands' context (numeric dtypes)")
+    a._before_use()
+    b._before_use()
+    out._before_use()
+    _lockstep._ew_sum_to(a.ctx, a.dtype.name, a._buf, b._buf, a.size, out._buf)
+    return out
+
+
+def dot(a: Array, b: Array, out: Optional[Array] = None) -> Any:
+    """``numpy.dot`` of two 1-D device arrays of the same length: a NumPy scalar (one read), or
+    with ``out`` (a 0-d device array of the result dtype) kept on the device and ``out``
+    returned: no read (device scalars combine with arrays: ``alpha * p``)."""
+    if a.ndim != 1 or getattr(b, "ndim", 1) != 1:
+        raise InputError("lockstep.dot: 1-D arrays only")
+    a, b, work = _pair("lockstep.dot", a, b)
+    dtype = np.dot(np.ones(1, work), np.ones(1, work)).dtype
+    return reduce_sum(a, b, dtype) if out is None else _sum_to(a, b, out, dtype)
+
+
+def vdot(a: Array, b: Array, out: Optional[Array] = None) -> Any:
+    """``numpy.vdot``: the dot product of the flattened arrays (real: no conjugate); ``out`` as
+    in lockstep.dot."""
+    a, b, work = _pair("lockstep.vdot", a, b)
+    dtype = np.vdot(np.ones(1, work), np.ones(1, work)).dtype
+    return reduce_sum(a, b, dtype) if out is None else _sum_to(a, b, out, dtype)
+
+
+def norm(x: Array, ord: Any = None) -> Any:
+    """``numpy.linalg.norm(x)`` of a device array: the 2-norm of a vector, Frobenius of a
+    matrix (ord None, 2 for vectors, "fro"); one read. Other orders: NotImplementedError."""
+    if not isinstance(x, Array):
+        raise TypeError(f"lockstep.norm: expected a lockstep.Array, not {type(x).__name__}")
+    if not (ord is None or (ord == 2 and x.ndim == 1) or (ord == "fro" and x.ndim == 2)):
+        raise NotImplementedError(f"lockstep.norm: ord={ord!r} (None, 2 for vectors, 'fro')")
+    dtype = np.linalg.norm(np.ones(1, x.dtype)).dtype
+    squares = reduce_sum(x, x, np.float64 if x.dtype.kind in "biu" else x.dtype)
+    return dtype.type(np.sqrt(np.float64(squares)))
+
+
+def _install() -> None:
+    def op(name: str, reflected: bool = False) -> Any:
+        return lambda self, other: _operation(self, other, name, reflected)
+
+    for dunder, name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
+                         ("truediv", "true_divide")):
+        setattr(Array, f"__{dunder}__", op(name))
+        setattr(Array, f"__r{dunder}__", op(name, True))
+    for dunder, name in (("eq", "equal"), ("ne", "not_equal"), ("lt", "less"),
+                         ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")):
+        setattr(Array, f"__{dunder}__", op(name))
+    Array.__neg__ = _neg
+    Array.__pos__ = _pos
+    Array.sum = _sum
+    Array.dot = _dot_method
+
+
+_install()
