@@ -34,6 +34,22 @@ void split_over(size_t n, unsigned threads, F fn) {
   for (auto& th : pool) th.join();
 }
 
+/// One row of NCBI's statistics (blast_stat.c): BLAST's gap existence and extension (a + L b).
+struct StatRow {
+  int open, extend;
+  double lambda, K, H, alpha, beta, C = 0, alpha_v = 0, sigma = 0;
+};
+struct ProteinParameters {
+  const char* matrix;         // NCBI's name, as matrix_scoring knows it
+  std::vector<StatRow> rows;  // rows[0]: ungapped (Spouge's a_un, Alpha_un)
+};
+struct NucleotideParameters {
+  int reward, penalty;
+  std::vector<StatRow> rows;
+};
+const std::vector<ProteinParameters>& protein_parameters();        // ncbi_parameters.cpp
+const std::vector<NucleotideParameters>& nucleotide_parameters();  // ncbi_parameters.cpp
+
 /// read_sequences with blocks of `block` bytes (read_sequences: 8 MiB), for the tests.
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block);
 

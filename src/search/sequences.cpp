@@ -30,16 +30,31 @@ constexpr const char* kIupacDna = "ACGTURYSWKMBDHVN";
 std::array<int16_t, 256> code_table(const Scoring& s) {
   std::array<int16_t, 256> code;
   code.fill(-1);
-  if (s.dna) {  // A C G T, any other IUPAC letter N (code 4)
-    for (const char* p = kIupacDna; *p; ++p) code[size_t(*p)] = code[size_t(std::tolower(*p))] = 4;
-    for (int i = 0; i < 4; ++i) code[size_t("ACGT"[i])] = code[size_t("acgt"[i])] = int16_t(i);
+  if (s.dna) {  // IUPAC letters the alphabet has (A C G T, blastn_scoring's others), else N (4)
+    for (const char* p = kIupacDna; *p; ++p) {
+      const size_t at = s.alphabet.find(*p);
+      code[size_t(*p)] = code[size_t(std::tolower(*p))] = int16_t(at == std::string::npos ? 4 : at);
+    }
     return code;
   }
   for (size_t i = 0; i < s.alphabet.size(); ++i) {
     const unsigned char u = static_cast<unsigned char>(s.alphabet[i]);
     code[u] = code[size_t(std::tolower(u))] = int16_t(i);
   }
+  for (const char c : {'U', 'O'})  // blastp's stand-ins (U as C, O as X) where the matrix lacks c
+    if (code[size_t(c)] < 0 && code[size_t(blast_stand_in(c))] >= 0)
+      code[size_t(c)] = code[size_t(c + 32)] = code[size_t(blast_stand_in(c))];
   return code;
+}
+
+// 1 for the bytes scored through a stand-in letter (blast_stand_in), else 0.
+std::array<uint8_t, 256> stand_in_table(const Scoring& s) {
+  std::array<uint8_t, 256> t{};
+  if (!s.dna)
+    for (const char c : {'U', 'O'})
+      if (s.alphabet.find(c) == std::string::npos)
+        t[size_t(c)] = t[size_t(c + 32)] = s.alphabet.find(blast_stand_in(c)) != std::string::npos;
+  return t;
 }
 
 std::string refusal(const Scoring& s, char c) {
@@ -104,14 +119,16 @@ namespace {
 
 // The records of one piece of FASTA text, encoded; `record` counts every record (empty ones too).
 struct Part {
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // "" for an empty header: numbered in merge
+  std::vector<size_t> unnamed;     // record (in this part, 1-based) of each "" name, in order
   std::vector<uint8_t> residues;
   std::vector<int64_t> ends;  // end of each sequence in `residues`
-  size_t skipped_empty = 0, records = 0;
+  size_t skipped_empty = 0, records = 0, stand_ins = 0;
 };
 
 void parse(const std::string& path, const std::string& text, const std::array<int16_t, 256>& code,
            const Scoring& s, Part& p) {
+  const std::array<uint8_t, 256> stand_in = stand_in_table(s);
   p.residues.reserve(text.size());
   for_each_fasta_record(path, text, [&](Sequence& q, int header_line) {
     if (header_line == 0)  // a plain sequence file: no id to report its hits by
@@ -124,17 +141,22 @@ void parse(const std::string& path, const std::string& text, const std::array<in
       return true;
     }
     std::string name = printable(first_word(q.name));  // (a terminal escape, or no UTF-8)
+    if (name.empty()) p.unnamed.push_back(p.records);
     const size_t base = p.residues.size();
     p.residues.resize(base + q.residues.size());
     uint8_t* out = p.residues.data() + base;
+    size_t stand_ins = 0;
     for (size_t i = 0; i < q.residues.size(); ++i) {
-      const int16_t c = code[static_cast<unsigned char>(q.residues[i])];
+      const unsigned char byte = static_cast<unsigned char>(q.residues[i]);
+      const int16_t c = code[byte];
       if (c < 0)
         throw input_error(path + ":" + std::to_string(residue_line(path, text, header_line, i)) +
                           ": record " + std::to_string(p.records) + " ('" + name + "'), residue " +
                           std::to_string(i + 1) + ": " + refusal(s, q.residues[i]));
       out[i] = uint8_t(c);
+      stand_ins += stand_in[byte];
     }
+    p.stand_ins += stand_ins;
     p.names.push_back(std::move(name));
     p.ends.push_back(int64_t(p.residues.size()));
     return true;
@@ -246,13 +268,20 @@ void populate(uint8_t* p, size_t bytes) {
 // nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
 // of 115 ms): the pages are populated, and the parts copied, on the host's threads.
 std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& names,
-                           std::vector<int64_t>& offsets, size_t& skipped_empty) {
+                           std::vector<int64_t>& offsets, size_t& skipped_empty,
+                           size_t& stand_ins) {
   const int64_t count = int64_t(parts.size());
   std::vector<size_t> at(parts.size() + 1, 0), named(parts.size() + 1, 0);
+  size_t records = 0;  // before part k
   for (size_t k = 0; k < parts.size(); ++k) {
     at[k + 1] = at[k] + parts[k].residues.size();
     named[k + 1] = named[k] + parts[k].names.size();
     skipped_empty += parts[k].skipped_empty;
+    stand_ins += parts[k].stand_ins;
+    size_t u = 0;  // an empty header's id: its record number in the file
+    for (std::string& name : parts[k].names)
+      if (name.empty()) name = std::to_string(records + parts[k].unnamed[u++]);
+    records += parts[k].records;
   }
   if (count == 1) {  // one part (a small file, or one long record): its storage as it is
     Part& p = parts[0];
@@ -394,7 +423,7 @@ SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, siz
   }
   parsers.pieces().clear();
   SequenceSet set;
-  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty);
+  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty, set.stand_ins);
   size_t records = 0;
   for (const Part& p : parts) records += p.records;
   if (set.size() == 0)
