@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Database search benchmark, one command, every anchor in the same run:
 #  example: the mmseqs2 example DB (20,000 UniProt proteins, 9.06 M residues) x its 500 queries,
-#    top 10, BLOSUM62 11/1: lockstep search (run twice: cold = kernel builds included, warm =
+#    top 10, BLOSUM62 11/1 (lockstep --gap-open 11 --gap-extend 1, no E-value cutoff; CUDASW++ --gop -11
+#    --gex -1): lockstep search (run twice: cold = kernel builds included, warm =
 #    the headline), timed end to end (the process's wall time, reading the gzip FASTA included)
 #    and on the device only (its ms=); CUDASW++4.0 (--dpx, built here from .carry/cudasw4 with
 #    nvcc; its makedb preprocessing timed apart); parasail (sw_striped_profile_sat, exact) on
@@ -89,7 +90,7 @@ lockstep_run() {
   shift 3
   t0=$(now)
   out=$(timeout "${STEP_TIMEOUT:-150}" "${BIN:-$LOCKSTEP}" search "$q" "$db" --top "$TOP" \
-          --out "$tmp/$case-lockstep.tsv" "$@" 2>> "$OUT/search.err")
+          --gap-open 11 --gap-extend 1 --evalue 1e300 --out "$tmp/$case-lockstep.tsv" "$@" 2>> "$OUT/search.err")
   rc=$?
   local wall; wall=$(since "$t0")
   if [[ $rc -ne 0 ]]; then echo "case=$case tool=lockstep error=1 rc=$rc" | tee -a "$txt"; return; fi
@@ -119,7 +120,7 @@ cudasw_run() {
   local makedb_s; makedb_s=$(since "$t0")
   t0=$(now)
   out=$(timeout "${STEP_TIMEOUT:-150}" "$cudasw/align" --query "$q" --db "$tmp/cudasw-db-$case/db" \
-          --top "$TOP" --verbose --dpx --tsv --of "$tmp/$case-cudasw.tsv" 2>> "$OUT/cudasw.log")
+          --top "$TOP" --gop -11 --gex -1 --verbose --dpx --tsv --of "$tmp/$case-cudasw.tsv" 2>> "$OUT/cudasw.log")
   rc=$?
   local wall; wall=$(since "$t0")
   echo "$out" >> "$OUT/cudasw.log"
