@@ -1,0 +1,47 @@
+// The traceback's pieces shared between its files (traceback.cpp, traceback_start.cpp,
+// traceback_band.cpp).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "lockstep/align.hpp"
+
+// The vector passes are built twice on x86-64 with GCC, for AVX2 and for the baseline (SSE2,
+// whose 32-bit lanes have no max), the loader picking one for the host (ifunc).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LOCKSTEP_LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LOCKSTEP_LANES_CLONES
+#endif
+
+namespace lockstep::detail {
+
+/// Minus infinity of the traceback's 32-bit passes: far below every score, and a few gaps or
+/// substitutions added to it stay inside 32 bits.
+constexpr int32_t kNeg = std::numeric_limits<int32_t>::min() / 4;
+
+/// traceback(), with `lanes` false the scalar passes alone (32-bit, one cell at a time): the
+/// reference the vector passes are tested against (the same start, the same CIGAR).
+void traceback_with(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                    AlignResult& r, bool lanes);
+/// The banded global pass's rows (band coordinates: row i, cell t at column i + kmin + t) in
+/// 32-bit lanes, with gap_open >= gap_extend: fills the direction bytes of rows 0..la (`band`
+/// each, and 4 bytes to spare after them) as the scalar pass does and returns the global score of
+/// A[0..la) x B[0..lb).
+int32_t band_rows(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
+                  int64_t kmin, int64_t band, uint8_t* dir);
+
+/// Step 1 of the traceback, the scalar pass over the live cells near the end's diagonal (32-bit
+/// values: any score).
+bool scalar_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                  AlignResult& r);
+/// Whether the striped reverse pass's 16-bit lanes hold every value of a traceback of `score`.
+bool striped_start_fits(const Scoring& s, int32_t score);
+/// Step 1 of the traceback in 16-bit lanes over the first `columns` columns of the reversed
+/// prefix of B: sets r.start_a and r.start_b to the first cell (row, then column) holding
+/// r.score; false when no cell reached it.
+bool striped_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+                   AlignResult& r, int64_t columns);
+
+}  // namespace lockstep::detail
