@@ -29,6 +29,11 @@ void check_pair(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, co
   REQUIRE(detail::striped_start(a, b, s, got, eb + 1));
   CHECK(got.start_a == want.start_a);
   CHECK(got.start_b == want.start_b);
+  AlignResult eight = got;  // the baseline's 8 lanes (16 where AVX2 runs)
+  eight.start_a = eight.start_b = -1;
+  REQUIRE(detail::striped_start(a, b, s, eight, eb + 1, true));
+  CHECK(eight.start_a == want.start_a);
+  CHECK(eight.start_b == want.start_b);
   detail::traceback_with(a, b, s, want, false);
   traceback(a, b, s, got);
   CHECK(got.start_a == want.start_a);

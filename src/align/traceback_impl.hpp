@@ -40,8 +40,9 @@ bool scalar_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, 
 bool striped_start_fits(const Scoring& s, int32_t score);
 /// Step 1 of the traceback in 16-bit lanes over the first `columns` columns of the reversed
 /// prefix of B: sets r.start_a and r.start_b to the first cell (row, then column) holding
-/// r.score; false when no cell reached it.
+/// r.score; false when no cell reached it. 16 lanes where AVX2 runs, else (or with `baseline`)
+/// 8.
 bool striped_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
-                   AlignResult& r, int64_t columns);
+                   AlignResult& r, int64_t columns, bool baseline = false);
 
 }  // namespace lockstep::detail
