@@ -8,6 +8,7 @@
 // scalar pass's. Portable code (GCC/Clang vector extensions); the buffers are the thread's,
 // reused from hit to hit.
 #include <cstring>
+#include <type_traits>
 
 #include "traceback_impl.hpp"
 
@@ -18,10 +19,28 @@ constexpr int16_t kDead = -16384;  // below every live value; stays inside 16 bi
 
 // Lanes<16>'s functions are always inlined into the AVX2 function: their ABI never shows.
 #pragma GCC diagnostic ignored "-Wpsabi"
+typedef int16_t v8 __attribute__((vector_size(16)));
+typedef int16_t v16x __attribute__((vector_size(32)));
+// Lane k takes lane k - step (1, 2, 4 or 8), the first `step` lanes take f's.
+__attribute__((always_inline)) inline v8 shift_lanes(v8 x, int step, v8 f) {
+  if (step == 1) return __builtin_shufflevector(x, f, 8, 0, 1, 2, 3, 4, 5, 6);
+  if (step == 2) return __builtin_shufflevector(x, f, 8, 8, 0, 1, 2, 3, 4, 5);
+  return __builtin_shufflevector(x, f, 8, 8, 8, 8, 0, 1, 2, 3);
+}
+__attribute__((always_inline)) inline v16x shift_lanes(v16x x, int step, v16x f) {
+  if (step == 1)
+    return __builtin_shufflevector(x, f, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+  if (step == 2)
+    return __builtin_shufflevector(x, f, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13);
+  if (step == 4)
+    return __builtin_shufflevector(x, f, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+  return __builtin_shufflevector(x, f, 16, 16, 16, 16, 16, 16, 16, 16, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
 // L lanes of 16 bits: 8 for the baseline (SSE2, NEON), 16 where AVX2 runs.
 template <int L>
 struct Lanes {
-  typedef int16_t v __attribute__((vector_size(2 * L)));
+  using v = std::conditional_t<L == 8, v8, v16x>;
   // the buffers are plain int16_t arrays: loads and stores of unaligned vectors
   __attribute__((always_inline)) static v ld(const int16_t* p) {
     v x;
@@ -31,13 +50,9 @@ struct Lanes {
   __attribute__((always_inline)) static void st(int16_t* p, v x) { std::memcpy(p, &x, sizeof x); }
   __attribute__((always_inline)) static v splat(int16_t x) { return v{} + x; }
   __attribute__((always_inline)) static v vmax(v a, v b) { return a > b ? a : b; }
-  // Lane k takes lane k - step, the first `step` lanes take `fill` (once per row: plain copies).
+  // Lane k takes lane k - step (1, 2, 4 or 8), the first `step` lanes take `fill`.
   __attribute__((always_inline)) static v shift(v x, int step, int16_t fill) {
-    int16_t in[L], out[L];
-    std::memcpy(in, &x, sizeof x);
-    for (int k = 0; k < L; ++k) out[k] = k < step ? fill : in[k - step];
-    std::memcpy(&x, out, sizeof x);
-    return x;
+    return shift_lanes(x, step, splat(fill));
   }
   __attribute__((always_inline)) static bool any(v mask) {
     int64_t w[L / 4];
@@ -99,7 +114,7 @@ __attribute__((always_inline)) inline bool striped(const std::vector<uint8_t>& a
     // cell dominates it)
     for (size_t t = 0; t < seg; ++t) {
       const v16 h = X::ld(Hn + t * L);
-      const v16 up = (carry > zero) & (carry > h - open);
+      const v16 up = carry > X::vmax(h - open, zero);
       if (!X::any(up)) break;
       const v16 nh = X::vmax(h, up ? carry : dead);
       X::st(Hn + t * L, nh);
