@@ -34,11 +34,15 @@ void check_pair(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, co
   REQUIRE(detail::striped_start(a, b, s, eight, eb + 1, true));
   CHECK(eight.start_a == want.start_a);
   CHECK(eight.start_b == want.start_b);
-  detail::traceback_with(a, b, s, want, false);
+  detail::traceback_with(a, b, s, want, detail::Passes::scalar);
   traceback(a, b, s, got);
   CHECK(got.start_a == want.start_a);
   CHECK(got.start_b == want.start_b);
   CHECK(got.cigar == want.cigar);
+  detail::traceback_with(a, b, s, eight, detail::Passes::baseline);
+  CHECK(eight.start_a == want.start_a);
+  CHECK(eight.start_b == want.start_b);
+  CHECK(eight.cigar == want.cigar);
   CHECK(rescore(a, b, s, got.start_a, got.start_b, got.cigar) == score);
 }
 

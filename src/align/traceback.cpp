@@ -141,7 +141,7 @@ int32_t scalar_rows(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, 
 // returns the global score and fills the cigar.
 int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
                       int64_t w, int64_t reach, int64_t target, std::string& cigar, size_t& bytes,
-                      bool lanes) {
+                      detail::Passes passes) {
   const int64_t kmin =
       std::max(std::min<int64_t>(0, lb - la) - w, std::max(-reach, lb - la - reach));
   const int64_t kmax =
@@ -150,11 +150,12 @@ int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb
   if (double(la + 1) * double(band) > 4e9)
     throw input_error("traceback: the band would need more than 4 GB");
   bytes = size_t(la + 1) * size_t(band);
-  // bits 0-1 H from (0 diag, 1 E, 2 F); 2: E opened; 3: F opened (4 bytes to spare: band_rows)
+  // bits 0-1 H from (0 diag, 1 E, 2 F); 2: E opened; 3: F opened (8 bytes to spare: band_rows)
   static thread_local std::vector<uint8_t> dir;
-  dir.assign(bytes + 4, 0);
-  const int64_t score = lanes && s.gap_open >= s.gap_extend
-                            ? detail::band_rows(a, la, b, lb, s, kmin, band, dir.data())
+  dir.assign(bytes + 8, 0);
+  const int64_t score = passes != detail::Passes::scalar && s.gap_open >= s.gap_extend
+                            ? detail::band_rows(a, la, b, lb, s, kmin, band, dir.data(),
+                                                passes == detail::Passes::baseline)
                             : scalar_rows(a, la, b, lb, s, kmin, kmax, band, dir.data());
   if (score != target) return score;
   std::string ops;  // reversed
@@ -188,14 +189,14 @@ bool detail::scalar_start(const std::vector<uint8_t>& a, const std::vector<uint8
 }
 
 void detail::traceback_with(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
-                            const Scoring& s, AlignResult& r, bool lanes) {
+                            const Scoring& s, AlignResult& r, Passes passes) {
   const auto t0 = std::chrono::steady_clock::now();
   r.cigar.clear();
   r.start_a = r.start_b = -1;
   if (r.score <= 0) return;
   const int64_t drift = drift_bound(a, 0, r.end_a, b, 0, r.end_b, s, r.score);
-  if (lanes && striped_start_fits(s, r.score))  // no column beyond the drift from row ea
-    striped_start(a, b, s, r, std::min(kFar, r.end_a + 1 + drift));
+  if (passes != Passes::scalar && striped_start_fits(s, r.score))  // no column past the drift
+    striped_start(a, b, s, r, std::min(kFar, r.end_a + 1 + drift), passes == Passes::baseline);
   else
     find_start(a, b, s, r, drift);
   if (r.start_a < 0) throw std::logic_error("traceback: the reverse pass did not reach the score");
@@ -203,7 +204,7 @@ void detail::traceback_with(const std::vector<uint8_t>& a, const std::vector<uin
   const int64_t reach = drift_bound(a, r.start_a, r.end_a, b, r.start_b, r.end_b, s, r.score);
   for (int64_t w = 32;; w *= 2) {
     const int64_t g = banded_global(&a[size_t(r.start_a)], la, &b[size_t(r.start_b)], lb, s, w,
-                                    reach, r.score, r.cigar, r.traceback_bytes, lanes);
+                                    reach, r.score, r.cigar, r.traceback_bytes, passes);
     if (g == r.score) break;
     if (w > la + lb)
       throw std::logic_error("traceback: the global score never reached the local one");
@@ -214,7 +215,7 @@ void detail::traceback_with(const std::vector<uint8_t>& a, const std::vector<uin
 
 void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
                AlignResult& r) {
-  detail::traceback_with(a, b, s, r, true);
+  detail::traceback_with(a, b, s, r, detail::Passes::lanes);
 }
 
 std::vector<CigarRun> parse_cigar(const std::string& cigar) {

@@ -21,16 +21,19 @@ namespace lockstep::detail {
 /// substitutions added to it stay inside 32 bits.
 constexpr int32_t kNeg = std::numeric_limits<int32_t>::min() / 4;
 
-/// traceback(), with `lanes` false the scalar passes alone (32-bit, one cell at a time): the
-/// reference the vector passes are tested against (the same start, the same CIGAR).
+/// The traceback's passes: one cell at a time (32 bits: the reference the vector passes are
+/// tested against, the same start and CIGAR), vector lanes (16 and 8 of them where AVX2 runs),
+/// or the baseline's vector lanes (8 and 4, as without AVX2).
+enum class Passes { scalar, lanes, baseline };
+/// traceback() with those passes.
 void traceback_with(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
-                    AlignResult& r, bool lanes);
+                    AlignResult& r, Passes passes);
 /// The banded global pass's rows (band coordinates: row i, cell t at column i + kmin + t) in
-/// 32-bit lanes, with gap_open >= gap_extend: fills the direction bytes of rows 0..la (`band`
-/// each, and 4 bytes to spare after them) as the scalar pass does and returns the global score of
-/// A[0..la) x B[0..lb).
+/// 32-bit lanes (8 where AVX2 runs, else or with `baseline` 4), with gap_open >= gap_extend:
+/// fills the direction bytes of rows 0..la (`band` each, and 8 bytes to spare after them) as
+/// the scalar pass does and returns the global score of A[0..la) x B[0..lb).
 int32_t band_rows(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
-                  int64_t kmin, int64_t band, uint8_t* dir);
+                  int64_t kmin, int64_t band, uint8_t* dir, bool baseline = false);
 
 /// Step 1 of the traceback, the scalar pass over the live cells near the end's diagonal (32-bit
 /// values: any score).
