@@ -7,14 +7,9 @@
 
 #include "lockstep/align.hpp"
 
-// The vector passes are built twice on x86-64 with GCC, for AVX2 and for the baseline (SSE2,
-// whose 32-bit lanes have no max), the loader picking one for the host (ifunc).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define LOCKSTEP_LANES_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define LOCKSTEP_LANES_CLONES
-#endif
-
+// The vector passes are built twice on x86-64 (GCC and Clang): for AVX2 (wider lanes, and the
+// 32-bit max that the baseline, SSE2, lacks) and for the baseline, the host's CPU choosing at
+// run time (__builtin_cpu_supports); elsewhere the baseline's portable vector code alone.
 namespace lockstep::detail {
 
 /// Minus infinity of the traceback's 32-bit passes: far below every score, and a few gaps or
