@@ -2,13 +2,13 @@
 //
 // search_inter: inter-sequence Smith-Waterman, best scores only. One work-item = one database
 // subject against a PAIR of queries whose scores share each 32-bit word (16-bit lanes, lane 0 =
-// query A, lane 1 = query B; cl/sw_packed.cl). A work-group is one chunk of LOCAL_SIZE subjects of
-// similar length, padded to the chunk's longest (pad code 31, scored -16384) and interleaved four
-// residues per word so that consecutive work-items read consecutive words. The queries are
-// processed in stripes of STRIPE rows: the stripe's profile (packed score of each row against each
-// of 32 codes, [row][code] so that the work-items' different codes fall in different banks) in
-// local memory, the stripe's H and E in registers, and the row below the stripe (H of its last row
-// and F of the next, per column) handed to the next stripe through `boundary`.
+// query A, lane 1 = query B; cl/dpx.cl's dpx2_* forms). A work-group is one chunk of LOCAL_SIZE
+// subjects of similar length, padded to the chunk's longest (pad code 31, scored -16384) and
+// interleaved four residues per word so that consecutive work-items read consecutive words. The
+// queries are processed in stripes of STRIPE rows: the stripe's profile (packed score of each row
+// against each of 32 codes, [row][code] so that the work-items' different codes fall in different
+// banks) in local memory, the stripe's H and E in registers, and the row below the stripe (H of its
+// last row and F of the next, per column) handed to the next stripe through `boundary`.
 //
 // Range: H >= 0 (max with 0), E and F >= -gap_open (they are max(..., H - open)), so no lane
 // wraps below; a lane wraps above only after some H exceeded 32767 - (the largest table score),
@@ -19,9 +19,9 @@
 // search_ends (below): the exact 32-bit score and ends of one pair per work-group, for saturated
 // pairs, long subjects and the reported hits.
 //
-// Parameters: LOCAL_SIZE (work-items per group), STRIPE (query rows held per work-item), SW_DPX
-// (see sw_packed.cl); ENDS_LOCAL and ENDS_ROWS (search_ends' shape).
-#include "sw_packed.cl"
+// Parameters: LOCAL_SIZE (work-items per group), STRIPE (query rows held per work-item), DPX_NV
+// (see dpx.cl); ENDS_LOCAL and ENDS_ROWS (search_ends' shape).
+#include "dpx.cl"
 
 #define SW_CODES 32
 
@@ -54,10 +54,10 @@ typedef uint prof_t;
 // (the next row's diagonal), HV the new H.
 #define SEARCH_CELL(hv, diag, f, r, sc)                   \
   {                                                       \
-    hv = sw_max3_relu(sw_add(diag, sc), e[r], f);         \
-    const uint t_ = sw_add(hv, neg_open);                 \
-    f = sw_addmax(f, neg_ext, t_);                        \
-    e[r] = sw_addmax(e[r], neg_ext, t_);                  \
+    hv = dpx2_max3_relu(dpx2_add(diag, sc), e[r], f);     \
+    const uint t_ = dpx2_add(hv, neg_open);               \
+    f = dpx2_max(dpx2_add(f, neg_ext), t_);               \
+    e[r] = dpx2_max(dpx2_add(e[r], neg_ext), t_);         \
     diag = h[r];                                          \
     h[r] = hv;                                            \
   }
@@ -117,16 +117,16 @@ static inline __attribute__((always_inline)) uint search_stripe(
       top_left = above4[b + 1].x;
       uint ha, hb;
       SEARCH_CELL(ha, diag_a, f_a, 0, PSCORE(va, pa, 0));
-      best = sw_max(best, ha);
+      best = dpx2_max(best, ha);
 #pragma unroll
       for (int r = 1; r < rows; ++r) {
         SEARCH_CELL(ha, diag_a, f_a, r, PSCORE(va, pa, r));
         SEARCH_CELL(hb, diag_b, f_b, r - 1, PSCORE(vb, pb, r - 1));
-        best = sw_max3(best, ha, hb);
+        best = dpx2_max3(best, ha, hb);
       }
       const uint ha_last = h[rows - 1];  // A's H of the last row, before B's
       SEARCH_CELL(hb, diag_b, f_b, rows - 1, PSCORE(vb, pb, rows - 1));
-      best = sw_max(best, hb);
+      best = dpx2_max(best, hb);
       if (!last) {
         bnd[(long)col * LOCAL_SIZE] = (uint2)(ha_last, f_a);
         bnd[(long)(col + 1) * LOCAL_SIZE] = (uint2)(hb, f_b);
@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) uint search_stripe(
         uint h0, h1;
         SEARCH_CELL(h0, diag, f, r, PSCORE(v, pr, r));
         SEARCH_CELL(h1, diag, f, r + 1, PSCORE(v, pr, r + 1));
-        best = sw_max3(best, h0, h1);
+        best = dpx2_max3(best, h0, h1);
       }
       if (!last) bnd[(long)col * LOCAL_SIZE] = (uint2)(h[rows - 1], f);
     }

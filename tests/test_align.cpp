@@ -62,10 +62,12 @@ TEST_CASE("align: scoring schemes, N never matches, NCBI matrix files") {
   CHECK(d(0, 1) == -3);
   CHECK(d(4, 4) == -3);
   Scoring b = blosum62(11, 1);
-  CHECK(b.size() == 24);
+  CHECK(b.size() == 25);  // NCBI's file: the 20, B, J, Z, X and *
   CHECK(b(b.encode("W")[0], b.encode("W")[0]) == 11);
   CHECK(b(b.encode("A")[0], b.encode("R")[0]) == -1);
-  CHECK(b.encode("J")[0] == b.encode("X")[0]);
+  CHECK(b.encode("J")[0] == b.alphabet.find('J'));
+  CHECK(b.encode("U")[0] == b.encode("C")[0]);  // blastp's stand-ins: U as C, O as X
+  CHECK(b.encode("o")[0] == b.encode("X")[0]);
 
   test::TempDir dir;
   const auto m = dir.path / "m.txt";

@@ -16,7 +16,7 @@ namespace {
 AlignConfig small(AlignAlgorithm alg, const char* strategy = "auto", int groups = 0) {
   AlignConfig c;
   c.algorithm = alg;
-  c.barrier = parse_strategy_choice(strategy);
+  c.barrier = parse_barrier_choice(strategy);
   c.local_size = 16;  // small shapes: many tiles and stripes on short pairs
   c.cells = 2;
   c.tile_cols = 48;

@@ -43,7 +43,7 @@ std::vector<Variant> variants() {
     BfsOptions o;
     o.algorithm = s;
     o.local_size = 64;
-    o.barrier = parse_strategy_choice(barrier);
+    o.barrier = parse_barrier_choice(barrier);
     return o;
   };
   BfsOptions mixed = with(BfsAlgorithm::automatic);

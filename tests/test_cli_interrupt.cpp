@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,8 +36,9 @@ std::set<std::string> names(const fs::path& dir) {
   return s;
 }
 
-/// Starts the CLI with `args` (stdout and stderr to /dev/null); returns its pid.
-pid_t spawn_cli(const std::vector<std::string>& args) {
+/// Starts the CLI with `args` (stdout to `out_fd` when not -1, else to /dev/null, and stderr to
+/// /dev/null); returns its pid.
+pid_t spawn_cli(const std::vector<std::string>& args, int out_fd = -1) {
   std::vector<std::string> argv_s{lockstep::test::cli_path()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -44,7 +46,10 @@ pid_t spawn_cli(const std::vector<std::string>& args) {
   argv.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  if (out_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  else
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   // The signals the test sends take their default action in the CLI, whatever this process
   // inherited: under nohup SIGHUP is ignored, and an exec keeps an ignored signal ignored (the
@@ -54,7 +59,7 @@ pid_t spawn_cli(const std::vector<std::string>& args) {
   sigset_t none, defaults;
   sigemptyset(&none);
   sigemptyset(&defaults);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGXFSZ}) sigaddset(&defaults, sig);
   posix_spawnattr_setsigmask(&at, &none);
   posix_spawnattr_setsigdefault(&at, &defaults);
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
@@ -78,7 +83,122 @@ int open_when_read(const std::string& fifo, pid_t pid) {
   return -1;
 }
 
+/// A pipe whose buffer is full (the test never reads it): a process writing to it blocks.
+/// Returns its write end (blocking again); the read end goes to `read_end`.
+int full_pipe(int& read_end) {
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) return -1;
+  ::fcntl(p[1], F_SETFL, O_NONBLOCK);
+  const std::string junk(4096, 'j');
+  while (::write(p[1], junk.data(), junk.size()) > 0) {
+  }
+  ::fcntl(p[1], F_SETFL, 0);
+  read_end = p[0];
+  return p[1];
+}
+
+/// The name in `dir` that starts with `prefix`, once one exists; "" when `pid` exited first.
+std::string wait_for_name(const fs::path& dir, const std::string& prefix, pid_t pid) {
+  for (;;) {
+    for (const std::string& n : names(dir))
+      if (n.rfind(prefix, 0) == 0) return n;
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return "";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+void write_fasta(const std::string& path, const std::string& stem, int records, unsigned seed) {
+  std::string text;
+  const char* aa = "ACDEFGHIKLMNPQRSTVWY";
+  for (int r = 0; r < records; ++r) {
+    text += ">" + stem + std::to_string(r) + "\n";
+    for (int i = 0; i < 40; ++i) text += aa[(seed = seed * 1103515245u + 12345u) >> 16 & 15];
+    text += "\n";
+  }
+  lockstep::write_output(path, text);
+}
+
 }  // namespace
+
+TEST_CASE("a signal while a device run's output is half written removes its temporary" *
+          doctest::test_suite("device")) {
+  // The run loads the OpenCL platform (PoCL's LLVM then has its own handlers on these signals),
+  // writes its --out file past the writer's buffer (the temporary exists), and blocks writing
+  // its JSON to a standard output whose pipe is full; the test sends the signal then.
+  lockstep::test::TempDir d;
+  const std::string q = (d.path / "q.fa").string(), db = (d.path / "db.fa").string();
+  write_fasta(q, "q", 20, 1);
+  write_fasta(db, "s", 300, 2);
+  struct Case {
+    std::vector<std::string> args;
+    std::string temp;
+    int sig;
+  };
+  const std::string tsv = (d.path / "s.tsv").string(), mtx = (d.path / "d.mtx").string();
+  const std::vector<Case> cases{
+      {{"search", q, db, "--top", "300", "--out", tsv, "--json", "-"}, ".s.tsv.tmp", SIGTERM},
+      {{"apsp", "--random", "300", "--out", mtx, "--json", "-"}, ".d.mtx.tmp", SIGINT},
+      {{"search", q, db, "--top", "300", "--out", tsv, "--json", "-"}, ".s.tsv.tmp", SIGHUP},
+  };
+  const std::set<std::string> inputs{"q.fa", "db.fa"};
+  for (const Case& c : cases) {
+    CAPTURE(c.args[0]);
+    CAPTURE(c.sig);
+    int read_end = -1;
+    const int out = full_pipe(read_end);
+    REQUIRE(out >= 0);
+    const pid_t pid = spawn_cli(c.args, out);
+    ::close(out);
+    REQUIRE(pid > 0);
+    const std::string temp = wait_for_name(d.path, c.temp, pid);
+    REQUIRE(!temp.empty());  // (the run ended before its temporary was made)
+    REQUIRE(::kill(pid, c.sig) == 0);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    ::close(read_end);
+    CHECK(WIFSIGNALED(status));
+    if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == c.sig);
+    CHECK(names(d.path) == inputs);  // no s.tsv, no .s.tsv.tmpPID-N
+  }
+}
+
+TEST_CASE("past ulimit -f (SIGXFSZ) no temporary stays, on the host and on the device" *
+          doctest::test_suite("device")) {
+  lockstep::test::TempDir d;
+  const std::string mtx = (d.path / "gg.mtx").string();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"gen", "laplace2d", "200", "-o", mtx},
+        std::vector<std::string>{"apsp", "--random", "300", "--out", mtx}}) {
+    CAPTURE(args[0]);
+    std::vector<std::string> argv_s{lockstep::test::cli_path()};
+    argv_s.insert(argv_s.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_s) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 1), ::dup2(null, 2);
+      ::signal(SIGXFSZ, SIG_DFL);
+      struct rlimit lim {
+        64 << 10, 64 << 10
+      };
+      ::setrlimit(RLIMIT_FSIZE, &lim);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    // killed by the signal; or, where the OpenCL platform's LLVM handles SIGXFSZ (and returns),
+    // the write fails with EFBIG and the run ends with its "cannot write: File too large"
+    const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ;
+    CHECK((killed || (WIFEXITED(status) && WEXITSTATUS(status) == 1)));
+    if (args[0] == "gen") CHECK(killed);  // no OpenCL platform there
+    CHECK(names(d.path).empty());
+  }
+}
 
 TEST_CASE("SIGTERM, SIGINT or SIGHUP while a command waits for its input leaves no file behind") {
   lockstep::test::TempDir d;

@@ -50,8 +50,12 @@ TEST_CASE("search cli: the default table, ties by database order, 1-based ends")
         "q1\ts1\t33\t6\t6\n"
         "q1\ts3\t33\t6\t8\n");
   CHECK(lockstep::test::last_line(log)["subjects"] == "3");
-  // --top larger than the database: every subject, a zero score with ends 0
+  // --top larger than the database: every subject, a zero score with ends 0 (its E-value, about
+  // 200, needs a cutoff above BLAST's default 10)
   REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --algorithm cpu", log) == 0);
+  CHECK(!has(log, "q1\ts2\t"));
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db + " --algorithm cpu --evalue 1000",
+                                  log) == 0);
   CHECK(has(log, "q1\ts2\t0\t0\t0\n"));
   // queries from standard input
   REQUIRE(lockstep::test::run_shell("cat " + q + " | " + lockstep::test::cli_path() + " search - " +
@@ -86,33 +90,30 @@ TEST_CASE("search cli: --outfmt 6 and --json") {
                                       " --top 2 --algorithm cpu --outfmt 6 --out " + out +
                                       " --json " + json,
                                   log) == 0);
-  // E = K m n e^(-lambda S) (no length adjustment this small) and bits = (lambda S - ln K)/ln 2;
-  // lockstep's 11/1 is BLAST's gap existence 10, extension 1: lambda 0.243, K 0.024 for
-  // BLOSUM62; m = 6, n = 20 residues
-  const double e = 0.024 * 6 * 20 * std::exp(-0.243 * 33);
-  const double bits = (0.243 * 33 - std::log(0.024)) / std::log(2.0);
-  CHECK(e == doctest::Approx(9.48e-4).epsilon(0.01));
-  CHECK(bits == doctest::Approx(16.95).epsilon(0.01));
+  // blastp's default gaps (BLOSUM62 11/1, lockstep's 12/1): lambda 0.267, K 0.041, and E-values
+  // with Spouge's finite-size correction, as `blastp -comp_based_stats 0` prints them for these
+  // hits, in its order (the longer subject s3 has the smaller E-value: first)
   CHECK(slurp(out) ==
-        "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t0.001\t16.9\n"
-        "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t0.001\t16.9\n");
-  // BLAST's own 11/1 is lockstep's 12/1 (a gap of length L: 11 + L against 12 + (L-1)):
-  // lambda 0.267, K 0.041, as blastp -comp_based_stats 0 reports for these hits
+        "q1\ts3\t100.000\t6\t0\t0\t1\t6\t3\t8\t8.40e-05\t17.3\n"
+        "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t1.02e-04\t17.3\n");
+  // lockstep's 11/1 is BLAST's gap existence 10, extension 1: lambda 0.243, K 0.024
   REQUIRE(lockstep::test::run_cli(
-              "search " + q + " " + db + " --top 1 --algorithm cpu --outfmt 6 --gap-open 12",
+              "search " + q + " " + db + " --top 1 --algorithm cpu --outfmt 6 --gap-open 11",
               log) == 0);
-  CHECK(has(log, "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t7.33e-04\t17.3\n"));
+  CHECK(has(log, "q1\ts1\t100.000\t6\t0\t0\t1\t6\t1\t6\t"));
+  CHECK(has(log, "\t16.9\n"));
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
   REQUIRE(j["hits"].size() == 2);
-  CHECK(j["hits"][1]["sstart"] == 3);
-  CHECK(j["hits"][0]["evalue"].get<double>() == doctest::Approx(e).epsilon(0.001));
+  CHECK(j["hits"][0]["sstart"] == 3);
+  CHECK(j["hits"][1]["evalue"].get<double>() == doctest::Approx(1.016e-4).epsilon(0.001));
   CHECK(j["subjects"] == 3);
 
-  // DNA has no published parameters: NA, and one note on stderr
+  // DNA gaps NCBI publishes no parameters for (BLAST's 3/2 with 2/-3): NA, and one note
   const std::string dq = write(d, "dq.fa", ">d\nACGTACGGTAC\n");
   const std::string ddb = write(d, "ddb.fa", ">x\nTTACGTACGTACTT\n>y\nGGGG\n");
   REQUIRE(lockstep::test::run_cli(
-              "search " + dq + " " + ddb + " --dna --top 1 --algorithm cpu --outfmt 6", log) == 0);
+              "search " + dq + " " + ddb + " --dna --gap-open 5 --top 1 --algorithm cpu --outfmt 6",
+              log) == 0);
   CHECK(has(log, "\tNA\tNA\n"));
   CHECK(has(log, "no Karlin-Altschul parameters"));
   CHECK(has(log, "d\tx\t"));
@@ -122,11 +123,11 @@ TEST_CASE("search cli: matrices: built-in names, a file, letters outside it") {
   lockstep::test::TempDir d;
   const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
   std::string log;
-  // BLOSUM45's diagonal: M 6, K 5, V 5, L 5, A 5, W 15 = 41, with its default gaps 15/2
+  // BLOSUM45's diagonal: M 6, K 5, V 5, L 5, A 5, W 15 = 41, with blastp's gaps 14/2 (16/2)
   REQUIRE(lockstep::test::run_cli(
               "search " + q + " " + db + " --matrix blosum45 --top 1 --algorithm cpu", log) == 0);
   CHECK(has(log, "q1\ts1\t41\t6\t6\n"));
-  CHECK(has(log, "gap_open=15 gap_extend=2"));
+  CHECK(has(log, "gap_open=16 gap_extend=2 blast_gapopen=14 blast_gapextend=2"));
   const std::string m = write(d, "tiny.mat", "# two letters\n   A  W\nA  1 -2\nW -2  3\n");
   const std::string aw = write(d, "aw.fa", ">t\nAWWA\n");
   REQUIRE(lockstep::test::run_cli("search " + aw + " " + aw + " --matrix " + m + " --algorithm cpu",
@@ -156,8 +157,9 @@ TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") 
   refused(q + " " + write(d, "empty.fa", ""), 1, "empty.fa: no sequence (empty file)");
   refused(q + " " + write(d, "hollow.fa", ">a\n>b\n\n"), 1,
           "no residues in any of its 2 record(s)");
-  refused(q + " " + write(d, "j.fa", ">a\nMKV\n>b desc\nMK\nVJW\n"), 1,
-          "j.fa:5: record 2 ('b'), residue 4: 'J' is not in the matrix");
+  const std::string aw = write(d, "aw.mat", "   A  W\nA  1 -2\nW -2  3\n");
+  refused(q + " " + write(d, "j.fa", ">a\nAWA\n>b desc\nAW\nAJW\n") + " --matrix " + aw, 1,
+          "j.fa:5: record 2 ('b'), residue 4: 'J' is not in the matrix (letters AW)");
   refused(q + " " + d.path.string(), 1, d.path.string() + ": is a directory");
   refused(q + " " + (d.path / "missing.fa").string(), 1, "missing.fa: cannot open");
   refused(q + " " + db + " --top 0", 2, "--top must be in [1, ");

@@ -115,3 +115,48 @@ TEST_CASE("four concurrent tune runs on one database keep every entry" *
   for (const auto& e : j.at("entries")) kept.insert(e.at("key").get<std::string>());
   CHECK(kept == printed);
 }
+
+TEST_CASE("a tuning database that names an input or a file lockstep did not write is refused" *
+          doctest::test_suite("device")) {
+  // It used to be read as a corrupt database and replaced: `LOCKSTEP_TUNING_DB=m.mtx lockstep
+  // tune m.mtx` overwrote the matrix (exit 0), a FASTA file was "corrupt" and replaced.
+  lockstep::test::TempDir d;
+  const std::string m = diagonal(d.path, 3), fa = (d.path / "q.fa").string();
+  std::ofstream(fa) << ">q1\nACDEFG\n";
+  const std::string matrix = slurp(m);
+  std::string out;
+  const std::string tune = lockstep::test::cli_path() + " tune " + m + " --budget 0 --repeat 1";
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=" + m + " " + tune, out) == 2);
+  CHECK(has(out, "LOCKSTEP_TUNING_DB=" + m + " is the same file as FILE " + m));
+  CHECK(slurp(m) == matrix);
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=" + fa + " " + tune, out) == 1);
+  CHECK(has(out, "tuning database " + fa + ": not JSON, so not a tuning database lockstep wrote"));
+  CHECK(slurp(fa) == ">q1\nACDEFG\n");
+  CHECK(slurp(m) == matrix);
+  // a database that was damaged is moved aside (one line, no parser jargon), then written anew
+  const std::string db = (d.path / "db.json").string();
+  const std::string damaged = "{\n \"lockstep_version\": \"0.1\",\n \"entries\": [\n";
+  std::ofstream(db) << damaged;
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=" + db + " " + tune, out) == 0);
+  CHECK(has(out, "corrupt tuning database " + db));
+  CHECK(has(out, "moved aside to " + db + ".corrupt"));
+  CHECK(!has(out, "json.exception"));
+  CHECK(slurp(db + ".corrupt") == damaged);
+  CHECK(nlohmann::json::parse(slurp(db)).at("entries").size() == 1);
+}
+
+TEST_CASE("an error after tune's progress starts on a line of its own" *
+          doctest::test_suite("device")) {
+  // the store fails (no such folder) after the candidates ran: the message was glued to the
+  // last '\r' progress line
+  lockstep::test::TempDir d;
+  const std::string m = diagonal(d.path, 4);
+  std::string out;
+  CHECK(run_shell("LOCKSTEP_TUNING_DB=/proc/no-such-folder/db.json " + lockstep::test::cli_path() +
+                      " tune " + m + " --budget 0 --repeat 1",
+                  out) == 1);
+  // (the progress bar is drawn on a terminal only; here the message is the first thing said)
+  const std::string msg =
+      "lockstep tune: cannot write tuning database /proc/no-such-folder/db.json";
+  CHECK((out.rfind(msg, 0) == 0 || has(out, "\n" + msg)));
+}

@@ -2,15 +2,20 @@
 // numbers were constants in code: the rules as they were (copied here from the tree before the
 // table, commit ae59548) against the rules that read the table, over a grid of inputs, for
 // described devices (NVIDIA sm_90, AMD, Intel, a PoCL-like CPU, NVIDIA with another wave width,
-// a named device). Also the CLBlast-style fallback order itself. No device is opened.
+// a named device), and so do the shapes that were code (alignment, search, SpMM, sort's automatic
+// choice: copied from the tree before they joined the table). Also the CLBlast-style fallback
+// order itself and the alignment shape per size spelled out. No device is opened.
 #include <algorithm>
 
+#include "align/gpu_common.hpp"
 #include "lockstep/apsp.hpp"
 #include "lockstep/barrier.hpp"
 #include "lockstep/bfs.hpp"
 #include "lockstep/kernel_builds.hpp"
+#include "lockstep/spmm.hpp"
 #include "lockstep/spmv.hpp"
 #include "runtime/defaults.hpp"
+#include "search/search_impl.hpp"
 #include "sort/sort_impl.hpp"
 #include "support.hpp"
 
@@ -129,11 +134,77 @@ BfsRule old_bfs(const DeviceInfo& device, const BfsOptions& o) {
   return r;
 }
 
-BarrierStrategy old_barrier(const DeviceInfo& info, int groups) {
+Barrier old_barrier(const DeviceInfo& info, int groups) {
   const long long cus = std::max<long long>(1, info.compute_units);
-  if (info.is_gpu())
-    return groups <= 2 * cus ? BarrierStrategy::lock : BarrierStrategy::grouped_lock;
-  return BarrierStrategy::lock;
+  if (info.is_gpu()) return groups <= 2 * cus ? Barrier::lock : Barrier::grouped_lock;
+  return Barrier::lock;
+}
+
+// ---- the shape rules that were code before the table took them ----
+AlignConfig old_sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t m, bool barrier,
+                        int alphabet) {
+  const bool gpu = info.is_gpu(), dna = alphabet <= 5, short_pair = n < 500000;
+  if (!c.local_size)
+    c.local_size = gpu ? (barrier || (dna && short_pair) ? 256 : dna ? 128 : 64) : 32;
+  if (!c.cells) c.cells = gpu ? (barrier || dna ? 8 : 16) : 4;
+  if (!c.tile_cols)
+    c.tile_cols = gpu ? (barrier             ? int(std::clamp<size_t>(m / 128, 256, 2048))
+                         : dna && short_pair ? 128
+                                             : 64)
+                      : 256;
+  return c;
+}
+int old_sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int alphabet) {
+  const bool rule_shape = c.local_size == 0 && c.cells == 0 && c.tile_cols == 0;
+  return info.is_gpu() && rule_shape && alphabet <= 5 && n < 500000 ? 32 : 0;
+}
+
+detail::SearchShape old_search_shape(const DeviceInfo& di, const SearchOptions& o,
+                                     double residues) {
+  detail::SearchShape sh;
+  const bool skew =
+      di.is_gpu() && !o.local_size && !o.stripe && o.variant.empty() && residues >= 1e8;
+  sh.local = o.local_size ? o.local_size : di.is_gpu() ? 128 : 64;
+  sh.stripe = o.stripe ? o.stripe : skew ? 32 : di.is_gpu() ? 64 : 16;
+  sh.prof2 = o.variant.find("prof2") != std::string::npos;
+  sh.skew = o.variant.find("skew") != std::string::npos || skew;
+  return sh;
+}
+
+int pow2_at_least(int v) {
+  int p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+int div_up(int a, int b) { return (a + b - 1) / b; }
+SpmmConfig old_spmm(const DeviceInfo& device, int k, DenseLayout layout, const RowStats& stats) {
+  if (layout == DenseLayout::col_major && device.is_gpu()) {  // GPUs: between layout copies
+    SpmmConfig c = old_spmm(device, k, DenseLayout::row_major, stats);
+    c.transpose = true;
+    if (spmm_valid(c, device, k, layout)) return c;
+  }
+  SpmmConfig c;
+  if (irregular_rows(stats)) c.algorithm = SpmmAlgorithm::merge, c.items = spmm_merge_items;
+  c.local_size = int(std::min<size_t>(256, device.max_work_group_size));
+  c.vec = layout == DenseLayout::col_major ? 1 : (k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1);
+  const int chunks = div_up(std::max(1, k), c.vec);
+  const int per_lane = layout == DenseLayout::col_major ? 8 : device.is_gpu() ? 1 : 4;
+  c.team = std::min({32, pow2_at_least(div_up(chunks, per_lane)), c.local_size});
+  if (c.algorithm == SpmmAlgorithm::merge && device.is_gpu() && layout == DenseLayout::row_major) {
+    c.vec = 1;
+    c.team = std::min({16, pow2_at_least(k), c.local_size});
+    if (div_up(k, c.team) > 8) c.team = std::min({32, pow2_at_least(div_up(k, 8)), c.local_size});
+    if (k >= 16) c.items = 4 * spmm_merge_items;
+  }
+  return c;
+}
+
+SortAlgorithm old_sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
+  const detail::RadixParams p = detail::radix_params(device, type, pairs, 0);
+  const size_t one = p.small_items ? size_t(p.local_size) * size_t(p.small_items) : 2048;
+  if (device.is_gpu() && n > one && n <= detail::radix_persistent_max(device, p, type, pairs))
+    return SortAlgorithm::radix_persistent;
+  return SortAlgorithm::radix;
 }
 
 }  // namespace
@@ -197,30 +268,120 @@ TEST_CASE("defaults: the table gives each rule its old answers on every describe
         }
     for (int groups = 1; groups <= 4096; groups = groups * 3 / 2 + 1)
       for (int local : {64, 256, 1024})
-        CHECK(old_barrier(d, groups) == default_barrier_strategy(d, groups, local));
+        CHECK(old_barrier(d, groups) == default_barrier(d, groups, local));
   }
 }
 
 TEST_CASE("defaults: device, then architecture, then vendor, then type, then portable") {
   using defaults::Key;
-  // radix.local_size: portable 16, GPU 64, NVIDIA GPU 256 (no architecture or device entry)
-  CHECK(defaults::values(Key{"", "", "", ""}, "radix").integer("local_size") == 16);
-  CHECK(defaults::values(Key{"CPU", "nvidia", "sm_90", "x"}, "radix").integer("local_size") == 16);
-  CHECK(defaults::values(Key{"GPU", "amd", "gfx90a", "x"}, "radix").integer("local_size") == 64);
-  CHECK(defaults::values(Key{"GPU", "nvidia", "sm_90", "x"}, "radix").integer("local_size") == 256);
+  using defaults::lookup;
+  // radix.local_size: portable 16, GPU 64, NVIDIA GPU of 32-lane warps 256
+  CHECK(lookup<defaults::Radix>(Key{"", "", "", ""}).local_size == 16);
+  CHECK(lookup<defaults::Radix>(Key{"CPU", "nvidia", "sm_90", "x", 32}).local_size == 16);
+  CHECK(lookup<defaults::Radix>(Key{"GPU", "amd", "gfx90a", "x", 64}).local_size == 64);
+  CHECK(lookup<defaults::Radix>(Key{"GPU", "nvidia", "sm_90", "x", 32}).local_size == 256);
+  CHECK(lookup<defaults::Radix>(Key{"GPU", "nvidia", "sm_90", "x", 64}).local_size == 64);
+  // typed values per key width and pairs
+  const defaults::Radix nv = lookup<defaults::Radix>(Key{"GPU", "nvidia", "", "", 32});
+  CHECK(nv.items.of(4, false) == 20);
+  CHECK(nv.items.of(4, true) == 24);
+  CHECK(nv.pass_items.of(8, true) == 12);
+  CHECK(nv.pass_local_size.of(true) == 384);
   // a value only the portable entry sets comes from there on every device
-  CHECK(defaults::values(Key{"GPU", "nvidia", "sm_90", "x"}, "spmv").number("contiguous") == 0.15);
-  CHECK(defaults::values(Key{"GPU", "nvidia", "", ""}, "barrier").text("beyond") == "grouped-lock");
-  CHECK_THROWS_AS(defaults::values(Key{}, "radix").integer("no_such_value"), std::logic_error);
+  CHECK(lookup<defaults::Spmv>(Key{"GPU", "nvidia", "sm_90", "x", 32}).contiguous == 0.15);
+  CHECK(lookup<defaults::BarrierDefault>(Key{"GPU", "nvidia", "", ""}).beyond ==
+        Barrier::grouped_lock);
   CHECK(defaults::architecture_of(device_profile("nvidia", 0, "3.0")) == "sm_90");
   CHECK(defaults::architecture_of(device_profile("cpu", 0, "3.0")).empty());
-  // every entry's rule is one the library reads, and every value of a typed entry has a portable
-  // one
-  for (const defaults::Entry& e : defaults::table()) {
-    CAPTURE(e.rule);
-    for (const auto& [name, value] : e.values) {
-      CAPTURE(name);
-      CHECK_NOTHROW(defaults::values(Key{}, e.rule).text(name));
-    }
+  // every entry names its measurement
+  auto named = [](const auto& table) {
+    for (const auto& e : table) CHECK(std::string(e.measured).size() > 8);
+  };
+  named(defaults::table<defaults::Radix>()), named(defaults::table<defaults::Sort>());
+  named(defaults::table<defaults::Spmv>()), named(defaults::table<defaults::Spmm>());
+  named(defaults::table<defaults::Apsp>()), named(defaults::table<defaults::Bfs>());
+  named(defaults::table<defaults::BarrierDefault>()), named(defaults::table<defaults::Search>());
+  named(defaults::table<defaults::Align>());
+}
+
+TEST_CASE(
+    "defaults: the shapes that were code (alignment, search, SpMM, sort) keep their answers") {
+  for (DeviceInfo d : profiles()) {
+    CAPTURE(d.name);
+    CAPTURE(d.wave_width);
+    for (size_t n : {size_t(1000), size_t(200000), size_t(499999), size_t(500000), size_t(1000000)})
+      for (size_t m : {size_t(100), size_t(50000), size_t(180000), size_t(1000000)})
+        for (bool barrier : {false, true})
+          for (int alphabet : {4, 5, 20, 24})
+            for (int given : {0, 1, 2}) {
+              AlignConfig c;
+              if (given == 1) c.local_size = 64;
+              if (given == 2) c.tile_cols = 512, c.cells = 2;
+              const AlignConfig a = old_sw_rule(d, c, n, m, barrier, alphabet),
+                                b = detail::sw_rule(d, c, n, m, barrier, alphabet);
+              CHECK(std::make_tuple(a.local_size, a.cells, a.tile_cols) ==
+                    std::make_tuple(b.local_size, b.cells, b.tile_cols));
+              CHECK(old_sw_rule_bits(d, c, n, alphabet) == detail::sw_rule_bits(d, c, n, alphabet));
+            }
+    for (int local : {0, 32})
+      for (int stripe : {0, 16})
+        for (const char* variant : {"", "prof2", "skew", "prof2+skew"})
+          for (double residues : {1e3, 9e6, 1e8 - 1, 1e8, 5e8}) {
+            SearchOptions o;
+            o.local_size = local, o.stripe = stripe, o.variant = variant;
+            const detail::SearchShape a = old_search_shape(d, o, residues),
+                                      b = detail::search_shape(d, o, residues);
+            CHECK(std::make_tuple(a.local, a.stripe, a.prof2, a.skew) ==
+                  std::make_tuple(b.local, b.stripe, b.prof2, b.skew));
+          }
+    CHECK(detail::ends_local(d) == (d.is_gpu() ? 64 : 16));
+    CHECK(detail::ends_rows(d) == (d.is_gpu() ? 8 : 4));
+    for (int k : {1, 2, 3, 4, 6, 8, 16, 32, 64, 100})
+      for (DenseLayout l : {DenseLayout::row_major, DenseLayout::col_major})
+        for (const RowStats& st : {RowStats{0, 10, 5.0, 1.0}, RowStats{0, 100000, 3.0, 50.0}}) {
+          const SpmmConfig a = old_spmm(d, k, l, st), b = spmm_rule(d, k, l, st);
+          CHECK(a.str() == b.str());
+        }
+    for (KeyType t : all_key_types())
+      for (bool pairs : {false, true})
+        for (size_t n : {size_t(1000), size_t(5000), size_t(1) << 13, size_t(1) << 17,
+                         size_t(1) << 20, size_t(1) << 22, size_t(1) << 26})
+          CHECK(old_sort_rule(d, t, n, pairs) == sort_rule(d, t, n, pairs));
+  }
+}
+
+// The alignment shape per size, spelled out (what `lockstep align` runs without a tuned entry):
+// NVIDIA sm_90 and a CPU device.
+TEST_CASE("defaults: the alignment shape per size on a GPU and a CPU") {
+  const DeviceInfo gpu = device_profile("nvidia", 0, "3.0"), cpu = device_profile("cpu", 0, "3.0");
+  struct Case {
+    const DeviceInfo* d;
+    size_t n, m;
+    bool barrier;
+    int alphabet;
+    int local, cells, tile, bits;
+  };
+  const Case cases[] = {
+      {&gpu, 200000, 180000, false, 5, 256, 8, 128, 32},   // DNA below long_pair_rows: 32 bits
+      {&gpu, 1000000, 1000000, false, 5, 128, 8, 64, 0},   // the long pair
+      {&gpu, 1000000, 1000000, false, 24, 64, 16, 64, 0},  // proteins
+      {&gpu, 1000, 1000, false, 20, 64, 16, 64, 0},
+      {&gpu, 1000000, 1000000, true, 5, 256, 8, 2048, 0},  // barrier: m / 128 within [256, 2048]
+      {&gpu, 100000, 100000, true, 5, 256, 8, 781, 0},
+      {&gpu, 10000, 10000, true, 24, 256, 8, 256, 0},
+      {&cpu, 200000, 180000, false, 5, 32, 4, 256, 0},
+      {&cpu, 1000000, 1000000, true, 5, 32, 4, 256, 0},
+  };
+  for (const Case& k : cases) {
+    CAPTURE(k.d->type);
+    CAPTURE(k.n);
+    CAPTURE(k.m);
+    CAPTURE(k.barrier);
+    CAPTURE(k.alphabet);
+    const AlignConfig c = detail::sw_rule(*k.d, AlignConfig{}, k.n, k.m, k.barrier, k.alphabet);
+    CHECK(c.local_size == k.local);
+    CHECK(c.cells == k.cells);
+    CHECK(c.tile_cols == k.tile);
+    if (!k.barrier) CHECK(detail::sw_rule_bits(*k.d, AlignConfig{}, k.n, k.alphabet) == k.bits);
   }
 }

@@ -1,6 +1,7 @@
 // The one table of LOCKSTEP_* variables (src/runtime/environment.cpp): README's "Environment"
 // table is that table, every variable the sources read is in it and read through it, the
-// deprecated LOCKSTEP_OCCUPANCY_CACHE still turns the disk caches off; and the one vendor rule.
+// deprecated LOCKSTEP_OCCUPANCY_CACHE still turns the disk caches off and LOCKSTEP_SEARCH_DPX
+// still sets the DPX level; the one XDG rule of the cache folders; and the one vendor rule.
 // Host-only (no OpenCL device).
 #include <fstream>
 #include <regex>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "lockstep/kernel_builds.hpp"
+#include "runtime/disk_cache.hpp"
 #include "runtime/environment.hpp"
 #include "support.hpp"
 
@@ -86,6 +88,48 @@ TEST_CASE("environment: LOCKSTEP_OCCUPANCY_CACHE=0 is LOCKSTEP_DISK_CACHE=0, dep
   test::ScopedEnv empty("LOCKSTEP_DISK_CACHE", "");
   CHECK_FALSE(env::value("LOCKSTEP_DISK_CACHE"));
   CHECK_FALSE(env::disk_cache_off());
+}
+
+TEST_CASE("environment: LOCKSTEP_SEARCH_DPX is LOCKSTEP_DPX, deprecated") {
+  test::ScopedEnv a("LOCKSTEP_DPX", nullptr), b("LOCKSTEP_SEARCH_DPX", nullptr);
+  CHECK(env::dpx_level() == 1);  // DPX where the device has it
+  {
+    test::ScopedEnv off("LOCKSTEP_DPX", "0");
+    CHECK(env::dpx_level() == 0);
+  }
+  {
+    test::ScopedEnv two("LOCKSTEP_DPX", "2");
+    CHECK(env::dpx_level() == 2);
+  }
+  {
+    test::ScopedEnv off("LOCKSTEP_SEARCH_DPX", "0");
+    CHECK(env::dpx_level() == 0);
+    test::ScopedEnv wins("LOCKSTEP_DPX", "1");  // the new name wins over the old
+    CHECK(env::dpx_level() == 1);
+  }
+}
+
+TEST_CASE("disk cache: one XDG rule for lockstep's root and PoCL's kernel cache") {
+  test::ScopedEnv x("XDG_CACHE_HOME", "/x/cache"), h("HOME", "/home/u");
+  auto root = disk_cache::cache_root(std::string("/mine"), "POCL_CACHE_DIR", "pocl");
+  CHECK(root.dir == "/mine");
+  CHECK(root.from == "POCL_CACHE_DIR");
+  root = disk_cache::cache_root(std::nullopt, "POCL_CACHE_DIR", "pocl");
+  CHECK(root.dir == "/x/cache/pocl");
+  CHECK(root.from == "XDG_CACHE_HOME");
+  {
+    test::ScopedEnv no_xdg("XDG_CACHE_HOME", "");
+    root = disk_cache::cache_root(std::string(), "LOCKSTEP_CACHE_DIR", "lockstep");
+    CHECK(root.dir == "/home/u/.cache/lockstep");
+    CHECK(root.from == "HOME");
+    test::ScopedEnv no_home("HOME", nullptr), own("LOCKSTEP_CACHE_DIR", nullptr);
+    CHECK(disk_cache::lockstep_root().dir.empty());
+    CHECK(disk_cache::lockstep_root().from.empty());
+  }
+  test::ScopedEnv own("LOCKSTEP_CACHE_DIR", "/own");
+  CHECK(disk_cache::lockstep_root().dir == "/own");
+  CHECK(disk_cache::why_unusable("/dev/null/x") != "");
+  CHECK(disk_cache::why_unusable(fs::temp_directory_path().string()) == "");
 }
 
 TEST_CASE("vendor: one rule for describe(), the build profiles and is_nvidia") {

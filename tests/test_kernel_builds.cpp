@@ -157,11 +157,11 @@ TEST_CASE("kernel builds: precompile's search family is search's own -D sets") {
   for (const auto& b : gpu) {
     CHECK(b.file == "search.cl");
     CHECK(b.options.find("-D LOCAL_SIZE=128") != std::string::npos);
-    CHECK(b.options.find("SW_DPX") == std::string::npos);
+    CHECK(b.options.find("DPX_NV") == std::string::npos);
   }
   int dpx = 0;
   for (const auto& b : select_builds(device_profile("nvidia", 0, "1.2"), {"search"}, {}))
-    dpx += b.options.find("-D SW_DPX=1") != std::string::npos;
+    dpx += b.options.find("-D DPX_NV=1") != std::string::npos;
   CHECK(dpx == 2);
   CHECK(select_builds(device_profile("cpu", 0, "3.0"), {"search"}, {}).size() == 1);
 }

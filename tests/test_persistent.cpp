@@ -39,7 +39,7 @@ TEST_CASE("persistent kernel: every strategy runs the phased shift and reads oth
   Context& ctx = test::context();
   for (const char* name : {"auto", "relaunch", "lock", "grouped-lock", "lock-free", "tree"}) {
     PersistentConfig cfg;
-    cfg.barrier = parse_strategy_choice(name);
+    cfg.barrier = parse_barrier_choice(name);
     cfg.local_size = 64;
     cfg.clamp = true;
     cfg.groups = 6;
@@ -63,7 +63,7 @@ TEST_CASE("persistent kernel: too many groups are refused, clamped, or relaunche
   CHECK(fit.groups() == resident);
 
   cfg.groups = resident + 1;
-  cfg.barrier = BarrierStrategy::lock;
+  cfg.barrier = Barrier::lock;
   CHECK_THROWS_AS(PersistentKernel(ctx, "persistent_check.cl", "persistent_shift", {}, cfg),
                   input_error);
 
@@ -71,14 +71,14 @@ TEST_CASE("persistent kernel: too many groups are refused, clamped, or relaunche
   PersistentKernel clamped(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
   CHECK(clamped.groups() == resident);
 
-  cfg.barrier = auto_strategy;
+  cfg.barrier = auto_barrier;
   cfg.clamp = false;
   PersistentKernel relaunched(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
-  CHECK(relaunched.barrier() == BarrierStrategy::relaunch);
+  CHECK(relaunched.barrier() == Barrier::relaunch);
   CHECK(relaunched.groups() == resident + 1);
   check_shift(relaunched, 5);
 
-  CHECK_THROWS_AS(parse_strategy_choice("spin"), input_error);
+  CHECK_THROWS_AS(parse_barrier_choice("spin"), input_error);
 }
 
 TEST_CASE("persistent kernel: the group policy (useful maximum, lock-free limit) and siblings") {
@@ -93,7 +93,7 @@ TEST_CASE("persistent kernel: the group policy (useful maximum, lock-free limit)
 
   cfg.max_groups = 0;  // lock-free: the master group watches at most local-size groups
   cfg.local_size = 4;
-  cfg.barrier = BarrierStrategy::lock_free;
+  cfg.barrier = Barrier::lock_free;
   PersistentKernel lock_free(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
   CHECK(lock_free.groups() >= 1);
   CHECK(lock_free.groups() <= 4);
@@ -102,7 +102,7 @@ TEST_CASE("persistent kernel: the group policy (useful maximum, lock-free limit)
 
   cfg.local_size = 64;  // relaunch needs no co-residency: max_groups groups
   cfg.max_groups = 1000;
-  cfg.barrier = BarrierStrategy::relaunch;
+  cfg.barrier = Barrier::relaunch;
   PersistentKernel relaunch(ctx, "persistent_check.cl", "persistent_shift", {}, cfg);
   CHECK(relaunch.groups() == 1000);
   check_shift(relaunch, 3);

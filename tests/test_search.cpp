@@ -250,7 +250,12 @@ TEST_CASE("search: scores equal parasail's sw_striped_profile_sat (when libparas
   using lookup_t = const void* (*)(const char*);
   auto lookup = reinterpret_cast<lookup_t>(dlsym(lib, "parasail_matrix_lookup"));
   REQUIRE((create && sw && score && rfree && pfree && lookup));
-  const void* blosum = lookup("blosum62");
+  // NCBI's BLOSUM62 (lockstep's; parasail's own differs in X, B, Z and J) where installed
+  using from_file_t = const void* (*)(const char*);
+  auto from_file = reinterpret_cast<from_file_t>(dlsym(lib, "parasail_matrix_from_file"));
+  const char* ncbi = "/usr/share/ncbi/data/BLOSUM62";
+  const void* blosum =
+      from_file && std::filesystem::exists(ncbi) ? from_file(ncbi) : lookup("blosum62");
   REQUIRE(blosum);
   Context& ctx = test::context();
   const Scoring s = blosum62(11, 1);
@@ -341,5 +346,37 @@ TEST_CASE(
     SearchOptions o = shape(int(db.size()));
     o.variant = v;
     check_against_cpu(search(ctx, q, db, s, o), q, db, s, int(db.size()));
+  }
+}
+
+// The one top-K (search_impl.hpp's TopKOf): top_hits and the device keepers give the first `top`
+// of a full sort by (score descending, subject ascending), through many cut-backs, and nothing
+// for top 0. Host only.
+TEST_CASE("search: top_hits and the device keeper are one top-K, equal to a full sort") {
+  std::mt19937 rng(7);
+  std::vector<SearchHit> all;
+  for (int64_t i = 0; i < 5000; ++i) {
+    SearchHit h;
+    h.subject = (i * 7919) % 5000;  // unsorted subjects
+    h.score = int32_t(rng() % 40);  // many ties
+    all.push_back(h);
+  }
+  std::vector<SearchHit> sorted = all;
+  std::sort(sorted.begin(), sorted.end(), [](const SearchHit& a, const SearchHit& b) {
+    return a.score != b.score ? a.score > b.score : a.subject < b.subject;
+  });
+  for (int top : {0, 1, 7, 100, 6000}) {
+    CAPTURE(top);
+    const std::vector<SearchHit> got = top_hits(all, top);
+    REQUIRE(got.size() == std::min<size_t>(all.size(), size_t(top)));
+    detail::TopK keep{size_t(top)};
+    for (const SearchHit& h : all) keep.add(h.score, h.subject);
+    const auto kept = keep.take();
+    REQUIRE(kept.size() == got.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      CHECK(got[i].subject == sorted[i].subject);
+      CHECK(got[i].score == sorted[i].score);
+      CHECK(kept[i] == std::make_pair(sorted[i].score, sorted[i].subject));
+    }
   }
 }

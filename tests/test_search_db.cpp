@@ -1,9 +1,10 @@
 // Search output and prepared databases, on the host (--algorithm cpu, search_cpu): the hits'
 // tracebacks on threads against one at a time, BLAST's column keywords and format 7's comment
-// lines against blastp's own output (BLAST+ 2.12, when installed), and `lockstep makedb`: a
-// search of the prepared database prints what the FASTA's does, byte for byte; a truncated,
-// corrupt, foreign or other-version file is refused in one line naming it; the file is written
-// through a temporary.
+// lines against blastp's own output (BLAST+ 2.12, when installed), a minus-strand hit's columns
+// against blastn's, and `lockstep makedb`: a search of the prepared database (a DNA one on both
+// strands too) prints what the FASTA's does, byte for byte; a truncated, corrupt, foreign or
+// other-version file is refused in one line naming it; the file is written through a temporary.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -123,11 +124,10 @@ TEST_CASE("search output: --outfmt keywords and format 7 print what blastp print
   two = two.substr(0, 100) + "GGGG" + two.substr(100, 150) + two.substr(260);
   const std::string q = write(d, "q.fa", ">qbig\n" + big + "\n>q1\n" + one + "\n");
   const std::string db = write(d, "db.fa", ">big\n" + big + "\n>s2\n" + two + "\n");
-  // every column but evalue (BLAST 2.12 prints 0.0 for the homolog's: Spouge's finite-size
-  // correction, which statistics.cpp does not make)
+  // every column, evalue too (Spouge's finite-size E-values, as BLAST 2.12's)
   const std::string fields =
-      "qseqid sseqid pident length mismatch gapopen qstart qend sstart send bitscore score "
-      "nident positive gaps ppos qseq sseq qlen slen qcovhsp";
+      "qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore "
+      "score nident positive gaps ppos qseq sseq qlen slen qcovhsp";
   std::string blast, log;
   // the best hit of each query; lockstep's --gap-open 12 is BLAST's -gapopen 11 (a gap of
   // length L costs 11 + L there)
@@ -155,8 +155,8 @@ TEST_CASE("search output: --outfmt keywords and format 7 print what blastp print
   std::istringstream cells(got.substr(at + 1, got.find('\n', at + 1) - at - 1));
   std::vector<std::string> col;
   for (std::string c; std::getline(cells, c, '\t');) col.push_back(c);
-  REQUIRE(col.size() == 21);
-  const std::string bits = col[10];
+  REQUIRE(col.size() == 22);
+  const std::string bits = col[11];
   CHECK(bits.find_first_not_of("0123456789") == std::string::npos);
   CHECK(std::stol(bits) > 9999);
   CHECK(test::has(got, "# Database: " + db + "\n"));
@@ -222,6 +222,73 @@ TEST_CASE("makedb: a search of the prepared database prints the FASTA's, byte fo
   CHECK(codes(open_database(dsdb, dna)) == codes(read_sequences(dfa, dna)));
   // the Python path and the library take either form
   CHECK(read_database(lsdb, s62).names == read_database(fa, s62).names);
+}
+
+TEST_CASE("search output: a minus-strand hit's columns as blastn prints them") {
+  std::string out;
+  if (test::run_shell("command -v blastn", out) != 0) return test::skip("no blastn (ncbi-blast+)");
+  test::TempDir d;
+  std::mt19937 rng(9);
+  std::string g(400, 'A');
+  for (char& c : g) c = "ACGT"[rng() % 4];
+  // the query: a reverse-complemented piece of the subject with substitutions and a deletion
+  std::string piece = g.substr(90, 200);
+  for (size_t i = 13; i < piece.size(); i += 29) piece[i] = piece[i] == 'A' ? 'G' : 'A';
+  piece.erase(100, 2);
+  std::reverse(piece.begin(), piece.end());
+  for (char& c : piece) c = c == 'A' ? 'T' : c == 'T' ? 'A' : c == 'C' ? 'G' : 'C';
+  const std::string q = write(d, "q.fa", ">q\n" + piece + "\n");
+  const std::string s = write(d, "s.fa", ">s\n" + g + "\n");
+  const std::string fields = "qseqid sseqid qstart qend sstart send length score qseq sseq";
+  REQUIRE(test::run_shell("blastn -task blastn -dust no -max_hsps 1 -query " + q + " -subject " +
+                              s + " -outfmt '6 " + fields + "'",
+                          out) == 0);
+  const std::string blast = out.substr(0, out.find('\n') + 1);
+  REQUIRE(test::has(blast, "q\ts\t1\t198\t290\t91\t"));  // the minus strand
+  REQUIRE(test::run_cli("search " + q + " " + s + " --dna --top 1 --algorithm cpu --outfmt '6 " +
+                            fields + "'",
+                        out) == 0);
+  CHECK(test::has(out, blast));
+}
+
+TEST_CASE("makedb: a DNA database keeps its IUPAC letters; both strands print the FASTA's") {
+  test::TempDir d;
+  std::mt19937 rng(4);
+  std::string g(900, 'A');
+  for (char& c : g) c = "ACGT"[rng() % 4];
+  for (size_t i = 17; i < g.size(); i += 41) g[i] = "RYKMSWBDHVN"[rng() % 11];
+  std::string db;
+  for (size_t i = 0; i < 3; ++i)
+    db += ">s" + std::to_string(i) + "\n" + g.substr(i * 300, 300) + "\n";
+  std::string plus = g.substr(40, 150), minus = g.substr(420, 160);
+  std::reverse(minus.begin(), minus.end());
+  const std::string from = "ACGTRYKMSWBDHVN", to = "TGCAYRMKSWVHDBN";
+  for (char& c : minus) c = to[from.find(c)];
+  const std::string q = write(d, "q.fa", ">p\n" + plus + "\n>m\n" + minus + "\n");
+  const std::string fa = write(d, "db.fa", db), lsdb = (d.path / "db.lsdb").string();
+  std::string log;
+  REQUIRE(test::run_cli("makedb --dna " + fa + " " + lsdb, log) == 0);
+  for (const std::string opts : {"", " --outfmt '7 std score qseq sseq'", " --strand minus"}) {
+    INFO(opts);
+    const std::string a = (d.path / "a.tsv").string(), b = (d.path / "b.tsv").string();
+    REQUIRE(test::run_cli(
+                "search " + q + " " + fa + " --dna --algorithm cpu" + opts + " --out " + a, log) ==
+            0);
+    REQUIRE(
+        test::run_cli("search " + q + " " + lsdb + " --dna --algorithm cpu" + opts + " --out " + b,
+                      log) == 0);
+    const std::string want = slurp(a), got = slurp(b);
+    if (opts.find("outfmt") == std::string::npos) CHECK(test::has(want, "\tminus\n"));
+    // format 7's Database line names the file searched
+    auto body = [](const std::string& text) {
+      std::string kept, line;
+      std::istringstream in(text);
+      while (std::getline(in, line))
+        if (line.rfind("# Database:", 0) != 0) kept += line + "\n";
+      return kept;
+    };
+    CHECK(body(got) == body(want));
+  }
 }
 
 TEST_CASE("makedb: truncated, corrupt, foreign and other-version files are refused") {

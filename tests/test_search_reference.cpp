@@ -20,9 +20,22 @@ std::string write(const test::TempDir& d, const std::string& name, const std::st
 }
 }  // namespace
 
+// BLOSUM62 without its J: a matrix with a letter that FASTA allows but the matrix lacks.
+Scoring without_j() {
+  const Scoring b = blosum62(11, 1);
+  Scoring s = b;
+  const size_t j = b.alphabet.find('J');
+  s.alphabet.erase(j, 1);
+  s.table.clear();
+  for (size_t r = 0; r < b.alphabet.size(); ++r)
+    for (size_t c = 0; c < b.alphabet.size(); ++c)
+      if (r != j && c != j) s.table.push_back(b(uint8_t(r), uint8_t(c)));
+  return s;
+}
+
 TEST_CASE("search: read_sequences keeps first words, skips empty records, names bad letters") {
   test::TempDir d;
-  const Scoring s = blosum62(11, 1);
+  const Scoring s = without_j();
   const SequenceSet set =
       read_sequences(write(d, "a.fa", ">one first\nmkv\nLAW\n>empty\n\n>two\nXBZ*\n"), s);
   REQUIRE(set.size() == 2);
@@ -37,7 +50,12 @@ TEST_CASE("search: read_sequences keeps first words, skips empty records, names 
       doctest::Contains(
           (bad + ":6: record 2 ('b'), residue 7: 'J' is not in the matrix (letters ARND").c_str()),
       input_error);
-  CHECK_THROWS_WITH_AS(encode_exact(s, "MKU"), doctest::Contains("residue 3: 'U'"), input_error);
+  CHECK_THROWS_WITH_AS(encode_exact(s, "MK1"), doctest::Contains("residue 3: '1'"), input_error);
+  // U and O, which NCBI's matrices lack, as blastp scores them: U as C, O as X; counted
+  CHECK(encode_exact(s, "UO") == encode_exact(s, "CX"));
+  const SequenceSet so = read_sequences(write(d, "u.fa", ">\nMKU\n>x y\nOo\n>\nA\n"), s);
+  CHECK(so.stand_ins == 3);
+  CHECK(so.names == std::vector<std::string>{"1", "x", "3"});  // an empty header: its number
   const Scoring dna = dna_scoring(2, -3, 5, 2);
   CHECK(encode_exact(dna, "acgtRYn") == std::vector<uint8_t>{0, 1, 2, 3, 4, 4, 4});
   CHECK_THROWS_WITH_AS(encode_exact(dna, "ACGE"), doctest::Contains("not an IUPAC"), input_error);
@@ -48,12 +66,14 @@ TEST_CASE("search: read_sequences keeps first words, skips empty records, names 
 // an error in a late block names the same file, line, record and residue.
 TEST_CASE("search: read_sequences in blocks equals one pass, and names the same error") {
   test::TempDir d;
-  const Scoring s = blosum62(11, 1);
+  const Scoring s = without_j();
   std::mt19937 rng(3);
   const std::string aa = "ARNDCQEGHILKMFPSTWYVXBZ*arndc";
   std::string text = "; a comment\n\n";
   for (int r = 0; r < 3000; ++r) {
-    text += ">r" + std::to_string(r) + " description " + std::to_string(r % 7) + "\n";
+    text += r % 501 == 7
+                ? std::string(">\n")  // no name: its record number, 1-based
+                : ">r" + std::to_string(r) + " description " + std::to_string(r % 7) + "\n";
     if (r % 97 == 5) continue;  // a record with no residues
     const int len = 1 + int(rng() % 400);
     for (int k = 0; k < len; ++k) text += aa[rng() % aa.size()], text += k % 60 == 59 ? "\n" : "";
@@ -66,6 +86,7 @@ TEST_CASE("search: read_sequences in blocks equals one pass, and names the same 
   const SequenceSet one = detail::read_sequences_blocks(plain, s, size_t(1) << 30);
   CHECK(one.size() == 3000 - 31);
   CHECK(one.skipped_empty == 31);
+  CHECK(std::count(one.names.begin(), one.names.end(), "2513") == 1);  // record 2513's ">"
   for (const std::string& path : {plain, gz}) {
     const SequenceSet many = detail::read_sequences_blocks(path, s, 65536);
     CHECK(many.names == one.names);
@@ -164,12 +185,12 @@ TEST_CASE("search statistics: NCBI's parameters by content and BLAST's length ad
   CHECK(karlin_altschul(blosum45(15, 2)).matrix == "BLOSUM45");
   CHECK(karlin_altschul(blosum80(10, 1)).K == 0.048);
   CHECK(!karlin_altschul(blosum62(30, 1)));
-  CHECK(!karlin_altschul(dna_scoring(2, -3, 5, 2)));
+  CHECK(!karlin_altschul(dna_scoring(2, -3, 5, 2)));  // BLAST's 3/2: not in NCBI's table
+  CHECK(karlin_altschul(dna_scoring(2, -3, 7, 2)).lambda == 0.625);  // blastn's 5/2
   // blastp's effective search spaces (57 and 361 residues against 959,906 in 2,000 sequences)
   CHECK(length_adjustment(ka, 57, 959906, 2000) == 30);
   CHECK(length_adjustment(ka, 361, 959906, 2000) == 83);
-  CHECK(evalue(ka, 55, 57, 959906, 2000) ==
-        doctest::Approx(0.041 * 27 * (959906 - 60000) * std::exp(-0.267 * 55)));
+  CHECK(effective_search_space(ka, 57, 959906, 2000) == 27.0 * (959906 - 60000));
   CHECK(bit_score(ka, 1067) == doctest::Approx(415.6).epsilon(0.001));  // blastp prints 415
   // a matrix file with BLOSUM62's content is BLOSUM62
   test::TempDir d;

@@ -40,7 +40,7 @@ TEST_CASE("sort: bitonic u32 keys on every barrier strategy, adversarial sizes a
   for (const char* s : strategies) {
     SortOptions o;
     o.algorithm = SortAlgorithm::bitonic;
-    o.barrier = parse_strategy_choice(s);
+    o.barrier = parse_barrier_choice(s);
     o.tile = 64;  // small tiles: many global stages, fused passes of 1, 2 and 3 levels
     o.local_size = 16;
     for (size_t n : kSizes) check_sort(random_keys<uint32_t>(n, n + 1), o, false, s);
@@ -145,7 +145,7 @@ TEST_CASE("sort: every key type and order, both algorithms, with pairs") {
       SortOptions o;
       o.algorithm = a;
       o.descending = desc;
-      o.barrier = BarrierStrategy::lock;
+      o.barrier = Barrier::lock;
       o.tile = 256;
       o.local_size = 32;
       o.items = 2;
@@ -227,7 +227,7 @@ TEST_CASE("sort: the OpenCL C 1.2 ordering path (what NVIDIA runs): barriers and
   // Bitonic on the 1.2 path under one strategy: every strategy's 1.2 barrier is tested by
   // "barrier: the OpenCL C 1.2 path (NVIDIA's) is correct too" (a bitonic build costs a PoCL
   // compile of about 20 s).
-  for (auto s : {BarrierStrategy::lock}) {
+  for (auto s : {Barrier::lock}) {
     SortOptions b;
     b.algorithm = SortAlgorithm::bitonic;
     b.barrier = s;

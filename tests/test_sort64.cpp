@@ -3,8 +3,10 @@
 // +-inf, INT64_MIN/MAX), keys and pairs, both orders; the CLI's --type i64/f64. Few variants:
 // radix only (bitonic shares the transforms through sort_keys.cl).
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "cl/sort_keys.h"
 #include "sort_support.hpp"
 
 using namespace lockstep;
@@ -78,4 +80,57 @@ TEST_CASE("sort: every key type round-trips; sort_verify finds a wrong key and a
   std::vector<float> zeros{0.0f, -0.0f}, wrong{0.0f, -0.0f};
   CHECK(sort_verify(zeros, wrong, nullptr, false, true).keys_wrong == 2);  // -0 comes first
   CHECK(sort_verify(zeros, wrong, nullptr, true, true).ok());
+}
+
+// cl/sort_keys.h, the one key transform of the kernels and the host reference: in both orders the
+// transformed bits of every key type order the keys as numbers (-0 before +0, NaNs last), and
+// the inverse returns every number and the canonical quiet NaN. Host only.
+namespace {
+template <typename K, typename U>
+void check_transform(std::vector<K> keys, U sign, U inf, U max, U qnan) {
+  constexpr bool is_signed = std::is_same_v<K, int32_t> || std::is_same_v<K, int64_t>;
+  constexpr bool is_float = std::is_floating_point_v<K>;
+  for (bool desc : {false, true}) {
+    CAPTURE(desc);
+    std::vector<U> bits;
+    for (K k : keys) {
+      U x;
+      std::memcpy(&x, &k, sizeof x);
+      const U y = SORT_KEY_IN(x, sign, inf, max, is_signed, is_float, desc);
+      bits.push_back(y);
+      const U back = SORT_KEY_OUT(y, sign, max, qnan, is_signed, is_float, desc);
+      CHECK(back == (is_float && k != k ? qnan : x));
+    }
+    // keys are listed in ascending order (NaNs last): the bits must be too, or reversed
+    for (size_t i = 0; i + 1 < keys.size(); ++i) {
+      CAPTURE(i);
+      if (is_float && keys[i + 1] != keys[i + 1])
+        CHECK(bits[i + 1] == max);  // NaN: last in both orders
+      else
+        CHECK((desc ? bits[i] > bits[i + 1] : bits[i] < bits[i + 1]));
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("sort: cl/sort_keys.h orders every key type's bits as its numbers, both ways") {
+  using L32 = std::numeric_limits<int32_t>;
+  using L64 = std::numeric_limits<int64_t>;
+  check_transform<uint32_t, uint32_t>({0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu},
+                                      SORT_KEY_SIGN32, SORT_KEY_INF32, SORT_KEY_MAX32,
+                                      SORT_KEY_QNAN32);
+  check_transform<int32_t, uint32_t>({L32::min(), -2, -1, 0, 1, L32::max()}, SORT_KEY_SIGN32,
+                                     SORT_KEY_INF32, SORT_KEY_MAX32, SORT_KEY_QNAN32);
+  check_transform<float, uint32_t>({-INFINITY, -3.5f, -std::numeric_limits<float>::denorm_min(),
+                                    -0.0f, 0.0f, 1e-40f, 2.0f, INFINITY, std::nanf("")},
+                                   SORT_KEY_SIGN32, SORT_KEY_INF32, SORT_KEY_MAX32,
+                                   SORT_KEY_QNAN32);
+  check_transform<uint64_t, uint64_t>({0ull, 1ull, ~0ull >> 1, 1ull << 63, ~0ull - 1},
+                                      SORT_KEY_SIGN64, SORT_KEY_INF64, SORT_KEY_MAX64,
+                                      SORT_KEY_QNAN64);
+  check_transform<int64_t, uint64_t>({L64::min(), -1, 0, 1, L64::max()}, SORT_KEY_SIGN64,
+                                     SORT_KEY_INF64, SORT_KEY_MAX64, SORT_KEY_QNAN64);
+  check_transform<double, uint64_t>(
+      {-INFINITY, -1e300, -0.0, 0.0, 5e-324, 1.0, INFINITY, -std::nan("")}, SORT_KEY_SIGN64,
+      SORT_KEY_INF64, SORT_KEY_MAX64, SORT_KEY_QNAN64);
 }

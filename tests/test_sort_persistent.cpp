@@ -81,7 +81,7 @@ TEST_CASE("sort: radix-persistent, every key type and order, keys and pairs, aro
 TEST_CASE("sort: radix-persistent skips constant digits, held and reload, and relaunch") {
   for (const char* barrier : {"auto", "relaunch"}) {
     SortOptions o = persistent();
-    o.barrier = parse_strategy_choice(barrier);
+    o.barrier = parse_barrier_choice(barrier);
     for (size_t n : {size_t(3000), size_t(65537)}) {
       INFO(barrier, " n=", n);
       check_mode(check_sort(std::vector<uint32_t>(n, 0xFFFFFFFFu), o, true, "nothing moves"), n);

@@ -46,12 +46,14 @@ TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
     f << R"({"lockstep_version":"0.0.0-old","entries":[{"routine":"spmv","key":"m1","params":{}}]})";
   }
   CHECK(TuningDb(dev).entries().empty());
-  {  // corrupt
+  {  // corrupt: a database cut short
     std::ofstream f(path);
-    f << "{ not json";
+    f << R"({"lockstep_version":"0.0.0-old","entries":[{"routine":"spmv")";
   }
   TuningDb c(dev);
   CHECK(c.entries().empty());
+  CHECK(fs::exists(path + ".corrupt"));  // moved aside, not replaced in place
+  CHECK(!fs::exists(path));
   c.store({"spmv", "m3", {}, {{"algorithm", "vector"}}, {}, ""});
   CHECK(TuningDb(dev).find("spmv", "m3").has_value());
 }

@@ -13,6 +13,9 @@ packages=(cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-header
           python3-dev python3-pybind11 python3-numpy python3-scipy python3-pytest
           # search: parasail, the exact reference, and real proteins to search
           python3-parasail mmseqs2-examples
+          # BLAST+ (blastp, blastn, makeblastdb, NCBI's matrix files) and ssearch36 (fasta3):
+          # the tools whose output search is compared with
+          ncbi-blast+ fasta3
           # the wheel (.ci/run: tools/python_wheel.py vendors libssw/libgomp; the interop tests)
           patchelf python3-venv python3-pyopencl)
 # Only what building, tuning and the tests need: the AMD/SPIR-V compile pass's toolchain

@@ -42,16 +42,28 @@ struct Scoring {
 };
 /// DNA: A C G T match scores `match`, any other pair (N included) -|mismatch|.
 Scoring dna_scoring(int match, int mismatch, int gap_open, int gap_extend);
+/// DNA scored as blastn scores it (BlastScoreBlkNuclMatrixCreate): alphabet ACGTN then the other
+/// IUPAC letters RYMKWSBDHV, each its own code; A C G T as dna_scoring, an ambiguous letter by its
+/// degeneracy (2/-3: N against anything -2, R against A or R -1, R against C -3).
+Scoring blastn_scoring(int match, int mismatch, int gap_open, int gap_extend);
+/// NCBI's matrices, as NCBI's files (B, J, Z, X and * included); blosum62(-1, -1): blastp's gaps.
 Scoring blosum62(int gap_open, int gap_extend);
 Scoring blosum45(int gap_open, int gap_extend);
 Scoring blosum50(int gap_open, int gap_extend);
 Scoring blosum80(int gap_open, int gap_extend);
-/// True for the names of the built-in matrices: blosum45, blosum50, blosum62, blosum80 (any case).
+/// True for the names of the built-in matrices, NCBI's: blosum45, blosum50, blosum62, blosum80,
+/// pam30, pam70, pam250 (any case).
 bool is_builtin_matrix(const std::string& name);
+/// blastp's default gap costs for `matrix` where open or extend is negative, in lockstep's
+/// convention (BLAST's a/b is open a + b, extend b): BLOSUM45 16/2, BLOSUM50 15/2, BLOSUM62 12/1,
+/// BLOSUM80 11/1, PAM30 10/1, PAM70 11/1, PAM250 16/2; a file 12/1.
+void default_gaps(const std::string& matrix, int& open, int& extend);
 /// A built-in matrix by name, else the NCBI-format file `name`. A negative gap penalty takes
-/// NCBI's default for the matrix (BLOSUM45 15/2, BLOSUM50 13/2, BLOSUM62 11/1, BLOSUM80 10/1;
-/// 11/1 for a file).
+/// default_gaps'.
 Scoring matrix_scoring(const std::string& name, int gap_open = -1, int gap_extend = -1);
+/// The letter blastp scores in place of `c` (either case) when a protein matrix lacks it: U
+/// (selenocysteine) as C, O (pyrrolysine) as X; 0 for any other letter.
+char blast_stand_in(char c);
 /// A matrix in the NCBI text format (# comments, a header of letters, one row per letter).
 Scoring read_ncbi_matrix(const std::string& path, int gap_open, int gap_extend);
 
@@ -75,12 +87,12 @@ std::string to_string(AlignAlgorithm a);
 
 struct AlignConfig {
   AlignAlgorithm algorithm = AlignAlgorithm::automatic;
-  StrategyChoice barrier;  // barrier: the global barrier (auto, relaunch, lock, ...)
-  int local_size = 0;      // work-items per group (0: automatic)
-  int cells = 0;           // rows per work-item (0: automatic)
-  int tile_cols = 0;       // columns per tile (barrier) or per published chunk (pipeline)
-  int groups = 0;          // 0: as many as co-resident (and useful)
-  int threads = 0;         // cpu/ssw: host threads (0: one)
+  BarrierChoice barrier;  // barrier: the global barrier (auto, relaunch, lock, ...)
+  int local_size = 0;     // work-items per group (0: automatic)
+  int cells = 0;          // rows per work-item (0: automatic)
+  int tile_cols = 0;      // columns per tile (barrier) or per published chunk (pipeline)
+  int groups = 0;         // 0: as many as co-resident (and useful)
+  int threads = 0;        // cpu/ssw: host threads (0: one)
   // pipeline: 16 (packed 16-bit lanes, cl/sw_pipeline16.cl; a pair whose scores leave 16 bits
   // is detected and run again in 32 bits), 32, or 0 (16 where the scores, gaps and profile
   // allow it, else 32)

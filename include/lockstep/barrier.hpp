@@ -1,8 +1,8 @@
-// Global barriers for persistent kernels (cl/barrier.cl). An algorithm picks a strategy and a
-// number of work-groups G (or asks default_barrier_strategy), builds its kernel with the
+// Global barriers for persistent kernels (cl/barrier.cl). An algorithm picks a barrier and a
+// number of work-groups G (or asks default_barrier), builds its kernel with the
 // barrier's Defines merged into its own, checks G against max_coresident_groups for that very
 // kernel, zeroes the state with reset() and launches G groups. Kernels call
-// `global_barrier(state, &round)` whatever the strategy, and start with
+// `global_barrier(state, &round)` whatever the barrier, and start with
 // `if (barrier_discovery(state)) return;` so occupancy can be discovered with the same kernel.
 #pragma once
 #include <string>
@@ -12,7 +12,10 @@
 
 namespace lockstep {
 
-enum class BarrierStrategy { relaunch = 0, lock = 1, grouped_lock = 2, lock_free = 3, tree = 4 };
+/// A global barrier (the CLI's --barrier): relaunch (one launch per step) or one of the in-kernel
+/// algorithms (cl/contract.h BARRIER_*).
+enum class Barrier { relaunch = 0, lock = 1, grouped_lock = 2, lock_free = 3, tree = 4 };
+using BarrierStrategy [[deprecated("BarrierStrategy is Barrier now")]] = Barrier;
 
 /// Ordering variant of the NVIDIA path (cl/barrier_order.cl BARRIER_NV_ORDER): full
 /// fence.acq_rel.gpu around every arrival and departure, one-directional acquire/release PTX, or
@@ -56,19 +59,31 @@ std::string add_flag_defines(const DeviceInfo& info, Defines& d,
                              BarrierOrder order = BarrierOrder::automatic);
 
 /// "relaunch", "lock", "grouped-lock", "lock-free", "tree".
-std::string to_string(BarrierStrategy s);
+std::string to_string(Barrier s);
 /// Parses those names; throws input_error naming the accepted ones otherwise.
-BarrierStrategy parse_barrier_strategy(const std::string& name);
-const std::vector<BarrierStrategy>& all_barrier_strategies();
+Barrier parse_barrier(const std::string& name);
+const std::vector<Barrier>& all_barriers();
+[[deprecated("parse_barrier_strategy is parse_barrier now")]] inline Barrier parse_barrier_strategy(
+    const std::string& name) {
+  return parse_barrier(name);
+}
+[[deprecated("all_barrier_strategies is all_barriers now")]] inline const std::vector<Barrier>&
+all_barrier_strategies() {
+  return all_barriers();
+}
 
-/// The default rule (from measurements, see BENCHMARKS.md ## barrier): which in-kernel strategy
+/// The default rule (from measurements, see BENCHMARKS.md ## barrier): which in-kernel barrier
 /// to use for `groups` work-groups of `local_size` items. Never returns relaunch; callers fall
 /// back to relaunch themselves when groups exceed max_coresident_groups.
-BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int local_size);
+Barrier default_barrier(const DeviceInfo& info, int groups, int local_size);
+[[deprecated("default_barrier_strategy is default_barrier now")]] inline Barrier
+default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
+  return default_barrier(info, groups, local_size);
+}
 
 /// The most work-groups `s` can serve in work-groups of local_size items: lock-free's master
 /// group watches one group per work-item (G <= local size); the others have no limit of their own.
-int barrier_group_limit(BarrierStrategy s, int local_size);
+int barrier_group_limit(Barrier s, int local_size);
 
 /// Work-groups of `kernel` (local_size items, local_mem bytes of dynamic local memory already set
 /// as its arguments) that can be co-resident, discovered by running the kernel itself in
@@ -83,27 +98,30 @@ int max_coresident_groups(Context& ctx, cl::Kernel& kernel, size_t local_size, s
 class GlobalBarrier {
  public:
   /// branch: tree branching factor (0: the default, about sqrt(G), at most local_size).
-  /// Throws input_error when the strategy cannot serve G groups of local_size items.
-  GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size, int branch = 0,
+  /// Throws input_error when the barrier cannot serve G groups of local_size items.
+  GlobalBarrier(Context& ctx, Barrier barrier, int groups, int local_size, int branch = 0,
                 BarrierVariant variant = {});
   /// The configuration alone, for a device described by `info`: add_defines() and the shape
   /// work, state() is empty (kernel_builds() lists builds with it; nothing is launched).
-  GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, int groups, int local_size,
-                int branch = 0, BarrierVariant variant = {});
+  GlobalBarrier(const DeviceInfo& info, Barrier barrier, int groups, int local_size, int branch = 0,
+                BarrierVariant variant = {});
 
-  BarrierStrategy strategy() const { return strategy_; }
+  Barrier barrier() const { return barrier_; }
+  [[deprecated("GlobalBarrier::strategy() is barrier() now")]] Barrier strategy() const {
+    return barrier();
+  }
   int groups() const { return groups_; }
   int local_size() const { return local_size_; }
   int group_size() const { return group_size_; }  // grouped-lock: work-groups per counter
   int branch() const { return branch_; }          // tree: branching factor
   int tree_levels() const;                        // tree: ceil(log_B G) + 1 (release level)
-  bool in_kernel() const { return strategy_ != BarrierStrategy::relaunch; }
+  bool in_kernel() const { return barrier_ != Barrier::relaunch; }
   int flag_stride() const { return flag_stride_; }           // lock-free, tree: ints between flags
   int lock_split() const { return lock_split_; }             // lock: arrival counters
   int spin_ns() const { return spin_ns_; }                   // lock, grouped-lock: spin pause
   const std::string& ordering() const { return ordering_; }  // see add_flag_defines
 
-  /// Adds BARRIER_STRATEGY, the strategy's parameters and add_flag_defines' macros to d.
+  /// Adds BARRIER_STRATEGY, the barrier's parameters and add_flag_defines' macros to d.
   Defines& add_defines(Defines& d) const;
   const cl::Buffer& state() const { return state_; }
   size_t state_ints() const { return state_ints_; }
@@ -113,7 +131,7 @@ class GlobalBarrier {
   void require_coresident(int coresident) const;
 
  private:
-  BarrierStrategy strategy_;
+  Barrier barrier_;
   int groups_, local_size_, group_size_ = 0, branch_ = 0, flag_stride_ = 1, lock_split_ = 1,
                             spin_ns_ = 0;
   Defines ordering_defines_;
@@ -133,7 +151,7 @@ struct BarrierBenchResult {
 };
 /// check_data = false times the barriers alone (barrier_loop, as CUDA's grid.sync() anchor
 /// does; errors then only counts lost rounds).
-BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
+BarrierBenchResult bench_barrier(Context& ctx, Barrier barrier, int groups, int local_size,
                                  int rounds, int branch = 0, BarrierVariant variant = {},
                                  bool check_data = true);
 /// The flag_ring kernel of cl/barrier_bench.cl: a token passed `rounds` times around `groups`
@@ -148,9 +166,9 @@ struct FlagRingResult {
 };
 FlagRingResult bench_flag_ring(Context& ctx, int groups, int local_size, int rounds, int stride,
                                BarrierOrder order = BarrierOrder::automatic);
-/// The most groups the bench kernel can run with a strategy: co-resident, and no more than the
-/// strategy serves (lock-free: the local size). What `--groups max` means.
-int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
+/// The most groups the bench kernel can run with a barrier: co-resident, and no more than the
+/// barrier serves (lock-free: the local size). What `--groups max` means.
+int bench_kernel_coresident(Context& ctx, Barrier barrier, int local_size,
                             BarrierVariant variant = {});
 
 }  // namespace lockstep

@@ -82,9 +82,9 @@ struct BfsOptions {
   BfsAlgorithm algorithm = BfsAlgorithm::automatic;
   BfsRule rule;
   int local_size = 256;
-  int wave_width = 0;      // 0: the device's wave width (32 where it reports 1)
-  StrategyChoice barrier;  // multi's global barrier (relaunch: one launch per level)
-  int cpu_threads = 0;     // 0: OpenMP's default (the hardware threads)
+  int wave_width = 0;     // 0: the device's wave width (32 where it reports 1)
+  BarrierChoice barrier;  // multi's global barrier (relaunch: one launch per level)
+  int cpu_threads = 0;    // 0: OpenMP's default (the hardware threads)
   /// automatic, when the rule sends the whole graph to the CPU path: a Bfs engine's first search
   /// also runs the device path from the same source and keeps the faster one for its later
   /// searches (Bfs::cpu_graph()). false: the rule alone. bfs() (one search) never races.

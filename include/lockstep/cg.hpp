@@ -52,57 +52,7 @@ CgAlgorithm parse_cg_algorithm(const std::string& name);
 /// "none" | "jacobi"; anything else throws input_error listing the names.
 Preconditioner parse_preconditioner(const std::string& name);
 
-/// Pipelined CG's fused distributed iteration (CgSpace::local_parts, several ranks), measured
-/// on iterations first .. first + samples - 1 when CgOptions::iteration_timeline points here:
-/// means in ms over the `sampled` ones. Device times are the device's profiling clock, from the
-/// start of the iteration's interior launch; host times are steady_clock, from the host's entry
-/// into the iteration's update. The two clocks are never compared: device_gap and
-/// interior_queued use the device's alone. An iteration counts when the next one is a fused
-/// update too (its exchange's uploads and the next interior launch end the sample): fewer when
-/// the solve ends, or a residual replacement falls in; 0 off the fused distributed path.
-struct CgIterationTimeline {
-  int first = 50, samples = 10;  // in
-  int sampled = 0;               // out, then the means
-  // device: the boundary rows' launch, the pack and downloads of the exchange it starts, the
-  // uploads that complete it (the next iteration's halo), the reads of the partial sums (from
-  // the interior part's, behind its launch, to the boundary part's, behind its own), the
-  // next iteration's interior launch; device_gap: that start minus the end of this iteration's
-  // last kernel (the pack, else the boundary launch); interior_queued: the interior launch's
-  // start minus its CL_PROFILING_COMMAND_QUEUED.
-  double interior_end = 0, boundary_start = 0, boundary_end = 0, pack_start = 0, pack_end = 0;
-  double download_start = 0, download_end = 0, upload_start = 0, upload_end = 0;
-  double sums_start = 0, sums_end = 0, next_start = 0, device_gap = 0, interior_queued = 0;
-  // host: await_halo returned, start_exchange returned, the partial sums read, their
-  // MPI_Iallreduce finished, the next iteration's update entered.
-  double host_halo = 0, host_exchange = 0, host_sums = 0, host_reduction = 0, host_next = 0;
-};
-
-/// CgIterationTimeline's means, in the order of its output line, each with its key there.
-struct CgIterationTimelineField {
-  const char* name;
-  double CgIterationTimeline::*value;
-};
-inline constexpr CgIterationTimelineField kCgIterationTimelineFields[] = {
-    {"interior_end", &CgIterationTimeline::interior_end},
-    {"boundary_start", &CgIterationTimeline::boundary_start},
-    {"boundary_end", &CgIterationTimeline::boundary_end},
-    {"pack_start", &CgIterationTimeline::pack_start},
-    {"pack_end", &CgIterationTimeline::pack_end},
-    {"download_start", &CgIterationTimeline::download_start},
-    {"download_end", &CgIterationTimeline::download_end},
-    {"upload_start", &CgIterationTimeline::upload_start},
-    {"upload_end", &CgIterationTimeline::upload_end},
-    {"sums_start", &CgIterationTimeline::sums_start},
-    {"sums_end", &CgIterationTimeline::sums_end},
-    {"next_start", &CgIterationTimeline::next_start},
-    {"device_gap", &CgIterationTimeline::device_gap},
-    {"interior_queued", &CgIterationTimeline::interior_queued},
-    {"host_halo", &CgIterationTimeline::host_halo},
-    {"host_exchange", &CgIterationTimeline::host_exchange},
-    {"host_sums", &CgIterationTimeline::host_sums},
-    {"host_reduction", &CgIterationTimeline::host_reduction},
-    {"host_next", &CgIterationTimeline::host_next},
-};
+class CgObserver;  // below
 
 struct CgOptions {
   double tol = 1e-8;  // relative residual ||r|| / ||b|| to reach
@@ -117,9 +67,9 @@ struct CgOptions {
   // distributed: for both parts on every rank), compute the SpMV inside the update kernel: two
   // vector passes and one launch fewer per iteration. false: always a separate SpMV.
   bool fuse_spmv = true;
-  // pipelined, fused and distributed: where to put the sampled iterations' timeline (null: no
-  // measurement, no cost).
-  CgIterationTimeline* iteration_timeline = nullptr;
+  // pipelined, fused and distributed: told of each step of the iterations (null: nothing
+  // watches, no cost). lockstep/cg_timeline.hpp's iteration timeline is one.
+  CgObserver* observer = nullptr;
 };
 
 struct CgResult {
@@ -138,17 +88,73 @@ struct CgResult {
   bool spmv_fused = false;  // pipelined: the SpMV ran inside the update kernel
 };
 
-/// The device events of a halo exchange (null where none ran): what CgIterationTimeline reads.
+/// The device events of a halo exchange (null where none ran): what an observer reads.
 struct ExchangeEvents {
   cl::Event pack;
   std::vector<cl::Event> downloads, uploads;
 };
 
-/// Where a CG runs: one device, or one rank's share of a distributed matrix.
+/// Watches pipelined CG's fused distributed iteration (CgSpace::local_parts, several ranks) step
+/// by step (CgOptions::observer); every call does nothing unless overridden. The events are the
+/// iteration's own launches and reads (profiling on the space's queue).
+class CgObserver {
+ public:
+  virtual ~CgObserver() = default;
+  virtual void enter(int k) { (void)k; }                  // before iteration k's update
+  virtual void interior(const cl::Event& e) { (void)e; }  // its interior launch
+  virtual void halo(ExchangeEvents e) { (void)e; }  // await_halo returned (the exchange it ended)
+  virtual void boundary(const cl::Event& e) { (void)e; }  // its boundary launch
+  virtual void exchanged() {}                             // start_exchange returned
+  virtual void sums(const cl::Event& first, const cl::Event& last) { (void)first, (void)last; }
+  virtual void reduced() {}   // the sums' global sum finished
+  virtual void replaced() {}  // a residual replacement
+  virtual void finish() {}    // the solve ended
+};
+
+/// What a space distributed over several processes adds to CgSpace (CgSpace::distributed()):
+/// the scalars' global sum, the halo exchange and its overlap with the update.
+template <typename T>
+class CgDistributed {
+ public:
+  virtual ~CgDistributed() = default;
+  /// Global sum of v[0..k) in place: started here, complete after finish_sum().
+  virtual void start_sum(double* v, int k) = 0;
+  virtual void finish_sum() = 0;
+  /// The last early_rows() local rows hold every value that spmv sends to another process (0:
+  /// nothing is sent). Pipelined CG updates them first, calls start_exchange on the SpMV's
+  /// input, then updates the rest: the exchange overlaps that update and the SpMV's interior.
+  virtual int early_rows() const = 0;
+  virtual void start_exchange(cl::Buffer& x) = 0;
+  /// The local rows as two local CSR products over local column indices (the owned columns,
+  /// then the halo): `interior` gives rows [0, interior->rows()) and reads no halo; `boundary`
+  /// gives the rest, reads x's halo, and holds every value another process reads (the last
+  /// early_rows() rows). Both null where there is no such split (a single process, or some
+  /// interior row is read elsewhere). Pipelined CG then folds the SpMV into its update, part by
+  /// part.
+  struct Parts {
+    const DeviceCsr<T>* interior = nullptr;
+    const DeviceCsr<T>* boundary = nullptr;
+  };
+  virtual Parts local_parts() const = 0;
+  /// x's halo (the exchange start_exchange(x) began, else one run now) arrived, its uploads
+  /// ordered before the next command on the space's queue. Collective, like start_exchange.
+  virtual void await_halo(cl::Buffer& x) = 0;
+  /// The events of the last exchange start_exchange or await_halo ran (a CgObserver's).
+  virtual ExchangeEvents exchange_events() const = 0;
+  /// Whether `mine` holds on every process (collective): choices that change the exchanges.
+  virtual bool all(bool mine) = 0;
+  /// Waits for e, letting the exchange and the reduction progress meanwhile.
+  virtual void wait(const cl::Event& e) = 0;
+};
+
+/// Where a CG runs: one device, or one rank's share of a distributed matrix. A space gives its
+/// vectors, its SpMV, its dot product and its inverse diagonal; a distributed one also
+/// distributed() (the non-virtual calls below go there, and do the one-process thing without).
 template <typename T>
 class CgSpace {
  public:
   using value_type = T;
+  using Parts = typename CgDistributed<T>::Parts;
   virtual ~CgSpace() = default;
   virtual int n() const = 0;  // local values
   virtual cl::CommandQueue& queue() = 0;
@@ -158,38 +164,39 @@ class CgSpace {
   /// dinv = 1 / diag(A) on the local rows; throws input_error naming a row whose diagonal is
   /// not positive.
   virtual void inverse_diagonal(cl::Buffer& dinv) = 0;
-  /// Global sum of v[0..k) in place: started here, complete after finish_sum().
-  virtual void start_sum(double* v, int k) { (void)v, (void)k; }
-  virtual void finish_sum() {}
   /// The matrix, when y = A x is this one local CSR product with no communication (one device,
   /// or a single rank); else null. Pipelined CG then folds a one-row-per-work-item SpMV into
   /// its update kernel.
   virtual const DeviceCsr<T>* local_matrix() const { return nullptr; }
-  /// The last early_rows() local rows hold every value that spmv sends to another process (0:
-  /// nothing is sent). Pipelined CG updates them first, calls start_exchange on the SpMV's
-  /// input, then updates the rest: the exchange overlaps that update and the SpMV's interior.
-  virtual int early_rows() const { return 0; }
-  virtual void start_exchange(cl::Buffer& x) { (void)x; }
-  /// Distributed over several processes: the local rows as two local CSR products over local
-  /// column indices (the owned columns, then the halo): `interior` gives rows
-  /// [0, interior->rows()) and reads no halo; `boundary` gives the rest, reads x's halo, and
-  /// holds every value another process reads (the last early_rows() rows). Both null where
-  /// there is no such split (local_matrix() is the whole product, or some interior row is read
-  /// elsewhere). Pipelined CG then folds the SpMV into its update, part by part.
-  struct Parts {
-    const DeviceCsr<T>* interior = nullptr;
-    const DeviceCsr<T>* boundary = nullptr;
-  };
-  virtual Parts local_parts() const { return {}; }
-  /// x's halo (the exchange start_exchange(x) began, else one run now) arrived, its uploads
-  /// ordered before the next command on queue(). Collective, like start_exchange.
-  virtual void await_halo(cl::Buffer& x) { (void)x; }
-  /// The events of the last exchange start_exchange or await_halo ran (an iteration timeline).
-  virtual ExchangeEvents exchange_events() const { return {}; }
-  /// Whether `mine` holds on every process (collective): choices that change the exchanges.
-  virtual bool all(bool mine) { return mine; }
-  /// Waits for e (a distributed space lets its exchange and reduction progress meanwhile).
-  virtual void wait(const cl::Event& e) { check(e.wait(), "clWaitForEvents"); }
+  /// Several processes' share: what they add (null: one process, nothing to exchange).
+  virtual CgDistributed<T>* distributed() { return nullptr; }
+  const CgDistributed<T>* distributed() const { return const_cast<CgSpace*>(this)->distributed(); }
+
+  // CgDistributed's calls, or what they mean on one process.
+  void start_sum(double* v, int k) {
+    if (auto* d = distributed()) d->start_sum(v, k);
+  }
+  void finish_sum() {
+    if (auto* d = distributed()) d->finish_sum();
+  }
+  int early_rows() const { return distributed() ? distributed()->early_rows() : 0; }
+  void start_exchange(cl::Buffer& x) {
+    if (auto* d = distributed()) d->start_exchange(x);
+  }
+  Parts local_parts() const { return distributed() ? distributed()->local_parts() : Parts{}; }
+  void await_halo(cl::Buffer& x) {
+    if (auto* d = distributed()) d->await_halo(x);
+  }
+  ExchangeEvents exchange_events() const {
+    return distributed() ? distributed()->exchange_events() : ExchangeEvents{};
+  }
+  bool all(bool mine) { return distributed() ? distributed()->all(mine) : mine; }
+  void wait(const cl::Event& e) {
+    if (auto* d = distributed())
+      d->wait(e);
+    else
+      check(e.wait(), "clWaitForEvents");
+  }
 };
 
 /// dinv[offset + r] = 1 / a(r, offset + r) for the rows of `a` (a part whose local row r has

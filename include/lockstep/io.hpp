@@ -80,6 +80,11 @@ class OutputFile {
 /// Writes `text` to `path` through OutputFile.
 void write_output(const std::string& path, std::string_view text);
 
+/// `s` safe to print on a terminal and to write as JSON: control bytes (an escape sequence),
+/// DEL, C1 controls, a byte order mark and bytes that are not UTF-8 become "\xNN" (each byte);
+/// other UTF-8 stays as it is.
+std::string printable(std::string_view s);
+
 /// True when both paths name the same existing file (same device and inode).
 bool same_file(const std::string& a, const std::string& b);
 

@@ -82,6 +82,12 @@ void search_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
 /// bfs_bitmap.cl and bfs_lb.cl): listed here, in the core library, so that the compile pass and
 /// precompile see them in builds without MPI too.
 void mpi_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+/// The device arrays' kernels (cl/elementwise.cl, the Python package's lockstep.Array): one build
+/// per dtype; elementwise_defines is that build's -D set for a NumPy dtype name ("float32", ...;
+/// input_error for another).
+void elementwise_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out);
+Defines elementwise_defines(const DeviceInfo& device, const std::string& dtype);
+constexpr int elementwise_local_size = 256;
 /// Records that this process built `file` (the program cache calls it on each compile or disk
 /// load), for unregistered_kernel_files().
 void note_kernel_file(const std::string& file);

@@ -7,6 +7,7 @@
 #include "lockstep/bfs.hpp"
 #include "lockstep/blas1.hpp"
 #include "lockstep/cg.hpp"
+#include "lockstep/cg_timeline.hpp"
 #include "lockstep/csr.hpp"
 #include "lockstep/error.hpp"
 #include "lockstep/generators.hpp"

@@ -16,7 +16,7 @@
 //   }
 // Under relaunch, global_barrier() is a no-op and run_phases() launches once per phase.
 //
-//   lockstep::PersistentKernel pk(ctx, "my.cl", "my_kernel", defines, {lockstep::auto_strategy});
+//   lockstep::PersistentKernel pk(ctx, "my.cl", "my_kernel", defines, {lockstep::auto_barrier});
 //   pk.run_phases(P, [&](int b, int e) { pk.set_args(data, n, b, e); });
 #pragma once
 #include <functional>
@@ -28,14 +28,20 @@
 
 namespace lockstep {
 
-/// "auto" (empty), or a strategy name: the CLI's --barrier vocabulary.
-using StrategyChoice = std::optional<BarrierStrategy>;
-inline const StrategyChoice auto_strategy{};
-StrategyChoice parse_strategy_choice(const std::string& name);  // throws input_error
-std::string to_string(const StrategyChoice& s);
+/// "auto" (empty), or a barrier name: the CLI's --barrier vocabulary.
+using BarrierChoice = std::optional<Barrier>;
+inline const BarrierChoice auto_barrier{};
+BarrierChoice parse_barrier_choice(const std::string& name);  // throws input_error
+std::string to_string(const BarrierChoice& s);
+using StrategyChoice [[deprecated("StrategyChoice is BarrierChoice now")]] = BarrierChoice;
+[[deprecated("auto_strategy is auto_barrier now")]] inline const BarrierChoice auto_strategy{};
+[[deprecated("parse_strategy_choice is parse_barrier_choice now")]] inline BarrierChoice
+parse_strategy_choice(const std::string& name) {
+  return parse_barrier_choice(name);
+}
 
 struct PersistentConfig {
-  StrategyChoice barrier;  // empty: auto (default rule; relaunch when the groups cannot fit)
+  BarrierChoice barrier;   // empty: auto (default rule; relaunch when the groups cannot fit)
   int groups = 0;          // 0: the useful maximum that the kernel and the strategy can hold
   int max_groups = 0;      // the useful maximum (e.g. work units: more groups would idle); 0:
                            // none. Relaunch needs no co-residency and launches this many.
@@ -59,8 +65,8 @@ class PersistentKernel {
 
   /// The barrier it resolved to (the CLI's --barrier word; PersistentConfig::barrier's `auto`
   /// resolved).
-  BarrierStrategy barrier() const { return barrier_->strategy(); }
-  [[deprecated("PersistentKernel::strategy() is barrier() now")]] BarrierStrategy strategy() const {
+  Barrier barrier() const { return barrier_->barrier(); }
+  [[deprecated("PersistentKernel::strategy() is barrier() now")]] Barrier strategy() const {
     return barrier();
   }
   bool in_kernel() const { return barrier_->in_kernel(); }
@@ -89,7 +95,7 @@ class PersistentKernel {
   std::pair<cl::Event, cl::Event> run_phases(int phases, const std::function<void(int, int)>& bind);
 
  private:
-  void build(BarrierStrategy s, int groups);
+  void build(Barrier s, int groups);
   Context* ctx_;
   std::string file_, name_;
   Defines defines_;

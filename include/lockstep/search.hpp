@@ -20,8 +20,9 @@
 
 namespace lockstep {
 
-/// Encoded sequences of one FASTA file: names (the first word of each header) and the residue
-/// codes of Scoring::encode, concatenated, with offsets (size() + 1 of them).
+/// Encoded sequences of one FASTA file: names (the first word of each header; an empty header:
+/// its record number, 1-based) and the residue codes of encode_exact, concatenated, with offsets
+/// (size() + 1 of them).
 /// A prepared database (open_database) leaves its codes in the file's memory map: `residues`
 /// is then empty and codes() points into the map, which `mapping` keeps alive.
 struct SequenceSet {
@@ -29,6 +30,7 @@ struct SequenceSet {
   std::vector<uint8_t> residues;
   std::vector<int64_t> offsets{0};
   size_t skipped_empty = 0;             // records with no residues (skipped, counted)
+  size_t stand_ins = 0;                 // residues scored as blastp's stand-in (U as C, O as X)
   std::shared_ptr<const void> mapping;  // a prepared database's map, when the codes are there
   const uint8_t* mapped = nullptr;      // its codes (offsets.back() of them)
   size_t size() const { return names.size(); }
@@ -60,8 +62,10 @@ SequenceSet open_database(const std::string& path, const Scoring& s);
 /// open_database for a prepared database, else read_sequences (FASTA).
 SequenceSet read_database(const std::string& path, const Scoring& s);
 /// The codes of search: every letter of the matrix scored exactly as written (either case; X, B,
-/// Z and * included), a letter outside it refused: input_error "residue P: 'J' is not in the
-/// matrix (letters ...)" (P 1-based). DNA: A C G T, every other IUPAC letter is N.
+/// J, Z and * included), U and O, where the matrix lacks them, as blastp scores them (U as C, O
+/// as X: blast_stand_in), any other letter outside it refused: input_error "residue P: '1' is
+/// not in the matrix (letters ...)" (P 1-based). DNA: the IUPAC letters the alphabet has (A C G T;
+/// blastn_scoring: all), every other IUPAC letter N.
 std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues);
 
 struct SearchOptions {
@@ -83,6 +87,7 @@ struct SearchHit {
   int64_t subject = 0;  // index into the database
   int32_t score = 0;
   int64_t query_end = -1, subject_end = -1;  // 0-based, inclusive; -1 when score is 0
+  bool minus = false;  // DNA: a hit of the query's reverse complement (query_end counted on it)
 };
 
 struct SearchResult {
@@ -107,6 +112,17 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                         const SearchOptions& o = {});
 
+/// DNA strands (blastn's -strand): the query set a search of `strand` ("both", "plus", "minus")
+/// runs: the queries, their reverse complements (IUPAC letters complemented: R-Y, N stays N),
+/// or both, the plus strands first.
+/// Another strand throws input_error.
+SequenceSet strand_queries(const SequenceSet& queries, const std::string& strand);
+/// The hits of a search of strand_queries(queries, strand), one list per query of `queries`: the
+/// two strands' lists merged best first (ties: database order, plus first), the best `top` kept,
+/// minus-strand hits marked `minus`. Their `query` stays the index searched (for "both", the
+/// reverse complement's: queries + i), so that the searched set aligns them.
+void merge_strands(SearchResult& r, size_t queries, const std::string& strand, int top);
+
 /// The checks every search makes (top >= 1, a database with sequences, codes inside the
 /// scoring's alphabet, consistent offsets); throws input_error.
 void check_search(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
@@ -114,13 +130,18 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
 /// The best `top` of one query's hits: score descending, ties by subject index (database order).
 std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top);
 
-/// The gapped Karlin-Altschul parameters NCBI publishes for a matrix and gap costs (BLAST's
-/// blast_stat.c tables: BLOSUM45, 50, 62, 80), found by the matrix's content (a file holding
-/// BLOSUM62 is BLOSUM62). `matrix` is empty when the scoring has none (DNA, another matrix,
-/// gap costs outside the table): then the E-value and bit score are not available.
+/// The gapped Karlin-Altschul parameters NCBI publishes for a scoring (BLAST's blast_stat.c
+/// tables): proteins BLOSUM45, 50, 62, 80 and PAM30, 70, 250 (found by the matrix's content: a
+/// file holding BLOSUM62 is BLOSUM62) with Spouge's finite-size parameters, DNA the blastn
+/// reward/penalty pairs, each with the gap costs NCBI lists. `matrix` is empty when the scoring
+/// has none (another matrix, gap costs outside the table): then E-value and bit score are not
+/// available.
 struct KarlinAltschul {
-  std::string matrix;  // "BLOSUM62", ...; empty: no published parameters
-  double lambda = 0, K = 0, alpha = 0, beta = 0;
+  std::string matrix;  // "BLOSUM62", "blastn 2/-3", ...; empty: no published parameters
+  double lambda = 0, K = 0, H = 0, alpha = 0, beta = 0;
+  bool spouge = false;  // proteins: BLAST_SpougeStoE's Gumbel parameters below
+  double a = 0, b = 0, Alpha = 0, Beta = 0, Sigma = 0, Tau = 0;
+  bool round_down = false;  // blastn 2/-3 and others: E-values of the score rounded down to even
   explicit operator bool() const { return !matrix.empty(); }
 };
 KarlinAltschul karlin_altschul(const Scoring& s);
@@ -130,8 +151,14 @@ double bit_score(const KarlinAltschul& ka, int32_t score);
 /// l = alpha/lambda (ln K + ln((m - l)(n - N l))) + beta, rounded down) for a query of m
 /// residues against a database of n residues in N sequences.
 int64_t length_adjustment(const KarlinAltschul& ka, int64_t m, int64_t n, int64_t N);
-/// E-value K m' n' e^(-lambda S) with the effective lengths m' = m - l, n' = n - N l.
-double evalue(const KarlinAltschul& ka, int32_t score, int64_t m, int64_t n, int64_t N);
+/// BLAST's effective search space (m - l)(n - N l), as blastp/blastn print it.
+double effective_search_space(const KarlinAltschul& ka, int64_t m, int64_t n, int64_t N);
+/// The E-value BLAST+ reports for a hit of `score` between a query of m residues and a subject
+/// of `subject` residues in a database of n residues in N sequences: Spouge's finite-size
+/// correction where ka.spouge (BLAST_SpougeStoE, blastp), else K e^(-lambda S) times the
+/// effective search space (blastn).
+double evalue(const KarlinAltschul& ka, int32_t score, int64_t m, int64_t subject, int64_t n,
+              int64_t N);
 
 /// The BLAST tabular columns of one hit (outfmt 6), from a traceback of its pair: percent
 /// identity, alignment columns, mismatches, gap openings, and 1-based inclusive ranges.

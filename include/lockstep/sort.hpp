@@ -45,13 +45,13 @@ const char* to_string(SortAlgorithm a);
 struct SortOptions {
   SortAlgorithm algorithm = SortAlgorithm::automatic;
   bool descending = false;
-  StrategyChoice barrier;  // bitonic, radix-persistent: auto (empty) or a barrier strategy,
-                           // relaunch included
-  int tile = 0;            // bitonic: elements per local tile (power of two); 0 = rule
-  int local_size = 0;      // bitonic work-group size; 0 = rule (radix: its own rule)
-  int fuse = 0;            // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
-  int groups = 0;          // bitonic, radix-persistent: work-groups; 0 = min(tiles, co-resident)
-  int items = 0;           // radix, radix-persistent: keys per work-item per tile; 0 = rule
+  BarrierChoice barrier;  // bitonic, radix-persistent: auto (empty) or a barrier strategy,
+                          // relaunch included
+  int tile = 0;           // bitonic: elements per local tile (power of two); 0 = rule
+  int local_size = 0;     // bitonic work-group size; 0 = rule (radix: its own rule)
+  int fuse = 0;           // bitonic: global strides fused per pass, 1..3; 0 = rule (3)
+  int groups = 0;         // bitonic, radix-persistent: work-groups; 0 = min(tiles, co-resident)
+  int items = 0;          // radix, radix-persistent: keys per work-item per tile; 0 = rule
 };
 
 /// What ran, and how long the device took (first kernel start to last kernel end).

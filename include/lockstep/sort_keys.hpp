@@ -1,8 +1,9 @@
 // Sort key types, declared once: LOCKSTEP_KEY_TYPES lists each key type as (name, C++ type,
 // cl/contract.h KEY_* value) in KeyType order; KeyType, key_type_of, with_key_type, the names,
 // the library's instantiations and Python's dtype list (lockstep._lockstep.key_types) all come
-// from it. A new key type is a line here, its KEY_* in cl/contract.h, its bit transform in
-// cl/sort_keys.cl and in sortable_bits (src/sort/cpu.cpp), and its text form in read_keys.
+// from it. A new key type is a line here, its KEY_* in cl/contract.h, its class (signed, float)
+// in cl/sort_keys.cl (the bit transform, cl/sort_keys.h, serves the kernels and the host
+// reference alike), and its text form in read_keys.
 // Beside them the helpers every sort check shares (tests, `lockstep sort --verify`, the tuner):
 // random_keys, key_bits and sort_verify.
 #pragma once

@@ -119,5 +119,6 @@ def check_matrix(what: str, matrix: Any, builtin: Any) -> str:
     bare = os.sep not in matrix and "." not in matrix
     if bare and not builtin(matrix) and not os.path.exists(matrix):
         raise InputError(f"{what}: unknown matrix {matrix!r}: not a built-in matrix (blosum45, "
-                         "blosum50, blosum62, blosum80) and no such NCBI-format matrix file")
+                         "blosum50, blosum62, blosum80, pam30, pam70, pam250) and no such "
+                         "NCBI-format matrix file")
     return matrix

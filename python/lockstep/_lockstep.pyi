@@ -100,6 +100,7 @@ def align(ctx: Optional[Context], a: bytes, b: bytes, match: int, mismatch: int,
 def read_fasta(path: str, record: int) -> Tuple[str, str]: ...
 def search(ctx: Optional[Context], queries: Any, db: Any, top: int, matrix: str, dna: bool,
            match: int, mismatch: int, gap_open: int, gap_extend: int, algorithm: str,
-           max_device_mib: int) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                         np.ndarray, List[str], List[str], str, float, float,
-                                         int]: ...
+           max_device_mib: int, max_evalue: float,
+           strand: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                 List[str], List[str], str, float, float, int, np.ndarray,
+                                 np.ndarray, np.ndarray]: ...

@@ -6,11 +6,12 @@
 #include <map>
 
 #include "common.hpp"
+#include "lockstep/kernel_builds.hpp"
 
 namespace lockstep::python {
 namespace {
 
-constexpr int kLocal = 256;  // LOCAL_SIZE of cl/elementwise.cl
+constexpr int kLocal = detail::elementwise_local_size;  // LOCAL_SIZE of cl/elementwise.cl
 constexpr size_t kSumGroups = 256;
 constexpr size_t kScratchSlot = 7;  // Context::scratch slot of the partial sums
 
@@ -32,20 +33,15 @@ const ElemType& elem_type(const std::string& dtype) {
   return it->second;
 }
 
-// The sums' type: double for floats where the device has fp64, else float.
+// The sums' type: double for floats where the device has fp64, else float (SUM_TYPE of
+// detail::elementwise_defines).
 std::string sum_type(const Context& ctx, const std::string& dtype) {
   const ElemType& t = elem_type(dtype);
   return t.is_float && !ctx.info().fp64 ? "float" : t.sum;
 }
 
 Defines ew_defines(const Context& ctx, const std::string& dtype) {
-  const ElemType& t = elem_type(dtype);
-  Defines d;
-  d.set("ELEM_TYPE", t.cl).set("SUM_TYPE", sum_type(ctx, dtype)).set("LOCAL_SIZE", kLocal);
-  d.set("ELEM_FLOAT", t.is_float ? 1 : 0);
-  if (ctx.info().fp64) d.set("LOCKSTEP_FP64", 1);
-  if (dtype == "float32") d.flag("-cl-fp32-correctly-rounded-divide-sqrt");  // NumPy's bits
-  return d;
+  return detail::elementwise_defines(ctx.info(), dtype);
 }
 
 size_t groups_for(size_t n) { return std::max<size_t>(1, (n + kLocal - 1) / kLocal); }

@@ -2,6 +2,8 @@
 // sequence sets from FASTA paths (or `lockstep makedb`'s prepared databases) or from lists of
 // residues (bytes, or (name, bytes) pairs), the hits returned as flat NumPy columns
 // (python/lockstep/_search.py makes the structured array).
+#include <cmath>
+
 #include "common.hpp"
 
 namespace lockstep::python {
@@ -39,11 +41,13 @@ SequenceSet sequences(const py::object& src, const Scoring& s, const char* what)
 py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& queries_in,
                     const py::object& db_in, int top, const std::string& matrix, bool dna,
                     int match, int mismatch, int gap_open, int gap_extend,
-                    const std::string& algorithm, long long max_device_mib) {
-  const Scoring s = dna ? dna_scoring(match, mismatch, gap_open < 0 ? 5 : gap_open,
-                                      gap_extend < 0 ? 2 : gap_extend)
+                    const std::string& algorithm, long long max_device_mib, double max_evalue,
+                    const std::string& strand) {
+  const Scoring s = dna ? blastn_scoring(match, mismatch, gap_open < 0 ? 7 : gap_open,
+                                         gap_extend < 0 ? 2 : gap_extend)
                         : matrix_scoring(matrix, gap_open, gap_extend);
-  const SequenceSet queries = sequences(queries_in, s, "queries");
+  const SequenceSet read = sequences(queries_in, s, "queries");
+  const SequenceSet queries = dna ? strand_queries(read, strand) : read;
   const SequenceSet db = sequences(db_in, s, "db");
   SearchOptions o;
   o.top = top;
@@ -56,20 +60,33 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
     py::gil_scoped_release nogil;
     r = search_cpu(queries, db, s, o);
   }
+  if (dna) merge_strands(r, read.size(), strand, top);
+  const KarlinAltschul ka = karlin_altschul(s);
   std::vector<int32_t> query, score;
   std::vector<int64_t> subject, qend, send;
-  for (const auto& hits : r.hits)
-    for (const SearchHit& h : hits) {
-      query.push_back(h.query);
+  std::vector<double> evalues, bits;
+  std::vector<uint8_t> minus;
+  for (size_t q = 0; q < r.hits.size(); ++q)
+    for (const SearchHit& h : r.hits[q]) {
+      const double e =
+          ka ? evalue(ka, h.score, queries.length(size_t(h.query)), db.length(size_t(h.subject)),
+                      int64_t(db.residue_count()), int64_t(db.size()))
+             : std::nan("");
+      if (ka && max_evalue > 0 && e > max_evalue) continue;
+      query.push_back(int32_t(q));
       subject.push_back(h.subject);
       score.push_back(h.score);
       qend.push_back(h.query_end);
       send.push_back(h.subject_end);
+      evalues.push_back(e);
+      bits.push_back(ka ? bit_score(ka, h.score) : std::nan(""));
+      minus.push_back(h.minus);
     }
   return py::make_tuple(to_numpy(std::move(query)), to_numpy(std::move(subject)),
                         to_numpy(std::move(score)), to_numpy(std::move(qend)),
-                        to_numpy(std::move(send)), queries.names, db.names, r.algorithm, r.ms,
-                        r.cells, queries.skipped_empty + db.skipped_empty);
+                        to_numpy(std::move(send)), read.names, db.names, r.algorithm, r.ms, r.cells,
+                        read.skipped_empty + db.skipped_empty, to_numpy(std::move(evalues)),
+                        to_numpy(std::move(bits)), to_numpy(std::move(minus)));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lockstep/align.hpp"
+#include "runtime/defaults.hpp"
 
 namespace lockstep::detail {
 
@@ -16,39 +17,39 @@ struct SwShape {
   int rows() const { return T * R; }
 };
 
-/// Rows of A from which the GPU pipeline takes the long pair's shape (below: the shape of the
-/// earlier pipeline, whose 200k x 180k pair ran 404 GCUPS on the H100 against 314 with
-/// the long pair's; few tall stripes do not fill the GPU there).
-constexpr size_t kLongPairRows = 500000;
+/// The rule's shape for A of n rows and B of m columns: the defaults table's "Align" entry
+/// (runtime/defaults.cpp, the measurements beside it): the barrier kernel's (its tile m /
+/// barrier_cols_per_tile columns within [barrier_tile_min, barrier_tile_max]), else the
+/// pipeline's for DNA below or from long_pair_rows rows, or for larger alphabets.
+inline defaults::AlignShape sw_rule_shape(const DeviceInfo& info, size_t n, size_t m, bool barrier,
+                                          int alphabet) {
+  const defaults::Align rule = defaults::lookup<defaults::Align>(info);
+  if (barrier) {
+    defaults::AlignShape s = rule.barrier;
+    s.tile_cols =
+        int(std::clamp<size_t>(m / size_t(rule.barrier_cols_per_tile),
+                               size_t(rule.barrier_tile_min), size_t(rule.barrier_tile_max)));
+    return s;
+  }
+  if (alphabet > rule.dna_alphabet) return rule.protein;
+  return n < rule.long_pair_rows ? rule.dna : rule.dna_long;
+}
 
-/// Fills the zeros of `c` by the rule (A of n rows, B of m columns). Barrier: GPUs 256 work-items
-/// x 8 rows (blocks of 2048 rows), tiles m/128 columns wide within [256, 2048] so a diagonal is
-/// long enough to hold work but the per-tile skew of T steps stays small. Pipeline, GPUs, DNA:
-/// from kLongPairRows rows 128 work-items x 8 rows (the 16-bit kernel stacks two: 16 rows a
-/// work-item; H100, 10^6 x 10^6, one run: 1336 GCUPS against 1196 at 128 x 16, 1344 at 256 x 8),
-/// publishing every 64 columns; below, 256 x 8 publishing every 128
-/// columns, in 32 bits (sw_rule_bits). Larger alphabets 64 x 16, every 64 columns (stripe k
-/// starts about k * (64 + T) steps late, so short chunks and groups keep the fill short). PoCL:
-/// small groups (its work-group barrier is a loop over work-items).
+/// Fills the zeros of `c` by the rule's shape (sw_rule_shape).
 inline AlignConfig sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t m, bool barrier,
                            int alphabet = 5) {
-  const bool gpu = info.is_gpu(), dna = alphabet <= 5, short_pair = n < kLongPairRows;
-  if (!c.local_size)
-    c.local_size = gpu ? (barrier || (dna && short_pair) ? 256 : dna ? 128 : 64) : 32;
-  if (!c.cells) c.cells = gpu ? (barrier || dna ? 8 : 16) : 4;
-  if (!c.tile_cols)
-    c.tile_cols = gpu ? (barrier             ? int(std::clamp<size_t>(m / 128, 256, 2048))
-                         : dna && short_pair ? 128
-                                             : 64)
-                      : 256;
+  const defaults::AlignShape s = sw_rule_shape(info, n, m, barrier, alphabet);
+  if (!c.local_size) c.local_size = s.local_size;
+  if (!c.cells) c.cells = s.cells;
+  if (!c.tile_cols) c.tile_cols = s.tile_cols;
   return c;
 }
-/// The pipeline's automatic score width under the rule's shape: 32 bits on a GPU for a DNA pair
-/// below kLongPairRows rows (the 16-bit kernel's double stripes would halve its few stripes),
-/// else 0 (16 bits where they fit).
+/// The pipeline's automatic score width under the rule's shape: its `bits` (32 on a GPU for a
+/// DNA pair below long_pair_rows rows: the 16-bit kernel's double stripes would halve its few
+/// stripes), else 0 (16 bits where they fit).
 inline int sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int alphabet) {
   const bool rule_shape = c.local_size == 0 && c.cells == 0 && c.tile_cols == 0;
-  return info.is_gpu() && rule_shape && alphabet <= 5 && n < kLongPairRows ? 32 : 0;
+  return rule_shape ? sw_rule_shape(info, n, 0, false, alphabet).bits : 0;
 }
 
 /// A resolved configuration's shape; throws input_error outside the kernels' limits.

@@ -19,7 +19,7 @@ AlignResult run_pipeline(Context& ctx, const std::vector<uint8_t>& a, const std:
   Defines defs = detail::sw_pipeline_defines(ctx.info(), s, sc, bits);
 
   PersistentConfig pc;
-  pc.barrier = BarrierStrategy::lock;
+  pc.barrier = Barrier::lock;
   pc.groups = std::min(c.groups, stripes);
   pc.max_groups = stripes;  // no group without a stripe
   pc.local_size = s.T;

@@ -1,7 +1,8 @@
 // Scoring schemes of the alignment: DNA from match/mismatch (A C G T, code 4 for N and every
-// other IUPAC letter, which never matches), NCBI's BLOSUM45, 50, 62 and 80 built in (the tables
-// of NCBI's matrix files, X, B, Z and * included), and any matrix in the NCBI text
-// format. Gap penalties are positive numbers: a gap of length L scores -(open + (L-1) * extend).
+// other IUPAC letter, which never matches), NCBI's BLOSUM45, 50, 62, 80 and PAM30, 70, 250 built
+// in (NCBI's matrix files verbatim, ncbi_matrices.cpp: B, J, Z, X and * included), and any matrix
+// in the NCBI text format. Gap penalties are positive numbers: a gap of length L scores
+// -(open + (L-1) * extend); BLAST's pair a/b (a + L b) is open = a + b, extend = b.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -10,6 +11,9 @@
 #include "lockstep/io.hpp"
 
 namespace lockstep {
+namespace detail {
+const char* ncbi_matrix_text(const std::string& name);  // ncbi_matrices.cpp
+}  // namespace detail
 namespace {
 
 void check_gaps(int open, int extend) {
@@ -17,114 +21,6 @@ void check_gaps(int open, int extend) {
     throw input_error("gap penalties must be in [0, 1000000], got open " + std::to_string(open) +
                       " extend " + std::to_string(extend));
 }
-
-const char* const kBlosum62 =
-    "   A  R  N  D  C  Q  E  G  H  I  L  K  M  F  P  S  T  W  Y  V  B  Z  X  *\n"
-    "A  4 -1 -2 -2  0 -1 -1  0 -2 -1 -1 -1 -1 -2 -1  1  0 -3 -2  0 -2 -1  0 -4\n"
-    "R -1  5  0 -2 -3  1  0 -2  0 -3 -2  2 -1 -3 -2 -1 -1 -3 -2 -3 -1  0 -1 -4\n"
-    "N -2  0  6  1 -3  0  0  0  1 -3 -3  0 -2 -3 -2  1  0 -4 -2 -3  3  0 -1 -4\n"
-    "D -2 -2  1  6 -3  0  2 -1 -1 -3 -4 -1 -3 -3 -1  0 -1 -4 -3 -3  4  1 -1 -4\n"
-    "C  0 -3 -3 -3  9 -3 -4 -3 -3 -1 -1 -3 -1 -2 -3 -1 -1 -2 -2 -1 -3 -3 -2 -4\n"
-    "Q -1  1  0  0 -3  5  2 -2  0 -3 -2  1  0 -3 -1  0 -1 -2 -1 -2  0  3 -1 -4\n"
-    "E -1  0  0  2 -4  2  5 -2  0 -3 -3  1 -2 -3 -1  0 -1 -3 -2 -2  1  4 -1 -4\n"
-    "G  0 -2  0 -1 -3 -2 -2  6 -2 -4 -4 -2 -3 -3 -2  0 -2 -2 -3 -3 -1 -2 -1 -4\n"
-    "H -2  0  1 -1 -3  0  0 -2  8 -3 -3 -1 -2 -1 -2 -1 -2 -2  2 -3  0  0 -1 -4\n"
-    "I -1 -3 -3 -3 -1 -3 -3 -4 -3  4  2 -3  1  0 -3 -2 -1 -3 -1  3 -3 -3 -1 -4\n"
-    "L -1 -2 -3 -4 -1 -2 -3 -4 -3  2  4 -2  2  0 -3 -2 -1 -2 -1  1 -4 -3 -1 -4\n"
-    "K -1  2  0 -1 -3  1  1 -2 -1 -3 -2  5 -1 -3 -1  0 -1 -3 -2 -2  0  1 -1 -4\n"
-    "M -1 -1 -2 -3 -1  0 -2 -3 -2  1  2 -1  5  0 -2 -1 -1 -1 -1  1 -3 -1 -1 -4\n"
-    "F -2 -3 -3 -3 -2 -3 -3 -3 -1  0  0 -3  0  6 -4 -2 -2  1  3 -1 -3 -3 -1 -4\n"
-    "P -1 -2 -2 -1 -3 -1 -1 -2 -2 -3 -3 -1 -2 -4  7 -1 -1 -4 -3 -2 -2 -1 -2 -4\n"
-    "S  1 -1  1  0 -1  0  0  0 -1 -2 -2  0 -1 -2 -1  4  1 -3 -2 -2  0  0  0 -4\n"
-    "T  0 -1  0 -1 -1 -1 -1 -2 -2 -1 -1 -1 -1 -2 -1  1  5 -2 -2  0 -1 -1  0 -4\n"
-    "W -3 -3 -4 -4 -2 -2 -3 -2 -2 -3 -2 -3 -1  1 -4 -3 -2 11  2 -3 -4 -3 -2 -4\n"
-    "Y -2 -2 -2 -3 -2 -1 -2 -3  2 -1 -1 -2 -1  3 -3 -2 -2  2  7 -1 -3 -2 -1 -4\n"
-    "V  0 -3 -3 -3 -1 -2 -2 -3 -3  3  1 -2  1 -1 -2 -2  0 -3 -1  4 -3 -2 -1 -4\n"
-    "B -2 -1  3  4 -3  0  1 -1  0 -3 -4  0 -3 -3 -2  0 -1 -4 -3 -3  4  1 -1 -4\n"
-    "Z -1  0  0  1 -3  3  4 -2  0 -3 -3  1 -1 -3 -1  0 -1 -3 -2 -2  1  4 -1 -4\n"
-    "X  0 -1 -1 -1 -2 -1 -1 -1 -1 -1 -1 -1 -1 -1 -2  0  0 -2 -1 -1 -1 -1 -1 -4\n"
-    "* -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4 -4  1\n";
-
-const char* const kBlosum45 =
-    "   A  R  N  D  C  Q  E  G  H  I  L  K  M  F  P  S  T  W  Y  V  B  Z  X  *\n"
-    "A  5 -2 -1 -2 -1 -1 -1  0 -2 -1 -1 -1 -1 -2 -1  1  0 -2 -2  0 -1 -1  0 -5\n"
-    "R -2  7  0 -1 -3  1  0 -2  0 -3 -2  3 -1 -2 -2 -1 -1 -2 -1 -2 -1  0 -1 -5\n"
-    "N -1  0  6  2 -2  0  0  0  1 -2 -3  0 -2 -2 -2  1  0 -4 -2 -3  4  0 -1 -5\n"
-    "D -2 -1  2  7 -3  0  2 -1  0 -4 -3  0 -3 -4 -1  0 -1 -4 -2 -3  5  1 -1 -5\n"
-    "C -1 -3 -2 -3 12 -3 -3 -3 -3 -3 -2 -3 -2 -2 -4 -1 -1 -5 -3 -1 -2 -3 -2 -5\n"
-    "Q -1  1  0  0 -3  6  2 -2  1 -2 -2  1  0 -4 -1  0 -1 -2 -1 -3  0  4 -1 -5\n"
-    "E -1  0  0  2 -3  2  6 -2  0 -3 -2  1 -2 -3  0  0 -1 -3 -2 -3  1  4 -1 -5\n"
-    "G  0 -2  0 -1 -3 -2 -2  7 -2 -4 -3 -2 -2 -3 -2  0 -2 -2 -3 -3 -1 -2 -1 -5\n"
-    "H -2  0  1  0 -3  1  0 -2 10 -3 -2 -1  0 -2 -2 -1 -2 -3  2 -3  0  0 -1 -5\n"
-    "I -1 -3 -2 -4 -3 -2 -3 -4 -3  5  2 -3  2  0 -2 -2 -1 -2  0  3 -3 -3 -1 -5\n"
-    "L -1 -2 -3 -3 -2 -2 -2 -3 -2  2  5 -3  2  1 -3 -3 -1 -2  0  1 -3 -2 -1 -5\n"
-    "K -1  3  0  0 -3  1  1 -2 -1 -3 -3  5 -1 -3 -1 -1 -1 -2 -1 -2  0  1 -1 -5\n"
-    "M -1 -1 -2 -3 -2  0 -2 -2  0  2  2 -1  6  0 -2 -2 -1 -2  0  1 -2 -1 -1 -5\n"
-    "F -2 -2 -2 -4 -2 -4 -3 -3 -2  0  1 -3  0  8 -3 -2 -1  1  3  0 -3 -3 -1 -5\n"
-    "P -1 -2 -2 -1 -4 -1  0 -2 -2 -2 -3 -1 -2 -3  9 -1 -1 -3 -3 -3 -2 -1 -1 -5\n"
-    "S  1 -1  1  0 -1  0  0  0 -1 -2 -3 -1 -2 -2 -1  4  2 -4 -2 -1  0  0  0 -5\n"
-    "T  0 -1  0 -1 -1 -1 -1 -2 -2 -1 -1 -1 -1 -1 -1  2  5 -3 -1  0  0 -1  0 -5\n"
-    "W -2 -2 -4 -4 -5 -2 -3 -2 -3 -2 -2 -2 -2  1 -3 -4 -3 15  3 -3 -4 -2 -2 -5\n"
-    "Y -2 -1 -2 -2 -3 -1 -2 -3  2  0  0 -1  0  3 -3 -2 -1  3  8 -1 -2 -2 -1 -5\n"
-    "V  0 -2 -3 -3 -1 -3 -3 -3 -3  3  1 -2  1  0 -3 -1  0 -3 -1  5 -3 -3 -1 -5\n"
-    "B -1 -1  4  5 -2  0  1 -1  0 -3 -3  0 -2 -3 -2  0  0 -4 -2 -3  4  2 -1 -5\n"
-    "Z -1  0  0  1 -3  4  4 -2  0 -3 -2  1 -1 -3 -1  0 -1 -2 -2 -3  2  4 -1 -5\n"
-    "X  0 -1 -1 -1 -2 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1  0  0 -2 -1 -1 -1 -1 -1 -5\n"
-    "* -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5  1\n";
-
-const char* const kBlosum50 =
-    "   A  R  N  D  C  Q  E  G  H  I  L  K  M  F  P  S  T  W  Y  V  B  Z  X  *\n"
-    "A  5 -2 -1 -2 -1 -1 -1  0 -2 -1 -2 -1 -1 -3 -1  1  0 -3 -2  0 -2 -1 -1 -5\n"
-    "R -2  7 -1 -2 -4  1  0 -3  0 -4 -3  3 -2 -3 -3 -1 -1 -3 -1 -3 -1  0 -1 -5\n"
-    "N -1 -1  7  2 -2  0  0  0  1 -3 -4  0 -2 -4 -2  1  0 -4 -2 -3  4  0 -1 -5\n"
-    "D -2 -2  2  8 -4  0  2 -1 -1 -4 -4 -1 -4 -5 -1  0 -1 -5 -3 -4  5  1 -1 -5\n"
-    "C -1 -4 -2 -4 13 -3 -3 -3 -3 -2 -2 -3 -2 -2 -4 -1 -1 -5 -3 -1 -3 -3 -2 -5\n"
-    "Q -1  1  0  0 -3  7  2 -2  1 -3 -2  2  0 -4 -1  0 -1 -1 -1 -3  0  4 -1 -5\n"
-    "E -1  0  0  2 -3  2  6 -3  0 -4 -3  1 -2 -3 -1 -1 -1 -3 -2 -3  1  5 -1 -5\n"
-    "G  0 -3  0 -1 -3 -2 -3  8 -2 -4 -4 -2 -3 -4 -2  0 -2 -3 -3 -4 -1 -2 -2 -5\n"
-    "H -2  0  1 -1 -3  1  0 -2 10 -4 -3  0 -1 -1 -2 -1 -2 -3  2 -4  0  0 -1 -5\n"
-    "I -1 -4 -3 -4 -2 -3 -4 -4 -4  5  2 -3  2  0 -3 -3 -1 -3 -1  4 -4 -3 -1 -5\n"
-    "L -2 -3 -4 -4 -2 -2 -3 -4 -3  2  5 -3  3  1 -4 -3 -1 -2 -1  1 -4 -3 -1 -5\n"
-    "K -1  3  0 -1 -3  2  1 -2  0 -3 -3  6 -2 -4 -1  0 -1 -3 -2 -3  0  1 -1 -5\n"
-    "M -1 -2 -2 -4 -2  0 -2 -3 -1  2  3 -2  7  0 -3 -2 -1 -1  0  1 -3 -1 -1 -5\n"
-    "F -3 -3 -4 -5 -2 -4 -3 -4 -1  0  1 -4  0  8 -4 -3 -2  1  4 -1 -4 -4 -2 -5\n"
-    "P -1 -3 -2 -1 -4 -1 -1 -2 -2 -3 -4 -1 -3 -4 10 -1 -1 -4 -3 -3 -2 -1 -2 -5\n"
-    "S  1 -1  1  0 -1  0 -1  0 -1 -3 -3  0 -2 -3 -1  5  2 -4 -2 -2  0  0 -1 -5\n"
-    "T  0 -1  0 -1 -1 -1 -1 -2 -2 -1 -1 -1 -1 -2 -1  2  5 -3 -2  0  0 -1  0 -5\n"
-    "W -3 -3 -4 -5 -5 -1 -3 -3 -3 -3 -2 -3 -1  1 -4 -4 -3 15  2 -3 -5 -2 -3 -5\n"
-    "Y -2 -1 -2 -3 -3 -1 -2 -3  2 -1 -1 -2  0  4 -3 -2 -2  2  8 -1 -3 -2 -1 -5\n"
-    "V  0 -3 -3 -4 -1 -3 -3 -4 -4  4  1 -3  1 -1 -3 -2  0 -3 -1  5 -4 -3 -1 -5\n"
-    "B -2 -1  4  5 -3  0  1 -1  0 -4 -4  0 -3 -4 -2  0  0 -5 -3 -4  5  2 -1 -5\n"
-    "Z -1  0  0  1 -3  4  5 -2  0 -3 -3  1 -1 -4 -1  0 -1 -2 -2 -3  2  5 -1 -5\n"
-    "X -1 -1 -1 -1 -2 -1 -1 -2 -1 -1 -1 -1 -1 -2 -2 -1  0 -3 -1 -1 -1 -1 -1 -5\n"
-    "* -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5 -5  1\n";
-
-const char* const kBlosum80 =
-    "   A  R  N  D  C  Q  E  G  H  I  L  K  M  F  P  S  T  W  Y  V  B  Z  X  *\n"
-    "A  7 -3 -3 -3 -1 -2 -2  0 -3 -3 -3 -1 -2 -4 -1  2  0 -5 -4 -1 -3 -2 -1 -8\n"
-    "R -3  9 -1 -3 -6  1 -1 -4  0 -5 -4  3 -3 -5 -3 -2 -2 -5 -4 -4 -2  0 -2 -8\n"
-    "N -3 -1  9  2 -5  0 -1 -1  1 -6 -6  0 -4 -6 -4  1  0 -7 -4 -5  5 -1 -2 -8\n"
-    "D -3 -3  2 10 -7 -1  2 -3 -2 -7 -7 -2 -6 -6 -3 -1 -2 -8 -6 -6  6  1 -3 -8\n"
-    "C -1 -6 -5 -7 13 -5 -7 -6 -7 -2 -3 -6 -3 -4 -6 -2 -2 -5 -5 -2 -6 -7 -4 -8\n"
-    "Q -2  1  0 -1 -5  9  3 -4  1 -5 -4  2 -1 -5 -3 -1 -1 -4 -3 -4 -1  5 -2 -8\n"
-    "E -2 -1 -1  2 -7  3  8 -4  0 -6 -6  1 -4 -6 -2 -1 -2 -6 -5 -4  1  6 -2 -8\n"
-    "G  0 -4 -1 -3 -6 -4 -4  9 -4 -7 -7 -3 -5 -6 -5 -1 -3 -6 -6 -6 -2 -4 -3 -8\n"
-    "H -3  0  1 -2 -7  1  0 -4 12 -6 -5 -1 -4 -2 -4 -2 -3 -4  3 -5 -1  0 -2 -8\n"
-    "I -3 -5 -6 -7 -2 -5 -6 -7 -6  7  2 -5  2 -1 -5 -4 -2 -5 -3  4 -6 -6 -2 -8\n"
-    "L -3 -4 -6 -7 -3 -4 -6 -7 -5  2  6 -4  3  0 -5 -4 -3 -4 -2  1 -7 -5 -2 -8\n"
-    "K -1  3  0 -2 -6  2  1 -3 -1 -5 -4  8 -3 -5 -2 -1 -1 -6 -4 -4 -1  1 -2 -8\n"
-    "M -2 -3 -4 -6 -3 -1 -4 -5 -4  2  3 -3  9  0 -4 -3 -1 -3 -3  1 -5 -3 -2 -8\n"
-    "F -4 -5 -6 -6 -4 -5 -6 -6 -2 -1  0 -5  0 10 -6 -4 -4  0  4 -2 -6 -6 -3 -8\n"
-    "P -1 -3 -4 -3 -6 -3 -2 -5 -4 -5 -5 -2 -4 -6 12 -2 -3 -7 -6 -4 -4 -2 -3 -8\n"
-    "S  2 -2  1 -1 -2 -1 -1 -1 -2 -4 -4 -1 -3 -4 -2  7  2 -6 -3 -3  0 -1 -1 -8\n"
-    "T  0 -2  0 -2 -2 -1 -2 -3 -3 -2 -3 -1 -1 -4 -3  2  8 -5 -3  0 -1 -2 -1 -8\n"
-    "W -5 -5 -7 -8 -5 -4 -6 -6 -4 -5 -4 -6 -3  0 -7 -6 -5 16  3 -5 -8 -5 -5 -8\n"
-    "Y -4 -4 -4 -6 -5 -3 -5 -6  3 -3 -2 -4 -3  4 -6 -3 -3  3 11 -3 -5 -4 -3 -8\n"
-    "V -1 -4 -5 -6 -2 -4 -4 -6 -5  4  1 -4  1 -2 -4 -3  0 -5 -3  7 -6 -4 -2 -8\n"
-    "B -3 -2  5  6 -6 -1  1 -2 -1 -6 -7 -1 -5 -6 -4  0 -1 -8 -5 -6  6  0 -3 -8\n"
-    "Z -2  0 -1  1 -7  5  6 -4  0 -6 -5  1 -3 -6 -2 -1 -2 -5 -4 -4  0  6 -1 -8\n"
-    "X -1 -2 -2 -3 -4 -2 -2 -3 -2 -2 -2 -2 -2 -3 -3 -1 -1 -5 -3 -2 -3 -1 -2 -8\n"
-    "* -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8 -8  1\n";
 
 // Parses the NCBI format from `text` (path names the source in errors).
 Scoring parse_ncbi(const std::string& path, const std::string& text, int open, int extend) {
@@ -207,6 +103,10 @@ std::vector<uint8_t> Scoring::encode(const std::string& residues) const {
     const unsigned char u = static_cast<unsigned char>(alphabet[i]);
     code[u] = code[std::tolower(u)] = uint8_t(i);
   }
+  for (const char c : {'U', 'O'})  // blastp's stand-ins where the matrix lacks the letter
+    if (!dna && alphabet.find(c) == std::string::npos &&
+        alphabet.find(blast_stand_in(c)) != std::string::npos)
+      code[int(c)] = code[c + 32] = uint8_t(alphabet.find(blast_stand_in(c)));
   std::vector<uint8_t> out(residues.size());
   for (size_t i = 0; i < residues.size(); ++i) {
     out[i] = code[static_cast<unsigned char>(residues[i])];
@@ -237,38 +137,81 @@ Scoring dna_scoring(int match, int mismatch, int open, int extend) {
   return s;
 }
 
-Scoring blosum62(int open, int extend) { return parse_ncbi("blosum62", kBlosum62, open, extend); }
-Scoring blosum45(int open, int extend) { return parse_ncbi("blosum45", kBlosum45, open, extend); }
-Scoring blosum50(int open, int extend) { return parse_ncbi("blosum50", kBlosum50, open, extend); }
-Scoring blosum80(int open, int extend) { return parse_ncbi("blosum80", kBlosum80, open, extend); }
-
 namespace {
 struct Builtin {
-  const char* name;
-  Scoring (*make)(int, int);
-  int open, extend;  // NCBI's defaults
+  const char* name;  // NCBI's
+  int open, extend;  // blastp's default gap costs (BLAST_MATRIX_BEST in blast_stat.c), lockstep's
+                     // convention: BLAST's a/b is open a + b, extend b
 };
-// NCBI BLAST's default gap costs for each matrix (blastp).
-constexpr Builtin kBuiltins[] = {{"blosum45", blosum45, 15, 2},
-                                 {"blosum50", blosum50, 13, 2},
-                                 {"blosum62", blosum62, 11, 1},
-                                 {"blosum80", blosum80, 10, 1}};
+constexpr Builtin kBuiltins[] = {{"BLOSUM45", 16, 2}, {"BLOSUM50", 15, 2}, {"BLOSUM62", 12, 1},
+                                 {"BLOSUM80", 11, 1}, {"PAM30", 10, 1},    {"PAM70", 11, 1},
+                                 {"PAM250", 16, 2}};
 const Builtin* builtin(const std::string& name) {
-  std::string lower = name;
-  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  std::string upper = name;
+  for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
   for (const Builtin& b : kBuiltins)
-    if (lower == b.name) return &b;
+    if (upper == b.name) return &b;
   return nullptr;
 }
+Scoring make_builtin(const Builtin& b, int open, int extend) {
+  std::string lower = b.name;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return parse_ncbi(lower, detail::ncbi_matrix_text(b.name), open, extend);
+}
 }  // namespace
+
+Scoring blastn_scoring(int reward, int penalty, int open, int extend) {
+  const Scoring base = dna_scoring(reward, penalty, open, extend);
+  Scoring s = base;
+  // Every IUPAC letter its own code after A C G T N, scored as BlastScoreBlkNuclMatrixCreate
+  // scores it: two letters that share no base score the penalty; else, with d the degeneracy of
+  // the one later in BLAST's order (A C G T R Y M K W S B D H V N), ((d - 1) penalty + reward) / d
+  // rounded half away from zero (2/-3: N against anything -2, R against A or R -1).
+  s.alphabet = "ACGTNRYMKWSBDHV";
+  const char* const order = "ACGTRYMKWSBDHVN";
+  const int bits[] = {1, 2, 4, 8, 5, 10, 3, 12, 9, 6, 14, 13, 11, 7, 15};  // A=1 C=2 G=4 T=8
+  const int n = int(s.alphabet.size()), pen = -std::abs(penalty);
+  s.table.assign(size_t(n * n), 0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = int(std::string(order).find(s.alphabet[size_t(i)]));
+      const int b = int(std::string(order).find(s.alphabet[size_t(j)]));
+      const int later = bits[std::max(a, b)], degeneracy = __builtin_popcount(unsigned(later));
+      const double x = double((degeneracy - 1) * pen + reward) / degeneracy;
+      s.table[size_t(i * n + j)] =
+          (bits[a] & bits[b]) ? int32_t(x >= 0 ? x + 0.5 : x - 0.5) : int32_t(pen);
+    }
+  return s;
+}
+
+Scoring blosum62(int open, int extend) { return matrix_scoring("BLOSUM62", open, extend); }
+Scoring blosum45(int open, int extend) { return matrix_scoring("BLOSUM45", open, extend); }
+Scoring blosum50(int open, int extend) { return matrix_scoring("BLOSUM50", open, extend); }
+Scoring blosum80(int open, int extend) { return matrix_scoring("BLOSUM80", open, extend); }
+
+void default_gaps(const std::string& matrix, int& open, int& extend) {
+  const Builtin* b = builtin(matrix);
+  if (open < 0) open = b ? b->open : 12;
+  if (extend < 0) extend = b ? b->extend : 1;
+}
+
+char blast_stand_in(char c) {
+  switch (std::toupper(static_cast<unsigned char>(c))) {
+    case 'U':
+      return 'C';
+    case 'O':
+      return 'X';
+    default:
+      return 0;
+  }
+}
 
 bool is_builtin_matrix(const std::string& name) { return builtin(name) != nullptr; }
 
 Scoring matrix_scoring(const std::string& name, int open, int extend) {
+  default_gaps(name, open, extend);
   const Builtin* b = builtin(name);
-  if (open < 0) open = b ? b->open : 11;
-  if (extend < 0) extend = b ? b->extend : 1;
-  return b ? b->make(open, extend) : read_ncbi_matrix(name, open, extend);
+  return b ? make_builtin(*b, open, extend) : read_ncbi_matrix(name, open, extend);
 }
 
 Scoring read_ncbi_matrix(const std::string& path, int open, int extend) {

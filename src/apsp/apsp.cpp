@@ -88,17 +88,16 @@ ApspConfig apsp_rule(const DeviceInfo& device, int32_t, ApspConfig c) {
   // BENCHMARKS.md): tile and K * tile; the generalized bulk without paths ("wide") takes a wider
   // micro-tile, unrolled, with the next multi-tile's phases overlapped where the table says so
   // (GPUs); the next-hop kernels need more registers and keep the narrow one.
-  const defaults::Values& table = defaults::values(defaults::key_of(device), "apsp");
-  auto rule = [&](const char* name) { return table.integer(name); };
-  if (c.tile == 0) c.tile = rule("tile");
+  const defaults::Apsp rule = defaults::lookup<defaults::Apsp>(device);
+  if (c.tile == 0) c.tile = rule.tile;
   if (c.K == 0)
-    c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, rule("k_span") / c.tile) : 1;
+    c.K = c.algorithm == ApspAlgorithm::generalized ? std::max(1, rule.k_span / c.tile) : 1;
   const bool wide = !c.paths && c.algorithm == ApspAlgorithm::generalized;
   if (c.thread_tile == 0) {
-    c.thread_tile = rule(wide ? "thread_tile_wide" : "thread_tile");
+    c.thread_tile = wide ? rule.thread_tile_wide : rule.thread_tile;
     if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
-    if (wide && c.unroll == 0) c.unroll = rule("unroll_wide");
-    if (wide && c.overlap < 0) c.overlap = rule("overlap_wide");
+    if (wide && c.unroll == 0) c.unroll = rule.unroll_wide;
+    if (wide && c.overlap < 0) c.overlap = rule.overlap_wide;
   }
   if (c.thread_rows == 0) c.thread_rows = c.thread_tile;
   // Full unroll for micro-tiles below 32 elements; above, one k per iteration keeps the compiler

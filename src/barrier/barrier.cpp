@@ -15,11 +15,9 @@
 namespace lockstep {
 
 // The public enums are the numbers the kernels test (BARRIER_STRATEGY, BARRIER_NV_ORDER).
-static_assert(int(BarrierStrategy::relaunch) == BARRIER_RELAUNCH &&
-              int(BarrierStrategy::lock) == BARRIER_LOCK &&
-              int(BarrierStrategy::grouped_lock) == BARRIER_GROUPED_LOCK &&
-              int(BarrierStrategy::lock_free) == BARRIER_LOCK_FREE &&
-              int(BarrierStrategy::tree) == BARRIER_TREE);
+static_assert(int(Barrier::relaunch) == BARRIER_RELAUNCH && int(Barrier::lock) == BARRIER_LOCK &&
+              int(Barrier::grouped_lock) == BARRIER_GROUPED_LOCK &&
+              int(Barrier::lock_free) == BARRIER_LOCK_FREE && int(Barrier::tree) == BARRIER_TREE);
 static_assert(int(BarrierOrder::fence) == BARRIER_ORDER_FENCE &&
               int(BarrierOrder::acqrel) == BARRIER_ORDER_ACQREL &&
               int(BarrierOrder::acqrel_rspin) == BARRIER_ORDER_ACQREL_RSPIN);
@@ -48,17 +46,17 @@ int ceil_sqrt(int n) {
 
 }  // namespace
 
-std::string to_string(BarrierStrategy s) {
+std::string to_string(Barrier s) {
   switch (s) {
-    case BarrierStrategy::relaunch:
+    case Barrier::relaunch:
       return "relaunch";
-    case BarrierStrategy::lock:
+    case Barrier::lock:
       return "lock";
-    case BarrierStrategy::grouped_lock:
+    case Barrier::grouped_lock:
       return "grouped-lock";
-    case BarrierStrategy::lock_free:
+    case Barrier::lock_free:
       return "lock-free";
-    case BarrierStrategy::tree:
+    case Barrier::tree:
       return "tree";
   }
   return "?";
@@ -120,46 +118,45 @@ std::string add_flag_defines(const DeviceInfo& di, Defines& d, BarrierOrder orde
   return to_string(order);
 }
 
-const std::vector<BarrierStrategy>& all_barrier_strategies() {
-  static const std::vector<BarrierStrategy> all{BarrierStrategy::relaunch, BarrierStrategy::lock,
-                                                BarrierStrategy::grouped_lock,
-                                                BarrierStrategy::lock_free, BarrierStrategy::tree};
+const std::vector<Barrier>& all_barriers() {
+  static const std::vector<Barrier> all{Barrier::relaunch, Barrier::lock, Barrier::grouped_lock,
+                                        Barrier::lock_free, Barrier::tree};
   return all;
 }
 
-BarrierStrategy parse_barrier_strategy(const std::string& name) {
-  for (auto s : all_barrier_strategies())
+Barrier parse_barrier(const std::string& name) {
+  for (auto s : all_barriers())
     if (to_string(s) == name) return s;
   std::string names;  // spelled by to_string only
-  for (auto s : all_barrier_strategies()) names += (names.empty() ? "" : ", ") + to_string(s);
+  for (auto s : all_barriers()) names += (names.empty() ? "" : ", ") + to_string(s);
   throw input_error("unknown barrier strategy '" + name + "' (expected " + names + ")");
 }
 
 // The default: `lock` up to the defaults table's lock_groups_per_cu groups per compute unit,
 // its `beyond` strategy above (runtime/defaults.cpp; the H100 measurement in BENCHMARKS.md,
 // "Defaults as data": GPUs lock up to 2 per CU, grouped-lock above; CPUs lock).
-BarrierStrategy default_barrier_strategy(const DeviceInfo& info, int groups, int) {
-  const defaults::Values& table = defaults::values(defaults::key_of(info), "barrier");
+Barrier default_barrier(const DeviceInfo& info, int groups, int) {
+  const defaults::BarrierDefault rule = defaults::lookup<defaults::BarrierDefault>(info);
   const long long cus = std::max<long long>(1, info.compute_units);
-  if (groups <= table.number("lock_groups_per_cu") * double(cus)) return BarrierStrategy::lock;
-  return parse_barrier_strategy(table.text("beyond"));
+  if (groups <= rule.lock_groups_per_cu * double(cus)) return Barrier::lock;
+  return rule.beyond;
 }
 
-int barrier_group_limit(BarrierStrategy s, int local_size) {
+int barrier_group_limit(Barrier s, int local_size) {
   // Lock-free: the master group watches every group with one work-item of its own.
-  return s == BarrierStrategy::lock_free ? local_size : std::numeric_limits<int>::max();
+  return s == Barrier::lock_free ? local_size : std::numeric_limits<int>::max();
 }
 
-GlobalBarrier::GlobalBarrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
-                             int branch, BarrierVariant variant)
+GlobalBarrier::GlobalBarrier(Context& ctx, Barrier strategy, int groups, int local_size, int branch,
+                             BarrierVariant variant)
     : GlobalBarrier(ctx.info(), strategy, groups, local_size, branch, variant) {
   state_ = make_buffer(ctx.context(), CL_MEM_READ_WRITE, state_ints_ * sizeof(int));
   reset(ctx.queue());
 }
 
-GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, int groups,
-                             int local_size, int branch, BarrierVariant variant)
-    : strategy_(strategy), groups_(groups), local_size_(local_size) {
+GlobalBarrier::GlobalBarrier(const DeviceInfo& info, Barrier strategy, int groups, int local_size,
+                             int branch, BarrierVariant variant)
+    : barrier_(strategy), groups_(groups), local_size_(local_size) {
   ordering_ = add_flag_defines(info, ordering_defines_, variant.order);
   flag_stride_ = variant.flag_stride ? variant.flag_stride : kDefaultFlagStride;
   if (flag_stride_ != 1 && flag_stride_ != BARRIER_LINE)
@@ -175,34 +172,33 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
   if (variant.spin_ns < -1 || variant.spin_ns > kMaxSpinNs)
     throw input_error("global barrier: spin pause " + std::to_string(variant.spin_ns) +
                       " ns outside 0.." + std::to_string(kMaxSpinNs) + " (-1: the rule)");
-  const bool top_bit =
-      strategy == BarrierStrategy::lock || strategy == BarrierStrategy::grouped_lock;
+  const bool top_bit = strategy == Barrier::lock || strategy == Barrier::grouped_lock;
   if (nv_ptx && top_bit)
-    spin_ns_ = variant.spin_ns >= 0                        ? variant.spin_ns
-               : strategy == BarrierStrategy::grouped_lock ? kDefaultGroupedSpinNs
-                                                           : 0;
+    spin_ns_ = variant.spin_ns >= 0                ? variant.spin_ns
+               : strategy == Barrier::grouped_lock ? kDefaultGroupedSpinNs
+                                                   : 0;
   int arrays = 0;
   switch (strategy) {
-    case BarrierStrategy::relaunch:
+    case Barrier::relaunch:
       break;
-    case BarrierStrategy::lock:
+    case Barrier::lock:
       lock_split_ = variant.lock_split ? variant.lock_split : 1;
       if (lock_split_ < 1 || lock_split_ > 32)
         throw input_error("lock barrier: split " + std::to_string(lock_split_) + " outside 1..32");
       if (lock_split_ > 1) arrays = BARRIER_LINE * lock_split_;
       break;
-    case BarrierStrategy::grouped_lock:
+    case Barrier::grouped_lock:
       group_size_ = ceil_sqrt(groups);  // minimises ceil(G/g) + g
       arrays = BARRIER_LINE * ((groups + group_size_ - 1) / group_size_);
       break;
-    case BarrierStrategy::lock_free:
+    case Barrier::lock_free:
       if (groups > barrier_group_limit(strategy, local_size))
         throw input_error("lock-free barrier: " + std::to_string(groups) +
                           " groups exceed the work-group size " + std::to_string(local_size) +
                           " (the master group has one work-item per group); use tree");
       arrays = 2 * round_line(groups * flag_stride_);
       break;
-    case BarrierStrategy::tree: {
+    case Barrier::tree: {
       branch_ = branch ? branch : std::max(2, std::min(local_size, ceil_sqrt(groups)));
       if (branch_ < 2 || branch_ > local_size)
         throw input_error("tree barrier: branching factor " + std::to_string(branch_) +
@@ -216,23 +212,23 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, BarrierStrategy strategy, i
 }
 
 int GlobalBarrier::tree_levels() const {
-  if (strategy_ != BarrierStrategy::tree) return 0;
+  if (barrier_ != Barrier::tree) return 0;
   int levels = 1;
   for (int c = groups_; c > 1; c = (c + branch_ - 1) / branch_) ++levels;
   return levels;
 }
 
 Defines& GlobalBarrier::add_defines(Defines& d) const {
-  d.set("BARRIER_STRATEGY", int(strategy_));
+  d.set("BARRIER_STRATEGY", int(barrier_));
   for (const auto& [name, value] : ordering_defines_.values()) d.set(name, value);
   for (const auto& f : ordering_defines_.flags()) d.flag(f);  // -cl-std of the C11 path
-  if (strategy_ == BarrierStrategy::lock_free || strategy_ == BarrierStrategy::tree)
+  if (barrier_ == Barrier::lock_free || barrier_ == Barrier::tree)
     d.set("BARRIER_FLAG_STRIDE", flag_stride_);
-  if (strategy_ == BarrierStrategy::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
-  if (strategy_ == BarrierStrategy::lock) d.set("BARRIER_LOCK_SPLIT", lock_split_);
-  if (strategy_ == BarrierStrategy::lock || strategy_ == BarrierStrategy::grouped_lock)
+  if (barrier_ == Barrier::grouped_lock) d.set("BARRIER_GROUP_SIZE", group_size_);
+  if (barrier_ == Barrier::lock) d.set("BARRIER_LOCK_SPLIT", lock_split_);
+  if (barrier_ == Barrier::lock || barrier_ == Barrier::grouped_lock)
     d.set("BARRIER_SPIN_NS", spin_ns_);
-  if (strategy_ == BarrierStrategy::tree) d.set("BARRIER_BRANCH", branch_);
+  if (barrier_ == Barrier::tree) d.set("BARRIER_BRANCH", branch_);
   return d;
 }
 
@@ -244,7 +240,7 @@ void GlobalBarrier::reset(cl::CommandQueue& queue) {
 void GlobalBarrier::require_coresident(int coresident) const {
   if (!in_kernel() || groups_ <= coresident) return;
   std::ostringstream s;
-  s << to_string(strategy_) << " barrier: " << groups_ << " work-groups of " << local_size_
+  s << to_string(barrier_) << " barrier: " << groups_ << " work-groups of " << local_size_
     << " items requested but only " << coresident
     << " can be co-resident on this device for this kernel (a spin barrier would hang); use at "
        "most "

@@ -10,18 +10,18 @@
 
 namespace lockstep {
 
-int bench_kernel_coresident(Context& ctx, BarrierStrategy strategy, int local_size,
+int bench_kernel_coresident(Context& ctx, Barrier strategy, int local_size,
                             BarrierVariant variant) {
   // PersistentKernel's "as many as the kernel and the strategy can hold". Relaunch has no limit
   // of its own; "max" then means what the lock kernel can hold.
   PersistentConfig cfg;
-  cfg.barrier = strategy == BarrierStrategy::relaunch ? BarrierStrategy::lock : strategy;
+  cfg.barrier = strategy == Barrier::relaunch ? Barrier::lock : strategy;
   cfg.local_size = local_size;
   cfg.variant = variant;
   return PersistentKernel(ctx, "barrier_bench.cl", "barrier_bench", {}, cfg).groups();
 }
 
-BarrierBenchResult bench_barrier(Context& ctx, BarrierStrategy strategy, int groups, int local_size,
+BarrierBenchResult bench_barrier(Context& ctx, Barrier strategy, int groups, int local_size,
                                  int rounds, int branch, BarrierVariant variant, bool check_data) {
   GlobalBarrier bar(ctx, strategy, groups, local_size, branch, variant);
   auto& q = ctx.queue();

@@ -41,18 +41,18 @@ void bind_placeholders(const cl::Buffer& scratch, cl::Kernel& k, size_t local_me
 
 }  // namespace
 
-StrategyChoice parse_strategy_choice(const std::string& name) {
-  if (name == "auto") return auto_strategy;
+BarrierChoice parse_barrier_choice(const std::string& name) {
+  if (name == "auto") return auto_barrier;
   try {
-    return parse_barrier_strategy(name);
+    return parse_barrier(name);
   } catch (const input_error&) {
     std::string names = "auto";  // spelled by to_string only
-    for (auto s : all_barrier_strategies()) names += ", " + to_string(s);
+    for (auto s : all_barriers()) names += ", " + to_string(s);
     throw input_error("unknown strategy '" + name + "' (expected " + names + ")");
   }
 }
 
-std::string to_string(const StrategyChoice& s) { return s ? to_string(*s) : "auto"; }
+std::string to_string(const BarrierChoice& s) { return s ? to_string(*s) : "auto"; }
 
 PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const std::string& name,
                                    const Defines& defines, const PersistentConfig& config)
@@ -68,8 +68,8 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
   // group's barrier (lock-free's probe is the lock: the strategies differ only in the barrier
   // body, not in what bounds residency).
   int groups = config.groups;
-  BarrierStrategy s;
-  const bool relaunch = config.barrier == BarrierStrategy::relaunch;
+  Barrier s;
+  const bool relaunch = config.barrier == Barrier::relaunch;
   if (config.barrier && (groups > 0 || (relaunch && config.max_groups > 0))) {
     s = *config.barrier;
     if (!groups) groups = config.max_groups;
@@ -80,16 +80,16 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
     // whole extra LLVM compile.
     int resident = int(ctx.info().compute_units);
     if (ctx.info().type != "CPU") {
-      BarrierStrategy probe = config.barrier.value_or(BarrierStrategy::lock);
-      if (probe == BarrierStrategy::lock_free) probe = BarrierStrategy::lock;
+      Barrier probe = config.barrier.value_or(Barrier::lock);
+      if (probe == Barrier::lock_free) probe = Barrier::lock;
       build(probe, 1);
       resident = coresident_;
     }
     if (!groups) groups = config.max_groups ? std::min(config.max_groups, resident) : resident;
     if (!config.barrier) {  // auto: the rule when the groups fit, else one launch per phase
-      s = groups <= resident ? default_barrier_strategy(ctx.info(), groups, config.local_size)
-                             : BarrierStrategy::relaunch;
-      if (groups > barrier_group_limit(s, config.local_size)) s = BarrierStrategy::lock;
+      s = groups <= resident ? default_barrier(ctx.info(), groups, config.local_size)
+                             : Barrier::relaunch;
+      if (groups > barrier_group_limit(s, config.local_size)) s = Barrier::lock;
     } else {
       s = *config.barrier;
     }
@@ -107,7 +107,7 @@ PersistentKernel::PersistentKernel(Context& ctx, const std::string& file, const 
   }
 }
 
-void PersistentKernel::build(BarrierStrategy s, int groups) {
+void PersistentKernel::build(Barrier s, int groups) {
   barrier_.emplace(*ctx_, s, groups, config_.local_size, config_.branch, config_.variant);
   kernel_ = ctx_->kernel(file_, name_, defines());
   if (!scratch_()) scratch_ = make_buffer(ctx_->context(), CL_MEM_READ_WRITE, 256);

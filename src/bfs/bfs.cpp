@@ -55,17 +55,16 @@ BfsRule bfs_rule(const DeviceInfo& device, const BfsOptions& o) {
   // of one wave, lb four short launches. multi_work: whole-graph multi on GPUs up to that many
   // wave steps (-1: never; CPU devices, whose global barrier spins on the host's cores).
   // cpu_graph_edges: the whole-graph CPU rule's edges per host thread (-1: off).
-  const defaults::Values& table = defaults::values(defaults::key_of(device), "bfs");
-  auto rule = [&](const char* name) { return table.number(name); };
+  const defaults::Bfs rule = defaults::lookup<defaults::Bfs>(device);
   BfsRule r = o.rule;
   const int wave = detail::bfs_wave_width(device, o.wave_width);
   if (r.cpu_max <= 0) r.cpu_max = o.local_size;
   if (r.multi_max <= 0) r.multi_max = int32_t(std::max(1u, device.compute_units)) * o.local_size;
-  if (r.lb_edges <= 0) r.lb_edges = int64_t(rule("lb_edges_per_multi")) * int64_t(r.multi_max);
-  if (r.lb_degree <= 0) r.lb_degree = wave * rule("lb_degree_per_wave");
-  if (r.multi_work == 0) r.multi_work = rule("multi_work");
+  if (r.lb_edges <= 0) r.lb_edges = int64_t(rule.lb_edges_per_multi) * int64_t(r.multi_max);
+  if (r.lb_degree <= 0) r.lb_degree = wave * rule.lb_degree_per_wave;
+  if (r.multi_work == 0) r.multi_work = rule.multi_work;
   if (r.cpu_graph_edges == 0) {
-    const int64_t per_thread = int64_t(rule("cpu_graph_edges_per_thread"));
+    const int64_t per_thread = int64_t(rule.cpu_graph_edges_per_thread);
     r.cpu_graph_edges = per_thread < 0 ? -1 : per_thread * int64_t(bfs_auto_cpu_threads(o));
   }
   return r;

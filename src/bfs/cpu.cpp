@@ -10,6 +10,7 @@
 
 #include "bfs/steps.hpp"
 #include "lockstep/error.hpp"
+#include "runtime/parallel_errors.hpp"
 
 namespace lockstep {
 namespace detail {
@@ -33,27 +34,30 @@ std::vector<int32_t> cpu_top_down(const CsrGraph& g, std::vector<int32_t>& level
   int32_t* lv = levels.data();
   int64_t work = 0;  // the frontier's out-edges
   for (const int32_t u : frontier) work += g.degree(u);
+  ParallelErrors errors;  // (a push_back that fails under `ulimit -v`: reported, not an abort)
 #pragma omp parallel num_threads(cpu_team(threads, work)) reduction(+ : found_edges)
   {
     std::vector<int32_t> mine;
 #pragma omp for schedule(dynamic, 64) nowait
-    for (int64_t i = 0; i < nf; ++i) {
-      const int32_t u = frontier[size_t(i)];
-      for (int32_t e = g.offsets[size_t(u)]; e < g.offsets[size_t(u) + 1]; ++e) {
-        const int32_t v = g.adj[size_t(e)];
-        int32_t expected = -1;
-        if (__atomic_load_n(lv + v, __ATOMIC_RELAXED) == -1 &&
-            __atomic_compare_exchange_n(lv + v, &expected, level + 1, false, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED)) {
-          parents[size_t(v)] = u;
-          mine.push_back(v);
-          found_edges += g.degree(v);
+    for (int64_t i = 0; i < nf; ++i)
+      errors.run([&] {
+        const int32_t u = frontier[size_t(i)];
+        for (int32_t e = g.offsets[size_t(u)]; e < g.offsets[size_t(u) + 1]; ++e) {
+          const int32_t v = g.adj[size_t(e)];
+          int32_t expected = -1;
+          if (__atomic_load_n(lv + v, __ATOMIC_RELAXED) == -1 &&
+              __atomic_compare_exchange_n(lv + v, &expected, level + 1, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+            parents[size_t(v)] = u;
+            mine.push_back(v);
+            found_edges += g.degree(v);
+          }
         }
-      }
-    }
+      });
 #pragma omp critical
-    next.insert(next.end(), mine.begin(), mine.end());
+    errors.run([&] { next.insert(next.end(), mine.begin(), mine.end()); });
   }
+  errors.rethrow();
   edges += found_edges;
   return next;
 }
@@ -74,26 +78,29 @@ std::vector<int32_t> cpu_bottom_up(const CsrGraph& g, std::vector<int32_t>& leve
   std::vector<int32_t> next;
   int64_t found_edges = 0;
   const int64_t work = int64_t(in_adj.size());  // at most every in-edge is scanned
+  ParallelErrors errors;
 #pragma omp parallel num_threads(cpu_team(threads, work)) reduction(+ : found_edges)
   {
     std::vector<int32_t> mine;
 #pragma omp for schedule(dynamic, 1024) nowait
-    for (int32_t v = 0; v < g.n; ++v) {
-      if (levels[size_t(v)] != -1) continue;
-      for (int32_t e = in_off[size_t(v)]; e < in_off[size_t(v) + 1]; ++e) {
-        const int32_t u = in_adj[size_t(e)];
-        if ((bits[size_t(u) >> 6] >> (u & 63)) & 1) {
-          levels[size_t(v)] = level + 1;
-          parents[size_t(v)] = u;
-          mine.push_back(v);
-          found_edges += g.degree(v);
-          break;
+    for (int32_t v = 0; v < g.n; ++v)
+      errors.run([&] {
+        if (levels[size_t(v)] != -1) return;
+        for (int32_t e = in_off[size_t(v)]; e < in_off[size_t(v) + 1]; ++e) {
+          const int32_t u = in_adj[size_t(e)];
+          if ((bits[size_t(u) >> 6] >> (u & 63)) & 1) {
+            levels[size_t(v)] = level + 1;
+            parents[size_t(v)] = u;
+            mine.push_back(v);
+            found_edges += g.degree(v);
+            break;
+          }
         }
-      }
-    }
+      });
 #pragma omp critical
-    next.insert(next.end(), mine.begin(), mine.end());
+    errors.run([&] { next.insert(next.end(), mine.begin(), mine.end()); });
   }
+  errors.rethrow();
   edges += found_edges;
   return next;
 }

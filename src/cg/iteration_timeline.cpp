@@ -121,3 +121,9 @@ void IterationTimeline::finish() {
 }
 
 }  // namespace lockstep::detail
+
+namespace lockstep {
+std::unique_ptr<CgObserver> iteration_timeline(CgIterationTimeline& out) {
+  return std::make_unique<detail::IterationTimeline>(&out);
+}
+}  // namespace lockstep

@@ -1,7 +1,7 @@
-// Internal to src/cg: the recorder behind CgIterationTimeline (lockstep/cg.hpp), pipelined CG's
-// fused distributed iteration on a few sampled iterations. Pipelined calls it at each step of
-// launch_fused and the loop; off (no CgOptions::iteration_timeline, or not the fused
-// distributed path) every call returns at once. A sample of iteration k holds its events
+// Internal to src/cg: the observer behind iteration_timeline (lockstep/cg_timeline.hpp), which
+// records pipelined CG's fused distributed iteration on a few sampled iterations. Pipelined
+// calls it (CgOptions::observer) at each step of launch_fused and the loop, on the fused
+// distributed path only. A sample of iteration k holds its events
 // (interior and boundary launches, the partial sums' reads), the exchange it starts (its
 // events are final once the next iteration's await_halo returned: pack, downloads, uploads)
 // and the next iteration's interior launch; finish() waits for them and writes the means.
@@ -9,25 +9,24 @@
 #include <chrono>
 #include <vector>
 
-#include "lockstep/cg.hpp"
+#include "lockstep/cg_timeline.hpp"
 
 namespace lockstep::detail {
 
-class IterationTimeline {
+class IterationTimeline : public CgObserver {
  public:
   explicit IterationTimeline(CgIterationTimeline* out) : out_(out) {
     if (out_) samples_.reserve(size_t(std::max(0, out_->samples)));
   }
-  bool on() const { return out_ != nullptr; }
-  void enter(int k);                  // the loop, before iteration k's update
-  void interior(const cl::Event& e);  // its interior launch
-  void halo(ExchangeEvents e);        // await_halo returned (e: the exchange it completed)
-  void boundary(const cl::Event& e);  // its boundary launch
-  void exchanged();                   // start_exchange returned
-  void sums(const cl::Event& first, const cl::Event& last);  // read_sums returned
-  void reduced();                                            // the sums' global sum finished
-  void replaced();  // a residual replacement: no sample spans it
-  void finish();    // waits for the events, writes the means
+  void enter(int k) override;                  // the loop, before iteration k's update
+  void interior(const cl::Event& e) override;  // its interior launch
+  void halo(ExchangeEvents e) override;        // await_halo returned (the exchange it completed)
+  void boundary(const cl::Event& e) override;  // its boundary launch
+  void exchanged() override;                   // start_exchange returned
+  void sums(const cl::Event& first, const cl::Event& last) override;  // read_sums returned
+  void reduced() override;   // the sums' global sum finished
+  void replaced() override;  // a residual replacement: no sample spans it
+  void finish() override;    // waits for the events, writes the means
 
  private:
   using Clock = std::chrono::steady_clock;

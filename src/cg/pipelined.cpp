@@ -12,7 +12,7 @@
 // are read without blocking MPI (CgSpace::wait lets it progress). With short rows the SpMV is
 // fused there too (CgSpace::local_parts): the interior rows, the boundary rows (the early ones)
 // once their halo arrived, then the exchange of the new input (launch_fused says why it is safe);
-// CgOptions::iteration_timeline times those steps on a few iterations (iteration_timeline.hpp).
+// CgOptions::observer watches those steps (lockstep/cg_timeline.hpp times them).
 // u = M^-1 r and q = M^-1 s are never stored: with a diagonal M
 // they are recomputed from dinv. Every replace_every iterations the residual and the
 // recurrences are recomputed from x (r = b - A x, w = A u, s = A p, z = A q): the rounding of
@@ -25,7 +25,6 @@
 #include <type_traits>
 
 #include "cg_impl.hpp"
-#include "iteration_timeline.hpp"
 #include "lockstep/blas1.hpp"
 
 namespace lockstep::detail {
@@ -82,12 +81,18 @@ struct Pipelined {
   // delayed the next kernel by 50-75 us (4 H200s, `--iteration-timeline`).
   std::pair<cl::Event, cl::Event> queued_reads;
   cl::CommandQueue reads;
-  IterationTimeline timeline{nullptr};  // the fused distributed path's, when asked for
+  // CgOptions::observer on the fused distributed path, else one that does nothing
+  CgObserver* watch = quiet();
+  static CgObserver* quiet() {
+    static CgObserver none;
+    return &none;
+  }
+  bool watched() const { return watch != quiet(); }
 
-  Pipelined(CgSpace<T>& space, bool j, bool fuse, CgIterationTimeline* t)
+  Pipelined(CgSpace<T>& space, bool j, bool fuse, CgObserver* t)
       : s(space), jacobi(j), n(space.n()), q(space.queue()) {
     if (fuse) choose_fused();
-    if (fused && distributed) timeline = IterationTimeline(t);
+    if (fused && distributed && t) watch = t;
     // Fused distributed: the boundary rows are the early rows (local_parts says so).
     early =
         fused ? (distributed ? n - parts.interior->rows() : 0) : std::clamp(s.early_rows(), 0, n);
@@ -147,17 +152,17 @@ struct Pipelined {
       // after it ended at 4 ranks (4 H200s).
       check(queued_reads.second.wait(), "clWaitForEvents");
       cg_add_sums(host.get(), size_t(groups + (split ? early_groups : 0)) * 3, v);
-      timeline.sums(queued_reads.first, queued_reads.second);
+      watch->sums(queued_reads.first, queued_reads.second);
       queued_reads = {};
       return;
     }
     std::pair<cl::Event, cl::Event> reads;
-    auto* r = timeline.on() ? &reads : nullptr;
+    auto* r = watched() ? &reads : nullptr;
     if (split)
       cg_read_sums(s, host.get(), {{&partial, groups}, {&partial_early, early_groups}}, v, r);
     else
       cg_read_sums(s, host.get(), {{&partial, groups}}, v, r);
-    if (r) timeline.sums(reads.first, reads.second);
+    if (r) watch->sums(reads.first, reads.second);
   }
   void launch_dots() {
     if (!n) return;
@@ -222,27 +227,27 @@ struct Pipelined {
     if (n) {
       const cl::Event interior_launch =
           launch_rows(*parts.interior, 0, ni, alpha, beta, x, partial, groups);
-      timeline.interior(interior_launch);
+      watch->interior(interior_launch);
       if (distributed) queued_reads.first = read_behind(interior_launch, partial, groups, 0);
     }
     if (distributed) s.await_halo(spmv_input());
-    if (timeline.on()) timeline.halo(s.exchange_events());
+    if (watched()) watch->halo(s.exchange_events());
     split = distributed && early > 0;
     if (split) {
       const cl::Event boundary_launch =
           launch_rows(*parts.boundary, ni, n, alpha, beta, x, partial_early, early_groups);
-      timeline.boundary(boundary_launch);
+      watch->boundary(boundary_launch);
       queued_reads.second = read_behind(boundary_launch, partial_early, early_groups, groups);
     } else if (queued_reads.first()) {
       queued_reads.second = queued_reads.first;
     }
-    if (distributed && exchange) s.start_exchange(jacobi ? m2 : w2), timeline.exchanged();
+    if (distributed && exchange) s.start_exchange(jacobi ? m2 : w2), watch->exchanged();
     std::swap(w, w2);
     if (jacobi) std::swap(m, m2);
   }
   // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars.
   void replace(const cl::Buffer& b, cl::Buffer& x) {
-    timeline.replaced();
+    watch->replaced();
     s.spmv(x, tmp);
     copy<T>(q, n, b, r);
     if (n) axpby<T>(q, n, T(-1), tmp, T(1), r);
@@ -257,7 +262,7 @@ struct Pipelined {
 
 template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
-  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv, o.iteration_timeline);
+  Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv, o.observer);
   const int n = st.n;
   cl::CommandQueue& q = st.q;
   CgResult res;
@@ -313,7 +318,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     s.start_sum(v, 3);                              // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
     s.finish_sum();
-    st.timeline.reduced();
+    st.watch->reduced();
     const double gamma = v[0], delta = v[1];
     res.residuals.push_back(std::sqrt(std::max(0.0, v[2])) / bb);
     if (!std::isfinite(v[2])) {
@@ -348,7 +353,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     if (!res.breakdown.empty()) break;
     const double alpha = gamma / curvature;
-    st.timeline.enter(k);
+    st.watch->enter(k);
     st.launch_update(alpha, beta, x, !(period > 0 && since_replace + 1 >= period));
     gamma_old = gamma, alpha_old = alpha;
     restart = replaced_now = false;
@@ -361,7 +366,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     st.read_sums(v);
   }
-  st.timeline.finish();
+  st.watch->finish();
   return res;
 }
 

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "graph/build_clock.hpp"
+#include "runtime/parallel_errors.hpp"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -118,44 +119,47 @@ void finish_rows(const RowBuckets& buckets, int32_t* pairs, int32_t n, bool uniq
   std::stable_sort(order.begin(), order.end(),
                    [&](int32_t x, int32_t y) { return at[x + 1] - at[x] > at[y + 1] - at[y]; });
   const bool multiplicities = counts != nullptr;
+  ParallelErrors errors;
 #pragma omp parallel
   {
     std::vector<int64_t> end;            // the bucket's row ends in `cols` after placing
     std::vector<int32_t> cols, scratch;  // its columns by row; the radix sort's buffer
 #pragma omp for schedule(dynamic, 1)
-    for (int32_t o = 0; o < nb; ++o) {
-      const int32_t b = order[size_t(o)], r0 = buckets.row[size_t(b)];
-      const int32_t base = buckets.first + r0, len_rows = buckets.row[size_t(b) + 1] - r0;
-      const int64_t len = at[b + 1] - at[b];
-      int32_t* p = pairs + 2 * at[b];
-      end.assign(size_t(len_rows), 0);
-      for (int64_t i = 0; i < len; ++i) ++end[size_t(p[2 * i] - base)];
-      std::partial_sum(end.begin(), end.end(), end.begin());
-      if (cols.size() < size_t(len)) cols.resize(size_t(len));
-      for (int64_t i = len - 1; i >= 0; --i)
-        cols[size_t(--end[size_t(p[2 * i] - base)])] = p[2 * i + 1];
-      // end[r] is now row r's start; the kept columns go over the pairs, multiplicities after
-      int32_t *out = p, *mult = p + len;
-      int64_t k = 0;
-      for (int32_t r = 0; r < len_rows; ++r) {
-        int32_t* rb = cols.data() + end[size_t(r)];
-        int32_t* re = cols.data() + (r + 1 < len_rows ? end[size_t(r) + 1] : len);
-        sort_row(rb, re, n, scratch);
-        const int64_t k0 = k;
-        for (const int32_t* q = rb; q != re; ++q) {
-          if (unique && q != rb && *q == q[-1]) {
-            if (multiplicities) ++mult[k - 1];
-            continue;
+    for (int32_t o = 0; o < nb; ++o)
+      errors.run([&] {
+        const int32_t b = order[size_t(o)], r0 = buckets.row[size_t(b)];
+        const int32_t base = buckets.first + r0, len_rows = buckets.row[size_t(b) + 1] - r0;
+        const int64_t len = at[b + 1] - at[b];
+        int32_t* p = pairs + 2 * at[b];
+        end.assign(size_t(len_rows), 0);
+        for (int64_t i = 0; i < len; ++i) ++end[size_t(p[2 * i] - base)];
+        std::partial_sum(end.begin(), end.end(), end.begin());
+        if (cols.size() < size_t(len)) cols.resize(size_t(len));
+        for (int64_t i = len - 1; i >= 0; --i)
+          cols[size_t(--end[size_t(p[2 * i] - base)])] = p[2 * i + 1];
+        // end[r] is now row r's start; the kept columns go over the pairs, multiplicities after
+        int32_t *out = p, *mult = p + len;
+        int64_t k = 0;
+        for (int32_t r = 0; r < len_rows; ++r) {
+          int32_t* rb = cols.data() + end[size_t(r)];
+          int32_t* re = cols.data() + (r + 1 < len_rows ? end[size_t(r) + 1] : len);
+          sort_row(rb, re, n, scratch);
+          const int64_t k0 = k;
+          for (const int32_t* q = rb; q != re; ++q) {
+            if (unique && q != rb && *q == q[-1]) {
+              if (multiplicities) ++mult[k - 1];
+              continue;
+            }
+            out[k] = *q;
+            if (multiplicities) mult[k] = 1;
+            ++k;
           }
-          out[k] = *q;
-          if (multiplicities) mult[k] = 1;
-          ++k;
+          off[size_t(r0 + r) + 1] = Offset(k - k0);
         }
-        off[size_t(r0 + r) + 1] = Offset(k - k0);
-      }
-      kept[size_t(b)] = k;
-    }
+        kept[size_t(b)] = k;
+      });
   }
+  errors.rethrow();
   clock.lap("buckets");
   std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
   adj = std::vector<int32_t>(size_t(offsets.back()));

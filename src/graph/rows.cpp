@@ -18,6 +18,7 @@
 #include "graph/build_clock.hpp"
 #include "graph/row_buckets.hpp"
 #include "lockstep/error.hpp"
+#include "runtime/parallel_errors.hpp"
 
 namespace lockstep::detail {
 namespace {
@@ -37,13 +38,17 @@ template <typename Fn>
 void for_each_row(const std::vector<int32_t>& offsets, Fn fn) {
   const std::vector<int32_t> chunks = row_chunks(offsets);
   const int64_t count = int64_t(chunks.size()) - 1;
+  ParallelErrors errors;
 #pragma omp parallel
   {
     std::vector<int32_t> scratch;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t c = 0; c < count; ++c)
-      for (int32_t v = chunks[size_t(c)]; v < chunks[size_t(c) + 1]; ++v) fn(v, scratch);
+      errors.run([&] {
+        for (int32_t v = chunks[size_t(c)]; v < chunks[size_t(c) + 1]; ++v) fn(v, scratch);
+      });
   }
+  errors.rethrow();
 }
 
 }  // namespace
@@ -89,15 +94,18 @@ void build_rows(int32_t n, int64_t m, bool both, bool unique, const DrawEdges& d
   const int64_t blocks = (m + kBlock - 1) / kBlock;
   // each(chunk, from, to) for every edge of the chunk's blocks, drawn kBlock at a time
   auto each_edge = [&](auto&& each) {
+    ParallelErrors errors;
 #pragma omp parallel for schedule(static, 1)
-    for (int c = 0; c < chunks; ++c) {
-      std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
-      for (int64_t b = blocks * c / chunks; b < blocks * (c + 1) / chunks; ++b) {
-        const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
-        draw(begin, end, from.data(), to.data());
-        for (int64_t i = 0; i < end - begin; ++i) each(c, from[size_t(i)], to[size_t(i)]);
-      }
-    }
+    for (int c = 0; c < chunks; ++c)
+      errors.run([&] {
+        std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
+        for (int64_t b = blocks * c / chunks; b < blocks * (c + 1) / chunks; ++b) {
+          const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
+          draw(begin, end, from.data(), to.data());
+          for (int64_t i = 0; i < end - begin; ++i) each(c, from[size_t(i)], to[size_t(i)]);
+        }
+      });
+    errors.rethrow();
   };
   std::vector<int32_t> hist(size_t(chunks) * keys, 0);  // entries per chunk and key
   each_edge([&](int c, int32_t u, int32_t v) {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "lockstep/error.hpp"
 #include "lockstep/io.hpp"
@@ -68,16 +69,36 @@ class GzInput {
   struct stat st_ {};
   gzFile gz_ = nullptr;
 };
+std::string read_whole(const std::string& path);
 }  // namespace
 
 std::string read_input(const std::string& path) {
+  try {
+    return read_whole(path);
+  } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
+    throw input_error(path + ": out of host memory while reading it");
+  }
+}
+
+namespace {
+std::string read_whole(const std::string& path) {
   GzInput in(path);
   std::string text;
+  // The text alone may not pass the host memory: checked as it grows, so that a gzip bomb or an
+  // endless stream (/dev/zero) stops at the limit instead of at the OOM killer.
+  const size_t limit = host_memory_bytes();
+  if (in.file_size() > limit) check_host_memory(path, "its content", double(in.file_size()));
   text.reserve(in.file_size());
   char buf[1 << 16];
-  while (const size_t n = in.read(buf, sizeof buf)) text.append(buf, n);
+  while (const size_t n = in.read(buf, sizeof buf)) {
+    if (text.size() + n > limit)
+      check_host_memory(path, "its content (" + std::to_string(text.size() + n) + " bytes so far)",
+                        double(text.size() + n));
+    text.append(buf, n);
+  }
   return text;
 }
+}  // namespace
 
 void read_input_blocks(const std::string& path, size_t block,
                        const std::function<void(std::string&)>& each) {
@@ -144,7 +165,9 @@ bool LineReader::next(std::string_view& line) {
 }
 
 void LineReader::fail(const std::string& what) const {
-  throw input_error(path_ + ":" + std::to_string(line_ > 0 ? line_ : 1) + ": " + what);
+  // the bytes of a line quoted in `what` escaped: a NUL no longer cuts the message, a control
+  // byte or a BOM shows as \xNN
+  throw input_error(printable(path_ + ":" + std::to_string(line_ > 0 ? line_ : 1) + ": " + what));
 }
 
 }  // namespace lockstep

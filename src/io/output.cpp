@@ -107,6 +107,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)), impl_(std::ma
   Impl& m = *impl_;
   bool to_stdout = false;
   struct stat st {};
+  if (path_.empty()) throw input_error("output path is empty: cannot write");
   if (path_ == "-") {
     m.fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
     to_stdout = true;

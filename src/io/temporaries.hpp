@@ -1,10 +1,12 @@
 // Temporary files that an interrupted run must not leave behind (internal). The one output
 // writer (OutputFile) and the one atomic disk writer (disk_cache::write_atomic) register each
-// temporary while it exists; on SIGINT, SIGTERM or SIGHUP a handler unlinks every registered
-// path (unlink is async-signal-safe; nothing else is done there) and re-raises the signal with
-// its default action, so the process still ends as killed by it (a shell's 130, 143, 129).
-// The handler is installed on the first registration, and only for a signal whose action is
-// still the default: a program's own handler (Python's SIGINT) is left alone.
+// temporary while it exists; on SIGINT, SIGTERM, SIGHUP or SIGXFSZ (past `ulimit -f`) a handler
+// unlinks every registered path (unlink is async-signal-safe) and re-raises the signal with its
+// default action, so the process still ends as killed by it (a shell's 130, 143, 129).
+// The handler is (re)installed on every registration. A handler that was in place when this
+// library was loaded (Python's SIGINT) is left alone; one installed since (the OpenCL platform's:
+// PoCL's LLVM puts its own on these signals when it loads) is replaced, and called by ours once
+// the temporaries are removed, so that it still does its own cleaning up.
 #pragma once
 #include <string>
 
@@ -14,8 +16,8 @@ namespace lockstep::temporaries {
 int add(const std::string& path);
 /// Forgets a slot (after the temporary was renamed into place or removed). -1 is ignored.
 void remove(int slot);
-/// Installs the handler for each of SIGINT, SIGTERM, SIGHUP whose action is the default (add()
-/// does this once per process; a test's forked child calls it after resetting the signals).
+/// Installs the handler for each of SIGINT, SIGTERM, SIGHUP, SIGXFSZ as described above (add()
+/// does this each time; a test's forked child calls it after resetting the signals).
 void install_handlers();
 
 }  // namespace lockstep::temporaries

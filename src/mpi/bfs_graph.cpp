@@ -19,6 +19,7 @@
 #include "lockstep/generators.hpp"
 #include "lockstep/mpi/bfs.hpp"
 #include "mpi/mpi_type.hpp"
+#include "runtime/parallel_errors.hpp"
 
 namespace lockstep::mpi {
 
@@ -128,16 +129,20 @@ DistributedGraph rmat_graph(MPI_Comm comm, int32_t scale, int32_t edgefactor, ui
   const int64_t blocks = (m + kBlock - 1) / kBlock;
   // fn(u, v) for every edge of blocks [b0, b1) of kBlock edges, the blocks over the threads
   auto each_edge = [&](int64_t b0, int64_t b1, auto&& fn) {
+    ParallelErrors errors;
 #pragma omp parallel
     {
-      std::vector<int32_t> from(size_t(std::min(m, kBlock))), to(from.size());
+      std::vector<int32_t> from, to;
+      errors.run([&] { from.resize(size_t(std::min(m, kBlock))), to.resize(from.size()); });
 #pragma omp for schedule(dynamic, 1)
-      for (int64_t b = b0; b < b1; ++b) {
-        const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
-        gen::rmat_edges(scale, seed, begin, end, from.data(), to.data());
-        for (int64_t i = 0; i < end - begin; ++i) fn(from[size_t(i)], to[size_t(i)]);
-      }
+      for (int64_t b = b0; b < b1; ++b)
+        errors.run([&] {
+          const int64_t begin = b * kBlock, end = std::min(m, begin + kBlock);
+          gen::rmat_edges(scale, seed, begin, end, from.data(), to.data());
+          for (int64_t i = 0; i < end - begin; ++i) fn(from[size_t(i)], to[size_t(i)]);
+        });
     }
+    errors.rethrow();
   };
   // Every degree (both directions, repeats counted): each rank counts its share of the
   // blocks, one MPI_Allreduce sums them, so every rank picks the same vertex blocks.

@@ -34,10 +34,10 @@ namespace lockstep::mpi {
 template <typename T>
 std::string SpmvExchange<T>::waiting_for(const A& a) {
   std::string ranks = "rank";
-  for (size_t i = 0; i < a.sends_.size(); ++i)
-    if (!a.sent_[i]) ranks += " " + std::to_string(a.sends_[i].rank) + " (send)";
-  for (size_t j = 0; j < a.recvs_.size(); ++j)
-    if (!a.arrived_[j]) ranks += " " + std::to_string(a.recvs_[j].rank) + " (halo)";
+  for (size_t i = 0; i < a.s_->sends_.size(); ++i)
+    if (!a.s_->sent_[i]) ranks += " " + std::to_string(a.s_->sends_[i].rank) + " (send)";
+  for (size_t j = 0; j < a.s_->recvs_.size(); ++j)
+    if (!a.s_->arrived_[j]) ranks += " " + std::to_string(a.s_->recvs_[j].rank) + " (halo)";
   return ranks;
 }
 
@@ -47,45 +47,45 @@ std::string SpmvExchange<T>::waiting_for(const A& a) {
 // after it, 0.15 ms late at 4 ranks.)
 template <typename T>
 void SpmvExchange<T>::pack(A& a, cl::Buffer& x) {
-  a.pack_ = cl::Event();
-  if (a.send_index_.empty()) return;
-  cl::CommandQueue& q = a.queue_;
+  a.s_->pack_ = cl::Event();
+  if (a.s_->send_index_.empty()) return;
+  cl::CommandQueue& q = a.s_->queue_;
   Defines d;
   set_value_type<T>(d);
   cl::Kernel k = kernel(q, "halo.cl", "halo_pack", d);
-  const int count = int(a.send_index_.size());
-  set_args(k, count, a.send_index_dev_, x, a.send_dev_);
-  a.pack_ = launch(q, k, (size_t(count) + 63) / 64 * 64, 64);
+  const int count = int(a.s_->send_index_.size());
+  set_args(k, count, a.s_->send_index_dev_, x, a.s_->send_dev_);
+  a.s_->pack_ = launch(q, k, (size_t(count) + 63) / 64 * 64, 64);
 }
 
 template <typename T>
 void SpmvExchange<T>::start(A& a, cl::Buffer& x, bool packed) {
-  if (a.exchange_x_()) complete(a);  // another vector's exchange: its halo first
-  if (a.sends_.empty() && a.recvs_.empty()) return;
+  if (a.s_->exchange_x_()) complete(a);  // another vector's exchange: its halo first
+  if (a.s_->sends_.empty() && a.s_->recvs_.empty()) return;
   if (!packed) {
     pack(a, x);
-    check(a.queue_.flush(), "clFlush");
+    check(a.s_->queue_.flush(), "clFlush");
   }
   // The last exchange's uploads read their staging: they end before new halos land there,
   // and a same-host neighbour's slice is released for its next download.
-  for (size_t j = 0; j < a.recvs_.size(); ++j) {
+  for (size_t j = 0; j < a.s_->recvs_.size(); ++j) {
     release(a, j, true);
-    a.up_[j] = cl::Event(), a.released_[j] = 0, a.arrived_[j] = 0;
+    a.s_->up_[j] = cl::Event(), a.s_->released_[j] = 0, a.s_->arrived_[j] = 0;
   }
-  ++a.seq_;
-  for (size_t j = 0; j < a.recvs_.size(); ++j) {
-    const auto& r = a.recvs_[j];
-    a.recv_req_[j] = MPI_REQUEST_NULL;
+  ++a.s_->seq_;
+  for (size_t j = 0; j < a.s_->recvs_.size(); ++j) {
+    const auto& r = a.s_->recvs_[j];
+    a.s_->recv_req_[j] = MPI_REQUEST_NULL;
     if (!shared(a, r.rank))
-      MPI_Irecv(a.recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag, a.comm_,
-                &a.recv_req_[j]);
+      MPI_Irecv(a.s_->recv_host_.get() + r.offset, r.count, mpi_type<T>(), r.rank, kTag,
+                a.s_->comm_, &a.s_->recv_req_[j]);
   }
-  if (!a.send_index_.empty()) {
-    for (size_t i = 0; i < a.sends_.size(); ++i)
-      a.sent_[i] = 0, a.posted_[i] = 0, a.send_req_[i] = MPI_REQUEST_NULL;
+  if (!a.s_->send_index_.empty()) {
+    for (size_t i = 0; i < a.s_->sends_.size(); ++i)
+      a.s_->sent_[i] = 0, a.s_->posted_[i] = 0, a.s_->send_req_[i] = MPI_REQUEST_NULL;
     post_downloads(a);  // on the copy queue, behind the pack's event
   }
-  a.exchange_x_ = x;
+  a.s_->exchange_x_ = x;
   progress(a);
 }
 
@@ -94,70 +94,72 @@ void SpmvExchange<T>::start(A& a, cl::Buffer& x, bool packed) {
 template <typename T>
 bool SpmvExchange<T>::post_downloads(A& a) {
   bool moved = false;
-  std::vector<cl::Event> wait{a.pack_};
-  for (size_t i = 0; i < a.sends_.size(); ++i) {
-    const auto& s = a.sends_[i];
+  std::vector<cl::Event> wait{a.s_->pack_};
+  for (size_t i = 0; i < a.s_->sends_.size(); ++i) {
+    const auto& s = a.s_->sends_[i];
     const bool shm = shared(a, s.rank);
     // A same-host slice's half was last read by the upload of exchange seq - 2.
-    if (a.posted_[i] || (shm && !a.shm_->consumed(s.rank, a.seq_ < 2 ? 0 : a.seq_ - 2))) continue;
-    T* staging = shm ? static_cast<T*>(a.shm_->send_area(a.seq_)) : a.send_host_.get();
-    check(a.copy_queue_.enqueueReadBuffer(a.send_dev_, CL_FALSE, size_t(s.offset) * sizeof(T),
-                                          size_t(s.count) * sizeof(T), staging + s.offset, &wait,
-                                          &a.down_[i]),
+    if (a.s_->posted_[i] ||
+        (shm && !a.s_->shm_->consumed(s.rank, a.s_->seq_ < 2 ? 0 : a.s_->seq_ - 2)))
+      continue;
+    T* staging = shm ? static_cast<T*>(a.s_->shm_->send_area(a.s_->seq_)) : a.s_->send_host_.get();
+    check(a.s_->copy_queue_.enqueueReadBuffer(
+              a.s_->send_dev_, CL_FALSE, size_t(s.offset) * sizeof(T), size_t(s.count) * sizeof(T),
+              staging + s.offset, &wait, &a.s_->down_[i]),
           "clEnqueueReadBuffer");
-    a.posted_[i] = 1, moved = true;
+    a.s_->posted_[i] = 1, moved = true;
   }
-  if (moved) check(a.copy_queue_.flush(), "clFlush");
+  if (moved) check(a.s_->copy_queue_.flush(), "clFlush");
   return moved;
 }
 
 // A same-host halo's upload ended (or, `wait`, is waited for): its slice is the sender's again.
 template <typename T>
 void SpmvExchange<T>::release(A& a, size_t j, bool wait) {
-  cl::Event& e = a.up_[j];
-  if (a.released_[j] || !e()) return;
+  cl::Event& e = a.s_->up_[j];
+  if (a.s_->released_[j] || !e()) return;
   if (wait)
     check(e.wait(), "clWaitForEvents");
   else if (!done(e))
     return;
-  if (shared(a, a.recvs_[j].rank)) a.shm_->post_consumed(a.recvs_[j].rank, a.seq_);
-  a.released_[j] = 1;
+  if (shared(a, a.s_->recvs_[j].rank)) a.s_->shm_->post_consumed(a.s_->recvs_[j].rank, a.s_->seq_);
+  a.s_->released_[j] = 1;
 }
 
 // Downloads whose staging came free, sends whose downloads ended, uploads of halos that
 // arrived, slices whose uploads ended; true when it moved something.
 template <typename T>
 bool SpmvExchange<T>::progress(A& a) {
-  bool moved = a.shm_ && post_downloads(a);
-  for (size_t i = 0; i < a.sends_.size(); ++i)
-    if (a.posted_[i] && !a.sent_[i] && done(a.down_[i])) {
-      const auto& s = a.sends_[i];
+  bool moved = a.s_->shm_ && post_downloads(a);
+  for (size_t i = 0; i < a.s_->sends_.size(); ++i)
+    if (a.s_->posted_[i] && !a.s_->sent_[i] && done(a.s_->down_[i])) {
+      const auto& s = a.s_->sends_[i];
       if (shared(a, s.rank))
-        a.shm_->post_ready(s.rank, a.seq_);
+        a.s_->shm_->post_ready(s.rank, a.s_->seq_);
       else
-        MPI_Isend(a.send_host_.get() + s.offset, s.count, mpi_type<T>(), s.rank, kTag, a.comm_,
-                  &a.send_req_[i]);
-      a.sent_[i] = 1, moved = true;
+        MPI_Isend(a.s_->send_host_.get() + s.offset, s.count, mpi_type<T>(), s.rank, kTag,
+                  a.s_->comm_, &a.s_->send_req_[i]);
+      a.s_->sent_[i] = 1, moved = true;
     }
   bool mpi_recv = false;
-  for (size_t j = 0; j < a.recvs_.size(); ++j) {
-    const int src = a.recvs_[j].rank;
+  for (size_t j = 0; j < a.s_->recvs_.size(); ++j) {
+    const int src = a.s_->recvs_[j].rank;
     if (!shared(a, src)) {
-      mpi_recv = mpi_recv || a.recv_req_[j] != MPI_REQUEST_NULL;
-    } else if (!a.arrived_[j] && a.shm_->ready(src, a.seq_)) {
+      mpi_recv = mpi_recv || a.s_->recv_req_[j] != MPI_REQUEST_NULL;
+    } else if (!a.s_->arrived_[j] && a.s_->shm_->ready(src, a.s_->seq_)) {
       upload(a, int(j)), moved = true;
-    } else if (a.arrived_[j]) {
+    } else if (a.s_->arrived_[j]) {
       release(a, j, false);
     }
   }
   if (!mpi_recv) {  // MPI's own progress (a reduction in flight) without a receive to test
     int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, a.comm_, &flag, MPI_STATUS_IGNORE);
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, a.s_->comm_, &flag, MPI_STATUS_IGNORE);
     return moved;
   }
-  std::vector<int> arrived(a.recvs_.size());
+  std::vector<int> arrived(a.s_->recvs_.size());
   int count = 0;
-  MPI_Testsome(int(a.recv_req_.size()), a.recv_req_.data(), &count, arrived.data(),
+  MPI_Testsome(int(a.s_->recv_req_.size()), a.s_->recv_req_.data(), &count, arrived.data(),
                MPI_STATUSES_IGNORE);
   for (int j = 0; j < count && count != MPI_UNDEFINED; ++j) upload(a, arrived[size_t(j)]);
   return moved || (count != MPI_UNDEFINED && count > 0);
@@ -165,15 +167,15 @@ bool SpmvExchange<T>::progress(A& a) {
 
 template <typename T>
 void SpmvExchange<T>::upload(A& a, int peer) {
-  const auto& r = a.recvs_[size_t(peer)];
-  const T* from = shared(a, r.rank) ? static_cast<const T*>(a.shm_->from(r.rank, a.seq_))
-                                    : a.recv_host_.get() + r.offset;
-  check(a.copy_queue_.enqueueWriteBuffer(
-            a.exchange_x_, CL_FALSE, size_t(a.local_cols() + r.offset) * sizeof(T),
-            size_t(r.count) * sizeof(T), from, nullptr, &a.up_[size_t(peer)]),
+  const auto& r = a.s_->recvs_[size_t(peer)];
+  const T* from = shared(a, r.rank) ? static_cast<const T*>(a.s_->shm_->from(r.rank, a.s_->seq_))
+                                    : a.s_->recv_host_.get() + r.offset;
+  check(a.s_->copy_queue_.enqueueWriteBuffer(
+            a.s_->exchange_x_, CL_FALSE, size_t(a.local_cols() + r.offset) * sizeof(T),
+            size_t(r.count) * sizeof(T), from, nullptr, &a.s_->up_[size_t(peer)]),
         "clEnqueueWriteBuffer");
-  check(a.copy_queue_.flush(), "clFlush");
-  a.arrived_[size_t(peer)] = 1;
+  check(a.s_->copy_queue_.flush(), "clFlush");
+  a.s_->arrived_[size_t(peer)] = 1;
 }
 
 // Every send posted, every halo arrived and its upload enqueued, every send complete.
@@ -182,17 +184,17 @@ void SpmvExchange<T>::complete(A& a) {
   poll_until(a, [&] { return all_sent(a) && all_arrived(a); });
   for (;;) {
     int peer = MPI_UNDEFINED;
-    MPI_Waitany(int(a.recv_req_.size()), a.recv_req_.data(), &peer, MPI_STATUS_IGNORE);
+    MPI_Waitany(int(a.s_->recv_req_.size()), a.s_->recv_req_.data(), &peer, MPI_STATUS_IGNORE);
     if (peer == MPI_UNDEFINED) break;
     upload(a, peer);
   }
-  MPI_Waitall(int(a.send_req_.size()), a.send_req_.data(), MPI_STATUSES_IGNORE);
-  a.exchange_x_ = cl::Buffer();
+  MPI_Waitall(int(a.s_->send_req_.size()), a.s_->send_req_.data(), MPI_STATUSES_IGNORE);
+  a.s_->exchange_x_ = cl::Buffer();
 }
 
 template <typename T>
 void SpmvExchange<T>::wait(A& a, const cl::Event& e) {
-  poll_until(a, [&] { return !a.exchange_x_() || done(e); });
+  poll_until(a, [&] { return !a.s_->exchange_x_() || done(e); });
   check(e.wait(), "clWaitForEvents");
 }
 
@@ -200,18 +202,18 @@ void SpmvExchange<T>::wait(A& a, const cl::Event& e) {
 // in flight (start() completes another vector's first).
 template <typename T>
 void SpmvExchange<T>::await(A& a, cl::Buffer& x) {
-  if (a.exchange_x_() != x()) start(a, x);
-  if (a.exchange_x_()) complete(a);
+  if (a.s_->exchange_x_() != x()) start(a, x);
+  if (a.s_->exchange_x_()) complete(a);
   order_uploads(a);
 }
 
 template <typename T>
 void SpmvExchange<T>::order_uploads(A& a) {
   std::vector<cl::Event> copies;
-  for (const cl::Event& e : a.up_)
+  for (const cl::Event& e : a.s_->up_)
     if (e()) copies.push_back(e);
   if (!copies.empty())
-    check(a.queue_.enqueueBarrierWithWaitList(&copies), "clEnqueueBarrierWithWaitList");
+    check(a.s_->queue_.enqueueBarrierWithWaitList(&copies), "clEnqueueBarrierWithWaitList");
 }
 
 template struct SpmvExchange<float>;

@@ -36,7 +36,7 @@ const DeviceCsr<T>* DistributedSpace<T>::local_matrix() const {
 }
 
 template <typename T>
-typename CgSpace<T>::Parts DistributedSpace<T>::local_parts() const {
+typename DistributedSpace<T>::Parts DistributedSpace<T>::local_parts() const {
   if (local_matrix() || a_.early_rows() != a_.local_rows() - a_.interior_rows()) return {};
   return {&a_.interior(), &a_.boundary()};
 }

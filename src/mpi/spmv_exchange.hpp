@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-#include "lockstep/mpi/distributed_csr.hpp"
+#include "mpi/csr_state.hpp"
 #include "mpi/shared_halo.hpp"
 
 namespace lockstep::mpi {
@@ -23,15 +23,15 @@ struct SpmvExchange {
     return status == CL_COMPLETE;
   }
   static bool all_sent(const A& a) {
-    return std::all_of(a.sent_.begin(), a.sent_.end(), [](char c) { return c != 0; });
+    return std::all_of(a.s_->sent_.begin(), a.s_->sent_.end(), [](char c) { return c != 0; });
   }
   // The host's polling loop (HaloWait): progress, else a pause; nothing moving for 120 s (a
   // neighbour that stopped: its flag never comes) is an error naming the ranks waited for,
   // never a silent hang (a failed rank ends the job: the CLI aborts on such errors).
   template <typename Done>
   static void poll_until(A& a, Done done) {
-    HaloWait wait(a.cpu_);
-    wait.start("halo exchange " + std::to_string(a.seq_));
+    HaloWait wait(a.s_->cpu_);
+    wait.start("halo exchange " + std::to_string(a.s_->seq_));
     while (!done()) {
       if (progress(a))
         wait.progress();
@@ -41,10 +41,10 @@ struct SpmvExchange {
   }
   static std::string waiting_for(const A& a);  // "rank 1 (send) 2 (halo)": what is not done
 
-  static bool shared(const A& a, int rank) { return a.shm_ && a.shm_->local(rank); }
+  static bool shared(const A& a, int rank) { return a.s_->shm_ && a.s_->shm_->local(rank); }
   static bool all_arrived(const A& a) {
-    for (size_t j = 0; j < a.recvs_.size(); ++j)
-      if (!a.arrived_[j] && shared(a, a.recvs_[j].rank)) return false;
+    for (size_t j = 0; j < a.s_->recvs_.size(); ++j)
+      if (!a.s_->arrived_[j] && shared(a, a.s_->recvs_[j].rank)) return false;
     return true;
   }
 

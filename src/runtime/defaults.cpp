@@ -1,111 +1,175 @@
-// The defaults table (defaults.hpp). Each entry's source measurement is in BENCHMARKS.md,
-// "Defaults as data"; tools/bench/fit_spmv_rule.py prints a new "spmv" entry from tuning data.
+// The defaults table (defaults.hpp): every rule's entries, each with the benchmark command
+// whose measurement it holds (BENCHMARKS.md, "Defaults as data", gives the numbers);
+// tools/bench/fit_spmv_rule.py prints a new "spmv" entry from tuning data.
 #include "runtime/defaults.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <limits>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <stdexcept>
-#include <tuple>
 
 namespace lockstep::defaults {
 
 namespace {
-const Key kPortable{}, kGpu{"GPU", "", "", ""}, kNvidiaGpu{"GPU", "nvidia", "", ""};
+const Key kPortable{}, kGpu{"GPU", "", "", ""};
+const Key kNvidiaWarps{"GPU", "nvidia", "", "", 32};  // PTX that needs 32-lane warps
 }  // namespace
 
-const std::vector<Entry>& table() {
-  static const std::vector<Entry> t = {
-      // Radix sort. Portable: CPU devices (long serial runs per work-item, no look-back: groups
-      // that share an OS thread must not spin on each other). GPUs: counters per work-item.
-      // NVIDIA (32-lane warps): PTX match ranking, Onesweep's own tile shape (H100/H200).
+template <>
+const std::vector<Entry<Radix>>& table() {
+  using R = Radix;
+  static const std::vector<Entry<Radix>> t = {
+      // CPU devices: long serial runs per work-item, no look-back (groups that share an OS thread
+      // must not spin on each other).
       {kPortable,
-       "radix",
-       {{"match", "0"},
-        {"local_size", "16"},
-        {"items", "128"},
-        {"items_pairs", "128"},
-        {"items_64", "128"},
-        {"items_64_pairs", "128"},
-        {"pass_local_size", "0"},
-        {"pass_local_size_pairs", "0"},
-        {"pass_items", "0"},
-        {"pass_items_pairs", "0"},
-        {"pass_items_64", "0"},
-        {"pass_items_64_pairs", "0"},
-        {"small_items", "512"},
-        {"min_tiles_per_cu", "0"},
-        {"min_tiles_per_cu_pairs", "0"},
-        {"chained", "0"},
-        {"private_counts", "1"}}},
+       "tools/bench/sort.sh on PoCL (radix against bitonic, 4096 and 100003 pairs)",
+       {set(&R::match, 0), set(&R::local_size, 16), set(&R::items, {128, 128, 128, 128}),
+        set(&R::pass_local_size, {0, 0}), set(&R::pass_items, {0, 0, 0, 0}),
+        set(&R::small_items, 512), set(&R::min_tiles_per_cu, {0, 0}), set(&R::chained, false),
+        set(&R::private_counts, true)}},
+      // Other GPUs: counters per work-item, so few work-items fit.
       {kGpu,
-       "radix",
-       {{"local_size", "64"},
-        {"items", "16"},
-        {"items_pairs", "16"},
-        {"items_64", "16"},
-        {"items_64_pairs", "16"},
-        {"small_items", "16"},
-        {"chained", "1"},
-        {"private_counts", "0"}}},
-      {kNvidiaGpu,
-       "radix",
-       {{"match", "1"},
-        {"local_size", "256"},
-        {"items", "20"},
-        {"items_pairs", "24"},
-        {"items_64", "14"},
-        {"items_64_pairs", "14"},
-        {"pass_local_size", "512"},
-        {"pass_local_size_pairs", "384"},
-        {"pass_items", "22"},
-        {"pass_items_pairs", "20"},
-        {"pass_items_64", "10"},
-        {"pass_items_64_pairs", "12"},
-        {"small_items", "32"},
-        {"min_tiles_per_cu", "1"},
-        {"min_tiles_per_cu_pairs", "2"}}},
-      // SpMV's untuned rule (tools/bench/fit_spmv_rule.py, H100 fp64 tuning data;
-      // BENCHMARKS.md, "Defaults as data").
-      // CPUs: one row per work-item vectorises best.
+       "unmeasured (the AMD/Intel compile pass of .ci/run builds it)",
+       {set(&R::local_size, 64), set(&R::items, {16, 16, 16, 16}), set(&R::small_items, 16),
+        set(&R::chained, true), set(&R::private_counts, false)}},
+      // NVIDIA, 32-lane warps: PTX match ranking, Onesweep's own tile shape (H100/H200).
+      {kNvidiaWarps,
+       "tools/bench/sort.sh, H100 and H200 (BENCHMARKS.md, Sorting)",
+       {set(&R::match, 1), set(&R::local_size, 256), set(&R::items, {20, 24, 14, 14}),
+        set(&R::pass_local_size, {512, 384}), set(&R::pass_items, {22, 20, 10, 12}),
+        set(&R::small_items, 32), set(&R::min_tiles_per_cu, {1, 2})}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Sort>>& table() {
+  static const std::vector<Entry<Sort>> t = {
       {kPortable,
-       "spmv",
-       {{"group_bits", "8"},
-        {"local_entries", "4"},
-        {"contiguous", "0.15"},
-        {"max_per_row", "16"},
-        {"small_div", "2"},
-        {"resident_per_unit", "2048"},
-        {"merge_items", "7"},
-        {"one_row_per_item", "1"}}},
-      {kGpu, "spmv", {{"one_row_per_item", "0"}}},
-      // APSP: tile 32 and K * tile = 128 everywhere; GPUs widen the generalized bulk's micro-tile
-      // without paths (8 x 8, unrolled twice, next phases overlapped on a second queue).
+       "tools/bench/sort.sh on PoCL (radix: no global barrier spinning on the host's cores)",
+       {set(&Sort::persistent, false), set(&Sort::persistent_min, size_t(2048))}},
+      {kGpu, "tools/bench/sort.sh, H100 (BENCHMARKS.md, Sorting)", {set(&Sort::persistent, true)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Spmv>>& table() {
+  using S = Spmv;
+  static const std::vector<Entry<Spmv>> t = {
       {kPortable,
-       "apsp",
-       {{"tile", "32"},
-        {"k_span", "128"},
-        {"thread_tile", "4"},
-        {"thread_tile_wide", "4"},
-        {"unroll_wide", "0"},
-        {"overlap_wide", "-1"}}},
-      {kGpu, "apsp", {{"thread_tile_wide", "8"}, {"unroll_wide", "2"}, {"overlap_wide", "1"}}},
-      // BFS auto: no whole-graph multi and no whole-graph CPU rule on CPU devices (-1: off).
+       "tools/bench/fit_spmv_rule.py on `SWEEP=1 tools/bench/spmv.sh` tuning data (H100 fp64)",
+       {set(&S::local_size_bits, 8), set(&S::local_entries, 4.0), set(&S::contiguous, 0.15),
+        set(&S::max_per_row, 16), set(&S::small_div, 2.0), set(&S::resident_per_unit, 2048),
+        set(&S::merge_items, 7), set(&S::one_row_per_item, true)}},
+      {kGpu, "tools/bench/spmv.sh", {set(&S::one_row_per_item, false)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Spmm>>& table() {
+  using S = Spmm;
+  static const std::vector<Entry<Spmm>> t = {
       {kPortable,
-       "bfs",
-       {{"lb_edges_per_multi", "2"},
-        {"lb_degree_per_wave", "0.25"},
-        {"multi_work", "-1"},
-        {"cpu_graph_edges_per_thread", "-1"}}},
-      {kGpu, "bfs", {{"multi_work", "256"}, {"cpu_graph_edges_per_thread", "16384"}}},
-      // The default barrier: `lock` up to lock_groups_per_cu groups per compute unit, `beyond`
-      // above (portable: lock at any count).
-      {kPortable, "barrier", {{"lock_groups_per_cu", "1048576"}, {"beyond", "lock"}}},
-      {kGpu, "barrier", {{"lock_groups_per_cu", "2"}, {"beyond", "grouped-lock"}}},
+       "tools/bench/spmv.sh spmm on PoCL (fewer, longer lanes)",
+       {set(&S::local_size, 256), set(&S::team_max, 32), set(&S::chunks_per_lane, 4),
+        set(&S::merge_column_lanes, false), set(&S::merge_team_max, 16), set(&S::merge_long_k, 16),
+        set(&S::merge_long_items, 4), set(&S::col_major_transpose, false)}},
+      // Column-major through row-major copies: rmat21 float k = 4..32 on the H200, 1.9-7.6x
+      // cuSPARSE against 0.70-0.82x for the column-major kernel (tools/bench/anchors.sh).
+      {kGpu,
+       "`lockstep tune spmm` on rmat21, k = 4, 8, 16, 32 (H100; BENCHMARKS.md, SpMV and SpMM); "
+       "tools/bench/anchors.sh ROWS=spmm (H200)",
+       {set(&S::chunks_per_lane, 1), set(&S::merge_column_lanes, true),
+        set(&S::col_major_transpose, true)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Apsp>>& table() {
+  using A = Apsp;
+  static const std::vector<Entry<Apsp>> t = {
+      {kPortable,
+       "tools/bench/apsp.sh (n = 8192 f32 tile x K sweep, H100 and PoCL)",
+       {set(&A::tile, 32), set(&A::k_span, 128), set(&A::thread_tile, 4),
+        set(&A::thread_tile_wide, 4), set(&A::unroll_wide, 0), set(&A::overlap_wide, -1)}},
+      {kGpu,
+       "tools/bench/apsp.sh SET=micro",
+       {set(&A::thread_tile_wide, 8), set(&A::unroll_wide, 2), set(&A::overlap_wide, 1)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Bfs>>& table() {
+  using B = Bfs;
+  static const std::vector<Entry<Bfs>> t = {
+      {kPortable,
+       "tools/bench/bfs.sh on PoCL (wiki-Vote: multi 28.8 ms, per level 1.5 ms)",
+       {set(&B::lb_edges_per_multi, 2), set(&B::lb_degree_per_wave, 0.25),
+        set(&B::multi_work, -1.0), set(&B::cpu_graph_edges_per_thread, -1LL)}},
+      {kGpu,
+       "tools/bench/bfs.sh (the shared graphs, RMAT 22, the 2048 grid; H100)",
+       {set(&B::multi_work, 256.0), set(&B::cpu_graph_edges_per_thread, 16384LL)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<BarrierDefault>>& table() {
+  using B = BarrierDefault;
+  static const std::vector<Entry<BarrierDefault>> t = {
+      {kPortable,
+       "lockstep bench-barrier on PoCL (few groups: lock)",
+       {set(&B::lock_groups_per_cu, 1048576.0), set(&B::beyond, Barrier::lock)}},
+      {kGpu,
+       "tools/bench/barrier.sh (H100, 132 x 256 to 1056 x 256 groups)",
+       {set(&B::lock_groups_per_cu, 2.0), set(&B::beyond, Barrier::grouped_lock)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Search>>& table() {
+  using S = Search;
+  static const std::vector<Entry<Search>> t = {
+      {kPortable,
+       "tools/bench/search.sh on PoCL",
+       {set(&S::local_size, 64), set(&S::stripe, 16), set(&S::skew_residues, 0.0),
+        set(&S::skew_stripe, 32), set(&S::ends_local, 16), set(&S::ends_rows, 4)}},
+      // 64 rows a work-item (H100, proteins: 842 GCUPS, 32 rows 773); from 10^8 residues 32 rows
+      // and skew (5 x 10^8 residues: 5.02-5.07 TCUPS against 4.74-4.77 on the H100 and H200; the
+      // 9 x 10^6-residue example database 3.58-3.59 against 3.75, so it stays 64 plain).
+      {kGpu,
+       "tools/bench/search.sh, H100 and H200 (BENCHMARKS.md, Database search)",
+       {set(&S::local_size, 128), set(&S::stripe, 64), set(&S::skew_residues, 1e8),
+        set(&S::ends_local, 64), set(&S::ends_rows, 8)}},
+  };
+  return t;
+}
+
+template <>
+const std::vector<Entry<Align>>& table() {
+  using A = Align;
+  static const std::vector<Entry<Align>> t = {
+      // PoCL: small groups (its work-group barrier is a loop over work-items).
+      {kPortable,
+       "tools/bench/align.sh on PoCL",
+       {set(&A::barrier, {32, 4, 0, 0}), set(&A::dna, {32, 4, 256, 0}),
+        set(&A::dna_long, {32, 4, 256, 0}), set(&A::protein, {32, 4, 256, 0}),
+        set(&A::barrier_cols_per_tile, 128), set(&A::barrier_tile_min, 256),
+        set(&A::barrier_tile_max, 256), set(&A::long_pair_rows, size_t(500000)),
+        set(&A::dna_alphabet, 5)}},
+      // Barrier: 256 x 8 (blocks of 2048 rows), tiles m / 128 columns within [256, 2048], so a
+      // diagonal holds work but the per-tile skew of T steps stays small. Pipeline, DNA: below
+      // long_pair_rows 256 x 8 publishing every 128 columns in 32 bits (200k x 180k: 404 GCUPS
+      // on the H100 against 314 in the long pair's shape); from it 128 x 8 (the 16-bit kernel
+      // stacks two: 16 rows) every 64 columns (10^6 x 10^6: 1336 GCUPS against 1196 at 128 x
+      // 16, 1344 at 256 x 8). Larger alphabets 64 x 16 every 64 columns (short fill).
+      {kGpu,
+       "tools/bench/align.sh, H100 (BENCHMARKS.md, Alignment)",
+       {set(&A::barrier, {256, 8, 0, 0}), set(&A::dna, {256, 8, 128, 32}),
+        set(&A::dna_long, {128, 8, 64, 0}), set(&A::protein, {64, 16, 64, 0}),
+        set(&A::barrier_tile_max, 2048)}},
   };
   return t;
 }
@@ -119,68 +183,42 @@ std::string architecture_of(const DeviceInfo& d) {
 }
 
 Key key_of(const DeviceInfo& d) {
-  return {d.is_gpu() ? "GPU" : "CPU", to_string(d.vendor_id()), architecture_of(d), d.name};
+  return {d.is_gpu() ? "GPU" : "CPU", to_string(d.vendor_id()), architecture_of(d), d.name,
+          d.wave_width};
 }
 
-Values Values::resolve(const Key& key, const std::string& rule) {
+template <typename Rule>
+Rule lookup(const Key& key) {
   auto fits = [](const std::string& field, const std::string& value) {
     return field.empty() || field == value;
   };
-  std::map<std::string, std::pair<int, std::string>> best;  // name -> (rank, value)
-  for (const Entry& e : table()) {
-    if (e.rule != rule || !fits(e.key.type, key.type) || !fits(e.key.vendor, key.vendor) ||
-        !fits(e.key.architecture, key.architecture) || !fits(e.key.device, key.device))
-      continue;
-    // CLBlast's order: device, architecture, vendor, then the device type, then portable.
-    const int rank = (e.key.device.empty() ? 0 : 8) + (e.key.architecture.empty() ? 0 : 4) +
-                     (e.key.vendor.empty() ? 0 : 2) + (e.key.type.empty() ? 0 : 1);
-    for (const auto& [name, value] : e.values) {
-      auto it = best.find(name);
-      if (it == best.end() || rank > it->second.first) best[name] = {rank, value};
-    }
-  }
-  Values v;
-  for (const auto& [name, ranked] : best) {
-    v.text_.emplace_back(name, ranked.second);
-    // from_chars: "0.15" whatever the process's locale, and no iostreams (a std::istringstream
-    // here crashed the Python module
-    // beside NVIDIA's driver)
-    const std::string& t = ranked.second;
-    double x = std::numeric_limits<double>::quiet_NaN();
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (ec != std::errc() || end != t.data() + t.size())
-      x = std::numeric_limits<double>::quiet_NaN();
-    v.number_.push_back(x);
-  }
-  v.rule_ = rule;
-  return v;
+  // CLBlast's order: device, architecture, vendor (at a wave width, then any), type, portable.
+  auto rank = [](const Key& k) {
+    return (k.device.empty() ? 0 : 16) + (k.architecture.empty() ? 0 : 8) +
+           (k.vendor.empty() ? 0 : 4) + (k.wave_width ? 2 : 0) + (k.type.empty() ? 0 : 1);
+  };
+  std::vector<const Entry<Rule>*> apply;
+  for (const Entry<Rule>& e : table<Rule>())
+    if (fits(e.key.type, key.type) && fits(e.key.vendor, key.vendor) &&
+        fits(e.key.architecture, key.architecture) && fits(e.key.device, key.device) &&
+        (!e.key.wave_width || e.key.wave_width == key.wave_width))
+      apply.push_back(&e);
+  std::stable_sort(apply.begin(), apply.end(),
+                   [&](const auto* a, const auto* b) { return rank(a->key) < rank(b->key); });
+  Rule r;
+  for (const Entry<Rule>* e : apply)
+    for (const auto& value : e->values) value(r);
+  return r;
 }
 
-const Values& values(const Key& key, const std::string& rule) {
-  static std::mutex mutex;
-  static std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>,
-                  std::unique_ptr<Values>>
-      cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[{key.type, key.vendor, key.architecture, key.device, rule}];
-  if (!slot) slot = std::make_unique<Values>(Values::resolve(key, rule));
-  return *slot;
-}
-
-size_t Values::find(const std::string& name) const {
-  auto it = std::lower_bound(text_.begin(), text_.end(), name,
-                             [](const auto& e, const std::string& n) { return e.first < n; });
-  if (it == text_.end() || it->first != name)
-    throw std::logic_error("defaults: no portable value for " + rule_ + "." + name);
-  return size_t(it - text_.begin());
-}
-
-const std::string& Values::text(const std::string& name) const { return text_[find(name)].second; }
-
-double Values::number(const std::string& name) const {
-  const double x = number_[find(name)];
-  if (std::isnan(x)) throw std::logic_error("defaults: " + rule_ + "." + name + " is not a number");
-  return x;
-}
+template Radix lookup<Radix>(const Key&);
+template Sort lookup<Sort>(const Key&);
+template Spmv lookup<Spmv>(const Key&);
+template Spmm lookup<Spmm>(const Key&);
+template Apsp lookup<Apsp>(const Key&);
+template Bfs lookup<Bfs>(const Key&);
+template BarrierDefault lookup<BarrierDefault>(const Key&);
+template Search lookup<Search>(const Key&);
+template Align lookup<Align>(const Key&);
 
 }  // namespace lockstep::defaults

@@ -1,4 +1,5 @@
 // Device discovery and choice, and the Context (device + context + profiling queue).
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "lockstep/runtime.hpp"
+#include "runtime/disk_cache.hpp"
 #include "runtime/environment.hpp"
 
 namespace lockstep {
@@ -78,6 +80,16 @@ unsigned vendor_wave_width(Vendor v, bool gpu) {
   return v == Vendor::nvidia ? 32 : v == Vendor::amd ? 64 : 1;
 }
 
+// Under `ulimit -v` an OpenCL driver may fail to start (its compiler, its threads' stacks): it
+// then lists no device, or fails with CL_OUT_OF_HOST_MEMORY, and the limit is the likelier
+// cause. "" without a limit.
+static std::string address_space_note() {
+  struct rlimit lim {};
+  if (::getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return "";
+  return "; the address space is limited to " + std::to_string(lim.rlim_cur >> 20) +
+         " MiB (ulimit -v), which may be too little for the OpenCL driver to start";
+}
+
 std::vector<cl::Device> all_devices() {
   std::vector<cl::Platform> platforms;
   cl_int err = cl::Platform::get(&platforms);
@@ -88,6 +100,8 @@ std::vector<cl::Device> all_devices() {
     std::vector<cl::Device> ds;
     err = p.getDevices(CL_DEVICE_TYPE_ALL, &ds);
     if (err == CL_DEVICE_NOT_FOUND) continue;
+    if (err == CL_OUT_OF_HOST_MEMORY && !address_space_note().empty())
+      throw input_error("listing the OpenCL devices: out of host memory" + address_space_note());
     check(err, "clGetDeviceIDs");
     out.insert(out.end(), ds.begin(), ds.end());
   }
@@ -157,7 +171,7 @@ DeviceInfo describe(const cl::Device& d) {
         clGetDeviceInfo(d(), 0x4001, sizeof minor, &minor, nullptr) == CL_SUCCESS)
       i.nv_cc_major = int(major), i.nv_cc_minor = int(minor);
   }
-  i.dpx = i.is_nvidia() && i.nv_cc_major >= 9 && !env::is_zero("LOCKSTEP_DPX");
+  i.dpx = i.is_nvidia() && i.nv_cc_major >= 9 && env::dpx_level() > 0;
   auto all = all_devices();
   for (size_t k = 0; k < all.size(); ++k)
     if (all[k]() == d()) i.index = int(k);
@@ -166,22 +180,13 @@ DeviceInfo describe(const cl::Device& d) {
 
 std::string no_device_message() {
   std::string msg = "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)";
+  msg += address_space_note();
   // PoCL offers no device when it cannot create its kernel cache: name that folder.
-  std::string dir, from;
-  if (const char* p = std::getenv("POCL_CACHE_DIR"); p && *p)
-    dir = p, from = "POCL_CACHE_DIR";
-  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    dir = std::string(x) + "/pocl", from = "XDG_CACHE_HOME";
-  else if (const char* h = std::getenv("HOME"); h && *h)
-    dir = std::string(h) + "/.cache/pocl", from = "HOME";
+  const char* pocl = std::getenv("POCL_CACHE_DIR");
+  const auto [dir, from] = disk_cache::cache_root(
+      pocl ? std::optional<std::string>(pocl) : std::nullopt, "POCL_CACHE_DIR", "pocl");
   if (dir.empty()) return msg;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  std::string why;
-  if (!std::filesystem::is_directory(dir))
-    why = ec ? ec.message() : "not a directory";
-  else if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    why = std::strerror(errno);
+  const std::string why = disk_cache::why_unusable(dir);
   if (!why.empty())
     msg += "; PoCL's kernel cache directory " + dir + " (from " + from + ") is unusable (" + why +
            "), and PoCL then lists no device: point POCL_CACHE_DIR or XDG_CACHE_HOME at a "

@@ -25,14 +25,7 @@ namespace fs = std::filesystem;
 namespace lockstep {
 
 std::string cache_directory() {
-  std::string root, from;
-  if (const auto d = env::value("LOCKSTEP_CACHE_DIR")) {
-    root = *d, from = "LOCKSTEP_CACHE_DIR";
-  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
-    root = (fs::path(x) / "lockstep").string(), from = "XDG_CACHE_HOME";
-  } else if (const char* h = std::getenv("HOME"); h && *h) {
-    root = (fs::path(h) / ".cache" / "lockstep").string(), from = "HOME";
-  }
+  const auto [root, from] = disk_cache::lockstep_root();
   if (root.empty()) return {};
   // The root must be (or become) a writable directory; otherwise one warning, and every cache
   // runs without its disk level. Checked once per process and root (create_directories, stat
@@ -42,15 +35,7 @@ std::string cache_directory() {
   static std::map<std::string, bool> usable;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = usable.find(root); it != usable.end()) return it->second ? root : std::string();
-  std::error_code ec;
-  fs::create_directories(root, ec);
-  std::string why;
-  if (ec && !fs::is_directory(root))
-    why = ec.message();
-  else if (!fs::is_directory(root))
-    why = "not a directory";
-  else if (access(root.c_str(), W_OK | X_OK) != 0)
-    why = std::strerror(errno);
+  const std::string why = disk_cache::why_unusable(root);
   usable[root] = why.empty();
   if (why.empty()) return root;
   std::cerr << "lockstep: warning: cache directory " << root << " (from " << from
@@ -59,6 +44,30 @@ std::string cache_directory() {
 }
 
 namespace disk_cache {
+
+CacheRoot cache_root(const std::optional<std::string>& own, const char* own_name, const char* app) {
+  if (own && !own->empty()) return {*own, own_name};
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return {(fs::path(x) / app).string(), "XDG_CACHE_HOME"};
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return {(fs::path(h) / ".cache" / app).string(), "HOME"};
+  return {};
+}
+
+CacheRoot lockstep_root() {
+  return cache_root(env::value("LOCKSTEP_CACHE_DIR"), "LOCKSTEP_CACHE_DIR", "lockstep");
+}
+
+std::string why_unusable(const std::string& dir) {
+  std::error_code ec, dir_ec;
+  fs::create_directories(dir, ec);
+  const bool is_dir = fs::is_directory(dir, dir_ec);  // (no throw: a symbolic link loop, ...)
+  if (ec && !is_dir) return ec.message();
+  if (dir_ec) return dir_ec.message();
+  if (!is_dir) return "not a directory";
+  if (access(dir.c_str(), W_OK | X_OK) != 0) return std::strerror(errno);
+  return {};
+}
 
 uint64_t fnv1a_bytes(const void* data, size_t bytes, uint64_t h) {
   auto p = static_cast<const unsigned char*>(data);

@@ -28,6 +28,19 @@ inline uint64_t fnv1a(std::string_view s, uint64_t h = kFnvBasis) {
 /// 16 lower-case hex digits.
 std::string hex(uint64_t h);
 
+/// A cache folder by the XDG rule, and the variable it came from: `own` (the application's own
+/// variable, named `own_name`, when set), else $XDG_CACHE_HOME/APP, else $HOME/.cache/APP; both
+/// empty when none is set. lockstep's root (LOCKSTEP_CACHE_DIR, "lockstep") and PoCL's kernel
+/// cache (POCL_CACHE_DIR, "pocl") follow it.
+struct CacheRoot {
+  std::string dir, from;
+};
+CacheRoot cache_root(const std::optional<std::string>& own, const char* own_name, const char* app);
+/// lockstep's: cache_root(LOCKSTEP_CACHE_DIR, "lockstep"), before any check that it is usable.
+CacheRoot lockstep_root();
+/// "" when `dir` is (or, created now, becomes) a writable directory; else why not.
+std::string why_unusable(const std::string& dir);
+
 /// False when LOCKSTEP_DISK_CACHE=0: then nothing is read from or written to the cache root.
 bool enabled();
 

@@ -7,7 +7,29 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "lockstep/error.hpp"
+#include "lockstep/io.hpp"
+
 namespace lockstep::env {
+namespace {
+
+bool zero_or_one(const std::string& v) { return v == "0" || v == "1"; }
+bool dpx_level(const std::string& v) { return v == "0" || v == "1" || v == "2"; }
+/// A whole number in [lo, hi], digits only.
+bool whole(const std::string& v, unsigned long long lo, unsigned long long hi) {
+  if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  const unsigned long long n = std::stoull(v);
+  return n >= lo && n <= hi;
+}
+bool mib(const std::string& v) { return whole(v, 1, (1ull << 40) - 1); }
+bool rank(const std::string& v) { return whole(v, 0, 1u << 20); }
+/// A device list: items separated by commas, none empty.
+bool device_list(const std::string& v) {
+  return v.front() != ',' && v.back() != ',' && v.find(",,") == std::string::npos;
+}
+
+}  // namespace
 
 const std::vector<Variable>& variables() {
   static const std::vector<Variable> table{
@@ -15,7 +37,8 @@ const std::vector<Variable>& variables() {
        "device for the CLI, the tuner, the tests and each MPI rank (same syntax as `--device`: "
        "an index, a name or platform substring, or a comma list that MPI ranks of a host share "
        "out by local rank; a single process takes the first)",
-       "the first GPU, else the first device; under MPI the local rank's GPU"},
+       "the first GPU, else the first device; under MPI the local rank's GPU", nullptr, device_list,
+       "an index, a name, or a comma list of them with no empty item"},
       {"LOCKSTEP_SHOW_BUILDS",
        "`1`: print every kernel build (file, `-D` options, device, cache level) and any "
        "non-empty build log to standard error; on in the tests. Otherwise a build prints "
@@ -33,7 +56,8 @@ const std::vector<Variable>& variables() {
        "the host memory (MiB) that size checks plan for: a file or option asking for more (a "
        "size line of 2^31 rows, `apsp --random 70000`) is refused before anything is allocated, "
        "naming the file and line or the option",
-       "the physical memory, or `ulimit -v` when lower"},
+       "the physical memory, or `ulimit -v` when lower", nullptr, mib,
+       "a whole number of MiB in [1, 2^40 - 1]"},
       {"LOCKSTEP_BUILD_TIMES",
        "`1`: the R-MAT graph builds print each phase's wall time to stderr (`build_phase` "
        "lines; one a rank under MPI)",
@@ -44,10 +68,10 @@ const std::vector<Variable>& variables() {
       {"LOCKSTEP_DISK_CACHE",
        "`0`: nothing read from or written to the cache root: no program cache, no occupancy "
        "cache, no tuning database (unless `LOCKSTEP_TUNING_DB` names one)",
-       "on"},
+       "on", nullptr, zero_or_one, "0 (off) or 1 (on)"},
       {"LOCKSTEP_OCCUPANCY_CACHE",
        "deprecated: `0` means `LOCKSTEP_DISK_CACHE=0` (and says so once)", "on",
-       "LOCKSTEP_DISK_CACHE"},
+       "LOCKSTEP_DISK_CACHE", zero_or_one, "0 (off) or 1 (on)"},
       {"LOCKSTEP_TUNING_DB",
        "a tuning database file to use instead of the per-device default: a regular file of at "
        "most 64 MiB (a symbolic link is followed to it; a FIFO, device or directory is refused); "
@@ -56,7 +80,8 @@ const std::vector<Variable>& variables() {
        "file",
        "`tuning/<device>-<hash>.json` under the cache root"},
       {"LOCKSTEP_LOCAL_RANK", "under MPI: this rank's index on its host, which picks its device",
-       "`OMPI_COMM_WORLD_LOCAL_RANK`, else the rank within `MPI_COMM_TYPE_SHARED`"},
+       "`OMPI_COMM_WORLD_LOCAL_RANK`, else the rank within `MPI_COMM_TYPE_SHARED`", nullptr, rank,
+       "a whole number, 0 or more"},
       {"LOCKSTEP_MPI_HALO",
        "under MPI: the halo path of the distributed SpMV and CG, and of the distributed BFS's "
        "exchanges (the bottom-up frontier bitmap, the top-down (vertex, parent) pairs): `auto` "
@@ -73,18 +98,19 @@ const std::vector<Variable>& variables() {
       {"LOCKSTEP_BARRIER_C11",
        "`0`: the OpenCL C 1.2 ordering path of the global barriers on any device (CI's "
        "portability pass)",
-       "OpenCL C 2.0/3.0 atomics where the device has them"},
+       "OpenCL C 2.0/3.0 atomics where the device has them", nullptr, zero_or_one,
+       "0 (the OpenCL C 1.2 path) or 1"},
       {"LOCKSTEP_BARRIER_ORDER",
        "NVIDIA: the PTX ordering of the barriers and flags, `fence`, `acqrel` or `acqrel-rspin`",
        "`auto` (the measured default)"},
       {"LOCKSTEP_DPX",
-       "`0`: no Hopper DPX instructions (inline PTX) even where the device has them (NVIDIA "
-       "compute capability >= 9.0): the portable path, for measurements",
-       "DPX where the compute capability has it"},
-      {"LOCKSTEP_SEARCH_DPX",
-       "search: the highest DPX level tried, `0`, `1` (two-input `max.s16x2`) or `2` (the "
-       "three-input forms, which ptxas 13.0 refuses)",
-       "`1`"},
+       "the Hopper DPX instructions (inline PTX, where the device has them: NVIDIA compute "
+       "capability >= 9.0): `0` none, the portable path (for measurements); `1` the forms ptxas "
+       "accepts; `2` also the three-input `max.s16x2` forms for the search (which ptxas 13.0 "
+       "refuses: the search then falls back to `1`)",
+       "`1` where the compute capability has DPX", nullptr, dpx_level, "0, 1 or 2"},
+      {"LOCKSTEP_SEARCH_DPX", "deprecated: means `LOCKSTEP_DPX` (and says so once)", "unset",
+       "LOCKSTEP_DPX", dpx_level, "0, 1 or 2"},
       {"LOCKSTEP_POISON",
        "`1`: the Floyd-Warshall kernels fill their local memory with garbage first (a test "
        "that no kernel reads local memory it did not write)",
@@ -112,6 +138,8 @@ std::optional<std::string> value(const char* name) {
   const Variable& v = find(name);
   const char* s = std::getenv(v.name);
   if (!s || !*s) return std::nullopt;
+  if (v.valid && !v.valid(s))
+    throw input_error(std::string(v.name) + "=" + printable(s) + ": expected " + v.expected);
   return std::string(s);
 }
 
@@ -133,6 +161,16 @@ bool disk_cache_off() {
     std::cerr << "lockstep: LOCKSTEP_OCCUPANCY_CACHE is deprecated, use LOCKSTEP_DISK_CACHE\n";
   });
   return true;
+}
+
+int dpx_level() {
+  if (const auto v = value("LOCKSTEP_DPX")) return std::atoi(v->c_str());
+  const auto old = value("LOCKSTEP_SEARCH_DPX");
+  if (!old) return 1;
+  static std::once_flag said;
+  std::call_once(
+      said, [] { std::cerr << "lockstep: LOCKSTEP_SEARCH_DPX is deprecated, use LOCKSTEP_DPX\n"; });
+  return std::atoi(old->c_str());
 }
 
 }  // namespace lockstep::env

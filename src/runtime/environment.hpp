@@ -14,13 +14,16 @@ struct Variable {
   const char* meaning;
   const char* default_value;          // what applies when it is unset or empty
   const char* replaced_by = nullptr;  // a deprecated spelling: the variable to use instead
+  bool (*valid)(const std::string&) = nullptr;  // the values it takes (nullptr: any)
+  const char* expected = nullptr;               // what they are, for the refusal
 };
 
 /// Every LOCKSTEP_* variable, in README order.
 const std::vector<Variable>& variables();
 
 /// The value of a variable of the table when it is set and not empty. A name not in the table
-/// is a programming error (std::logic_error), so the table cannot fall behind the code.
+/// is a programming error (std::logic_error), so the table cannot fall behind the code. A value
+/// the variable does not take is refused: input_error "NAME=VALUE: expected ...".
 std::optional<std::string> value(const char* name);
 
 /// Whether a variable is set to "0" (the off switches: LOCKSTEP_DISK_CACHE=0, ...).
@@ -32,5 +35,9 @@ bool is_on(const char* name);
 /// Whether the disk caches are off: LOCKSTEP_DISK_CACHE=0, or the deprecated
 /// LOCKSTEP_OCCUPANCY_CACHE=0 (which says so once on standard error).
 bool disk_cache_off();
+
+/// The highest DPX level (cl/dpx.cl's DPX_NV) that kernels may use where the device has DPX:
+/// LOCKSTEP_DPX, else the deprecated LOCKSTEP_SEARCH_DPX (which says so once), else 1.
+int dpx_level();
 
 }  // namespace lockstep::env

@@ -120,13 +120,19 @@ void detail::mpi_kernel_builds(const DeviceInfo& target, std::vector<KernelBuild
 }
 
 const std::vector<KernelFamily>& kernel_families() {
-  static const std::vector<KernelFamily> families = {
-      {"barrier", detail::barrier_kernel_builds}, {"spmv", detail::spmv_kernel_builds},
-      {"spmm", detail::spmm_kernel_builds},       {"blas1", detail::blas1_kernel_builds},
-      {"cg", detail::cg_kernel_builds},           {"sort", detail::sort_kernel_builds},
-      {"bfs", detail::bfs_kernel_builds},         {"align", detail::align_kernel_builds},
-      {"search", detail::search_kernel_builds},   {"apsp", detail::apsp_kernel_builds},
-      {"copy", detail::copy_kernel_builds},       {"mpi", detail::mpi_kernel_builds}};
+  static const std::vector<KernelFamily> families = {{"barrier", detail::barrier_kernel_builds},
+                                                     {"spmv", detail::spmv_kernel_builds},
+                                                     {"spmm", detail::spmm_kernel_builds},
+                                                     {"blas1", detail::blas1_kernel_builds},
+                                                     {"cg", detail::cg_kernel_builds},
+                                                     {"sort", detail::sort_kernel_builds},
+                                                     {"bfs", detail::bfs_kernel_builds},
+                                                     {"align", detail::align_kernel_builds},
+                                                     {"search", detail::search_kernel_builds},
+                                                     {"apsp", detail::apsp_kernel_builds},
+                                                     {"copy", detail::copy_kernel_builds},
+                                                     {"mpi", detail::mpi_kernel_builds},
+                                                     {"array", detail::elementwise_kernel_builds}};
   return families;
 }
 

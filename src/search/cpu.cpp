@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "lockstep/search.hpp"
+#include "runtime/parallel_errors.hpp"
 #include "search/search_impl.hpp"
 
 namespace lockstep {
@@ -62,13 +63,9 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
 }
 
 std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top) {
-  const size_t k = std::min(all.size(), size_t(std::max(top, 0)));
-  auto better = [](const SearchHit& x, const SearchHit& y) {
-    return detail::ranks_before(x.score, x.subject, y.score, y.subject);
-  };
-  std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(k), all.end(), better);
-  all.resize(k);
-  return all;
+  detail::TopKOf<SearchHit> keep(size_t(std::max(top, 0)));
+  for (const SearchHit& h : all) keep.add(h);
+  return keep.take();
 }
 
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
@@ -86,19 +83,22 @@ SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const
   for (size_t q0 = 0; q0 < queries.size(); q0 += block) {
     const size_t q1 = std::min(queries.size(), q0 + block);
     const int64_t pairs = int64_t(q1 - q0) * subjects;
+    ParallelErrors errors;  // (an allocation of H or F that fails: reported, not an abort)
 #pragma omp parallel
     {
       std::vector<int32_t> H, F;
 #pragma omp for schedule(dynamic, 16)
-      for (int64_t p = 0; p < pairs; ++p) {
-        const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
-        SearchHit h =
-            align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s, H, F);
-        h.query = int32_t(q);
-        h.subject = int64_t(d);
-        all[size_t(p)] = h;
-      }
+      for (int64_t p = 0; p < pairs; ++p)
+        errors.run([&] {
+          const size_t q = q0 + size_t(p / subjects), d = size_t(p % subjects);
+          SearchHit h =
+              align_pair(queries.data(q), queries.length(q), db.data(d), db.length(d), s, H, F);
+          h.query = int32_t(q);
+          h.subject = int64_t(d);
+          all[size_t(p)] = h;
+        });
     }
+    errors.rethrow();
     for (size_t q = q0; q < q1; ++q) {
       const auto first = all.begin() + std::ptrdiff_t((q - q0) * db.size());
       r.hits[q] = top_hits(std::vector<SearchHit>(first, first + subjects), o.top);

@@ -22,9 +22,7 @@ namespace {
 
 constexpr int64_t kLongSubject = 1 << 15;  // longer subjects: the 32-bit path, pair by pair
 
-struct Shape {
-  int local = 0, stripe = 0;
-  bool prof2 = false, skew = false;  // the kernel's variant (cl/search.cl)
+struct Shape : SearchShape {
   bool dpx = false;
   int dpx_level = 0;
   Defines defines;
@@ -41,18 +39,18 @@ std::vector<int64_t> longest_first(const SequenceSet& db, const std::vector<int6
   return out;
 }
 
-Defines inter_defines(const Shape& sh, int dpx_level, bool gpu) {
+Defines inter_defines(const Shape& sh, int dpx_level, const DeviceInfo& di) {
   Defines d;
   d.set("LOCAL_SIZE", sh.local).set("STRIPE", sh.stripe);
   if (sh.prof2) d.set("SEARCH_PROF2", 1);
   if (sh.skew) d.set("SEARCH_SKEW", 1);
-  d.set("ENDS_LOCAL", ends_local(gpu)).set("ENDS_ROWS", ends_rows(gpu));
-  if (sh.dpx) d.set("SW_DPX", dpx_level);
+  d.set("ENDS_LOCAL", ends_local(di)).set("ENDS_ROWS", ends_rows(di));
+  if (sh.dpx) d.set("DPX_NV", dpx_level);
   return d;
 }
 
 /// The variant's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
-void parse_variant(const std::string& v, Shape& sh) {
+void parse_variant(const std::string& v, SearchShape& sh) {
   size_t at = 0;
   while (at < v.size()) {
     size_t end = v.find_first_of("+,", at);
@@ -75,21 +73,16 @@ std::string variant_name(const Shape& sh) {
          (sh.skew ? "skew" : "");
 }
 
-/// The kernel shape and its program: DPX on NVIDIA compute capability >= 9.0 (level 2: its
-/// three-input and relu forms; level 1 where the driver's PTX refuses them), else portable.
-/// On a GPU with no shape given, a database of at least kSkewResidues residues takes 32 rows a
-/// work-item and the skew variant (two dependency chains a step): on the 5 x 10^8-residue case
-/// its kernel ran 5.02-5.07 TCUPS against 4.74-4.77 (H100 and H200), on the
-/// 9 x 10^6-residue example database 3.58-3.59 against 3.75 (so it stays 64 plain).
-constexpr double kSkewResidues = 1e8;
-Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
-  const DeviceInfo& di = ctx.info();
-  Shape sh;
-  const bool skew =
-      di.is_gpu() && !o.local_size && !o.stripe && o.variant.empty() && residues >= kSkewResidues;
-  sh.local = o.local_size ? o.local_size : di.is_gpu() ? 128 : 64;
-  // Rows a work-item: 64 on a GPU (H100, proteins: 842 GCUPS, 32 rows 773), 32 with skew.
-  sh.stripe = o.stripe ? o.stripe : skew ? 32 : di.is_gpu() ? 64 : 16;
+}  // namespace
+
+SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, double residues) {
+  const defaults::Search rule = defaults::lookup<defaults::Search>(di);
+  SearchShape sh;
+  // skew: two dependency chains a step
+  const bool skew = rule.skew_residues > 0 && !o.local_size && !o.stripe && o.variant.empty() &&
+                    residues >= rule.skew_residues;
+  sh.local = o.local_size ? o.local_size : rule.local_size;
+  sh.stripe = o.stripe ? o.stripe : skew ? rule.skew_stripe : rule.stripe;
   if (sh.local < 1 || sh.local > int(di.max_work_group_size) || sh.local > 1024)
     throw input_error("search: local_size must be in [1, " +
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
@@ -97,17 +90,26 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
     throw input_error("search: stripe must be even and in [2, 64]");
   parse_variant(o.variant, sh);
   sh.skew = sh.skew || skew;
+  return sh;
+}
+
+namespace {
+
+/// The kernel shape and its program: DPX on NVIDIA compute capability >= 9.0 (level 2: its
+/// three-input and relu forms; level 1 where the driver's PTX refuses them), else portable.
+Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
+  const DeviceInfo& di = ctx.info();
+  Shape sh;
+  static_cast<SearchShape&>(sh) = search_shape(di, o, residues);
   sh.dpx = di.dpx;  // NVIDIA compute capability >= 9.0, unless LOCKSTEP_DPX=0
   // Level 2 (three-input max.s16x2) is refused by ptxas 13.0 ("Arguments mismatch"; two-input
-  // max is fused into VIMNMX3 anyway, BENCHMARKS.md): tried only under LOCKSTEP_SEARCH_DPX=2.
-  int top_level = 1;
-  if (const auto e = env::value("LOCKSTEP_SEARCH_DPX")) top_level = std::atoi(e->c_str());
-  if (top_level <= 0) sh.dpx = false;
+  // max is fused into VIMNMX3 anyway, BENCHMARKS.md): tried only under LOCKSTEP_DPX=2.
+  const int top_level = env::dpx_level();
   for (int level : {2, 1}) {
     if (!sh.dpx) break;
     if (level > top_level) continue;
     try {
-      sh.defines = inter_defines(sh, level, di.is_gpu());
+      sh.defines = inter_defines(sh, level, di);
       ctx.kernel("search.cl", "search_inter", sh.defines);
       sh.dpx_level = level;
       return sh;
@@ -115,7 +117,7 @@ Shape resolve_shape(Context& ctx, const SearchOptions& o, double residues) {
       if (level == 1) sh.dpx = false;  // the driver refused the DPX forms: the portable path
     }
   }
-  sh.defines = inter_defines(sh, 0, di.is_gpu());
+  sh.defines = inter_defines(sh, 0, di);
   return sh;
 }
 
@@ -213,19 +215,23 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   return r;
 }
 
-// The registry's search builds: the shapes resolve_shape() picks with no shape given (GPU 128 x
-// 64 plain and, for large databases, 128 x 32 skew; CPU 64 x 16 plain), on a DPX device both at
-// DPX level 1 and portable (LOCKSTEP_DPX=0, or a driver that refuses the DPX forms).
+// The registry's search builds: the shapes search_shape() picks with no shape given (the defaults
+// table's for a small database and, where it has one, for a large one: the skew variant), on a DPX
+// device both at DPX level 1 and portable (LOCKSTEP_DPX=0, or a driver that refuses the DPX forms).
 void detail::search_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
-  std::vector<Shape> shapes(d.is_gpu() ? 2 : 1);
-  shapes[0].local = d.is_gpu() ? 128 : 64, shapes[0].stripe = d.is_gpu() ? 64 : 16;
-  if (d.is_gpu()) shapes[1].local = 128, shapes[1].stripe = 32, shapes[1].skew = true;
-  for (Shape& sh : shapes)
+  std::vector<std::string> seen;
+  for (double residues : {1.0, 1e12}) {
+    Shape sh;
+    static_cast<SearchShape&>(sh) = search_shape(d, SearchOptions{}, residues);
     for (int level : {1, 0}) {
       sh.dpx = level > 0;
       if (sh.dpx && !d.dpx) continue;
-      out.push_back({"search", "search.cl", inter_defines(sh, level, d.is_gpu()).options()});
+      const std::string o = inter_defines(sh, level, d).options();
+      if (std::find(seen.begin(), seen.end(), o) != seen.end()) continue;
+      seen.push_back(o);
+      out.push_back({"search", "search.cl", o});
     }
+  }
 }
 
 }  // namespace lockstep

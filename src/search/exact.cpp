@@ -47,7 +47,7 @@ void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
   auto& q = ctx.queue();
   cl::Buffer dtable;
   cl::Kernel k;
-  const size_t local = size_t(ends_local(gpu));
+  const size_t local = size_t(ends_local(ctx.info()));
   for (size_t at = 0; at < small.size();) {
     // One launch per scratch budget: the residues and 2 x subject length (H, F) per job.
     std::vector<uint8_t> seqs;

@@ -128,21 +128,4 @@ QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe
   return qp;
 }
 
-void TopK::shrink() {
-  if (c_.size() > top_) {
-    std::nth_element(c_.begin(), c_.begin() + (top_ - 1), c_.end(), better);
-    c_.resize(top_);
-  }
-  if (c_.size() == top_) {
-    full_ = true;
-    floor_ = *std::max_element(c_.begin(), c_.end(), better);  // the worst kept
-  }
-}
-
-std::vector<std::pair<int32_t, int64_t>> TopK::take() {
-  std::sort(c_.begin(), c_.end(), better);
-  if (c_.size() > top_) c_.resize(top_);
-  return c_;
-}
-
 }  // namespace lockstep::detail

@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "lockstep/search.hpp"
+#include "runtime/defaults.hpp"
 
 namespace lockstep::detail {
 
@@ -30,6 +33,22 @@ void split_over(size_t n, unsigned threads, F fn) {
   fn(size_t(0), n / threads);
   for (auto& th : pool) th.join();
 }
+
+/// One row of NCBI's statistics (blast_stat.c): BLAST's gap existence and extension (a + L b).
+struct StatRow {
+  int open, extend;
+  double lambda, K, H, alpha, beta, C = 0, alpha_v = 0, sigma = 0;
+};
+struct ProteinParameters {
+  const char* matrix;         // NCBI's name, as matrix_scoring knows it
+  std::vector<StatRow> rows;  // rows[0]: ungapped (Spouge's a_un, Alpha_un)
+};
+struct NucleotideParameters {
+  int reward, penalty;
+  std::vector<StatRow> rows;
+};
+const std::vector<ProteinParameters>& protein_parameters();        // ncbi_parameters.cpp
+const std::vector<NucleotideParameters>& nucleotide_parameters();  // ncbi_parameters.cpp
 
 /// read_sequences with blocks of `block` bytes (read_sequences: 8 MiB), for the tests.
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block);
@@ -74,10 +93,24 @@ inline int last_stripe_rows(int64_t rows, int stripe) {
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe,
                         bool row_pairs = false);
 
-/// search_ends' shape (work-items per pair, query rows per work-item), set beside the inter
-/// kernel's so that both kernels share one program.
-inline int ends_local(bool gpu) { return gpu ? 64 : 16; }
-inline int ends_rows(bool gpu) { return gpu ? 8 : 4; }
+/// search_ends' shape (work-items per pair, query rows per work-item; the defaults table's), set
+/// beside the inter kernel's so that both kernels share one program.
+inline int ends_local(const DeviceInfo& d) {
+  return defaults::lookup<defaults::Search>(d).ends_local;
+}
+inline int ends_rows(const DeviceInfo& d) {
+  return defaults::lookup<defaults::Search>(d).ends_rows;
+}
+
+/// The inter kernel's shape: work-items a group, query rows a work-item and the variant's
+/// features (cl/search.cl), from the options, else the defaults table's "Search" entry: on a GPU
+/// with no shape given, a database of at least skew_residues residues takes skew_stripe rows and
+/// the skew variant. Throws input_error outside the kernel's limits or for an unknown variant.
+struct SearchShape {
+  int local = 0, stripe = 0;
+  bool prof2 = false, skew = false;
+};
+SearchShape search_shape(const DeviceInfo& di, const SearchOptions& o, double residues);
 
 /// One pair for the exact path.
 struct ExactJob {
@@ -91,36 +124,62 @@ struct ExactJob {
 void run_exact(Context& ctx, const Defines& defines, const SequenceSet& queries,
                const SequenceSet& db, const Scoring& s, std::vector<ExactJob>& jobs);
 
-/// The search's one ranking: a higher score first, equal scores in database order (TopK here,
-/// top_hits in cpu.cpp).
+/// The search's one ranking: a higher score first, equal scores in database order.
 inline bool ranks_before(int32_t score, int64_t subject, int32_t other_score,
                          int64_t other_subject) {
   return score != other_score ? score > other_score : subject < other_subject;
 }
+/// What the ranking reads of a hit: the device keepers' (score, subject) pairs, or a SearchHit.
+using ScoredSubject = std::pair<int32_t, int64_t>;
+inline int32_t rank_score(const ScoredSubject& h) { return h.first; }
+inline int64_t rank_subject(const ScoredSubject& h) { return h.second; }
+inline int32_t rank_score(const SearchHit& h) { return h.score; }
+inline int64_t rank_subject(const SearchHit& h) { return h.subject; }
 
-/// The best `top` subjects of one query by (score descending, subject ascending).
-class TopK {
+/// The search's one top-K: the best `top` of the hits added, by ranks_before. Hits are
+/// collected unsorted and cut back to the best `top` (nth_element) whenever 2 top + 64 are held;
+/// once `top` are held, a hit below the worst kept is refused at once. top_hits (cpu.cpp) and
+/// the device search's keepers (one per query) both use it.
+template <typename Hit>
+class TopKOf {
  public:
-  explicit TopK(size_t top) : top_(top) {}
-  void add(int32_t score, int64_t subject) {
-    if (full_ && better(floor_, {score, subject})) return;
-    c_.push_back({score, subject});
+  explicit TopKOf(size_t top) : top_(top) {}
+  void add(const Hit& h) {
+    if (top_ == 0 || (full_ && better(floor_, h))) return;
+    c_.push_back(h);
     if (c_.size() >= 2 * top_ + 64) shrink();
   }
+  void add(int32_t score, int64_t subject) {
+    static_assert(std::is_same_v<Hit, ScoredSubject>, "add(score, subject) is the pairs' form");
+    add(Hit{score, subject});
+  }
   /// Best first.
-  std::vector<std::pair<int32_t, int64_t>> take();
+  std::vector<Hit> take() {
+    std::sort(c_.begin(), c_.end(), better);
+    if (c_.size() > top_) c_.resize(top_);
+    return std::move(c_);
+  }
 
  private:
-  using Hit = std::pair<int32_t, int64_t>;
   static bool better(const Hit& x, const Hit& y) {
-    return ranks_before(x.first, x.second, y.first, y.second);
+    return ranks_before(rank_score(x), rank_subject(x), rank_score(y), rank_subject(y));
   }
-  void shrink();
+  void shrink() {
+    if (c_.size() > top_) {
+      std::nth_element(c_.begin(), c_.begin() + std::ptrdiff_t(top_ - 1), c_.end(), better);
+      c_.resize(top_);
+    }
+    if (c_.size() == top_) {
+      full_ = true;
+      floor_ = *std::max_element(c_.begin(), c_.end(), better);  // the worst kept
+    }
+  }
   size_t top_;
   bool full_ = false;
-  Hit floor_{0, 0};  // the worst kept hit once full
+  Hit floor_{};  // the worst kept hit once full
   std::vector<Hit> c_;
 };
+using TopK = TopKOf<ScoredSubject>;
 
 /// The packed kernel (program `defines`, `local` lanes) over the subjects `order` (longest
 /// first) against every query pair, batch after batch with the host's packing and ranking

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include "lockstep/io.hpp"
@@ -29,16 +30,31 @@ constexpr const char* kIupacDna = "ACGTURYSWKMBDHVN";
 std::array<int16_t, 256> code_table(const Scoring& s) {
   std::array<int16_t, 256> code;
   code.fill(-1);
-  if (s.dna) {  // A C G T, any other IUPAC letter N (code 4)
-    for (const char* p = kIupacDna; *p; ++p) code[size_t(*p)] = code[size_t(std::tolower(*p))] = 4;
-    for (int i = 0; i < 4; ++i) code[size_t("ACGT"[i])] = code[size_t("acgt"[i])] = int16_t(i);
+  if (s.dna) {  // IUPAC letters the alphabet has (A C G T, blastn_scoring's others), else N (4)
+    for (const char* p = kIupacDna; *p; ++p) {
+      const size_t at = s.alphabet.find(*p);
+      code[size_t(*p)] = code[size_t(std::tolower(*p))] = int16_t(at == std::string::npos ? 4 : at);
+    }
     return code;
   }
   for (size_t i = 0; i < s.alphabet.size(); ++i) {
     const unsigned char u = static_cast<unsigned char>(s.alphabet[i]);
     code[u] = code[size_t(std::tolower(u))] = int16_t(i);
   }
+  for (const char c : {'U', 'O'})  // blastp's stand-ins (U as C, O as X) where the matrix lacks c
+    if (code[size_t(c)] < 0 && code[size_t(blast_stand_in(c))] >= 0)
+      code[size_t(c)] = code[size_t(c + 32)] = code[size_t(blast_stand_in(c))];
   return code;
+}
+
+// 1 for the bytes scored through a stand-in letter (blast_stand_in), else 0.
+std::array<uint8_t, 256> stand_in_table(const Scoring& s) {
+  std::array<uint8_t, 256> t{};
+  if (!s.dna)
+    for (const char c : {'U', 'O'})
+      if (s.alphabet.find(c) == std::string::npos)
+        t[size_t(c)] = t[size_t(c + 32)] = s.alphabet.find(blast_stand_in(c)) != std::string::npos;
+  return t;
 }
 
 std::string refusal(const Scoring& s, char c) {
@@ -103,33 +119,44 @@ namespace {
 
 // The records of one piece of FASTA text, encoded; `record` counts every record (empty ones too).
 struct Part {
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // "" for an empty header: numbered in merge
+  std::vector<size_t> unnamed;     // record (in this part, 1-based) of each "" name, in order
   std::vector<uint8_t> residues;
   std::vector<int64_t> ends;  // end of each sequence in `residues`
-  size_t skipped_empty = 0, records = 0;
+  size_t skipped_empty = 0, records = 0, stand_ins = 0;
 };
 
 void parse(const std::string& path, const std::string& text, const std::array<int16_t, 256>& code,
            const Scoring& s, Part& p) {
+  const std::array<uint8_t, 256> stand_in = stand_in_table(s);
   p.residues.reserve(text.size());
   for_each_fasta_record(path, text, [&](Sequence& q, int header_line) {
+    if (header_line == 0)  // a plain sequence file: no id to report its hits by
+      throw input_error(path + ":" + std::to_string(residue_line(path, text, 0, 0)) +
+                        ": sequence text before any '>' header line (search reads FASTA: "
+                        "each record starts with a '>' line that holds its id)");
     ++p.records;
     if (q.residues.empty()) {
       ++p.skipped_empty;
       return true;
     }
-    std::string name = first_word(q.name);
+    std::string name = printable(first_word(q.name));  // (a terminal escape, or no UTF-8)
+    if (name.empty()) p.unnamed.push_back(p.records);
     const size_t base = p.residues.size();
     p.residues.resize(base + q.residues.size());
     uint8_t* out = p.residues.data() + base;
+    size_t stand_ins = 0;
     for (size_t i = 0; i < q.residues.size(); ++i) {
-      const int16_t c = code[static_cast<unsigned char>(q.residues[i])];
+      const unsigned char byte = static_cast<unsigned char>(q.residues[i]);
+      const int16_t c = code[byte];
       if (c < 0)
         throw input_error(path + ":" + std::to_string(residue_line(path, text, header_line, i)) +
                           ": record " + std::to_string(p.records) + " ('" + name + "'), residue " +
                           std::to_string(i + 1) + ": " + refusal(s, q.residues[i]));
       out[i] = uint8_t(c);
+      stand_ins += stand_in[byte];
     }
+    p.stand_ins += stand_ins;
     p.names.push_back(std::move(name));
     p.ends.push_back(int64_t(p.residues.size()));
     return true;
@@ -241,13 +268,28 @@ void populate(uint8_t* p, size_t bytes) {
 // nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
 // of 115 ms): the pages are populated, and the parts copied, on the host's threads.
 std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& names,
-                           std::vector<int64_t>& offsets, size_t& skipped_empty) {
+                           std::vector<int64_t>& offsets, size_t& skipped_empty,
+                           size_t& stand_ins) {
   const int64_t count = int64_t(parts.size());
   std::vector<size_t> at(parts.size() + 1, 0), named(parts.size() + 1, 0);
+  size_t records = 0;  // before part k
   for (size_t k = 0; k < parts.size(); ++k) {
     at[k + 1] = at[k] + parts[k].residues.size();
     named[k + 1] = named[k] + parts[k].names.size();
     skipped_empty += parts[k].skipped_empty;
+    stand_ins += parts[k].stand_ins;
+    size_t u = 0;  // an empty header's id: its record number in the file
+    for (std::string& name : parts[k].names)
+      if (name.empty()) name = std::to_string(records + parts[k].unnamed[u++]);
+    records += parts[k].records;
+  }
+  if (count == 1) {  // one part (a small file, or one long record): its storage as it is
+    Part& p = parts[0];
+    names = std::move(p.names);
+    offsets.assign(1, 0);
+    offsets.insert(offsets.end(), p.ends.begin(), p.ends.end());
+    p.ends = {};
+    return std::move(p.residues);
   }
   std::vector<uint8_t> residues;
   residues.reserve(at.back());
@@ -269,43 +311,108 @@ std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& na
   return residues;
 }
 
+// The position of the '\n' of the last "\n>" in `text` at or after `from`, else npos.
+size_t last_record_start(const std::string& text, size_t from) {
+  for (size_t i = text.size(); i-- > from + 1;)
+    if (text[i] == '>' && text[i - 1] == '\n') return i - 1;
+  return std::string::npos;
+}
+
+// The check of every byte as it is read: in a line that is no '>' header and no ';' comment,
+// each byte is a letter, '*' or white space (what for_each_fasta_record accepts), across block
+// boundaries. False at the first other byte.
+class Scan {
+ public:
+  Scan() {
+    for (int c = 0; c < 256; ++c) allowed_[c] = std::isalpha(c) || c == '*' || std::isspace(c);
+  }
+  bool ok(const std::string& b) {
+    for (const char c : b) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if (u == '\n') {
+        start_ = true, skip_ = false;
+        continue;
+      }
+      if (start_) {
+        start_ = false;
+        if (u == '>' || u == ';') {
+          skip_ = true;
+          continue;
+        }
+      }
+      if (skip_) continue;
+      if (!allowed_[u]) return false;
+    }
+    return true;
+  }
+
+ private:
+  bool start_ = true, skip_ = false;
+  bool allowed_[256];
+};
+
 }  // namespace
 
 SequenceSet read_sequences(const std::string& path, const Scoring& s) {
-  return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+  try {
+    return detail::read_sequences_blocks(path, s, size_t(8) << 20);
+  } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
+    throw input_error(path + ": out of host memory while reading its sequences");
+  }
 }
 
 namespace detail {
 
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block) {
   struct stat st {};
-  if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))  // text + codes
-    check_host_memory(path, "reading the sequences", 2.0 * double(st.st_size));
+  const bool regular = path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   // This thread reads and inflates the file block by block; each block, cut after its last
-  // record's start, goes to the parsers while the next one is read.
+  // record's start, goes to the parsers while the next one is read. The host memory is checked
+  // as the text grows (a gzip bomb stops at the limit), every byte of a sequence line is checked
+  // as it comes (a file of NUL bytes stops at its first block), and a parser's error stops the
+  // reading: then one pass over the text read so far names the first bad place.
   Parsers parsers(path, s);
   std::string carry;
   int mode = -1;
   size_t bytes = 0;
-  read_input_blocks(path, block, [&](std::string& b) {
-    bytes += b.size();
-    if (carry.empty())
-      carry.swap(b);
-    else
+  Scan scan;
+  struct Stop {};
+  if (regular && 2.0 * double(st.st_size) <= double(host_memory_bytes()))
+    carry.reserve(size_t(st.st_size) + 1);  // (its size: one long record grows no copies)
+  try {
+    read_input_blocks(path, block, [&](std::string& b) {
+      bytes += b.size();
+      check_host_memory(path, "the sequences (" + std::to_string(bytes) + " bytes of FASTA so far)",
+                        2.0 * double(bytes));
+      const bool bad = !scan.ok(b);
+      if (!bad && regular && bytes == b.size())  // a file's size, once its start is valid FASTA
+        check_host_memory(path, "reading the sequences", 2.0 * double(st.st_size));
+      const size_t old = carry.size();
       carry += b;
-    if (mode < 0) mode = fasta_mode(carry);
-    if (mode != 1) return;  // a plain file (or not known yet): one piece
-    const size_t cut = carry.rfind("\n>");
-    if (cut == std::string::npos || cut == 0) return;
-    std::string rest = carry.substr(cut + 1);
-    carry.resize(cut + 1);
-    parsers.add(std::move(carry));
-    carry = std::move(rest);
-  });
+      if (bad || parsers.failed()) throw Stop{};
+      if (mode < 0) mode = fasta_mode(carry);
+      if (mode == 0) throw Stop{};  // a plain sequence file: refused (parse says why)
+      if (mode != 1) return;        // not known yet: one piece
+      // the last record start, looked for in the new bytes only (the old ones had none)
+      const size_t cut = last_record_start(carry, old > 0 ? old - 1 : 0);
+      if (cut == std::string::npos || cut == 0) return;
+      parsers.add(carry.substr(0, cut + 1));  // (carry keeps its storage for what comes)
+      carry.erase(0, cut + 1);
+    });
+  } catch (const Stop&) {
+    parsers.finish();
+    std::string text;
+    for (std::string& p : parsers.pieces()) text += p, std::string().swap(p);
+    if (text.empty())
+      text.swap(carry);
+    else
+      text += carry, std::string().swap(carry);
+    Part part;
+    parse(path, text, code_table(s), s, part);            // throws: the first bad place, named
+    throw input_error(path + ": invalid sequence data");  // (not reached)
+  }
   if (!carry.empty()) parsers.add(std::move(carry));
   parsers.finish();
-  check_host_memory(path, "the sequences (" + std::to_string(bytes) + " bytes of FASTA)",
-                    2.0 * double(bytes));
   std::deque<Part>& parts = parsers.parts();
   if (parsers.failed()) {  // the first error in file order, named as one pass names it
     std::string text;
@@ -316,7 +423,7 @@ SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, siz
   }
   parsers.pieces().clear();
   SequenceSet set;
-  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty);
+  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty, set.stand_ins);
   size_t records = 0;
   for (const Part& p : parts) records += p.records;
   if (set.size() == 0)

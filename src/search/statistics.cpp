@@ -1,105 +1,90 @@
-// E-values and bit scores of search hits: the gapped Karlin-Altschul parameters (lambda, K,
-// alpha, beta) that NCBI publishes for BLOSUM45, 50, 62 and 80 with the gap costs BLAST supports
-// (BLAST's blast_stat.c tables), BLAST's length adjustment, E = K m' n' e^(-lambda S) and the bit
-// score (lambda S - ln K) / ln 2. A matrix is recognised by its content, not its name.
+// E-values and bit scores of search hits as BLAST+ computes them, from NCBI's parameters
+// (ncbi_parameters.cpp, BLAST's blast_stat.c tables). A protein matrix is recognised by its
+// content, not its name. Proteins: Spouge's finite-size correction (BLAST_SpougeStoE), as blastp
+// computes every E-value; DNA: K m' n' e^(-lambda S) over BLAST's effective search space (the
+// length adjustment of BLAST_ComputeLengthAdjustment), as blastn, with the score rounded down to
+// even for the reward/penalty pairs where NCBI's table says so. Bit score (lambda S - ln K) / ln 2.
 // BLAST's gap costs count differently: its "existence a, extension b" costs a + L b for a gap of
 // length L, lockstep's open + (L-1) extend; so lockstep's open O, extend E is BLAST's a = O - E,
-// b = E (lockstep 11/1 = BLAST -gapopen 10 -gapextend 1; BLAST's default 11/1 = lockstep 12/1).
+// b = E (BLAST's default 11/1 for BLOSUM62 is lockstep's 12/1).
 #include <cmath>
+#include <numeric>
 
 #include "lockstep/search.hpp"
+#include "search/search_impl.hpp"
 
 namespace lockstep {
 namespace {
 
-struct Row {
-  int open, extend;
-  double lambda, K, alpha, beta;
-};
-struct Table {
-  const char* name;
-  Scoring (*make)(int, int);
-  std::vector<Row> rows;
-};
+// Whether `s` scores every pair of its letters as `ref` does and has the 20 amino acids.
+bool same_matrix(const Scoring& s, const Scoring& ref) {
+  for (const char c : std::string("ARNDCQEGHILKMFPSTWYV"))
+    if (s.alphabet.find(c) == std::string::npos) return false;
+  std::vector<size_t> at(s.alphabet.size());
+  for (size_t i = 0; i < at.size(); ++i) {
+    at[i] = ref.alphabet.find(s.alphabet[i]);
+    if (at[i] == std::string::npos) return false;
+  }
+  for (size_t i = 0; i < at.size(); ++i)
+    for (size_t j = 0; j < at.size(); ++j)
+      if (s(uint8_t(i), uint8_t(j)) != ref(uint8_t(at[i]), uint8_t(at[j]))) return false;
+  return true;
+}
 
-// {BLAST's gap existence, extension, lambda, K, alpha, beta} per matrix, from blast_stat.c.
-const std::vector<Table>& tables() {
-  static const std::vector<Table> t{
-      {"BLOSUM45",
-       blosum45,
-       {{13, 3, 0.207, 0.049, 1.5, -22},
-        {12, 3, 0.199, 0.039, 1.8, -34},
-        {11, 3, 0.190, 0.031, 2.0, -38},
-        {10, 3, 0.179, 0.023, 2.4, -51},
-        {16, 2, 0.210, 0.051, 1.5, -24},
-        {15, 2, 0.203, 0.041, 1.7, -31},
-        {14, 2, 0.195, 0.032, 1.9, -36},
-        {13, 2, 0.185, 0.024, 2.2, -45},
-        {12, 2, 0.171, 0.016, 2.8, -65},
-        {19, 1, 0.205, 0.040, 1.9, -43},
-        {18, 1, 0.198, 0.032, 2.0, -43},
-        {17, 1, 0.189, 0.024, 2.4, -57},
-        {16, 1, 0.176, 0.016, 2.8, -67}}},
-      {"BLOSUM50",
-       blosum50,
-       {{13, 3, 0.212, 0.063, 1.1, -16},
-        {12, 3, 0.206, 0.055, 1.2, -18},
-        {11, 3, 0.197, 0.042, 1.4, -25},
-        {10, 3, 0.186, 0.031, 1.7, -34},
-        {9, 3, 0.172, 0.022, 2.1, -48},
-        {16, 2, 0.215, 0.066, 1.05, -15},
-        {15, 2, 0.210, 0.058, 1.2, -20},
-        {14, 2, 0.202, 0.045, 1.4, -27},
-        {13, 2, 0.193, 0.035, 1.6, -32},
-        {12, 2, 0.181, 0.025, 1.9, -41},
-        {19, 1, 0.212, 0.057, 1.2, -21},
-        {18, 1, 0.207, 0.050, 1.4, -28},
-        {17, 1, 0.198, 0.037, 1.6, -33},
-        {16, 1, 0.186, 0.025, 1.9, -42},
-        {15, 1, 0.171, 0.015, 2.7, -76}}},
-      {"BLOSUM62",
-       blosum62,
-       {{11, 2, 0.297, 0.082, 1.1, -10},
-        {10, 2, 0.291, 0.075, 1.3, -15},
-        {9, 2, 0.279, 0.058, 1.5, -19},
-        {8, 2, 0.264, 0.045, 1.8, -26},
-        {7, 2, 0.239, 0.027, 2.5, -46},
-        {6, 2, 0.201, 0.012, 3.3, -58},
-        {13, 1, 0.292, 0.071, 1.2, -11},
-        {12, 1, 0.283, 0.059, 1.5, -19},
-        {11, 1, 0.267, 0.041, 1.9, -30},
-        {10, 1, 0.243, 0.024, 2.5, -44},
-        {9, 1, 0.206, 0.010, 4.0, -87}}},
-      {"BLOSUM80",
-       blosum80,
-       {{25, 2, 0.342, 0.17, 0.52, -1.6},
-        {13, 2, 0.336, 0.15, 0.59, -3},
-        {9, 2, 0.319, 0.11, 0.76, -6},
-        {8, 2, 0.308, 0.090, 0.89, -9},
-        {7, 2, 0.293, 0.070, 1.1, -14},
-        {6, 2, 0.268, 0.045, 1.4, -19},
-        {11, 1, 0.314, 0.095, 0.90, -9},
-        {10, 1, 0.299, 0.071, 1.1, -14},
-        {9, 1, 0.279, 0.048, 1.4, -19}}},
-  };
-  return t;
+KarlinAltschul from_row(const std::string& name, const detail::StatRow& r) {
+  KarlinAltschul ka;
+  ka.matrix = name;
+  ka.lambda = r.lambda, ka.K = r.K, ka.H = r.H, ka.alpha = r.alpha, ka.beta = r.beta;
+  return ka;
+}
+
+KarlinAltschul protein(const Scoring& s) {
+  const int open = s.gap_open - s.gap_extend, extend = s.gap_extend;  // BLAST's
+  for (const detail::ProteinParameters& p : detail::protein_parameters()) {
+    if (!same_matrix(s, matrix_scoring(p.matrix, 0, 0))) continue;
+    for (size_t i = 1; i < p.rows.size(); ++i) {
+      const detail::StatRow& r = p.rows[i];
+      if (r.open != open || r.extend != extend) continue;
+      KarlinAltschul ka = from_row(p.matrix, r);
+      // Blast_GumbelBlkLoadFromTables
+      const double G = open + extend, a_un = p.rows[0].alpha, alpha_un = p.rows[0].alpha_v;
+      ka.spouge = true;
+      ka.a = r.alpha, ka.Alpha = r.alpha_v, ka.Sigma = r.sigma;
+      ka.b = 2 * G * (a_un - ka.a);
+      ka.Beta = 2 * G * (alpha_un - ka.Alpha);
+      ka.Tau = 2 * G * (alpha_un - ka.Sigma);
+      return ka;
+    }
+    return {};
+  }
+  return {};
+}
+
+KarlinAltschul nucleotide(const Scoring& s) {
+  const int reward = s(0, 0), penalty = s(0, 1);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      if (s(uint8_t(i), uint8_t(j)) != (i == j ? reward : penalty)) return {};
+  if (reward <= 0 || penalty >= 0) return {};
+  const int d = std::gcd(reward, -penalty), open = s.gap_open - s.gap_extend, extend = s.gap_extend;
+  for (const detail::NucleotideParameters& p : detail::nucleotide_parameters()) {
+    if (p.reward != reward / d || p.penalty != penalty / d) continue;
+    for (const detail::StatRow& r : p.rows) {  // s_AdjustGapParametersByGcd: gaps x d, lambda / d
+      if (r.open * d != open || r.extend * d != extend) continue;
+      KarlinAltschul ka =
+          from_row("blastn " + std::to_string(reward) + "/" + std::to_string(penalty), r);
+      ka.lambda /= d, ka.alpha /= d;
+      ka.round_down = p.reward == 2 || (p.reward == 3 && p.penalty == -4);
+      return ka;
+    }
+    return {};
+  }
+  return {};
 }
 
 }  // namespace
 
-KarlinAltschul karlin_altschul(const Scoring& s) {
-  KarlinAltschul ka;
-  if (s.dna) return ka;
-  for (const Table& t : tables()) {
-    const Scoring m = t.make(0, 0);
-    if (m.alphabet != s.alphabet || m.table != s.table) continue;
-    for (const Row& r : t.rows)  // BLAST's gap of length L costs open + L x extend
-      if (r.open == s.gap_open - s.gap_extend && r.extend == s.gap_extend)
-        return {t.name, r.lambda, r.K, r.alpha, r.beta};
-    return ka;
-  }
-  return ka;
-}
+KarlinAltschul karlin_altschul(const Scoring& s) { return s.dna ? nucleotide(s) : protein(s); }
 
 double bit_score(const KarlinAltschul& ka, int32_t score) {
   return (ka.lambda * score - std::log(ka.K)) / std::log(2.0);
@@ -140,10 +125,29 @@ int64_t length_adjustment(const KarlinAltschul& ka, int64_t m_in, int64_t n_in, 
   return adjust;
 }
 
-double evalue(const KarlinAltschul& ka, int32_t score, int64_t m, int64_t n, int64_t N) {
+double effective_search_space(const KarlinAltschul& ka, int64_t m, int64_t n, int64_t N) {
   const int64_t l = length_adjustment(ka, m, n, N);
-  const double me = std::max(1.0, double(m - l)), ne = std::max(1.0, double(n - N * l));
-  return ka.K * me * ne * std::exp(-ka.lambda * score);
+  return double(std::max<int64_t>(1, n - N * l)) * double(m - l);  // BLAST_CalcEffLengths
+}
+
+double evalue(const KarlinAltschul& ka, int32_t score, int64_t m, int64_t subject, int64_t n,
+              int64_t N) {
+  if (ka.round_down) score &= ~1;
+  if (!ka.spouge) return ka.K * effective_search_space(ka, m, n, N) * std::exp(-ka.lambda * score);
+  // BLAST_SpougeStoE (kbp and gbp of one row: no rescaling), symmetric in query and subject
+  const double y = score, lambda = ka.lambda, const_val = 0.39894228040143267793994605993438;
+  const auto side = [&](double len, double& P) {
+    const double l_y = len - (ka.a * y + ka.b);
+    const double v = std::max(2.0 * ka.Alpha / lambda, ka.Alpha * y + ka.Beta), sv = std::sqrt(v);
+    const double F = l_y / sv;
+    P = std::erfc(-F / std::sqrt(2.0)) / 2.0;
+    return l_y * P + sv * const_val * std::exp(-0.5 * F * F);
+  };
+  double P_m = 0, P_n = 0;
+  const double p1 = side(double(m), P_m), p2 = side(double(subject), P_n);
+  const double c_y = std::max(2.0 * ka.Sigma / lambda, ka.Sigma * y + ka.Tau);
+  const double area = p1 * p2 + c_y * P_m * P_n;
+  return area * ka.K * std::exp(-lambda * y) * double(n) / double(subject);
 }
 
 }  // namespace lockstep

@@ -1,9 +1,9 @@
-// The host reference for lockstep::sort: the key transform of cl/sort_keys.cl written once more
-// in C++ (so the reference orders f32 and f64 exactly as the device does: -0 before +0, NaNs last
-// in both orders, returned as 0x7FC00000 / 0x7FF8000000000000), then a stable sort of (key, value)
-// by transformed key: libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where built
-// with OpenMP, so that verifying 2^27 keys takes seconds on a many-core host; std::stable_sort
-// otherwise.
+// The host reference for lockstep::sort: the kernels' key transform (cl/sort_keys.h, included by
+// cl/sort_keys.cl too, so the reference orders f32 and f64 exactly as the device does: -0 before
+// +0, NaNs last in both orders, returned as the canonical quiet NaN), then a stable sort of (key,
+// value) by transformed key: libstdc++'s parallel mode (__gnu_parallel::stable_sort, OpenMP) where
+// built with OpenMP, so that verifying 2^27 keys takes seconds on a many-core host;
+// std::stable_sort otherwise.
 #include <algorithm>
 #if defined(_OPENMP) && defined(__GLIBCXX__)
 #include <parallel/algorithm>
@@ -14,33 +14,32 @@
 #include <cstring>
 #include <numeric>
 
+#include "cl/sort_keys.h"
 #include "lockstep/sort.hpp"
 
 namespace lockstep {
 namespace {
 
 template <typename K>
+constexpr bool kSigned = std::is_integral_v<K>&& std::is_signed_v<K>;
+template <typename K>
+constexpr bool kFloat = std::is_floating_point_v<K>;
+
+template <typename K>
+using Bits = std::conditional_t<sizeof(K) == 8, uint64_t, uint32_t>;
+// cl/sort_keys.h's constants of K's width
+template <typename K>
+constexpr Bits<K> kSign = sizeof(K) == 8 ? Bits<K>(SORT_KEY_SIGN64) : Bits<K>(SORT_KEY_SIGN32);
+template <typename K>
+constexpr Bits<K> kInf = sizeof(K) == 8 ? Bits<K>(SORT_KEY_INF64) : Bits<K>(SORT_KEY_INF32);
+template <typename K>
+constexpr Bits<K> kQnan = sizeof(K) == 8 ? Bits<K>(SORT_KEY_QNAN64) : Bits<K>(SORT_KEY_QNAN32);
+
+template <typename K>
 uint64_t sortable_bits(K key, bool descending) {
-  uint64_t x;
-  if constexpr (sizeof(K) == 8) {
-    std::memcpy(&x, &key, 8);
-    constexpr uint64_t sign = uint64_t(1) << 63;
-    if constexpr (std::is_same_v<K, int64_t>) x ^= sign;
-    if constexpr (std::is_same_v<K, double>) {
-      if ((x & ~sign) > 0x7FF0000000000000ull) return ~uint64_t(0);  // NaN: last in both orders
-      x = (x & sign) ? ~x : (x | sign);
-    }
-  } else {
-    uint32_t u;
-    std::memcpy(&u, &key, 4);
-    if constexpr (std::is_same_v<K, int32_t>) u ^= 0x80000000u;
-    if constexpr (std::is_same_v<K, float>) {
-      if ((u & 0x7FFFFFFFu) > 0x7F800000u) return ~uint64_t(0);  // NaN: last in both orders
-      u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-    }
-    x = u;
-  }
-  return descending ? (sizeof(K) == 8 ? ~x : (~x & 0xFFFFFFFFu)) : x;
+  Bits<K> x;
+  std::memcpy(&x, &key, sizeof x);
+  return SORT_KEY_IN(x, kSign<K>, kInf<K>, Bits<K>(~Bits<K>(0)), kSigned<K>, kFloat<K>, descending);
 }
 
 }  // namespace
@@ -57,15 +56,9 @@ void sort_cpu(std::vector<K>& keys, std::vector<uint32_t>* values, bool descendi
   std::vector<uint32_t> v(values ? n : 0);
   for (size_t i = 0; i < n; ++i) {
     k[i] = keys[order[i].second];
-    if constexpr (std::is_same_v<K, float>)
-      if (k[i] != k[i]) {
-        const uint32_t nan = 0x7FC00000u;
-        std::memcpy(&k[i], &nan, 4);
-      }
-    if constexpr (std::is_same_v<K, double>)
-      if (k[i] != k[i]) {
-        const uint64_t nan = 0x7FF8000000000000ull;
-        std::memcpy(&k[i], &nan, 8);
+    if constexpr (kFloat<K>)
+      if (k[i] != k[i]) {  // NaNs come back as the canonical quiet NaN, as from the device
+        std::memcpy(&k[i], &kQnan<K>, sizeof(K));
       }
     if (values) v[i] = (*values)[order[i].second];
   }

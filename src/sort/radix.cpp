@@ -47,28 +47,22 @@ RadixParams radix_params(const DeviceInfo& device, KeyType type, bool pairs, int
   RadixParams p;
   const size_t kb = key_bytes(type);
   // The numbers are the defaults table's (runtime/defaults.cpp; measurements in BENCHMARKS.md).
-  // PTX match ranking needs NVIDIA's 32-lane warps: another wave width (LOCKSTEP_WAVE_WIDTH)
-  // takes the GPUs' entry.
-  defaults::Key key = defaults::key_of(device);
-  if (!device.is_nvidia() || device.wave_width != 32) key.vendor = key.architecture = "";
-  const std::string of = std::string(kb == 8 ? "_64" : "") + (pairs ? "_pairs" : "");
-  const defaults::Values& table = defaults::values(key, "radix");
-  auto value = [&](const std::string& name) { return table.integer(name); };
-  const int match = value("match");
-  if (match < 0 || match > int(RadixMatch::lanes))
-    throw input_error("radix defaults: match " + std::to_string(match) + " is not 0, 1 or 2");
-  p.match = RadixMatch(match);
+  // PTX match ranking needs NVIDIA's 32-lane warps: the table's NVIDIA entry is keyed by wave
+  // width 32, so another (LOCKSTEP_WAVE_WIDTH) takes the GPUs' entry.
+  const defaults::Radix rule = defaults::lookup<defaults::Radix>(device);
+  if (rule.match < 0 || rule.match > int(RadixMatch::lanes))
+    throw input_error("radix defaults: match " + std::to_string(rule.match) + " is not 0, 1 or 2");
+  p.match = RadixMatch(rule.match);
   if (p.match == RadixMatch::ptx) p.wave = 32;
-  p.local_size = value("local_size");
-  p.items = value("items" + of);
-  p.pass_local_size = value(pairs ? "pass_local_size_pairs" : "pass_local_size");
-  p.pass_items = value("pass_items" + of);
-  p.small_items = value("small_items");
+  p.local_size = rule.local_size;
+  p.items = rule.items.of(kb, pairs);
+  p.pass_local_size = rule.pass_local_size.of(pairs);
+  p.pass_items = rule.pass_items.of(kb, pairs);
+  p.small_items = rule.small_items;
   // small n: shorter tiles until every compute unit gets its tiles
-  p.min_tiles = std::max(1, int(device.compute_units)) *
-                value(pairs ? "min_tiles_per_cu_pairs" : "min_tiles_per_cu");
-  p.chained = value("chained") != 0;
-  p.private_counts = value("private_counts") != 0;
+  p.min_tiles = std::max(1, int(device.compute_units)) * rule.min_tiles_per_cu.of(pairs);
+  p.chained = rule.chained;
+  p.private_counts = rule.private_counts;
   if (items) p.items = items, p.pass_items = items, p.min_tiles = 0;
   if (p.match == RadixMatch::ptx &&
       p.pass_local_size)  // two groups per compute unit (64 Ki registers)

@@ -96,7 +96,7 @@ std::optional<SortResult> radix_persistent_sort(Context& ctx, KeyType type, cons
   cfg.barrier = opts.barrier;
   cfg.groups = opts.groups;
   cfg.max_groups = int(std::min<size_t>(tiles, 1 << 20));
-  const bool relaunch = opts.barrier == BarrierStrategy::relaunch;
+  const bool relaunch = opts.barrier == Barrier::relaunch;
   bool held = !relaunch && opts.groups == 0;  // an explicit count: HELD=0, whatever it is
   // A CPU device holds one group per compute unit (no probe needed, and no larger tiles are
   // tried off GPUs): when the tiles outnumber them, HELD=1 cannot hold, so it is not built.

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "lockstep/kernel_builds.hpp"
+#include "runtime/defaults.hpp"
 #include "sort_impl.hpp"
 
 namespace lockstep {
@@ -43,12 +44,13 @@ const char* to_string(SortAlgorithm a) {
 // 0.176 (Thrust 0.332). Radix is stable, O(n) per pass; CPU devices run it without look-back (no
 // spinning), where the persistent bitonic sort's global barrier spins: measured on PoCL 3.1 (2
 // cores, loaded), 100003 pairs took 3.7 ms (radix) against 112 ms (bitonic, lock), 4096 pairs
-// 0.04 against 0.29 ms.
-constexpr size_t kPersistentMin = 2048;  // without a one-group sort (small_items = 0)
+// 0.04 against 0.29 ms. Its numbers are the defaults table's "Sort" entries (runtime/defaults.cpp).
 SortAlgorithm sort_rule(const DeviceInfo& device, KeyType type, size_t n, bool pairs) {
+  const defaults::Sort rule = defaults::lookup<defaults::Sort>(device);
   const detail::RadixParams p = detail::radix_params(device, type, pairs, 0);
-  const size_t one = p.small_items ? size_t(p.local_size) * size_t(p.small_items) : kPersistentMin;
-  if (device.is_gpu() && n > one && n <= detail::radix_persistent_max(device, p, type, pairs))
+  const size_t one =
+      p.small_items ? size_t(p.local_size) * size_t(p.small_items) : rule.persistent_min;
+  if (rule.persistent && n > one && n <= detail::radix_persistent_max(device, p, type, pairs))
     return SortAlgorithm::radix_persistent;
   return SortAlgorithm::radix;
 }

@@ -28,7 +28,7 @@ SortOptions sort_choose(const DeviceInfo& device, KeyType type, size_t n, bool p
       // "strategy": entries written before the one engine (said once, as a deprecated word)
       const nlohmann::json* barrier = tuning::find(*p, "barrier", "strategy");
       const std::string s = barrier ? barrier->get<std::string>() : "auto";
-      if (a == SortAlgorithm::bitonic && !o.barrier) o.barrier = parse_strategy_choice(s);
+      if (a == SortAlgorithm::bitonic && !o.barrier) o.barrier = parse_barrier_choice(s);
       if (a == SortAlgorithm::radix_persistent && !o.items) o.items = tuning::get_int(*p, "items");
       o.algorithm = a;
     } catch (const std::exception&) {
@@ -69,7 +69,7 @@ class SortFamily : public tuning::Family {
   std::string name() const override { return "sort"; }
   std::vector<tuning::Space> spaces() const override {
     tuning::Parameter barrier{"barrier", {}};
-    for (BarrierStrategy s : all_barrier_strategies()) barrier.values.push_back(to_string(s));
+    for (Barrier s : all_barriers()) barrier.values.push_back(to_string(s));
     return {{{"algorithm", {"radix"}}},
             {{"algorithm", {"radix-persistent"}}, {"items", {1, 2, 4, 8, 16}}},
             {{"algorithm", {"bitonic"}}, barrier}};
@@ -91,8 +91,7 @@ class SortFamily : public tuning::Family {
   double run(const tuning::Params& p) override {
     SortOptions o;
     o.algorithm = parse_sort_algorithm(p.at("algorithm").get<std::string>());
-    if (p.contains("barrier"))
-      o.barrier = parse_strategy_choice(p.at("barrier").get<std::string>());
+    if (p.contains("barrier")) o.barrier = parse_barrier_choice(p.at("barrier").get<std::string>());
     o.items = tuning::get_int(p, "items");
     cl::CommandQueue& q = ctx_.queue();
     std::vector<uint32_t> iota(pairs_ ? n_ : 0);  // the values: the input positions

@@ -72,7 +72,7 @@ bool spmv_valid(const SpmvConfig& c, const DeviceInfo& d, size_t value) {
 //    and a wave): L = local_entries when the columns of a row are mostly adjacent (contiguity >=
 //    contiguous: stencils, bands; one item already reads whole cache lines of x), else L = 1
 //    (scattered columns: more items per row, more gathers in flight). One item per row is the
-//    scalar kernel. 2^group_bits-item groups. one_row_per_item (CPUs): one row per item.
+//    scalar kernel. 2^local_size_bits-item groups. one_row_per_item (CPUs): one row per item.
 namespace spmv_rule {
 constexpr SpmvAlgorithm kIrregular = SpmvAlgorithm::adaptive;
 }  // namespace spmv_rule
@@ -84,14 +84,13 @@ bool irregular_rows(const RowStats& s) {
 SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t rows, size_t value,
                                double contiguity) {
   using namespace spmv_rule;
-  const defaults::Values& table = defaults::values(defaults::key_of(d), "spmv");
-  auto rule = [&](const char* name) { return table.number(name); };
-  const double kLocalEntries = rule("local_entries"), kContiguous = rule("contiguous");
-  const double kSmallDiv = rule("small_div");
-  const int kMaxPerRow = int(rule("max_per_row")), kMergeItems = int(rule("merge_items"));
-  const size_t kResidentPerUnit = size_t(rule("resident_per_unit"));
+  const defaults::Spmv rule = defaults::lookup<defaults::Spmv>(d);
+  const double kLocalEntries = rule.local_entries, kContiguous = rule.contiguous;
+  const double kSmallDiv = rule.small_div;
+  const int kMaxPerRow = rule.max_per_row, kMergeItems = rule.merge_items;
+  const size_t kResidentPerUnit = size_t(rule.resident_per_unit);
   SpmvConfig c;
-  int size_bits = int(rule("group_bits"));  // log2(local_size)
+  int size_bits = rule.local_size_bits;  // log2(local_size)
   while ((size_t(1) << size_bits) > d.max_work_group_size && size_bits > 0) --size_bits;
   c.local_size = 1 << size_bits;
   if (irregular_rows(s) && rows > 0) {
@@ -101,7 +100,7 @@ SpmvConfig predict_spmv_config(const DeviceInfo& d, const RowStats& s, int32_t r
   }
   c.algorithm = SpmvAlgorithm::vector;
   c.shuffle = 0;
-  if (rule("one_row_per_item") != 0) {  // CPUs: one row per item vectorises best
+  if (rule.one_row_per_item) {  // CPUs: one row per item vectorises best
     c.rows_bits = size_bits;
     return c;
   }

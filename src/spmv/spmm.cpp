@@ -8,6 +8,7 @@
 
 #include "lockstep/kernel_builds.hpp"
 #include "lockstep/tuning.hpp"
+#include "runtime/defaults.hpp"
 
 namespace lockstep {
 namespace {
@@ -51,30 +52,31 @@ std::string SpmmConfig::str() const {
 }
 
 SpmmConfig spmm_rule(const DeviceInfo& device, int k, DenseLayout layout, const RowStats& stats) {
-  if (layout == DenseLayout::col_major && device.is_gpu()) {
-    // the row-major shape between two layout copies: on the H200, rmat21 float k = 4..32, the
-    // column-major kernel ran 0.70-0.82x cuSPARSE and the row-major one 1.7-2.9x
+  // The numbers are the defaults table's "Spmm" entries (runtime/defaults.cpp).
+  const defaults::Spmm rule = defaults::lookup<defaults::Spmm>(device);
+  if (layout == DenseLayout::col_major && rule.col_major_transpose) {
     SpmmConfig c = spmm_rule(device, k, DenseLayout::row_major, stats);
     c.transpose = true;
     if (spmm_valid(c, device, k, layout)) return c;
   }
   SpmmConfig c;
   if (irregular_rows(stats)) c.algorithm = SpmmAlgorithm::merge, c.items = spmm_merge_items;
-  c.local_size = int(std::min<size_t>(256, device.max_work_group_size));
+  c.local_size = int(std::min<size_t>(size_t(rule.local_size), device.max_work_group_size));
   c.vec = layout == DenseLayout::col_major ? 1 : (k % 4 == 0 ? 4 : k % 2 == 0 ? 2 : 1);
   const int chunks = ceil_div(std::max(1, k), c.vec);
   // GPUs: a lane per VEC columns (more work-items in flight); CPUs: fewer, longer lanes
-  const int per_lane = layout == DenseLayout::col_major ? kMaxChunks : device.is_gpu() ? 1 : 4;
-  c.team = std::min({32, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
-  if (c.algorithm == SpmmAlgorithm::merge && device.is_gpu() && layout == DenseLayout::row_major) {
+  const int per_lane = layout == DenseLayout::col_major ? kMaxChunks : rule.chunks_per_lane;
+  c.team = std::min({rule.team_max, next_pow2(ceil_div(chunks, per_lane)), c.local_size});
+  if (c.algorithm == SpmmAlgorithm::merge && rule.merge_column_lanes &&
+      layout == DenseLayout::row_major) {
     // merge on GPUs: one column a lane, up to 16 lanes, longer paths from k = 16: the tuner's
     // choice on rmat21 for k = 4, 8, 16, 32 on the H100 (1.2-1.7x the vec-4 shape; BENCHMARKS.md,
     // SpMM)
     c.vec = 1;
-    c.team = std::min({16, next_pow2(k), c.local_size});
+    c.team = std::min({rule.merge_team_max, next_pow2(k), c.local_size});
     if (ceil_div(k, c.team) > kMaxChunks)
-      c.team = std::min({32, next_pow2(ceil_div(k, kMaxChunks)), c.local_size});
-    if (k >= 16) c.items = 4 * spmm_merge_items;
+      c.team = std::min({rule.team_max, next_pow2(ceil_div(k, kMaxChunks)), c.local_size});
+    if (k >= rule.merge_long_k) c.items = rule.merge_long_items * spmm_merge_items;
   }
   return c;
 }

@@ -1,13 +1,14 @@
-// Tuning database storage: load (a stale, empty or corrupt file is ignored with one warning
-// naming it), lookup, and atomic store through runtime/disk_cache.hpp (a failed write throws
-// and leaves the previous file and no temporary behind). With the disk caches off or the cache
-// root unusable, and no LOCKSTEP_TUNING_DB, there is no file: a store says once that it is not
-// kept (the entry stays in this object only) and returns false.
-// The path is hostile input too: a symbolic link is followed to its target (a dangling one is
-// refused), anything but a regular file (a FIFO, /dev/full, /dev/null, a directory) is refused
-// before a byte is read, and so is a file over kMaxBytes. store() holds an advisory lock
-// (flock on the database's folder) around read-merge-rename, so concurrent processes that
-// store different entries keep all of them.
+// Tuning database storage: load (a stale or empty file is ignored with one warning naming it; a
+// corrupt one is moved aside to PATH.corrupt; a file that lockstep did not write, such as an
+// input of the run that LOCKSTEP_TUNING_DB names by mistake, is refused), lookup, and atomic store
+// through runtime/disk_cache.hpp (a failed write throws and leaves the previous file and no
+// temporary behind). With the disk caches off or the cache root unusable, and no
+// LOCKSTEP_TUNING_DB, there is no file: a store says once that it is not kept (the entry stays in
+// this object only) and returns false. The path is hostile input too: a symbolic link is followed
+// to its target (a dangling one is refused), anything but a regular file (a FIFO, /dev/full,
+// /dev/null, a directory) is refused before a byte is read, and so is a file over kMaxBytes.
+// store() holds an advisory lock (flock on the database's folder) around read-merge-rename, so
+// concurrent processes that store different entries keep all of them.
 #include "lockstep/tuning_db.hpp"
 
 #include <fcntl.h>
@@ -93,22 +94,56 @@ std::optional<std::string> load(const std::string& path) {
   return text;
 }
 
-/// The entries of a database file's text; a stale, empty or corrupt text gives none (with a
-/// warning unless `quiet`).
+/// Whether `text`, which is no valid database, still looks like one lockstep wrote and that was
+/// damaged since: `{` and, in its first 4 KiB, the "lockstep_version" (written first) or
+/// "entries" field. Anything else (a matrix, a FASTA file, a binary) is no tuning database.
+bool damaged_database(const std::string& text) {
+  const size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos || text[b] != '{') return false;
+  const std::string head = text.substr(b, 4096);
+  return head.find("\"lockstep_version\"") != std::string::npos ||
+         head.find("\"entries\"") != std::string::npos;
+}
+
+/// A corrupt database is moved aside to PATH.corrupt (replacing an older one), never replaced
+/// in place; "" when it could not be moved (then the store refuses to write over it).
+std::string move_aside(const std::string& path) {
+  const std::string aside = path + ".corrupt";
+  return std::rename(path.c_str(), aside.c_str()) == 0 ? aside : std::string();
+}
+
+/// The first line of a parser's message, without nlohmann's "[json.exception.X.N] " prefix.
+std::string plain_reason(const std::string& what) {
+  std::string r = what.substr(0, what.find('\n'));
+  if (r.rfind("[json.exception.", 0) == 0 && r.find("] ") != std::string::npos)
+    r = r.substr(r.find("] ") + 2);
+  return r;
+}
+
+/// The entries of a database file's text; a stale or empty text gives none (with a warning
+/// unless `quiet`). A text lockstep did not write is refused (input_error); a corrupt one is
+/// moved aside (with a warning) and gives none.
 std::vector<TuningEntry> parse(const std::string& path, const std::string& text, bool quiet) {
   std::vector<TuningEntry> entries;
-  if (text.empty()) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     if (!quiet)
-      std::cerr << "lockstep: ignoring empty tuning database " << path
-                << " (0 bytes); the next store replaces it\n";
+      std::cerr << "lockstep: ignoring empty tuning database " << path << " (" << text.size()
+                << " bytes); the next store replaces it\n";
     return entries;
   }
+  json j = json::parse(text, nullptr, false);
+  const bool ours =
+      j.is_object() && j.contains("lockstep_version") && j["lockstep_version"].is_string();
+  if (!ours && (!j.is_discarded() || !damaged_database(text)))
+    refuse(path, std::string(j.is_discarded() ? "not JSON" : "JSON without a lockstep_version") +
+                     ", so not a tuning database lockstep wrote: refusing to read or replace it");
   try {
-    json j = json::parse(text);
-    if (j.value("lockstep_version", "") != version) {
+    if (!ours) j = json::parse(text);  // throws the parser's reason
+    const json& v = j.at("lockstep_version");
+    if (v.get<std::string>() != version) {
       if (!quiet)
         std::cerr << "lockstep: ignoring tuning database " << path << " written by lockstep "
-                  << j.value("lockstep_version", "?") << " (this is " << version << ")\n";
+                  << v.get<std::string>() << " (this is " << version << ")\n";
       return entries;
     }
     for (auto& e : j.at("entries"))
@@ -116,9 +151,12 @@ std::vector<TuningEntry> parse(const std::string& path, const std::string& text,
                          e.at("params"), e.value("metrics", json::object()), e.value("date", "")});
   } catch (const std::exception& e) {
     entries.clear();
-    if (!quiet)
-      std::cerr << "lockstep: ignoring corrupt tuning database " << path << " (" << e.what()
-                << "); the next store replaces it\n";
+    const std::string aside = move_aside(path);
+    if (aside.empty())
+      refuse(path, "corrupt (" + plain_reason(e.what()) + ") and cannot be moved aside (" +
+                       std::strerror(errno) + ")");
+    std::cerr << "lockstep: warning: corrupt tuning database " << path << " ("
+              << plain_reason(e.what()) << ") moved aside to " << aside << "\n";
   }
   return entries;
 }
@@ -174,8 +212,7 @@ bool TuningDb::store(const TuningEntry& entry) {
     std::call_once(said, [] {
       std::cerr << "lockstep: tuning result not stored: no tuning database ("
                 << (!disk_cache::enabled() ? "LOCKSTEP_DISK_CACHE=0"
-                    : cache_directory().empty() && !env::value("LOCKSTEP_CACHE_DIR") &&
-                            !std::getenv("XDG_CACHE_HOME") && !std::getenv("HOME")
+                    : disk_cache::lockstep_root().dir.empty()
                         ? "no cache directory: HOME, XDG_CACHE_HOME, LOCKSTEP_CACHE_DIR unset"
                         : "the cache directory is unusable")
                 << "; LOCKSTEP_TUNING_DB=FILE names one)\n";
@@ -190,7 +227,9 @@ bool TuningDb::store(const TuningEntry& entry) {
   disk_cache::Lock lock(dir, /*folder=*/true);
   if (auto text = load(path_)) entries_ = parse(path_, *text, true);
   upsert(entries_);
-  json j = {{"lockstep_version", version}, {"device", device_}, {"entries", json::array()}};
+  // lockstep_version first: a damaged file is still recognised as a database by its first line
+  nlohmann::ordered_json j = {
+      {"lockstep_version", version}, {"device", device_}, {"entries", json::array()}};
   for (auto& x : entries_)
     j["entries"].push_back({{"routine", x.routine},
                             {"key", x.key},

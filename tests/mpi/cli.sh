@@ -5,7 +5,7 @@
 # iteration_timeline line per rank); --algorithm with --distributed is a usage error
 # (exit 2); a bad file (rank 0), a missing device (rank 1) and a rectangular matrix given to cg
 # end every rank with exit 1 and one message naming the failing rank, never a hang (each run is
-# under `timeout`).
+# under `timeout`); so do two MPMD ranks given different problems.
 # usage: cli.sh MPIEXEC LOCKSTEP SOURCE_DIR
 set -uo pipefail
 mpiexec=$1 lockstep=$2 src=$3
@@ -131,4 +131,9 @@ echo "$out"
 expect "bfs --distributed with a rank without a device exits 1 with rank 1's message once" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep bfs: rank 1: .*no-such-device') -eq 1 ]]"
 run bfs --rmat 6 --distributed --algorithm lb > /dev/null 2>&1; rc=$?
 expect "bfs --distributed --algorithm lb is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
+# Two MPMD ranks given different problems: refused in the first collective (a hash of the
+# problem), with one message and exit 1; it used to hang in mismatched collectives.
+out=$(timeout 120 "$mpiexec" --oversubscribe -np 1 "$lockstep" cg "$src/matrices/laplace2d_64.mtx" \
+  --distributed : -np 1 "$lockstep" cg gen:laplace2d:8 --distributed 2>&1); rc=$?
+expect "cg --distributed with a different problem on each rank exits 1, named" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep cg: rank 0: the ranks were given different problems') -eq 1 ]]"
 exit $fail

@@ -1,4 +1,4 @@
-// Pipelined CG's iteration timeline (CgOptions::iteration_timeline) on a distributed fused
+// Pipelined CG's iteration timeline (an observer, CgOptions::observer) on a distributed fused
 // solve: the requested number of sampled iterations, and times in the order the queues and
 // the host impose (in-order main queue: interior, boundary, pack, the next interior launch; each
 // part's sums read on a queue of its own, behind its launch; the downloads wait for the pack, the
@@ -33,7 +33,8 @@ TEST_CASE("distributed pipelined cg: the iteration timeline samples fused iterat
   t.first = 5, t.samples = 4;
   CgOptions opt;
   opt.algorithm = CgAlgorithm::pipelined;
-  opt.iteration_timeline = &t;
+  const auto watch = iteration_timeline(t);
+  opt.observer = watch.get();
   const CgResult res = timed_cg(opt);
   REQUIRE(res.converged);
   REQUIRE(res.iterations > t.first + t.samples);
@@ -71,10 +72,39 @@ TEST_CASE("distributed pipelined cg: the iteration timeline samples fused iterat
 
   CgIterationTimeline late;  // past the solve: nothing sampled
   late.first = 100000;
-  opt.iteration_timeline = &late;
+  const auto watch_late = iteration_timeline(late);
+  opt.observer = watch_late.get();
   timed_cg(opt);
   CHECK(late.sampled == 0);
   CHECK(late.device_gap == 0);
+}
+
+// Any CgObserver watches the fused distributed iteration: each iteration entered, one finish;
+// off that path it is never called.
+TEST_CASE("distributed pipelined cg: an observer of one's own sees every fused iteration") {
+  if (!test::rank_context().info().fp64) {
+    MESSAGE("skipped: the device has no fp64");
+    return;
+  }
+  struct Counting : CgObserver {
+    int entered = 0, finished = 0, last = -1;
+    bool ordered = true;
+    void enter(int k) override { ordered = ordered && k > last, last = k, ++entered; }
+    void finish() override { ++finished; }
+  } counting;
+  CgOptions opt;
+  opt.algorithm = CgAlgorithm::pipelined;
+  opt.observer = &counting;
+  const CgResult res = timed_cg(opt);
+  REQUIRE(res.converged);
+  CHECK(counting.finished == (res.spmv_fused ? 1 : 0));
+  if (res.spmv_fused) {
+    CHECK(counting.entered >= 1);  // each update launched
+    CHECK(counting.entered <= res.iterations);
+    CHECK(counting.ordered);
+  } else {
+    CHECK(counting.entered == 0);
+  }
 }
 
 }  // namespace lockstep

@@ -224,15 +224,17 @@ def report(data, device):
 
 
 def table_entry(device, p):
-    """The fit as an entry of the defaults table (src/runtime/defaults.cpp), keyed by the device
+    """The fit as an entry of the defaults table's Spmv rule (src/runtime/defaults.cpp), keyed by the device
     the data came from: paste it there, then widen the key (architecture, vendor) once the same
     values hold on other devices of it. IRREGULAR is the rule's code, not the table's."""
     low = device.lower()
     vendor = next((v for v in ("nvidia", "amd", "intel") if v in low), "")
-    values = [("local_entries", p["LOCAL"]), ("contiguous", p["CONTIG"]), ("max_per_row", p["CAP"]),
-              ("group_bits", p["GROUP"]), ("small_div", p["SMALL_DIV"])]
-    entry = "{{\"GPU\", \"%s\", \"\", %s}, \"spmv\", {%s}}," % (
-        vendor, json.dumps(device), ", ".join("{\"%s\", \"%s\"}" % (n, v) for n, v in values))
+    values = [("local_entries", "%s" % float(p["LOCAL"])), ("contiguous", "%s" % float(p["CONTIG"])),
+              ("max_per_row", "%d" % int(p["CAP"])), ("local_size_bits", "%d" % int(p["GROUP"])),
+              ("small_div", "%s" % float(p["SMALL_DIV"]))]
+    entry = ("{Key{\"GPU\", \"%s\", \"\", %s},\n       \"tools/bench/fit_spmv_rule.py on `lockstep tune spmv` data of %s\",\n"
+             "       {%s}},") % (vendor, json.dumps(device), device,
+                                 ", ".join("set(&S::%s, %s)" % (n, v) for n, v in values))
     note = "" if p["IRREGULAR"] == "adaptive" else \
         "\n(the fit prefers IRREGULAR = %s: spmv_rule::kIrregular in src/spmv/parameters.cpp)" % p["IRREGULAR"]
     return "defaults table entry (src/runtime/defaults.cpp):\n      " + entry + note

@@ -136,7 +136,7 @@ void declare(po::options_description& opts, Deprecated& old) {
 AlignConfig config(const po::variables_map& vm) {
   AlignConfig cfg;
   cfg.algorithm = parse_option(vm, "algorithm", parse_align_algorithm);
-  cfg.barrier = parse_option(vm, "barrier", parse_strategy_choice);
+  cfg.barrier = parse_option(vm, "barrier", parse_barrier_choice);
   if (cfg.barrier && cfg.algorithm != AlignAlgorithm::barrier)  // auto never picks barrier
     throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
                       " applies to --algorithm barrier only; --algorithm " +

@@ -18,13 +18,20 @@ namespace lockstep::cli {
 namespace {
 
 std::pair<int32_t, int32_t> parse_pair(const std::string& spec, int32_t n) {
-  int u = 0, v = 0;
-  char comma = 0, extra = 0;
-  if (std::sscanf(spec.c_str(), "%d%c%d%c", &u, &comma, &v, &extra) != 3 || comma != ',' || u < 1 ||
-      v < 1 || u > n || v > n)
+  // digits only, each at most n (sscanf's %d wrapped 4294967297 to 1)
+  long long u = 0, v = 0;
+  const size_t comma = spec.find(',');
+  auto number = [](const std::string& t, long long& x) {
+    if (t.empty() || t.size() > 10 || t.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    x = std::stoll(t);
+    return true;
+  };
+  if (comma == std::string::npos || !number(spec.substr(0, comma), u) ||
+      !number(spec.substr(comma + 1), v) || u < 1 || v < 1 || u > n || v > n)
     throw usage_error("--path expects U,V with 1 <= U, V <= " + std::to_string(n) + ", got '" +
                       spec + "'");
-  return {u - 1, v - 1};
+  return {int32_t(u - 1), int32_t(v - 1)};
 }
 
 template <typename T>

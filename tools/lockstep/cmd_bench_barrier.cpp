@@ -75,7 +75,7 @@ int run_ring(Context& ctx, const std::vector<BarrierOrder>& orders, const std::v
 }
 
 struct Sweep {
-  std::vector<BarrierStrategy> strategies;  // empty: ring
+  std::vector<Barrier> strategies;  // empty: ring
   std::vector<std::string> groups;
   std::vector<BarrierOrder> orders;
   std::vector<int> strides;
@@ -87,9 +87,9 @@ Sweep parse_sweep(const po::variables_map& vm) {
   Sweep w;
   const std::string b = vm["barrier"].as<std::string>();
   if (b == "all")
-    w.strategies = all_barrier_strategies();
+    w.strategies = all_barriers();
   else if (b != "ring")
-    w.strategies.push_back(parse_option(vm, "barrier", parse_barrier_strategy));
+    w.strategies.push_back(parse_option(vm, "barrier", parse_barrier));
   w.groups = group_list(vm);
   for (const std::string& o : split(vm, "order")) {
     try {
@@ -111,9 +111,9 @@ Sweep parse_sweep(const po::variables_map& vm) {
 }
 
 // One (strategy, order, stride, groups) row; `refused`/`failed` count what did not run.
-Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant variant,
+Report bench_row(Context& ctx, const Sweep& w, Barrier s, BarrierVariant variant,
                  const std::string& g, int& refused, int& failed) {
-  const bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
+  const bool flags = s == Barrier::lock_free || s == Barrier::tree;
   int groups = 0;
   try {
     groups = g == "max" ? bench_kernel_coresident(ctx, s, w.local, variant) : std::stoi(g);
@@ -125,13 +125,12 @@ Report bench_row(Context& ctx, const Sweep& w, BarrierStrategy s, BarrierVariant
   try {
     BarrierBenchResult r =
         bench_barrier(ctx, s, groups, w.local, w.rounds, w.branch, variant, w.data);
-    kv.add("order", r.ordering).add("data", w.data || s == BarrierStrategy::relaunch);
+    kv.add("order", r.ordering).add("data", w.data || s == Barrier::relaunch);
     if (flags) kv.add("stride", r.flag_stride);
     kv.add("us_per_barrier", r.us_per_barrier).add("errors", r.errors).add("rounds", w.rounds);
-    if (s == BarrierStrategy::tree) kv.add("branch", r.branch).add("levels", r.levels);
-    if (s == BarrierStrategy::lock) kv.add("split", r.lock_split);
-    if (s == BarrierStrategy::lock || s == BarrierStrategy::grouped_lock)
-      kv.add("spin_ns", r.spin_ns);
+    if (s == Barrier::tree) kv.add("branch", r.branch).add("levels", r.levels);
+    if (s == Barrier::lock) kv.add("split", r.lock_split);
+    if (s == Barrier::lock || s == Barrier::grouped_lock) kv.add("spin_ns", r.spin_ns);
   } catch (const input_error& e) {
     ++refused;
     kv.add("refused", std::string(e.what()));
@@ -185,15 +184,14 @@ int run_bench_barrier(const Args& args) {
   if (w.strategies.empty()) {
     std::vector<int> counts;
     for (const std::string& g : w.groups)
-      counts.push_back(g == "max" ? bench_kernel_coresident(ctx, BarrierStrategy::lock, w.local)
+      counts.push_back(g == "max" ? bench_kernel_coresident(ctx, Barrier::lock, w.local)
                                   : std::stoi(g));
     refused = run_ring(ctx, w.orders, w.strides, counts, w.local, w.rounds, rows);
   }
   for (auto s : w.strategies) {
-    const bool flags = s == BarrierStrategy::lock_free || s == BarrierStrategy::tree;
+    const bool flags = s == Barrier::lock_free || s == Barrier::tree;
     // relaunch has no ordering: run it once
-    for (BarrierOrder order :
-         s == BarrierStrategy::relaunch ? std::vector{w.orders.front()} : w.orders)
+    for (BarrierOrder order : s == Barrier::relaunch ? std::vector{w.orders.front()} : w.orders)
       for (int stride : flags ? w.strides : std::vector<int>{0})
         for (const std::string& g : w.groups) {
           const Report row = bench_row(ctx, w, s, BarrierVariant{order, stride, w.split, w.spin_ns},

@@ -172,7 +172,7 @@ BfsOptions options(const po::variables_map& vm, std::vector<BfsAlgorithm>& list)
   }
   if (list.empty()) throw usage_error("--algorithm: is empty");
   BfsOptions o;
-  o.barrier = parse_option(vm, "barrier", parse_strategy_choice);
+  o.barrier = parse_option(vm, "barrier", parse_barrier_choice);
   check_sizes(vm, 0);
   o.local_size = vm["local-size"].as<int>();
   o.wave_width = vm["wave-width"].as<int>();

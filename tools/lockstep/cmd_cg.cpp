@@ -148,6 +148,8 @@ int run_cg(const Args& args) {
              "[--replace-every N] [--separate-spmv] [--distributed [--iteration-timeline N]]",
              args, opts, pos, vm))
     return 0;
+  if (vm.count("partition") && !vm.count("distributed"))
+    throw usage_error("--partition needs --distributed");
   if (vm.count("iteration-timeline") && !vm.count("distributed"))
     throw usage_error("--iteration-timeline needs --distributed");
   if (vm.count("iteration-timeline") &&

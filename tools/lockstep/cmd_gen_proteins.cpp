@@ -4,6 +4,7 @@
 // copy (substitutions to one of the 20 amino acids at --substitution per residue, insertions and
 // deletions of 1-3 residues at --indel per residue). Deterministic by seed (splitmix64, no
 // library distributions). Streamed through the one output writer: nothing is held but the source.
+#include <cmath>
 #include <iostream>
 #include <limits>
 
@@ -49,6 +50,15 @@ std::string mutate(const std::string& src, double sub, double indel, Rng& rng) {
   return out;
 }
 
+/// The text given after `option` on the command line (for a message).
+std::string vm_text(const Args& args, const std::string& option) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == option && i + 1 < args.size()) return args[i + 1];
+    if (args[i].rfind(option + "=", 0) == 0) return args[i].substr(option.size() + 1);
+  }
+  return "";
+}
+
 int run_gen_proteins(const Args& args) {
   const std::string usage =
       "lockstep gen proteins SOURCE.fa -o DB.fa --residues N [--seed S] [--substitution P] "
@@ -72,7 +82,12 @@ int run_gen_proteins(const Args& args) {
   if (sub + indel > 1) throw usage_error("--substitution + --indel must be at most 1");
   if (src != "-" && path != "-" && same_file(src, path))
     throw usage_error("-o " + path + " is the same file as SOURCE: refusing to overwrite an input");
-  const int64_t want = int64_t(vm["residues"].as<double>());
+  if (path.empty()) throw usage_error("-o: the path is empty");
+  if (vm.count("device")) throw usage_error("--device: gen proteins runs on the host, no device");
+  const double residues = vm["residues"].as<double>();
+  if (residues != std::floor(residues))
+    throw usage_error("--residues " + vm_text(args, "--residues") + ": a whole number expected");
+  const int64_t want = int64_t(residues);
 
   std::vector<Sequence> source;
   for_each_fasta_record(src, read_input(src), [&](Sequence& s, int) {
@@ -89,8 +104,9 @@ int run_gen_proteins(const Args& args) {
   std::string line;
   for (int64_t round = 0; written < want; ++round)
     for (size_t i = 0; i < source.size() && written < want; ++i) {
-      const std::string seq =
+      std::string seq =
           round == 0 ? source[i].residues : mutate(source[i].residues, sub, indel, rng);
+      if (int64_t(seq.size()) > want - written) seq.resize(size_t(want - written));  // N exactly
       os << ">g" << round << "_" << i << " " << source[i].name << "\n";
       for (size_t p = 0; p < seq.size(); p += 60)
         os.write(seq.data() + p, std::streamsize(std::min<size_t>(60, seq.size() - p))) << '\n';

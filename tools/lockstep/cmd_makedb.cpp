@@ -1,7 +1,8 @@
 // `lockstep makedb DB.fasta[.gz] DB.lsdb [--matrix M | --dna]`: the database read once (as
 // search reads it) and written as a prepared database (src/search/database.cpp) that `lockstep
 // search` maps instead of parsing: versioned, checksummed, written through a temporary. The
-// codes are the scoring's (--matrix's letters, blosum62 by default, or DNA's ACGTN); a search
+// codes are the scoring's (--matrix's letters, blosum62 by default, U and O as blastp's stand-ins,
+// or DNA's: A C G T and every IUPAC letter its own code, as search --dna reads them); a search
 // with another scoring maps them to its own letters when it opens the file.
 #include <chrono>
 #include <iostream>
@@ -17,14 +18,16 @@ namespace {
 int run_makedb(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string usage =
-      "lockstep makedb DB.fasta[.gz] DB.lsdb [--matrix blosum62|blosum45|blosum50|blosum80|FILE "
-      "| --dna]";
+      "lockstep makedb DB.fasta[.gz] DB.lsdb [--matrix "
+      "blosum62|blosum45|blosum50|blosum80|pam30|pam70|pam250|FILE | --dna]";
   po::options_description opts("options");
   opts.add_options()("fasta", po::value<std::string>(), "database FASTA (gzip too; - for stdin)")(
       "lsdb", po::value<std::string>(), "the prepared database to write")(
       "matrix", po::value<std::string>(),
-      "the letters to encode (blosum62 default, blosum45, blosum50, blosum80, or an NCBI-format "
-      "matrix file)")("dna", "DNA: A C G T, any other IUPAC letter N");
+      "the letters to encode (blosum62 default, blosum45, blosum50, blosum80, pam30, pam70, "
+      "pam250, "
+      "or an NCBI-format matrix file)")(
+      "dna", "DNA: A C G T and the other IUPAC letters (N R Y ...), each kept as search reads it");
   po::positional_options_description pos;
   pos.add("fasta", 1).add("lsdb", 1);
   po::variables_map vm;
@@ -38,13 +41,17 @@ int run_makedb(const Args& args) {
   if (same_file(in, out))
     throw usage_error(out + " is the same file as " + in + ": refusing to overwrite an input");
   const Scoring s = vm.count("dna")
-                        ? dna_scoring(2, -3, 5, 2)
+                        ? blastn_scoring(2, -3, 7, 2)
                         : matrix_scoring(vm.count("matrix") ? vm["matrix"].as<std::string>()
                                                             : std::string("blosum62"));
   const SequenceSet db = read_sequences(in, s);
   if (db.skipped_empty)
     std::cerr << "lockstep makedb: " << in << ": skipped " << db.skipped_empty
               << " record(s) with no residues\n";
+  if (db.stand_ins)
+    std::cerr << "lockstep makedb: " << in << ": " << db.stand_ins
+              << " residue(s) U or O, which the matrix lacks, stored as blastp scores them (U as "
+                 "C, O as X)\n";
   write_database(out, db, s);
   Report kv;
   kv.add("sequences", db.size())

@@ -6,15 +6,37 @@
 
 #include "command.hpp"
 #include "lockstep/kernel_builds.hpp"
+#include "vocabulary.hpp"
 
 namespace lockstep::cli {
 namespace {
 
-std::vector<std::string> split(const std::string& s) {
+const std::vector<std::string> kFamilies = {"spmv", "spmm",  "cg",   "blas1",   "sort",
+                                            "bfs",  "align", "apsp", "barrier", "copy"};
+const std::vector<std::string> kTypes = {"f32", "f64", "u32", "i32", "u64", "i64"};
+
+/// The comma list of --OPTION (not given: empty, every one); each item a prefix of one of
+/// `known` (`exact`: one of them), else a usage error naming the option and the item.
+std::vector<std::string> list_of(const po::variables_map& vm, const std::string& option,
+                                 const std::vector<std::string>& known, bool exact) {
+  const std::string s = vm[option].as<std::string>();
   std::vector<std::string> out;
-  for (size_t at = 0; at < s.size();) {
+  if (vm[option].defaulted()) return out;
+  const std::string expected = " (expected a comma list of " + join(known, ", ") + ")";
+  if (s.empty()) throw usage_error("--" + option + ": empty" + expected);
+  for (size_t at = 0; at <= s.size();) {
     const size_t comma = std::min(s.find(',', at), s.size());
-    if (comma > at) out.push_back(s.substr(at, comma - at));
+    const std::string item = s.substr(at, comma - at);
+    bool ok = !item.empty();
+    if (ok) {
+      ok = false;
+      for (const std::string& k : known) ok |= exact ? k == item : k.rfind(item, 0) == 0;
+    }
+    if (!ok)
+      throw usage_error("--" + option + " " + s + ": " +
+                        (item.empty() ? std::string("an empty item") : "'" + item + "' unknown") +
+                        expected);
+    out.push_back(item);
     at = comma + 1;
   }
   return out;
@@ -33,8 +55,8 @@ int run_precompile(const Args& args) {
   po::variables_map vm;
   if (!parse("lockstep precompile [--family F,...] [--type T,...] [--list]", args, opts, {}, vm))
     return 0;
-  const std::vector<std::string> families = split(vm["family"].as<std::string>());
-  const std::vector<std::string> types = split(vm["type"].as<std::string>());
+  const std::vector<std::string> families = list_of(vm, "family", kFamilies, false);
+  const std::vector<std::string> types = list_of(vm, "type", kTypes, true);
   Context ctx(device_spec(vm));
   const std::vector<KernelBuild> builds = select_builds(ctx.info(), families, types);
   if (vm.count("list")) {

@@ -1,13 +1,16 @@
 // `lockstep search QUERIES DB`: every query against every database sequence (Smith-Waterman,
-// affine gaps), the top K hits per query (ties by database order). Scoring: --matrix (blosum62
-// default, blosum45|blosum50|blosum80 or an NCBI-format file, every letter scored as written,
-// a letter outside it an error) with NCBI's default gaps per matrix, or DNA (--dna, implied by
-// --match/--mismatch; A C G T, any other IUPAC letter N, which never matches). Output (--out FILE,
-// else standard output): a header `#query subject score query_end subject_end` then one line per
-// hit (ids: the first word of each header; 1-based inclusive ends; 0 when the score is 0), or
-// with --outfmt 6 (7: with BLAST's comment lines) BLAST's tabular columns, chosen by BLAST's
-// keywords, from a traceback of each hit, E-value and bit score from NCBI's Karlin-Altschul
-// parameters (search_report.cpp). DB may be a prepared database (`lockstep makedb`). The
+// affine gaps), the top K hits per query (ties by database order), those with an E-value above
+// --evalue dropped, as BLAST's -evalue and -max_target_seqs. Scoring: --matrix (NCBI's blosum62
+// by default, blosum45|50|80, pam30|70|250 or an NCBI-format file, every letter scored as
+// written, U and O as blastp scores them, another letter outside it an error) with blastp's
+// default gaps per matrix, or DNA (--dna, implied by --match/--mismatch; A C G T and every IUPAC
+// letter scored as blastn scores it; both strands unless --strand says). Output (--out FILE,
+// else standard output): a header `#query subject score query_end subject_end` (DNA: `strand`)
+// then one line per hit (ids: the first word of each header; 1-based inclusive ends; 0 when the
+// score is 0), or with --outfmt 6 (7: with BLAST's comment lines) BLAST's tabular columns,
+// chosen by BLAST's keywords, from a traceback of each hit, E-value and bit score as BLAST+
+// computes them (search_report.cpp, src/search/statistics.cpp). QUERIES and DB may be prepared
+// databases (`lockstep makedb`). The
 // summary key=value line goes to standard output when the hits go to a file (--out FILE) and
 // --json is not -, else to stderr.
 #include <unistd.h>
@@ -33,18 +36,31 @@ void declare(po::options_description& opts) {
   opts.add_options()("queries", po::value<std::string>(),
                      "query FASTA (gzip too; - for stdin) or `lockstep makedb`'s file")(
       "db", po::value<std::string>(), "database FASTA (gzip too) or `lockstep makedb`'s file")(
-      "top", number<int>(1, 1 << 20)->default_value(10), "hits per query")(
+      "top", number<int>(1, 1 << 20)->default_value(10),
+      "hits per query (one per subject; DNA: per subject and strand)")(
+      "max-target-seqs", number<int>(1, 1 << 20),
+      "BLAST's name for --top (BLAST's default is 500, lockstep's 10)")(
+      "evalue", po::value<double>()->default_value(10.0, "10"),
+      "report hits with an E-value at most E (as BLAST's -evalue; none where NCBI publishes no "
+      "statistics for the scoring)")(
       "matrix", po::value<std::string>(),
-      "blosum62 (default), blosum45, blosum50, blosum80, or an NCBI-format matrix file")(
-      "dna", "DNA: A C G T score --match, other pairs --mismatch, N never matches")(
-      "match", number<int>(1, 1000), "DNA (implies --dna): match score (default 2)")(
+      "NCBI's blosum62 (default), blosum45, blosum50, blosum80, pam30, pam70, pam250, or an "
+      "NCBI-format matrix file")(
+      "dna",
+      "DNA: A C G T score --match, other pairs --mismatch, IUPAC letters (N, R, ...) as "
+      "blastn scores them")("match", number<int>(1, 1000),
+                            "DNA (implies --dna): match score (default 2, as blastn)")(
       "mismatch", number<int>(-1000, 1000),
-      "DNA (implies --dna): mismatch, sign ignored (default -3)")(
+      "DNA (implies --dna): mismatch, sign ignored (default -3, as blastn)")(
+      "strand", po::value<std::string>(),
+      "DNA: both (default, as blastn), plus or minus: the query strands searched")(
       "gap-open", number<int>(0, 100000),
-      "a gap of length L costs open + (L-1) * extend (default: NCBI's for the matrix: BLOSUM62 "
-      "11, BLOSUM45 15, BLOSUM50 13, BLOSUM80 10, a file 11; DNA 5)")(
+      "a gap of length L costs open + (L-1) * extend, i.e. BLAST's -gapopen open-extend "
+      "-gapextend extend (default: blastp's for the matrix: BLOSUM62 12 (BLAST 11/1), BLOSUM45 16 "
+      "(14/2), BLOSUM50 15 (13/2), BLOSUM80 11 (10/1), PAM30 10 (9/1), PAM70 11 (10/1), PAM250 "
+      "16 (14/2), a file 12; DNA 7 (blastn 5/2))")(
       "gap-extend", number<int>(0, 100000),
-      "(default: BLOSUM62 1, 45 2, 50 2, 80 1, a file 1; DNA 2)");
+      "(default: BLOSUM62 1, 45 2, 50 2, 80 1, PAM30 1, 70 1, 250 2, a file 1; DNA 2)");
   add_algorithm_option(opts, kAlgorithms, "auto",
                        "(inter: one subject per work-item; intra: long subjects; cpu: the host)");
   add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
@@ -69,12 +85,13 @@ Scoring scoring(const po::variables_map& vm, std::string& label) {
   const bool dna = vm.count("dna") || vm.count("match") || vm.count("mismatch");
   if (dna && vm.count("matrix"))
     throw usage_error("--matrix and --dna (or --match/--mismatch) exclude each other");
-  const int open = vm.count("gap-open") ? vm["gap-open"].as<int>() : dna ? 5 : -1;
+  if (!dna && vm.count("strand")) throw usage_error("--strand: only for DNA (--dna)");
+  const int open = vm.count("gap-open") ? vm["gap-open"].as<int>() : dna ? 7 : -1;
   const int extend = vm.count("gap-extend") ? vm["gap-extend"].as<int>() : dna ? 2 : -1;
   if (dna) {
     label = "dna";
-    return dna_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
-                       vm.count("mismatch") ? vm["mismatch"].as<int>() : -3, open, extend);
+    return blastn_scoring(vm.count("match") ? vm["match"].as<int>() : 2,
+                          vm.count("mismatch") ? vm["mismatch"].as<int>() : -3, open, extend);
   }
   label = vm.count("matrix") ? vm["matrix"].as<std::string>() : "blosum62";
   return matrix_scoring(label, open, extend);
@@ -114,8 +131,9 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 int run_search(const Args& args) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string usage =
-      "lockstep search QUERIES DB [--top K] [--matrix blosum62|blosum45|blosum50|blosum80|FILE | "
-      "--dna [--match M --mismatch X]] [--gap-open O --gap-extend E] [--algorithm " +
+      "lockstep search QUERIES DB [--top K | --max-target-seqs K] [--evalue E] [--matrix "
+      "blosum62|blosum45|blosum50|blosum80|pam30|pam70|pam250|FILE | --dna [--match M --mismatch "
+      "X] [--strand both|plus|minus]] [--gap-open O --gap-extend E] [--algorithm " +
       join(kAlgorithms) +
       "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt '6|7 "
       "[KEYWORDS]'] "
@@ -137,6 +155,17 @@ int run_search(const Args& args) {
     throw usage_error("--json - needs --out FILE: the hits go to standard output");
   SearchOptions o;
   o.top = vm["top"].as<int>();
+  if (vm.count("max-target-seqs")) {
+    if (!vm["top"].defaulted() && vm["top"].as<int>() != vm["max-target-seqs"].as<int>())
+      throw usage_error("--top and --max-target-seqs name the same cutoff: give one");
+    o.top = vm["max-target-seqs"].as<int>();
+  }
+  const double max_evalue = vm["evalue"].as<double>();
+  if (!(max_evalue > 0))
+    throw usage_error("--evalue: must be > 0, got " + std::to_string(max_evalue));
+  const std::string strand = vm.count("strand") ? vm["strand"].as<std::string>() : "both";
+  if (strand != "both" && strand != "plus" && strand != "minus")
+    throw usage_error("--strand: expected both, plus or minus, got '" + strand + "'");
   o.max_device_mib = vm["max-device-mib"].as<long long>();
   o.local_size = vm["local-size"].as<int>();
   o.stripe = vm["stripe"].as<int>();
@@ -162,31 +191,50 @@ int run_search(const Args& args) {
       return c;
     });
   const SequenceSet db = read_database(dpath, s);  // FASTA or a prepared database (makedb)
-  const SequenceSet queries = read_database(qpath, s);
-  for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries, &qpath}})
+  const SequenceSet queries_read = read_database(qpath, s);
+  for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries_read, &qpath}}) {
     if (set->skipped_empty)
       std::cerr << "lockstep search: " << *path << ": skipped " << set->skipped_empty
                 << " record(s) with no residues\n";
+    if (set->stand_ins)
+      std::cerr << "lockstep search: " << *path << ": " << set->stand_ins
+                << " residue(s) U or O, which the matrix lacks, scored as blastp scores them (U "
+                   "as C, O as X)\n";
+    warn_duplicate_names(*set, *path, std::cerr);
+  }
+  const SequenceSet queries = s.dna ? strand_queries(queries_read, strand) : queries_read;
   const double read_ms = ms_since(t0);
 
   Progress progress;
   o.progress = progress.callback();
   std::unique_ptr<Context> ctx = pending.valid() ? pending.get() : nullptr;
-  const SearchResult r = ctx ? search(*ctx, queries, db, s, o) : search_cpu(queries, db, s, o);
+  SearchResult r = ctx ? search(*ctx, queries, db, s, o) : search_cpu(queries, db, s, o);
   o.progress = nullptr;
+  if (s.dna) merge_strands(r, queries_read.size(), strand, o.top);
+  const KarlinAltschul ka = karlin_altschul(s);
+  if (ka)
+    keep_evalue(r, queries, db, ka, max_evalue);
+  else if (!vm["evalue"].defaulted())
+    std::cerr << "lockstep search: --evalue ignored: NCBI publishes no statistics for this "
+                 "scoring\n";
+  if (ka && tabular) order_as_blast(r, queries, db, ka);  // BLAST's format, BLAST's order
 
   std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
   double traceback_ms = 0;
   nlohmann::json hits =
       tabular ? write_tabular(out, queries, db, s, r, std::cerr, outfmt, dpath, &traceback_ms)
-              : write_hits(out, queries, db, r);
+              : write_hits(out, queries, db, r, s.dna);
   Report kv;
   kv.add("device", ctx ? ctx->info().name : std::string("cpu"))
       .add("algorithm", r.algorithm)
       .add("scoring", label)
       .add("gap_open", s.gap_open)
       .add("gap_extend", s.gap_extend)
-      .add("queries", queries.size())
+      .add("blast_gapopen", s.gap_open - s.gap_extend)
+      .add("blast_gapextend", s.gap_extend)
+      .add("evalue", max_evalue)
+      .add("strand", s.dna ? strand : std::string("NA"))
+      .add("queries", queries_read.size())
       .add("subjects", db.size())
       .add("residues", db.residue_count())
       .add("top", o.top)

@@ -119,7 +119,7 @@ SortOptions parse_sort(const Args& args, po::variables_map& vm, bool& help) {
     throw usage_error("give exactly one of --n N and --input FILE\nusage: " + usage);
   if (vm.count("binary") && !vm.count("input")) throw usage_error("--binary needs --input");
   o.algorithm = parse_option(vm, "algorithm", parse_sort_algorithm);
-  o.barrier = parse_option(vm, "barrier", parse_strategy_choice);
+  o.barrier = parse_option(vm, "barrier", parse_barrier_choice);
   if (o.algorithm == SortAlgorithm::radix && o.barrier)
     throw usage_error("--barrier " + vm["barrier"].as<std::string>() +
                       " applies to --algorithm bitonic and radix-persistent; --algorithm radix "

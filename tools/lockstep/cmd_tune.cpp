@@ -39,8 +39,10 @@ bool progress_shown() {
   static const bool tty = isatty(STDERR_FILENO) == 1;
   return tty;
 }
+bool progress_open = false;  // a progress line without its line break is on standard error
 
 void progress(size_t done, size_t total, const tuning::Measured& m) {
+  progress_open = true;
   if (total)
     std::fprintf(stderr, "\r[%-30s] %zu/%zu %-50s", std::string(30 * done / total, '#').c_str(),
                  done, total, tuning::str(m.params).c_str());
@@ -83,13 +85,23 @@ int run_tune(const Args& all) {
                           {"driver", d.driver_version},
                           {"compute_units", d.compute_units}}},
                         {"problems", nlohmann::json::array()}};
+  // the database is read (and a file that is none refused) before the work, not at the store
+  if (!vm.count("no-store")) tuning::database(d);
   std::vector<std::string> best_lines;
+  struct LineBreak {  // an error (an exception passing by) starts on a line of its own
+    ~LineBreak() {
+      if (progress_open) std::fprintf(stderr, "\n");
+      progress_open = false;
+    }
+  };
   for (TuneJob& job : jobs) {
+    LineBreak line_break;
     std::unique_ptr<tuning::Family> f = job.make(ctx);
     job.options.store = !vm.count("no-store");
     if (progress_shown()) job.options.progress = progress;
     const tuning::Outcome r = tuning::tune(ctx, *f, job.options);
     if (progress_shown()) std::fprintf(stderr, "\n");
+    progress_open = false;
     nlohmann::json problem = {{"key", r.key},
                               {"features", f->features()},
                               {"search_space", r.search_space},

@@ -2,6 +2,10 @@
 // codes: 0 ok, 1 bad input (input_error; host memory exhausted), 2 usage (usage_error, bad
 // options), 3 OpenCL (opencl_error), 4 internal error (any other exception: the message is
 // printed and the exit is clean, never an abort).
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +13,7 @@
 
 #include "command.hpp"
 #include "exit_codes.hpp"
+#include "runtime/environment.hpp"
 #include "vocabulary.hpp"
 
 namespace lockstep::cli {
@@ -71,7 +76,51 @@ static void print_usage(std::ostream& out) {
 
 }  // namespace lockstep::cli
 
+namespace {
+
+int run_main(int argc, char** argv);
+
+// `ulimit -s 64` (a stack of 64 KiB) must not crash a command: its main thread and every thread
+// it starts (glibc gives new threads RLIMIT_STACK's size) get kStack, on a thread of their own.
+constexpr size_t kStack = size_t(8) << 20;  // glibc's usual (RLIMIT_STACK's default)
+
+struct MainArgs {
+  int argc;
+  char** argv;
+  int rc;
+};
+
+void* main_thread(void* p) {
+  auto* a = static_cast<MainArgs*>(p);
+  a->rc = run_main(a->argc, a->argv);
+  return nullptr;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  struct rlimit lim {};
+  if (::getrlimit(RLIMIT_STACK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+      lim.rlim_cur < kStack) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kStack);
+    pthread_setattr_default_np(&attr);  // std::thread, OpenMP's and the OpenCL driver's threads
+    MainArgs a{argc, argv, 0};
+    pthread_t t;
+    const bool started = pthread_create(&t, &attr, main_thread, &a) == 0;
+    pthread_attr_destroy(&attr);
+    if (started) {
+      pthread_join(t, nullptr);
+      return a.rc;
+    }
+  }
+  return run_main(argc, argv);
+}
+
+namespace {
+
+int run_main(int argc, char** argv) {
   using namespace lockstep::cli;
   Args args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -92,11 +141,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    // every LOCKSTEP_* variable that is set takes a value it can use, or the run stops here
+    for (const auto& v : lockstep::env::variables()) lockstep::env::value(v.name);
     const int rc = cmd->run(Args(args.begin() + words, args.end()));
     errno = 0;  // a full disk or a closed pipe on standard output is a failed run too
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-      const int err = errno;
+      int err = errno;
+      // the failed write came earlier (its errno is gone): one more byte says why (ENOSPC,
+      // EFBIG, EIO, ...), into an output that is broken already
+      if (!err && ::write(STDOUT_FILENO, "\n", 1) < 0) err = errno;
       std::cerr << "lockstep " << cmd->name
                 << ": standard output: cannot write: " << (err ? std::strerror(err) : "write error")
                 << "\n";
@@ -107,3 +161,5 @@ int main(int argc, char** argv) {
     return exit_code_of_current_exception("lockstep " + cmd->name, std::cerr);
   }
 }
+
+}  // namespace

@@ -2,6 +2,7 @@
 #include "output.hpp"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,12 +20,20 @@ namespace {
 /// Whether writing `out` would overwrite the file `other` names: an existing regular file, or
 /// (when `other` is an output too) the same new path. `-`, devices and FIFOs are streams.
 bool clash(const std::string& out, const std::string& other, bool other_is_output) {
-  if (out == "-" || other == "-") return false;
+  if (other_is_output && out == "-" && other == "-") return true;  // one stream, two outputs
+  if ((out == "-" || other == "-") && !other_is_output) return false;
+  // `-` is standard output: /dev/stdout, or the file or pipe it is, is the same output
+  auto status = [](const std::string& p, struct stat& st) {
+    return p == "-" ? ::fstat(STDOUT_FILENO, &st) == 0 : ::stat(p.c_str(), &st) == 0;
+  };
   struct stat so {
   }, st{};
-  const bool out_exists = ::stat(out.c_str(), &so) == 0,
-             other_exists = ::stat(other.c_str(), &st) == 0;
-  if (out_exists && other_exists) return S_ISREG(so.st_mode) && same_file(out, other);
+  const bool out_exists = status(out, so), other_exists = status(other, st);
+  const bool same = out_exists && other_exists && so.st_dev == st.st_dev && so.st_ino == st.st_ino;
+  if (other_is_output && same)  // two outputs into one file, FIFO, pipe or terminal (not /dev/null)
+    return !(S_ISCHR(so.st_mode) && so.st_rdev == makedev(1, 3));
+  if (out == "-" || other == "-") return false;
+  if (out_exists && other_exists) return S_ISREG(so.st_mode) && same;
   if (out_exists || other_exists || !other_is_output) return false;
   std::error_code e1, e2;  // two new paths: the same name once normalised
   const auto a = std::filesystem::weakly_canonical(std::filesystem::absolute(out), e1);
@@ -53,11 +62,17 @@ std::string database_named_by(const std::string& out) {
 
 Outputs::Outputs(const po::variables_map& vm, const std::vector<std::string>& outputs,
                  const std::vector<InputOption>& inputs) {
+  if (const auto db = env::value("LOCKSTEP_TUNING_DB"))  // it is written by `tune`: never an input
+    for (const InputOption& in : inputs)
+      if (vm.count(in.option) && clash(*db, vm[in.option].as<std::string>(), false))
+        throw usage_error("LOCKSTEP_TUNING_DB=" + *db + " is the same file as " + in.label + " " +
+                          vm[in.option].as<std::string>() + ": refusing to overwrite an input");
   std::vector<std::pair<std::string, std::string>> given;  // (option, path)
   for (const std::string& o : outputs)
     if (vm.count(o)) given.emplace_back(o, vm[o].as<std::string>());
   for (size_t i = 0; i < given.size(); ++i) {
     const auto& [o, path] = given[i];
+    if (path.empty()) throw usage_error("--" + o + ": the path is empty");
     if (std::string db = database_named_by(path); !db.empty())
       throw usage_error("--" + o + " " + path + " is the tuning database (" + db +
                         "): refusing to overwrite it");
@@ -98,7 +113,9 @@ std::ostream& Outputs::operator[](const std::string& option) {
 }
 
 void Outputs::json(const std::string& option, const nlohmann::json& j, int indent) {
-  if (has(option)) (*this)[option] << j.dump(indent) << "\n";
+  // A string that is no UTF-8 (a path given with such bytes) gets U+FFFD there, not a throw.
+  if (has(option))
+    (*this)[option] << j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void Outputs::commit() {

@@ -1,5 +1,6 @@
-// The hit tables of `lockstep search` (see search_report.hpp). E-values use the query's length
-// and the database's residues and sequences with BLAST's length adjustment (statistics.cpp).
+// The hit tables of `lockstep search` (see search_report.hpp). E-values as BLAST+ computes them
+// from the query's and the subject's lengths and the database's residues and sequences
+// (statistics.cpp).
 #include "search_report.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <sstream>
+#include <unordered_map>
 
 #include "exit_codes.hpp"
 #include "vocabulary.hpp"
@@ -40,21 +42,101 @@ std::string format_bits(double b) {  // BLAST+ 2.12: 26700 prints whole, 102900 
   return buf;
 }
 
+double hit_evalue(const KarlinAltschul& ka, const SequenceSet& queries, const SequenceSet& db,
+                  const SearchHit& h) {
+  return evalue(ka, h.score, queries.length(size_t(h.query)), db.length(size_t(h.subject)),
+                int64_t(db.residue_count()), int64_t(db.size()));
+}
+
+size_t keep_evalue(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
+                   const KarlinAltschul& ka, double max_evalue) {
+  size_t dropped = 0;
+  for (auto& hits : r.hits) {
+    const size_t before = hits.size();
+    hits.erase(std::remove_if(
+                   hits.begin(), hits.end(),
+                   [&](const SearchHit& h) { return hit_evalue(ka, queries, db, h) > max_evalue; }),
+               hits.end());
+    dropped += before - hits.size();
+  }
+  return dropped;
+}
+
+namespace {
+int compare_evalues(double a, double b) {  // blast_hits.c s_EvalueComp: all below 1e-180 equal
+  if (a < 1.0e-180 && b < 1.0e-180) return 0;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+}  // namespace
+
+void order_as_blast(SearchResult& r, const SequenceSet& queries, const SequenceSet& db,
+                    const KarlinAltschul& ka) {
+  struct Best {
+    double e = 0;
+    int32_t score = 0;
+    bool set = false;
+  };
+  for (auto& hits : r.hits) {
+    std::vector<double> e(hits.size());
+    std::unordered_map<int64_t, Best> best;  // per subject: its best E-value and score
+    for (size_t i = 0; i < hits.size(); ++i) {
+      e[i] = hit_evalue(ka, queries, db, hits[i]);
+      Best& b = best[hits[i].subject];
+      if (!b.set || e[i] < b.e) b.e = e[i];
+      b.score = b.set ? std::max(b.score, hits[i].score) : hits[i].score;
+      b.set = true;
+    }
+    std::vector<size_t> order(hits.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      const SearchHit &a = hits[x], &b = hits[y];
+      if (a.subject != b.subject) {  // s_EvalueCompareHSPLists: E, score, then the later subject
+        const Best &ba = best[a.subject], &bb = best[b.subject];
+        if (const int c = compare_evalues(ba.e, bb.e)) return c < 0;
+        if (ba.score != bb.score) return ba.score > bb.score;
+        return a.subject > b.subject;
+      }
+      if (const int c = compare_evalues(e[x], e[y])) return c < 0;  // one subject's HSPs
+      return a.score > b.score;
+    });
+    std::vector<SearchHit> sorted;
+    sorted.reserve(hits.size());
+    for (size_t i : order) sorted.push_back(hits[i]);
+    hits = std::move(sorted);
+  }
+}
+
+void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::ostream& note) {
+  std::unordered_map<std::string, size_t> first;
+  size_t dups = 0;
+  for (size_t i = 0; i < set.size(); ++i) {
+    const auto [at, fresh] = first.emplace(set.names[i], i);
+    if (fresh || dups++) continue;
+    note << "lockstep search: " << path << ": sequences " << at->second + 1 << " and " << i + 1
+         << " are both named '" << set.names[i] << "': their hits cannot be told apart";
+  }
+  if (dups > 1) note << " (and " << dups - 1 << " more duplicate name(s))";
+  if (dups) note << "\n";
+}
+
 nlohmann::json write_hits(std::ostream& out, const SequenceSet& queries, const SequenceSet& db,
-                          const SearchResult& r) {
+                          const SearchResult& r, bool dna) {
   nlohmann::json all = nlohmann::json::array();
-  out << "#query\tsubject\tscore\tquery_end\tsubject_end\n";
+  out << "#query\tsubject\tscore\tquery_end\tsubject_end" << (dna ? "\tstrand\n" : "\n");
   for (const auto& hits : r.hits)
     for (const SearchHit& h : hits) {
       const std::string& q = queries.names[size_t(h.query)];
       const std::string& d = db.names[size_t(h.subject)];
       out << q << '\t' << d << '\t' << h.score << '\t' << h.query_end + 1 << '\t'
-          << h.subject_end + 1 << '\n';
+          << h.subject_end + 1;
+      if (dna) out << '\t' << (h.minus ? "minus" : "plus");
+      out << '\n';
       all.push_back({{"query", q},
                      {"subject", d},
                      {"score", h.score},
                      {"query_end", h.query_end + 1},
                      {"subject_end", h.subject_end + 1}});
+      if (dna) all.back()["strand"] = h.minus ? "minus" : "plus";
     }
   return all;
 }
@@ -65,21 +147,35 @@ namespace {
 struct Row {
   const std::string &q, &d;
   const SearchHit& h;
-  const HitAlignment& a;
+  const HitAlignment& a;    // as printed (a minus-strand hit's flipped, as blastn's)
+  const HitAlignment& raw;  // as searched: on the query's reverse complement for minus
   int64_t qlen, slen;
   const std::string &evalue, &bits;
   const uint8_t *qcodes, *scodes;  // the whole query and subject
   const std::string& letters;      // the scoring's alphabet
 };
 
-// The aligned residues of the query (`query`) or the subject, '-' where the other has a gap.
+// The IUPAC complement of a DNA letter (A-T, C-G, R-Y, M-K, B-V, D-H; N, W, S their own).
+char complement(char c) {
+  static const std::string from = "ACGTRYMKBVDHNWS", to = "TGCAYRKMVBHDNWS";
+  const size_t at = from.find(c);
+  return at == std::string::npos ? c : to[at];
+}
+
+// The aligned residues of the query (`query`) or the subject, '-' where the other has a gap; a
+// minus-strand hit's as blastn prints them: the query's plus strand against the subject's
+// reverse complement.
 std::string aligned(const Row& r, bool query) {
   std::string out;
-  if (!r.a.qstart) return out;
-  const uint8_t* c = query ? r.qcodes + r.a.qstart - 1 : r.scodes + r.a.sstart - 1;
-  for (const CigarRun& run : parse_cigar(r.a.cigar)) {
+  if (!r.raw.qstart) return out;
+  const uint8_t* c = query ? r.qcodes + r.raw.qstart - 1 : r.scodes + r.raw.sstart - 1;
+  for (const CigarRun& run : parse_cigar(r.raw.cigar)) {
     const bool here = run.op == 'M' || (run.op == 'I') == query;
     for (int64_t k = 0; k < run.length; ++k) out += here ? r.letters[*c++] : '-';
+  }
+  if (r.h.minus) {
+    std::reverse(out.begin(), out.end());
+    for (char& l : out) l = complement(l);
   }
   return out;
 }
@@ -187,7 +283,8 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
   if (!ka)
     note << "lockstep search: NCBI publishes no Karlin-Altschul parameters for this scoring ("
          << (s.dna ? std::string("DNA") : "this matrix") << " with gaps " << s.gap_open << "/"
-         << s.gap_extend << "): evalue and bitscore are NA\n";
+         << s.gap_extend << ", BLAST's " << s.gap_open - s.gap_extend << "/" << s.gap_extend
+         << "): evalue and bitscore are NA\n";
   const Outfmt fmt = f.fields.empty() ? parse_outfmt(std::to_string(f.kind)) : f;
   std::vector<const Column*> cols;
   std::string fields;
@@ -201,7 +298,6 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
     *traceback_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   nlohmann::json all = nlohmann::json::array();
-  const int64_t n = int64_t(db.residue_count()), subjects = int64_t(db.size());
   std::string line;
   for (size_t qi = 0; qi < r.hits.size(); ++qi) {
     const auto& hits = r.hits[qi];
@@ -214,14 +310,20 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
     }
     for (size_t k = 0; k < hits.size(); ++k) {
       const SearchHit& h = hits[k];
-      const HitAlignment& a = aligned[qi][k];
+      const HitAlignment& raw = aligned[qi][k];
+      HitAlignment a = raw;
+      if (h.minus && h.score > 0) {  // as blastn: query ascending, subject descending
+        const int64_t m = queries.length(size_t(h.query));
+        a.qstart = m - raw.qend + 1, a.qend = m - raw.qstart + 1;
+        a.sstart = raw.send, a.send = raw.sstart;
+      }
       const std::string& q = queries.names[size_t(h.query)];
       const std::string& d = db.names[size_t(h.subject)];
       std::string evalue = "NA", bits = "NA";
       nlohmann::json je = nullptr, jb = nullptr;
       const int64_t qlen = queries.length(size_t(h.query));
       if (ka) {
-        const double e = lockstep::evalue(ka, h.score, qlen, n, subjects);
+        const double e = hit_evalue(ka, queries, db, h);
         const double b = bit_score(ka, h.score);
         evalue = format_evalue(e), bits = format_bits(b), je = e, jb = b;
       }
@@ -229,6 +331,7 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                     d,
                     h,
                     a,
+                    raw,
                     qlen,
                     db.length(size_t(h.subject)),
                     evalue,
@@ -256,6 +359,7 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
                      {"evalue", je},
                      {"bitscore", jb},
                      {"cigar", a.cigar}});
+      if (s.dna) all.back()["strand"] = h.minus ? "minus" : "plus";
     }
   }
   if (fmt.kind == 7) out << "# BLAST processed " << r.hits.size() << " queries\n";

@@ -16,7 +16,7 @@ std::string join(const std::vector<std::string>& names, const std::string& sep) 
 std::vector<std::string> barrier_names(bool with_auto) {
   std::vector<std::string> out;
   if (with_auto) out.emplace_back("auto");
-  for (BarrierStrategy s : all_barrier_strategies()) out.push_back(to_string(s));
+  for (Barrier s : all_barriers()) out.push_back(to_string(s));
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The CLI's one vocabulary. Every command chooses its algorithm with --algorithm, its global
 // barrier with --barrier and its work-group size with --local-size, declared here; the lists of
 // names come from the library's enums through to_string (barrier names from
-// all_barrier_strategies()), so no command spells them by hand.
+// all_barriers()), so no command spells them by hand.
 //
 // Old spellings (spmv --kernel and --wg-bits, apsp --variant, bfs --strategy, sort/align/bench
 // barrier --strategy) are Deprecated aliases for this release: accepted, hidden from --help, and
@@ -42,7 +42,7 @@ std::vector<std::string> names_of(const std::vector<E>& values) {
   return out;
 }
 
-/// The global barriers, from all_barrier_strategies(); with_auto puts "auto" first.
+/// The global barriers, from all_barriers(); with_auto puts "auto" first.
 std::vector<std::string> barrier_names(bool with_auto = true);
 
 /// --algorithm NAME: `names` is what it accepts, `def` its default; `note` follows the list.

@@ -60,6 +60,9 @@ template <typename T>
 int32_t bandwidth(const Csr<T>& a);
 
 template <typename T>
+struct DistributedCsrState;
+
+template <typename T>
 class DistributedCsr {
  public:
   /// Collective. `global` is read on `root` only (other ranks pass an empty Csr). `offsets`
@@ -73,42 +76,46 @@ class DistributedCsr {
   DistributedCsr(MPI_Comm comm, cl::CommandQueue& queue, std::vector<int32_t> offsets,
                  const Csr<T>& mine, std::vector<int32_t> col_offsets = {});
 
-  MPI_Comm comm() const { return comm_; }
-  cl::CommandQueue& queue() { return queue_; }
-  int32_t global_rows() const { return offsets_.back(); }
-  int32_t global_cols() const { return col_offsets_.back(); }
-  int32_t local_rows() const { return int32_t(global_row_.size()); }
-  int32_t local_cols() const { return int32_t(global_col_.size()); }
+  MPI_Comm comm() const;
+  cl::CommandQueue& queue();
+  int32_t global_rows() const;
+  int32_t global_cols() const;
+  int32_t local_rows() const;
+  int32_t local_cols() const;
   /// Square, with columns partitioned like the rows: x and y share one layout.
-  bool square() const { return square_; }
-  int32_t interior_rows() const { return interior_; }
+  bool square() const;
+  int32_t interior_rows() const;
   /// The trailing local rows that hold every value another rank reads (square matrices; else
   /// all rows): rows [local_rows() - early_rows(), local_rows()).
-  int32_t early_rows() const { return early_; }
-  int32_t halo_size() const { return int32_t(halo_.size()); }
-  size_t local_nnz() const { return local_nnz_; }
-  const std::vector<int32_t>& offsets() const { return offsets_; }
-  const std::vector<int32_t>& col_offsets() const { return col_offsets_; }
+  int32_t early_rows() const;
+  int32_t halo_size() const;
+  size_t local_nnz() const;
+  const std::vector<int32_t>& offsets() const;
+  const std::vector<int32_t>& col_offsets() const;
   /// The global row of each local row (local order: interior rows, then boundary rows).
-  const std::vector<int32_t>& global_rows_of_local() const { return global_row_; }
+  const std::vector<int32_t>& global_rows_of_local() const;
   /// The global column of each owned local column.
-  const std::vector<int32_t>& global_cols_of_local() const { return global_col_; }
+  const std::vector<int32_t>& global_cols_of_local() const;
   /// Global indices of the halo entries, in halo order.
-  const std::vector<int32_t>& halo() const { return halo_; }
+  const std::vector<int32_t>& halo() const;
   /// Values this rank sends per SpMV (sum over neighbours).
-  size_t send_volume() const { return send_index_.size(); }
+  size_t send_volume() const;
   int neighbours() const;  // ranks exchanged with, either direction
   /// Neighbours exchanged with through shared memory (same host), and whether their segments
   /// are registered with OpenCL (LOCKSTEP_MPI_HALO; see src/mpi/shared_halo.hpp). Why the
   /// shared path is off where it could be on ("" when it is not).
   int shared_neighbours() const;
   bool shared_registered() const;
-  const std::string& shared_note() const { return shared_note_; }
-  const DeviceCsr<T>& interior() const { return *interior_dev_; }
-  const DeviceCsr<T>& boundary() const { return *boundary_dev_; }
+  const std::string& shared_note() const;
+  const DeviceCsr<T>& interior() const;
+  const DeviceCsr<T>& boundary() const;
   /// A device vector with room for max(local rows, local columns) values and the halo: an x
   /// or a y of spmv, or of spmv_transpose.
   cl::Buffer make_vector() const;
+
+  DistributedCsr(DistributedCsr&&) noexcept;
+  DistributedCsr& operator=(DistributedCsr&&) noexcept;
+  ~DistributedCsr();
 
   struct Peer {
     int rank;
@@ -120,30 +127,9 @@ class DistributedCsr {
   friend struct SpmvExchange;
   template <typename U>
   friend struct TransposeExchange;
-  MPI_Comm comm_;
-  cl::CommandQueue queue_, copy_queue_;  // kernels; the copies that overlap them
-  std::vector<int32_t> offsets_, col_offsets_, global_row_, global_col_, halo_;
-  bool square_ = true;
-  int32_t interior_ = 0, early_ = 0;
-  size_t local_nnz_ = 0;
-  std::vector<Peer> sends_, recvs_;
-  std::vector<int32_t> send_index_;  // local indices packed for sending
-  std::unique_ptr<DeviceCsr<T>> interior_dev_, boundary_dev_;
-  std::shared_ptr<DeviceCsr<T>> transpose_dev_;  // the local block's transpose, on first use
-  cl::Buffer send_index_dev_, send_dev_, boundary_y_;
-  std::shared_ptr<T> send_host_, recv_host_;  // pinned (mapped ALLOC_HOST_PTR) staging
-  // The exchange in flight (spmv.cpp): which x, its events and requests.
-  cl::Buffer exchange_x_;  // null: none in flight
-  bool cpu_ = false;       // a CPU device: poll gently (it shares the cores)
-  cl::Event pack_;
-  std::vector<cl::Event> down_, up_;  // per send peer, per receive peer
-  std::vector<MPI_Request> send_req_, recv_req_;
-  std::vector<char> sent_;                // per send peer: MPI_Isend posted (or the ready flag)
-  std::vector<char> posted_;              // per send peer: its download enqueued
-  std::vector<char> arrived_, released_;  // per receive peer: upload enqueued; slice released
-  std::shared_ptr<SharedHalo> shm_;       // same-host neighbours' segments; null: MPI only
-  uint64_t seq_ = 0;                      // exchanges so far (the shared-memory flags' values)
-  std::string shared_note_;
+  // The layout, the device blocks, the send and receive lists and the exchange in flight:
+  // src/mpi/csr_state.hpp (the exchanges change them; nothing of it is API).
+  std::unique_ptr<DistributedCsrState<T>> s_;
 };
 
 /// Device timestamps (ms from the start of the pack kernel) of one SpMV's parts; mpi_ms is
@@ -204,9 +190,11 @@ std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& l
 /// Where lockstep::cg runs on this rank: local vectors with halo room, distributed dot and
 /// SpMV, the local rows' inverse diagonal, and the scalars' global sum as one MPI_Iallreduce.
 template <typename T>
-class DistributedSpace : public CgSpace<T> {
+class DistributedSpace : public CgSpace<T>, public CgDistributed<T> {
  public:
+  using Parts = typename CgDistributed<T>::Parts;
   explicit DistributedSpace(DistributedCsr<T>& a) : a_(a) {}
+  CgDistributed<T>* distributed() override { return this; }
   int n() const override { return a_.local_rows(); }
   cl::CommandQueue& queue() override { return a_.queue(); }
   cl::Buffer vector() const override { return a_.make_vector(); }
@@ -216,7 +204,7 @@ class DistributedSpace : public CgSpace<T> {
   void await_halo(cl::Buffer& x) override { mpi::await_halo(a_, x); }
   ExchangeEvents exchange_events() const override { return mpi::exchange_events(a_); }
   /// Several ranks, and the boundary rows are the early rows: the interior and boundary parts.
-  typename CgSpace<T>::Parts local_parts() const override;
+  Parts local_parts() const override;
   bool all(bool mine) override;
   void wait(const cl::Event& e) override { mpi::wait_progressing(a_, e); }
   double dot(const cl::Buffer& x, const cl::Buffer& y) override {

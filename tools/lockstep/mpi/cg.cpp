@@ -16,6 +16,7 @@
 #include <iostream>
 #include <iterator>
 #include <lockstep/lockstep.hpp>
+#include <sstream>
 
 #include "cg_options.hpp"
 #include "distributed.hpp"
@@ -75,6 +76,10 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   const std::string file = vm["file"].as<std::string>();
   const std::string partition = partition_of(vm, file);
+  std::ostringstream problem;
+  problem << file << ", " << (sizeof(T) == 8 ? "double" : "float") << ", --partition " << partition
+          << ", --tol " << vm["tol"].as<double>();
+  same_problem(comm, problem.str());
   auto ctx = rank_context<T>(comm, vm);
   const auto setup0 = std::chrono::steady_clock::now();
   // A file's matrix is checked whole on rank 0 (square, finite, not zero, symmetric): the one-
@@ -104,9 +109,11 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   CgOptions opt = cg_options(vm, maxit), warm = opt;
   warm.maxit = 2;
   CgIterationTimeline steps;
+  std::unique_ptr<CgObserver> watch;
   if (vm.count("iteration-timeline")) {
     steps.first = vm["iteration-timeline"].as<int>();
-    opt.iteration_timeline = &steps;
+    watch = iteration_timeline(steps);
+    opt.observer = watch.get();
   }
   lockstep::cg(space, b, x, warm);  // warm-up: kernels built, caches hot
   MPI_Barrier(comm);
@@ -123,7 +130,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   err = std::sqrt(err / std::max(1, A.global_rows()));
   std::vector<double> tl = measure_timeline(A, ones, b, 10);
   const long long halo = print_partition(A, 10);
-  if (opt.iteration_timeline) print_iteration_timeline(comm, steps);
+  if (watch) print_iteration_timeline(comm, steps);
   int shared = A.shared_neighbours();  // summed over the ranks: 0 when the halo is MPI's
   MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_SUM, comm);
   double cond_slack = sizeof(T) == 8 ? 1e3 : 1e2;  // error may exceed the residual by ~cond(A)

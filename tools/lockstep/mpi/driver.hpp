@@ -44,6 +44,20 @@ int run_distributed(const std::string& command, F&& body) {
   return code;
 }
 
+/// Collective, first of a command: every rank was given the same problem (`description`: the
+/// matrix and the options that shape the run), else the same error on every rank. Ranks of an
+/// MPMD launch given different problems (`mpirun -np 1 lockstep cg a.mtx --distributed : -np 1
+/// lockstep cg gen:laplace2d:8 --distributed`) used to wait forever in mismatched collectives.
+inline void same_problem(MPI_Comm comm, const std::string& description) {
+  const unsigned long long h = std::hash<std::string>{}(description);
+  unsigned long long v[2] = {h, ~h};  // the largest hash and (complemented) the smallest
+  MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  const bool differ = v[0] != ~v[1];
+  mpi::agree(comm, differ ? 1 : 0,
+             "the ranks were given different problems (this one: " + description +
+                 "): every rank must run the same command on the same matrix");
+}
+
 /// This rank's context on its device (collective: a rank without a device stops them all).
 template <typename T>
 std::unique_ptr<Context> rank_context(MPI_Comm comm, const po::variables_map& vm) {
