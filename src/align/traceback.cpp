@@ -9,16 +9,22 @@
 //     the corner-to-corner line, the band doubling until the global score equals S, and never
 //     wider than the box's drift_bound (which leaves every path scoring S, and so the path
 //     chosen, unchanged); memory one byte per band cell (La x band), never La x Lb.
+// Both passes run in vector lanes (traceback_start.cpp: the reverse pass over every column of
+// the prefix in 16 bits, where the score leaves room; traceback_band.cpp: the band's rows in
+// 32 bits), with the values and choices of the scalar passes here, which remain the reference
+// (detail::traceback_with) and the reverse pass of scores past 16 bits. Buffers are the
+// thread's, reused from hit to hit.
 #include <charconv>
 #include <chrono>
 #include <limits>
 
 #include "lockstep/align.hpp"
+#include "traceback_impl.hpp"
 
 namespace lockstep {
 namespace {
 
-constexpr int32_t kNeg = std::numeric_limits<int32_t>::min() / 4;
+using detail::kNeg;
 constexpr int64_t kFar = std::numeric_limits<int64_t>::max() / 4;  // no bound
 
 // How far (columns) from a corner's diagonal an alignment of score S of A[a0..a1] x B[b0..b1]
@@ -90,20 +96,9 @@ bool find_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, co
   return false;
 }
 
-// Step 2 with band half-width w, inside `reach` of both corners' diagonals (drift_bound):
-// returns the global score and fills the cigar.
-int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
-                      int64_t w, int64_t reach, int64_t target, std::string& cigar, size_t& bytes) {
-  const int64_t kmin =
-      std::max(std::min<int64_t>(0, lb - la) - w, std::max(-reach, lb - la - reach));
-  const int64_t kmax =
-      std::min(std::max<int64_t>(0, lb - la) + w, std::min(reach, lb - la + reach));
-  const int64_t band = kmax - kmin + 1;
-  if (double(la + 1) * double(band) > 4e9)
-    throw input_error("traceback: the band would need more than 4 GB");
-  bytes = size_t(la + 1) * size_t(band);
-  std::vector<uint8_t> dir(bytes,
-                           0);  // bits 0-1 H from (0 diag, 1 E, 2 F); 2: E opened; 3: F opened
+// The banded pass's rows, one cell at a time: fills `dir` and returns the global score.
+int32_t scalar_rows(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
+                    int64_t kmin, int64_t kmax, int64_t band, uint8_t* dir) {
   const int32_t open = s.gap_open, ext = s.gap_extend;
   auto gap = [&](int64_t len) {  // score of a leading gap of length len, clamped (no overflow)
     return int32_t(std::max<int64_t>(kNeg, -(open + (len - 1) * int64_t(ext))));
@@ -139,7 +134,29 @@ int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb
       dir[size_t(i) * size_t(band) + size_t(j - i - kmin)] = d;
     }
   }
-  const int64_t score = H[size_t(lb)];
+  return H[size_t(lb)];
+}
+
+// Step 2 with band half-width w, inside `reach` of both corners' diagonals (drift_bound):
+// returns the global score and fills the cigar.
+int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb, const Scoring& s,
+                      int64_t w, int64_t reach, int64_t target, std::string& cigar, size_t& bytes,
+                      detail::Passes passes) {
+  const int64_t kmin =
+      std::max(std::min<int64_t>(0, lb - la) - w, std::max(-reach, lb - la - reach));
+  const int64_t kmax =
+      std::min(std::max<int64_t>(0, lb - la) + w, std::min(reach, lb - la + reach));
+  const int64_t band = kmax - kmin + 1;
+  if (double(la + 1) * double(band) > 4e9)
+    throw input_error("traceback: the band would need more than 4 GB");
+  bytes = size_t(la + 1) * size_t(band);
+  // bits 0-1 H from (0 diag, 1 E, 2 F); 2: E opened; 3: F opened (8 bytes to spare: band_rows)
+  static thread_local std::vector<uint8_t> dir;
+  dir.assign(bytes + 8, 0);
+  const int64_t score = passes != detail::Passes::scalar && s.gap_open >= s.gap_extend
+                            ? detail::band_rows(a, la, b, lb, s, kmin, band, dir.data(),
+                                                passes == detail::Passes::baseline)
+                            : scalar_rows(a, la, b, lb, s, kmin, kmax, band, dir.data());
   if (score != target) return score;
   std::string ops;  // reversed
   int64_t i = la, j = lb;
@@ -166,25 +183,39 @@ int64_t banded_global(const uint8_t* a, int64_t la, const uint8_t* b, int64_t lb
 
 }  // namespace
 
-void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
-               AlignResult& r) {
+bool detail::scalar_start(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                          const Scoring& s, AlignResult& r) {
+  return find_start(a, b, s, r, drift_bound(a, 0, r.end_a, b, 0, r.end_b, s, r.score));
+}
+
+void detail::traceback_with(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                            const Scoring& s, AlignResult& r, Passes passes) {
   const auto t0 = std::chrono::steady_clock::now();
   r.cigar.clear();
   r.start_a = r.start_b = -1;
   if (r.score <= 0) return;
-  find_start(a, b, s, r, drift_bound(a, 0, r.end_a, b, 0, r.end_b, s, r.score));
+  const int64_t drift = drift_bound(a, 0, r.end_a, b, 0, r.end_b, s, r.score);
+  if (passes != Passes::scalar && striped_start_fits(s, r.score))  // no column past the drift
+    striped_start(a, b, s, r, std::min(kFar, r.end_a + 1 + drift), passes == Passes::baseline);
+  else
+    find_start(a, b, s, r, drift);
   if (r.start_a < 0) throw std::logic_error("traceback: the reverse pass did not reach the score");
   const int64_t la = r.end_a - r.start_a + 1, lb = r.end_b - r.start_b + 1;
   const int64_t reach = drift_bound(a, r.start_a, r.end_a, b, r.start_b, r.end_b, s, r.score);
   for (int64_t w = 32;; w *= 2) {
     const int64_t g = banded_global(&a[size_t(r.start_a)], la, &b[size_t(r.start_b)], lb, s, w,
-                                    reach, r.score, r.cigar, r.traceback_bytes);
+                                    reach, r.score, r.cigar, r.traceback_bytes, passes);
     if (g == r.score) break;
     if (w > la + lb)
       throw std::logic_error("traceback: the global score never reached the local one");
   }
   r.traceback_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void traceback(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b, const Scoring& s,
+               AlignResult& r) {
+  detail::traceback_with(a, b, s, r, detail::Passes::lanes);
 }
 
 std::vector<CigarRun> parse_cigar(const std::string& cigar) {
