@@ -193,7 +193,7 @@ if [[ -n "$build_pid" ]]; then
   cudasw_run large "$tmp/large-queries.fa" "$tmp/large.fa"
 fi
 # parasail last, on an idle host
-out=$(timeout "${STEP_TIMEOUT:-150}" "$py" "$here/search_parasail.py" "$QUERIES" "$DB" \
+out=$(timeout "${STEP_TIMEOUT:-150}" "$py" "$here/search_parasail.py" "$QUERIES" "$DB" --matrix "$(ls /usr/share/ncbi/data/BLOSUM62 "$data/BLOSUM62" 2>/dev/null | head -1)" \
         --queries "$PARASAIL_QUERIES" --threads "$THREADS" --top "$TOP" \
         --lockstep "$tmp/example-lockstep.tsv" 2>> "$OUT/search.err")
 echo "$out" | grep '^# differs' | head -5 | tee -a "$txt"

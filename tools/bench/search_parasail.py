@@ -34,13 +34,15 @@ def fasta(path):
 
 
 def init(db, args):
-    global DB, ARGS
+    global DB, ARGS, MATRIX
     DB, ARGS = db, args
+    # NCBI's BLOSUM62 file, as lockstep builds it in (parasail's own X, B and Z columns differ)
+    MATRIX = parasail.Matrix(args.matrix) if args.matrix else parasail.blosum62
 
 
 def one_query(q):
     name, seq = q
-    profile = parasail.profile_create_sat(seq, parasail.blosum62)
+    profile = parasail.profile_create_sat(seq, MATRIX)
     scores = [parasail.sw_striped_profile_sat(profile, s, ARGS.gap_open, ARGS.gap_extend).score
               for _, s in DB]
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: ARGS.top]
@@ -56,6 +58,8 @@ def main():
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--gap-open", type=int, default=11)
     p.add_argument("--gap-extend", type=int, default=1)
+    p.add_argument("--matrix", default="/usr/share/ncbi/data/BLOSUM62",
+                   help="a matrix file (default NCBI's BLOSUM62, as lockstep; '' parasail's)")
     p.add_argument("--lockstep")
     args = p.parse_args()
     queries, db = fasta(args.queries)[: args.count], fasta(args.db)

@@ -12,6 +12,7 @@ git_dir=${CUDASW4_GIT:-/work/.mirror/asbschmidt+CUDASW4/repo}
 mkdir -p "$carry/mmseqs2" "$carry/wheels"
 [[ -f "$examples/DB.fasta.gz" ]] || apt-get install -y mmseqs2-examples >/dev/null
 cp "$examples/DB.fasta.gz" "$examples/QUERY.fasta.gz" "$carry/mmseqs2/"
+cp /usr/share/ncbi/data/BLOSUM62 "$carry/mmseqs2/"  # NCBI's table, for the parasail check
 rm -rf "$carry/cudasw4" && mkdir -p "$carry/cudasw4"
 git -C "$git_dir" archive --format=tar "${CUDASW4_COMMIT:-37a394c}" | tar -x -C "$carry/cudasw4"
 if ! ls "$carry"/wheels/parasail-*.whl >/dev/null 2>&1; then

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <functional>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 #include "exit_codes.hpp"
@@ -107,10 +108,11 @@ void order_as_blast(SearchResult& r, const SequenceSet& queries, const SequenceS
 }
 
 void warn_duplicate_names(const SequenceSet& set, const std::string& path, std::ostream& note) {
-  std::unordered_map<std::string, size_t> first;
+  std::unordered_map<std::string_view, size_t> first;  // views of set.names: no copies
+  first.reserve(set.size());
   size_t dups = 0;
   for (size_t i = 0; i < set.size(); ++i) {
-    const auto [at, fresh] = first.emplace(set.names[i], i);
+    const auto [at, fresh] = first.emplace(std::string_view(set.names[i]), i);
     if (fresh || dups++) continue;
     note << "lockstep search: " << path << ": sequences " << at->second + 1 << " and " << i + 1
          << " are both named '" << set.names[i] << "': their hits cannot be told apart";
