@@ -144,6 +144,12 @@ Barrier old_barrier(const DeviceInfo& info, int groups) {
 AlignConfig old_sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t m, bool barrier,
                         int alphabet) {
   const bool gpu = info.is_gpu(), dna = alphabet <= 5, short_pair = n < 500000;
+  if (gpu && !barrier && !dna && n < 10000) {  // short protein pairs: 128 x 4 x 32
+    if (!c.local_size) c.local_size = 128;
+    if (!c.cells) c.cells = 4;
+    if (!c.tile_cols) c.tile_cols = 32;
+    return c;
+  }
   if (!c.local_size)
     c.local_size = gpu ? (barrier || (dna && short_pair) ? 256 : dna ? 128 : 64) : 32;
   if (!c.cells) c.cells = gpu ? (barrier || dna ? 8 : 16) : 4;
@@ -156,7 +162,7 @@ AlignConfig old_sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t 
 }
 int old_sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int alphabet) {
   const bool rule_shape = c.local_size == 0 && c.cells == 0 && c.tile_cols == 0;
-  return info.is_gpu() && rule_shape && alphabet <= 5 && n < 500000 ? 32 : 0;
+  return info.is_gpu() && rule_shape && (alphabet <= 5 ? n < 500000 : n < 10000) ? 32 : 0;
 }
 
 detail::SearchShape old_search_shape(const DeviceInfo& di, const SearchOptions& o,
@@ -365,7 +371,9 @@ TEST_CASE("defaults: the alignment shape per size on a GPU and a CPU") {
       {&gpu, 200000, 180000, false, 5, 256, 8, 128, 32},   // DNA below long_pair_rows: 32 bits
       {&gpu, 1000000, 1000000, false, 5, 128, 8, 64, 0},   // the long pair
       {&gpu, 1000000, 1000000, false, 24, 64, 16, 64, 0},  // proteins
-      {&gpu, 1000, 1000, false, 20, 64, 16, 64, 0},
+      {&gpu, 1000, 1000, false, 20, 128, 4, 32, 32},       // short proteins: 32 bits
+      {&gpu, 3412, 3412, false, 25, 128, 4, 32, 32},
+      {&gpu, 10000, 10000, false, 25, 64, 16, 64, 0},
       {&gpu, 1000000, 1000000, true, 5, 256, 8, 2048, 0},  // barrier: m / 128 within [256, 2048]
       {&gpu, 100000, 100000, true, 5, 256, 8, 781, 0},
       {&gpu, 10000, 10000, true, 24, 256, 8, 256, 0},

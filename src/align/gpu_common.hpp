@@ -31,7 +31,8 @@ inline defaults::AlignShape sw_rule_shape(const DeviceInfo& info, size_t n, size
                                size_t(rule.barrier_tile_min), size_t(rule.barrier_tile_max)));
     return s;
   }
-  if (alphabet > rule.dna_alphabet) return rule.protein;
+  if (alphabet > rule.dna_alphabet)
+    return n < rule.protein_short_rows ? rule.protein_short : rule.protein;
   return n < rule.long_pair_rows ? rule.dna : rule.dna_long;
 }
 

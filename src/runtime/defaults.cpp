@@ -164,11 +164,18 @@ const std::vector<Entry<Align>>& table() {
       // long_pair_rows 256 x 8 publishing every 128 columns in 32 bits (200k x 180k: 404 GCUPS
       // on the H100 against 314 in the long pair's shape); from it 128 x 8 (the 16-bit kernel
       // stacks two: 16 rows) every 64 columns (10^6 x 10^6: 1336 GCUPS against 1196 at 128 x
-      // 16, 1344 at 256 x 8). Larger alphabets 64 x 16 every 64 columns (short fill).
+      // 16, 1344 at 256 x 8). Larger alphabets 64 x 16 every 64 columns (short fill); below
+      // 10^4 rows 128 x 4 every 32 columns in 32 bits (H200, a 3412 x 3412 protein pair, BLOSUM62
+      // 11/1, one launch: 4.70 GCUPS against 2.49 at 64 x 16 x 64, the best of 72 pipeline
+      // shapes in 16 and 32 bits; the barrier kernel at 64 x 4 x 64 ran 6.29 but is unmeasured
+      // at other sizes).
       {kGpu,
-       "tools/bench/align.sh, H100 (BENCHMARKS.md, Alignment)",
+       "tools/bench/align.sh, H100 (BENCHMARKS.md, Alignment); the protein pair's shape sweep, "
+       "H200 "
+       "(BENCHMARKS.md, Every row beside its anchor)",
        {set(&A::barrier, {256, 8, 0, 0}), set(&A::dna, {256, 8, 128, 32}),
         set(&A::dna_long, {128, 8, 64, 0}), set(&A::protein, {64, 16, 64, 0}),
+        set(&A::protein_short, {128, 4, 32, 32}), set(&A::protein_short_rows, size_t(10000)),
         set(&A::barrier_tile_max, 2048)}},
   };
   return t;
