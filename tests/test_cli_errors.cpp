@@ -229,6 +229,8 @@ TEST_CASE("exit codes: each exception kind maps to its code, anything else to 4 
   CHECK(m == "lockstep x: bad option\n");
   CHECK(code([] { throw input_error("f.mtx:3: bad index"); }, m) == 1);
   CHECK(m == "lockstep x: f.mtx:3: bad index\n");
+  CHECK(code([] { throw input_error("x: stripe must be even"); }, m) == 1);
+  CHECK(m == "lockstep x: stripe must be even\n");  // the command's name said once
   CHECK(code([] { throw opencl_error("clFinish", CL_OUT_OF_RESOURCES); }, m) == 3);
   CHECK(m.find("OpenCL error") != std::string::npos);
   CHECK(code([] { throw std::bad_alloc(); }, m) == 1);

@@ -166,6 +166,11 @@ TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") 
   refused(q + " " + db + " --outfmt 5", 2, "--outfmt: expected 6 (BLAST tabular) or 7");
   refused(q + " " + db + " --outfmt '6 qseqid qframe'", 2, "unknown column keyword 'qframe'");
   refused(q + " " + db + " --matrix blosum62 --dna", 2, "exclude each other");
+  // kernel shape options: usage errors, said once ("search: search: ..." and exit 1 before)
+  refused(q + " " + db + " --stripe 3", 2,
+          "lockstep search: --stripe: rows a work-item must be even");
+  refused(q + " " + db + " --variant fast", 2,
+          "lockstep search: --variant: unknown kernel variant 'fast'");
   std::string log;
   const std::string gz = (d.path / "db.fa.gz").string();
   REQUIRE(lockstep::test::run_shell(

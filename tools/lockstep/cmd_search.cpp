@@ -170,6 +170,17 @@ int run_search(const Args& args) {
   o.local_size = vm["local-size"].as<int>();
   o.stripe = vm["stripe"].as<int>();
   o.variant = vm["variant"].as<std::string>();
+  if (o.stripe % 2)
+    throw usage_error("--stripe: rows a work-item must be even (2 to 64; 0: automatic), not " +
+                      std::to_string(o.stripe));
+  for (size_t at = 0; at < o.variant.size();) {  // the words detail::search_shape takes
+    const size_t end = std::min(o.variant.find_first_of("+,", at), o.variant.size());
+    const std::string word = o.variant.substr(at, end - at);
+    if (word != "plain" && word != "prof2" && word != "skew")
+      throw usage_error("--variant: unknown kernel variant '" + word +
+                        "' (expected plain, prof2, skew, or prof2+skew)");
+    at = end + 1;
+  }
   o.algorithm = vm["algorithm"].as<std::string>();
   if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm) == kAlgorithms.end())
     throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +

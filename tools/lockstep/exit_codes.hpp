@@ -19,16 +19,24 @@ struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// `what` without a leading "COMMAND: " that repeats the last word of `prefix` ("lockstep
+/// search" and the library's "search: stripe must be even": said once).
+inline std::string said_once(const std::string& prefix, const std::string& what) {
+  const size_t space = prefix.rfind(' ');
+  const std::string word = prefix.substr(space == std::string::npos ? 0 : space + 1) + ": ";
+  return what.rfind(word, 0) == 0 ? what.substr(word.size()) : what;
+}
+
 /// Call inside a catch block: prints "PREFIX: message" (one line per message line) to `err`
 /// and returns the exit code of the exception being handled.
 inline int exit_code_of_current_exception(const std::string& prefix, std::ostream& err) {
   try {
     throw;
   } catch (const usage_error& e) {
-    err << prefix << ": " << e.what() << "\n";
+    err << prefix << ": " << said_once(prefix, e.what()) << "\n";
     return 2;
   } catch (const input_error& e) {
-    err << prefix << ": " << e.what() << "\n";
+    err << prefix << ": " << said_once(prefix, e.what()) << "\n";
     return 1;
   } catch (const opencl_error& e) {
     err << prefix << ": OpenCL error: " << e.what() << "\n";
