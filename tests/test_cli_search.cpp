@@ -166,6 +166,16 @@ TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") 
   refused(q + " " + db + " --outfmt 5", 2, "--outfmt: expected 6 (BLAST tabular) or 7");
   refused(q + " " + db + " --outfmt '6 qseqid qframe'", 2, "unknown column keyword 'qframe'");
   refused(q + " " + db + " --matrix blosum62 --dna", 2, "exclude each other");
+  {  // queries too long together for the device's profiles: named by their file
+    std::string big = ">q\n", log;
+    big.append(size_t(70) << 20, 'A');
+    const std::string bq = write(d, "bigq.fa", big + "\n");
+    CHECK(lockstep::test::run_cli("search " + bq + " " + db + " --out " + out, log) == 1);
+    CHECK_MESSAGE(
+        has(log, "bigq.fa: the 1 queries' 73400320 residues need profiles of more than 2^31 words"),
+        log);
+    CHECK(slurp(out) == "old\n");
+  }
   // kernel shape options: usage errors, said once ("search: search: ..." and exit 1 before)
   refused(q + " " + db + " --stripe 3", 2,
           "lockstep search: --stripe: rows a work-item must be even");

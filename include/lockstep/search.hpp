@@ -106,6 +106,13 @@ struct SearchResult {
                         // layout, the first batch packed), wall time
 };
 
+/// The queries of one search are too long together for the device's profiles (2^31 words: about
+/// 67 M query residues): an input_error that callers tell apart by type to name the query file.
+class queries_too_long : public input_error {
+ public:
+  using input_error::input_error;
+};
+
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o = {});
 /// The same on the host (the exact reference: Gotoh per pair, threads over pairs).

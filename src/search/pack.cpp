@@ -79,6 +79,17 @@ void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t
   split_over(nchunks, std::min(threads, unsigned(nchunks / 64 + 1)), fill);
 }
 
+namespace {
+queries_too_long too_long(const SequenceSet& queries) {
+  size_t residues = 0;
+  for (size_t i = 0; i < queries.size(); ++i) residues += size_t(queries.length(i));
+  return queries_too_long("search: the " + std::to_string(queries.size()) + " queries' " +
+                          std::to_string(residues) +
+                          " residues need profiles of more than 2^31 words (about 67 M query "
+                          "residues a search): split the queries into several searches");
+}
+}  // namespace
+
 QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe, bool row_pairs) {
   std::vector<int32_t> order;
   for (size_t q = 0; q < queries.size(); ++q)
@@ -95,12 +106,12 @@ QueryPairs pair_queries(const SequenceSet& queries, const Scoring& s, int stripe
     const int64_t rows = (real + stripe - 1) / stripe * stripe;
     qp.a.push_back(a);
     qp.b.push_back(b);
-    if (words > INT32_MAX) throw input_error("search: the query profiles exceed 2^31 words");
+    if (words > INT32_MAX) throw too_long(queries);
     qp.info.insert(qp.info.end(),
                    {int32_t(words), int32_t(rows / stripe), last_stripe_rows(real, stripe), 0});
     words += rows * kSwCodes;
   }
-  if (words > INT32_MAX) throw input_error("search: the query profiles exceed 2^31 words");
+  if (words > INT32_MAX) throw too_long(queries);
   qp.profile.resize(size_t(words));
   // The 16-bit scores of query Q's row ROW against every code (pad past its end or the alphabet).
   auto row_scores = [&](int32_t q, int64_t row, uint32_t* out) {

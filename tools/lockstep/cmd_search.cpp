@@ -219,7 +219,12 @@ int run_search(const Args& args) {
   Progress progress;
   o.progress = progress.callback();
   std::unique_ptr<Context> ctx = pending.valid() ? pending.get() : nullptr;
-  SearchResult r = ctx ? search(*ctx, queries, db, s, o) : search_cpu(queries, db, s, o);
+  SearchResult r;
+  try {
+    r = ctx ? search(*ctx, queries, db, s, o) : search_cpu(queries, db, s, o);
+  } catch (const queries_too_long& e) {  // named by its file
+    throw input_error(qpath + ": " + said_once("search", e.what()));
+  }
   o.progress = nullptr;
   if (s.dna) merge_strands(r, queries_read.size(), strand, o.top);
   const KarlinAltschul ka = karlin_altschul(s);
