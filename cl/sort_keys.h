@@ -10,7 +10,9 @@
 #ifndef LOCKSTEP_SORT_KEYS_H
 #define LOCKSTEP_SORT_KEYS_H
 
-#ifdef __OPENCL_VERSION__
+// (OpenCL C: the runtime defines __OPENCL_VERSION__, an offline clang only __OPENCL_C_VERSION__;
+// there `long long`, and so ULL, is 128 bits, which SPIR-V refuses)
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
 #define SORT_KEY_U64(c) ((ulong)c##UL)
 #else
 #define SORT_KEY_U64(c) c##ULL
