@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
@@ -149,6 +150,21 @@ struct TempDir {
     std::filesystem::remove_all(path, ec);
   }
 };
+
+/// Writes `text` to the file `name` in `d` (binary); returns its path.
+inline std::string write(const TempDir& d, const std::string& name, const std::string& text) {
+  const std::string path = (d.path / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+/// A file's whole content (binary; "" when it cannot be read).
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 /// Sets (or, with nullptr, unsets) an environment variable for one scope; restores it after.
 struct ScopedEnv {

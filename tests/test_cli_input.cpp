@@ -12,15 +12,10 @@
 using namespace lockstep;
 
 namespace {
+using lockstep::test::write;
 
 bool has(const std::string& out, const std::string& what) {
   return out.find(what) != std::string::npos;
-}
-
-std::string write(const test::TempDir& d, const std::string& name, const std::string& text) {
-  const std::string path = (d.path / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
 }
 
 const char* kBanner = "%%MatrixMarket matrix coordinate real general\n";

@@ -13,20 +13,8 @@
 #include "support.hpp"
 
 namespace {
-
-std::string write(const lockstep::test::TempDir& d, const std::string& name,
-                  const std::string& text) {
-  const std::string path = (d.path / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using lockstep::test::slurp;
+using lockstep::test::write;
 
 bool has(const std::string& out, const std::string& what) {
   return out.find(what) != std::string::npos;

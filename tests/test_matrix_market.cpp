@@ -9,11 +9,7 @@
 using namespace lockstep;
 
 namespace {
-std::string write(const test::TempDir& d, const std::string& name, const std::string& text) {
-  std::string p = (d.path / name).string();
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
-}
+using lockstep::test::write;
 }  // namespace
 
 TEST_CASE("coordinate general with comments, blank lines, CRLF and duplicates") {

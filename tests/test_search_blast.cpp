@@ -19,6 +19,7 @@
 using namespace lockstep;
 
 namespace {
+using lockstep::test::slurp;
 
 const char* const kNcbiData = "/usr/share/ncbi/data/";
 const char* const kMatrices[] = {"BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80",
@@ -27,13 +28,6 @@ const char* const kMatrices[] = {"BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80",
 bool have(const std::string& tool) {
   std::string out;
   return test::run_shell("command -v " + tool, out) == 0;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::vector<std::vector<std::string>> rows(const std::string& text) {

@@ -16,19 +16,8 @@
 using namespace lockstep;
 
 namespace {
-
-std::string write(const test::TempDir& d, const std::string& name, const std::string& text) {
-  const std::string path = (d.path / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using lockstep::test::slurp;
+using lockstep::test::write;
 
 // Random proteins and mutated copies of pieces of them (substitutions, insertions, deletions):
 // hits with gaps, mismatches and starts inside both sequences.

@@ -13,11 +13,7 @@
 using namespace lockstep;
 
 namespace {
-std::string write(const test::TempDir& d, const std::string& name, const std::string& text) {
-  const std::string path = (d.path / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
+using lockstep::test::write;
 }  // namespace
 
 // BLOSUM62 without its J: a matrix with a letter that FASTA allows but the matrix lacks.
