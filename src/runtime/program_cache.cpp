@@ -18,6 +18,8 @@
 #include <mutex>
 #include <optional>
 #include <regex>
+#include <set>
+#include <utility>
 
 #include "lockstep/kernel_builds.hpp"
 #include "lockstep/runtime.hpp"
@@ -230,8 +232,16 @@ cl::Kernel kernel(const cl::Context& context, const cl::Device& device, const st
   cl_int err;
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<cl::Kernel> created;
+  bool first;  // PoCL compiles a kernel's code at its program's first clCreateKernel of it
   {
-    QuietStderr quiet;  // PoCL compiles the kernel's code here
+    static std::set<std::pair<cl_program, std::string>> seen;  // programs stay in memory_cache
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    first = seen.emplace(p(), name).second;
+  }
+  if (first) {
+    QuietStderr quiet;  // (the compiler's summary lines; later creations compile nothing)
+    created.emplace(p, name.c_str(), &err);
+  } else {
     created.emplace(p, name.c_str(), &err);
   }
   cl::Kernel& k = *created;
