@@ -86,8 +86,9 @@ template <typename T>
 void spmm(Context& ctx, const DeviceCsr<T>& a, const std::vector<T>& X, std::vector<T>& Y, int k,
           DenseLayout layout, T alpha = 1, T beta = 0, SpmmConfig config = {});
 
-/// A configuration as the tuning family's parameters (what `--tune` stores).
+/// A configuration as the tuning family's parameters (what `--tune` stores), and back.
 tuning::Params spmm_params(const SpmmConfig& c);
+SpmmConfig spmm_config(const tuning::Params& p);
 /// SpMM as a tuning family: algorithm x local_size x team x vec (x items), each timed (median of
 /// `repeats`) and checked against a host product in double.
 template <typename T>

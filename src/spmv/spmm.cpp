@@ -131,15 +131,7 @@ template <typename T>
 SpmmConfig choose_spmm_config(const DeviceInfo& device, const DeviceCsr<T>& a, int k,
                               DenseLayout layout) {
   if (auto p = tuning::choose(device, "spmm", spmm_key(sizeof(T), k, layout, a.fingerprint()))) {
-    SpmmConfig c;
-    c.local_size = tuning::get_int(*p, "local_size");
-    c.team = tuning::get_int(*p, "team");
-    c.vec = tuning::get_int(*p, "vec");
-    if (p->contains("algorithm")) {  // entries stored before merge have none: team
-      c.algorithm = parse_spmm_algorithm(p->at("algorithm").template get<std::string>());
-      c.items = tuning::get_int(*p, "items");
-    }
-    c.transpose = p->contains("transpose") && tuning::get_int(*p, "transpose") != 0;
+    const SpmmConfig c = spmm_config(*p);
     if (spmm_valid(c, device, k, layout)) return c;
   }
   return spmm_rule(device, k, layout, a.stats());

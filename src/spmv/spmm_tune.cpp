@@ -63,7 +63,7 @@ class SpmmFamily : public tuning::Family {
     return s;
   }
   bool valid(const tuning::Params& p) const override {
-    return spmm_valid(config(p), dev_.device(), k_, layout_);
+    return spmm_valid(spmm_config(p), dev_.device(), k_, layout_);
   }
   std::string key() const override { return spmm_key(sizeof(T), k_, layout_, dev_.fingerprint()); }
   nlohmann::json features() const override {
@@ -74,10 +74,10 @@ class SpmmFamily : public tuning::Family {
             {"layout", to_string(layout_)}};
   }
   Defines defines(const tuning::Params& p) const override {
-    return spmm_defines<T>(config(p), k_, layout_);
+    return spmm_defines<T>(spmm_config(p), k_, layout_);
   }
   double run(const tuning::Params& p) override {
-    const SpmmConfig c = config(p);
+    const SpmmConfig c = spmm_config(p);
     cl::CommandQueue& q = ctx_.queue();
     spmm<T>(q, dev_, x_, y_, k_, layout_, T(1), T(0), c);  // warm-up (and the build)
     std::vector<double> ms;
@@ -109,16 +109,6 @@ class SpmmFamily : public tuning::Family {
   }
 
  private:
-  static SpmmConfig config(const tuning::Params& p) {
-    SpmmConfig c;
-    c.local_size = tuning::get_int(p, "local_size"), c.team = tuning::get_int(p, "team");
-    c.vec = tuning::get_int(p, "vec");
-    if (p.contains("algorithm"))
-      c.algorithm = parse_spmm_algorithm(p.at("algorithm").get<std::string>());
-    c.items = tuning::get_int(p, "items");
-    c.transpose = p.contains("transpose") && tuning::get_int(p, "transpose") != 0;
-    return c;
-  }
   Context& ctx_;
   DeviceCsr<T> dev_;
   int k_;
@@ -140,6 +130,17 @@ tuning::Params spmm_params(const SpmmConfig& c) {
   if (c.algorithm == SpmmAlgorithm::merge) p["items"] = c.items;
   if (c.transpose) p["transpose"] = 1;
   return p;
+}
+
+SpmmConfig spmm_config(const tuning::Params& p) {
+  SpmmConfig c;
+  c.local_size = tuning::get_int(p, "local_size"), c.team = tuning::get_int(p, "team");
+  c.vec = tuning::get_int(p, "vec");
+  if (p.contains("algorithm"))  // entries stored before merge have none: team
+    c.algorithm = parse_spmm_algorithm(p.at("algorithm").get<std::string>());
+  c.items = tuning::get_int(p, "items");
+  c.transpose = p.contains("transpose") && tuning::get_int(p, "transpose") != 0;
+  return c;
 }
 
 template <typename T>
