@@ -100,8 +100,9 @@ std::vector<cl::Device> all_devices() {
     std::vector<cl::Device> ds;
     err = p.getDevices(CL_DEVICE_TYPE_ALL, &ds);
     if (err == CL_DEVICE_NOT_FOUND) continue;
-    if (err == CL_OUT_OF_HOST_MEMORY && !address_space_note().empty())
-      throw input_error("listing the OpenCL devices: out of host memory" + address_space_note());
+    if (const std::string note = address_space_note();
+        err == CL_OUT_OF_HOST_MEMORY && !note.empty())
+      throw input_error("listing the OpenCL devices: out of host memory" + note);
     check(err, "clGetDeviceIDs");
     out.insert(out.end(), ds.begin(), ds.end());
   }

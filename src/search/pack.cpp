@@ -81,8 +81,7 @@ void fill_batch(const SequenceSet& db, const PackedBatch& p, int local, uint32_t
 
 namespace {
 queries_too_long too_long(const SequenceSet& queries) {
-  size_t residues = 0;
-  for (size_t i = 0; i < queries.size(); ++i) residues += size_t(queries.length(i));
+  const size_t residues = queries.residue_count();
   return queries_too_long("search: the " + std::to_string(queries.size()) + " queries' " +
                           std::to_string(residues) +
                           " residues need profiles of more than 2^31 words (about 67 M query "

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "lockstep/search.hpp"
+#include "runtime/parallel_errors.hpp"
 #include "search_impl.hpp"
 
 namespace lockstep {
@@ -60,20 +61,16 @@ std::vector<std::vector<HitAlignment>> align_hits(const SequenceSet& queries, co
     for (size_t k = 0; k < r.hits[q].size(); ++k) all.emplace_back(q, k);
   }
   std::atomic<size_t> next{0};
-  std::exception_ptr failed;
-  std::atomic<bool> stop{false};
+  ParallelErrors errors;  // after the first failure, the remaining hits are skipped
   const unsigned n = threads ? threads : detail::host_threads();
   detail::split_over(n, n, [&](size_t, size_t) {
-    try {
-      for (size_t i; !stop && (i = next++) < all.size();) {
-        const auto [q, k] = all[i];
+    for (size_t i; (i = next++) < all.size();)
+      errors.run([&] {
+        const size_t q = all[i].first, k = all[i].second;
         out[q][k] = align_hit(queries, db, s, r.hits[q][k]);
-      }
-    } catch (...) {
-      if (!stop.exchange(true)) failed = std::current_exception();
-    }
+      });
   });
-  if (failed) std::rethrow_exception(failed);
+  errors.rethrow();
   return out;
 }
 

@@ -287,7 +287,8 @@ nlohmann::json write_tabular(std::ostream& out, const SequenceSet& queries, cons
          << (s.dna ? std::string("DNA") : "this matrix") << " with gaps " << s.gap_open << "/"
          << s.gap_extend << ", BLAST's " << s.gap_open - s.gap_extend << "/" << s.gap_extend
          << "): evalue and bitscore are NA\n";
-  const Outfmt fmt = f.fields.empty() ? parse_outfmt(std::to_string(f.kind)) : f;
+  Outfmt fmt = f;
+  if (fmt.fields.empty()) fmt.fields = kStd;
   std::vector<const Column*> cols;
   std::string fields;
   for (const std::string& k : fmt.fields) {
