@@ -97,7 +97,8 @@ TEST_CASE("spmm column-major through the layout copies: tails of a tile, alpha/b
   c.team = 2, c.vec = 4;  // 40 columns: 102-row tiles, the last one short
   check_spmm(ctx, a, 40, DenseLayout::col_major, 2.0f, -0.5f, c);
   check_spmm(ctx, a, 40, DenseLayout::col_major, 1.0f, 0.0f, c);
-  CHECK_FALSE(spmm_valid(c, ctx.info(), 40, DenseLayout::row_major));  // column-major only
+  CHECK_FALSE(spmm_valid(c, ctx.info(), 40, DenseLayout::row_major));         // column-major only
+  CHECK(c.str() == "algorithm=team local_size=64 team=2 vec=4 transpose=1");  // said in messages
   DeviceInfo gpu = ctx.info();
   gpu.type = "GPU";
   for (int k : {4, 8, 16, 32}) {  // GPUs: the row-major shape between the copies

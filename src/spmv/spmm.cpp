@@ -48,6 +48,7 @@ std::string SpmmConfig::str() const {
   s << "algorithm=" << to_string(algorithm) << " local_size=" << local_size << " team=" << team
     << " vec=" << vec;
   if (algorithm == SpmmAlgorithm::merge) s << " items=" << items;
+  if (transpose) s << " transpose=1";
   return s.str();
 }
 
