@@ -144,10 +144,10 @@ Barrier old_barrier(const DeviceInfo& info, int groups) {
 AlignConfig old_sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t m, bool barrier,
                         int alphabet) {
   const bool gpu = info.is_gpu(), dna = alphabet <= 5, short_pair = n < 500000;
-  if (gpu && !barrier && !dna && n < 10000) {  // short protein pairs: 128 x 4 x 32
-    if (!c.local_size) c.local_size = 128;
+  if (gpu && barrier && !dna && n < 10000) {  // short protein pairs: 64 x 4 x 128
+    if (!c.local_size) c.local_size = 64;
     if (!c.cells) c.cells = 4;
-    if (!c.tile_cols) c.tile_cols = 32;
+    if (!c.tile_cols) c.tile_cols = 128;
     return c;
   }
   if (!c.local_size)
@@ -155,14 +155,13 @@ AlignConfig old_sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t 
   if (!c.cells) c.cells = gpu ? (barrier || dna ? 8 : 16) : 4;
   if (!c.tile_cols)
     c.tile_cols = gpu ? (barrier             ? int(std::clamp<size_t>(m / 128, 256, 2048))
-                         : dna && short_pair ? 128
                                              : 64)
                       : 256;
   return c;
 }
 int old_sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int alphabet) {
   const bool rule_shape = c.local_size == 0 && c.cells == 0 && c.tile_cols == 0;
-  return info.is_gpu() && rule_shape && (alphabet <= 5 ? n < 500000 : n < 10000) ? 32 : 0;
+  return info.is_gpu() && rule_shape && alphabet <= 5 && n < 500000 ? 32 : 0;
 }
 
 detail::SearchShape old_search_shape(const DeviceInfo& di, const SearchOptions& o,
@@ -368,11 +367,12 @@ TEST_CASE("defaults: the alignment shape per size on a GPU and a CPU") {
     int local, cells, tile, bits;
   };
   const Case cases[] = {
-      {&gpu, 200000, 180000, false, 5, 256, 8, 128, 32},   // DNA below long_pair_rows: 32 bits
+      {&gpu, 200000, 180000, false, 5, 256, 8, 64, 32},    // DNA below long_pair_rows: 32 bits
       {&gpu, 1000000, 1000000, false, 5, 128, 8, 64, 0},   // the long pair
       {&gpu, 1000000, 1000000, false, 24, 64, 16, 64, 0},  // proteins
-      {&gpu, 1000, 1000, false, 20, 128, 4, 32, 32},       // short proteins: 32 bits
-      {&gpu, 3412, 3412, false, 25, 128, 4, 32, 32},
+      {&gpu, 1000, 1000, true, 20, 64, 4, 128, 0},         // short proteins: the barrier kernel
+      {&gpu, 3412, 3412, true, 25, 64, 4, 128, 0},
+      {&gpu, 3412, 3412, false, 25, 64, 16, 64, 0},        // (the pipeline when asked for)
       {&gpu, 10000, 10000, false, 25, 64, 16, 64, 0},
       {&gpu, 1000000, 1000000, true, 5, 256, 8, 2048, 0},  // barrier: m / 128 within [256, 2048]
       {&gpu, 100000, 100000, true, 5, 256, 8, 781, 0},
@@ -392,4 +392,10 @@ TEST_CASE("defaults: the alignment shape per size on a GPU and a CPU") {
     CHECK(c.tile_cols == k.tile);
     if (!k.barrier) CHECK(detail::sw_rule_bits(*k.d, AlignConfig{}, k.n, k.alphabet) == k.bits);
   }
+  // automatic's kernel: the barrier kernel for short protein pairs on the GPU only
+  CHECK(detail::sw_rule_barrier(gpu, 3412, 25));
+  CHECK(detail::sw_rule_barrier(gpu, 9999, 20));
+  CHECK_FALSE(detail::sw_rule_barrier(gpu, 10000, 25));
+  CHECK_FALSE(detail::sw_rule_barrier(gpu, 3412, 5));
+  CHECK_FALSE(detail::sw_rule_barrier(cpu, 3412, 25));
 }

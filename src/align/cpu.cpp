@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 
+#include "align/gpu_common.hpp"
 #include "lockstep/align.hpp"
 
 namespace lockstep {
@@ -71,8 +72,10 @@ AlignResult align_on(Context* ctx, const std::vector<uint8_t>& a, const std::vec
   if (alg == AlignAlgorithm::automatic) {
     // The pipeline keeps every group busy after a fill of one stripe; the barrier kernel waits
     // at every tile diagonal. Tiny pairs are not worth a device launch.
+    // Short protein pairs: the barrier kernel where the defaults table says so.
     alg = !ctx || double(a.size()) * double(b.size()) < 1e6 ? AlignAlgorithm::cpu
-                                                            : AlignAlgorithm::pipeline;
+          : detail::sw_rule_barrier(ctx->info(), a.size(), s.size()) ? AlignAlgorithm::barrier
+                                                                     : AlignAlgorithm::pipeline;
   }
   config.algorithm = alg;
   if ((alg == AlignAlgorithm::barrier || alg == AlignAlgorithm::pipeline) && !ctx)

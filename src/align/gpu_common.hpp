@@ -19,11 +19,14 @@ struct SwShape {
 
 /// The rule's shape for A of n rows and B of m columns: the defaults table's "Align" entry
 /// (runtime/defaults.cpp, the measurements beside it): the barrier kernel's (its tile m /
-/// barrier_cols_per_tile columns within [barrier_tile_min, barrier_tile_max]), else the
-/// pipeline's for DNA below or from long_pair_rows rows, or for larger alphabets.
+/// barrier_cols_per_tile columns within [barrier_tile_min, barrier_tile_max]; protein_short for
+/// the short protein pairs that automatic sends to it), else the pipeline's for DNA below or
+/// from long_pair_rows rows, or for larger alphabets.
 inline defaults::AlignShape sw_rule_shape(const DeviceInfo& info, size_t n, size_t m, bool barrier,
                                           int alphabet) {
   const defaults::Align rule = defaults::lookup<defaults::Align>(info);
+  const bool protein_short = alphabet > rule.dna_alphabet && n < rule.protein_short_rows;
+  if (barrier && protein_short && rule.protein_short_barrier) return rule.protein_short;
   if (barrier) {
     defaults::AlignShape s = rule.barrier;
     s.tile_cols =
@@ -32,8 +35,15 @@ inline defaults::AlignShape sw_rule_shape(const DeviceInfo& info, size_t n, size
     return s;
   }
   if (alphabet > rule.dna_alphabet)
-    return n < rule.protein_short_rows ? rule.protein_short : rule.protein;
+    return protein_short && !rule.protein_short_barrier ? rule.protein_short : rule.protein;
   return n < rule.long_pair_rows ? rule.dna : rule.dna_long;
+}
+
+/// Whether automatic runs a pair of A's n rows on the barrier kernel (short protein pairs where
+/// the table says so), else the pipeline.
+inline bool sw_rule_barrier(const DeviceInfo& info, size_t n, int alphabet) {
+  const defaults::Align rule = defaults::lookup<defaults::Align>(info);
+  return rule.protein_short_barrier && alphabet > rule.dna_alphabet && n < rule.protein_short_rows;
 }
 
 /// Fills the zeros of `c` by the rule's shape (sw_rule_shape).

@@ -161,22 +161,20 @@ const std::vector<Entry<Align>>& table() {
         set(&A::dna_alphabet, 5)}},
       // Barrier: 256 x 8 (blocks of 2048 rows), tiles m / 128 columns within [256, 2048], so a
       // diagonal holds work but the per-tile skew of T steps stays small. Pipeline, DNA: below
-      // long_pair_rows 256 x 8 publishing every 128 columns in 32 bits (200k x 180k: 404 GCUPS
-      // on the H100 against 314 in the long pair's shape); from it 128 x 8 (the 16-bit kernel
-      // stacks two: 16 rows) every 64 columns (10^6 x 10^6: 1336 GCUPS against 1196 at 128 x
-      // 16, 1344 at 256 x 8). Larger alphabets 64 x 16 every 64 columns (short fill); below
-      // 10^4 rows 128 x 4 every 32 columns in 32 bits (H200, a 3412 x 3412 protein pair, BLOSUM62
-      // 11/1, one launch: 4.70 GCUPS against 2.49 at 64 x 16 x 64, the best of 72 pipeline
-      // shapes in 16 and 32 bits; the barrier kernel at 64 x 4 x 64 ran 6.29 but is unmeasured
-      // at other sizes).
+      // long_pair_rows 256 x 8 publishing every 64 columns in 32 bits (H200, 200k x 180k: 357
+      // GCUPS against 344 every 128 columns and 292 in 16 bits); from it 128 x 8 (the 16-bit
+      // kernel stacks two: 16 rows) every 64 columns (10^6 x 10^6: 1336 GCUPS against 1196 at
+      // 128 x 16, 1344 at 256 x 8). Larger alphabets 64 x 16 every 64 columns (short fill);
+      // below 10^4 rows the barrier kernel at 64 x 4, tiles of 128 columns (H200, a 3412 x 3412
+      // protein pair, BLOSUM62 11/1, one launch: 7.02 GCUPS against 4.70 for the best of 72
+      // pipeline shapes, 128 x 4 x 32 in 32 bits, and 6.29-6.89 at 64 x 4 x 64, 64 x 2 x 64).
       {kGpu,
-       "tools/bench/align.sh, H100 (BENCHMARKS.md, Alignment); the protein pair's shape sweep, "
-       "H200 "
-       "(BENCHMARKS.md, Every row beside its anchor)",
-       {set(&A::barrier, {256, 8, 0, 0}), set(&A::dna, {256, 8, 128, 32}),
+       "tools/bench/align.sh, H100 (BENCHMARKS.md, Alignment); the DNA and protein pairs' shape "
+       "sweeps, H200 (BENCHMARKS.md, Every row beside its anchor)",
+       {set(&A::barrier, {256, 8, 0, 0}), set(&A::dna, {256, 8, 64, 32}),
         set(&A::dna_long, {128, 8, 64, 0}), set(&A::protein, {64, 16, 64, 0}),
-        set(&A::protein_short, {128, 4, 32, 32}), set(&A::protein_short_rows, size_t(10000)),
-        set(&A::barrier_tile_max, 2048)}},
+        set(&A::protein_short, {64, 4, 128, 0}), set(&A::protein_short_rows, size_t(10000)),
+        set(&A::protein_short_barrier, true), set(&A::barrier_tile_max, 2048)}},
   };
   return t;
 }

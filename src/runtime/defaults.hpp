@@ -118,6 +118,7 @@ struct Align {
   AlignShape barrier, dna, dna_long, protein;
   AlignShape protein_short;       // larger alphabets below protein_short_rows rows of A
   size_t protein_short_rows = 0;  // 0: every protein pair takes `protein`
+  bool protein_short_barrier = false;  // automatic runs those pairs on the barrier kernel
   int barrier_cols_per_tile = 0, barrier_tile_min = 0, barrier_tile_max = 0;
   size_t long_pair_rows = 0;
   int dna_alphabet = 0;
