@@ -38,7 +38,7 @@ SortOptions sort_options(bool descending, const std::string& algorithm, const st
   SortOptions o;
   o.descending = descending;
   o.algorithm = parse_sort_algorithm(algorithm);
-  o.barrier = parse_strategy_choice(barrier);
+  o.barrier = parse_barrier_choice(barrier);
   if (local_size < 0) throw input_error("sort: local_size must be positive");
   o.local_size = local_size;
   return o;
@@ -104,7 +104,7 @@ py::array argsort_py(const ContextPtr& c, const py::array& keys, bool descending
   uint32_t* p = perm.mutable_data();
   for (size_t i = 0; i < n; ++i) p[i] = uint32_t(i);
   if (n) sort_device(*c, type, keys.data(), n, nullptr, p, p, o);
-  return std::move(perm);
+  return perm;
 }
 
 /// Sorts n keys of `dtype` in `keys` in place on the device (and `values`, 4 bytes each, with
