@@ -103,7 +103,7 @@ TEST_CASE("bad option values are usage errors naming the option and what it acce
   CHECK(test::run_cli("bfs --grid 4 --algorithm wave --wave-width 3", out) == 2);
   CHECK(has(out, "--wave-width must be 0 (the device's) or a power of two"));
   CHECK(test::run_cli("bfs --grid 4 --barrier spin", out) == 2);
-  CHECK(has(out, "--barrier: unknown strategy 'spin' (expected auto, relaunch, lock"));
+  CHECK(has(out, "--barrier: unknown barrier 'spin' (expected auto, relaunch, lock"));
   CHECK(test::run_cli("sort --n 100 --local-size 3", out) == 2);
   CHECK(has(out, "--local-size must be 0 (the rule) or a power of two"));
   CHECK(test::run_cli("sort --n 100 --tile 3", out) == 2);

@@ -87,6 +87,6 @@ TEST_CASE("cli vocabulary: an old and its new spelling together are a usage erro
         std::string::npos);
   CHECK(test::run_cli("bfs --grid 4 --algorithm cpu --strategy cpu", out) == 2);
   CHECK(test::run_cli("sort --n 10 --barrier spin", out) == 2);  // the new name in the message
-  CHECK(out.find("--barrier: unknown strategy 'spin' (expected auto, relaunch, lock, grouped-lock, "
+  CHECK(out.find("--barrier: unknown barrier 'spin' (expected auto, relaunch, lock, grouped-lock, "
                  "lock-free, tree)") != std::string::npos);
 }

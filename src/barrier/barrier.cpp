@@ -129,7 +129,7 @@ Barrier parse_barrier(const std::string& name) {
     if (to_string(s) == name) return s;
   std::string names;  // spelled by to_string only
   for (auto s : all_barriers()) names += (names.empty() ? "" : ", ") + to_string(s);
-  throw input_error("unknown barrier strategy '" + name + "' (expected " + names + ")");
+  throw input_error("unknown barrier '" + name + "' (expected " + names + ")");
 }
 
 // The default: `lock` up to the defaults table's lock_groups_per_cu groups per compute unit,
@@ -244,7 +244,7 @@ void GlobalBarrier::require_coresident(int coresident) const {
     << " items requested but only " << coresident
     << " can be co-resident on this device for this kernel (a spin barrier would hang); use at "
        "most "
-    << coresident << " groups or the relaunch strategy";
+    << coresident << " groups or the relaunch barrier";
   throw input_error(s.str());
 }
 

@@ -48,7 +48,7 @@ BarrierChoice parse_barrier_choice(const std::string& name) {
   } catch (const input_error&) {
     std::string names = "auto";  // spelled by to_string only
     for (auto s : all_barriers()) names += ", " + to_string(s);
-    throw input_error("unknown strategy '" + name + "' (expected " + names + ")");
+    throw input_error("unknown barrier '" + name + "' (expected " + names + ")");
   }
 }
 

@@ -238,7 +238,7 @@ BfsAlgorithm parse_bfs_algorithm(const std::string& name) {
        {BfsAlgorithm::automatic, BfsAlgorithm::cpu, BfsAlgorithm::single, BfsAlgorithm::multi,
         BfsAlgorithm::queue, BfsAlgorithm::wave, BfsAlgorithm::lb, BfsAlgorithm::bottom_up})
     if (name == to_string(s)) return s;
-  throw input_error("unknown BFS strategy '" + name +
+  throw input_error("unknown BFS algorithm '" + name +
                     "' (expected auto, cpu, single, multi, queue, wave, lb or bottom-up)");
 }
 

@@ -69,7 +69,7 @@ def test_bfs_unreached_dense_and_errors(rng):
         lockstep.bfs(sp.csr_array((3, 4)), 0)
     with pytest.raises(TypeError, match="source must be an int"):
         lockstep.bfs(A, 1.5)
-    with pytest.raises(lockstep.InputError, match="unknown BFS strategy 'dfs'"):
+    with pytest.raises(lockstep.InputError, match="unknown BFS algorithm 'dfs'"):
         lockstep.bfs(A, 0, algorithm="dfs")
 
 

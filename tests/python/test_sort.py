@@ -104,7 +104,7 @@ def test_wrong_inputs():
         lockstep.sort_pairs(np.zeros(3, np.uint32), np.zeros(4, np.uint32))
     with pytest.raises(lockstep.InputError, match="unknown sort algorithm 'quick'"):
         lockstep.sort(np.zeros(3, np.uint32), algorithm="quick")
-    with pytest.raises(lockstep.InputError, match="unknown strategy 'spin'"):
+    with pytest.raises(lockstep.InputError, match="unknown barrier 'spin'"):
         lockstep.sort(np.zeros(3, np.uint32), barrier="spin")
 
 
