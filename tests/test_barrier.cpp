@@ -83,7 +83,17 @@ TEST_CASE("barrier: lock split over 1, 2 and 3 counters, zero errors") {
   for (int k : {1, 2, 3}) stress(Barrier::lock, 20000, {BarrierOrder::automatic, 0, k});
   ScopedEnv c12("LOCKSTEP_BARRIER_C11", "0");
   for (int k : {1, 2, 3}) stress(Barrier::lock, 5000, {BarrierOrder::automatic, 0, k});
-  CHECK(GlobalBarrier(test::context().info(), Barrier::lock, 64, 64).lock_split() == 1);
+  CHECK(GlobalBarrier(test::context().info(), Barrier::lock, 64, 64).lock_split() ==
+        default_lock_split(test::context().info(), 64));
+  // the rule: two words from two groups per SM on NVIDIA, one word below and elsewhere
+  const DeviceInfo nv = device_profile("nvidia", 0, "3.0");
+  const int cus = int(nv.compute_units);
+  CHECK(default_lock_split(nv, 2 * cus) == 2);
+  CHECK(default_lock_split(nv, 2 * cus - 1) == 1);
+  CHECK(GlobalBarrier(nv, Barrier::lock, 2 * cus, 1024).lock_split() == 2);
+  CHECK(GlobalBarrier(nv, Barrier::lock, 2 * cus, 1024, 0, {BarrierOrder::automatic, 0, 1})
+            .lock_split() == 1);
+  CHECK(default_lock_split(device_profile("cpu", 0, "3.0"), 1 << 20) == 1);
   CHECK_THROWS_AS(GlobalBarrier(test::context().info(), Barrier::lock, 4, 64, 0,
                                 {BarrierOrder::automatic, 0, 33}),
                   input_error);

@@ -45,7 +45,9 @@ struct BarrierVariant {
 // (every group arriving at once): K = 2 took 1.22 us against 1.43 at 264 x 1024 and 0.92 against
 // 0.96 at 132 x 256 (one word 0.5-3.5 % faster at 33 groups and fewer; K = 3 slower than 2);
 // but the persistent radix sort (128 and 205 groups) ran 2-2.5 % slower with K = 2, its groups
-// arriving spread out. So the default stays one word (grid.sync()'s algorithm) everywhere.
+// arriving spread out. So the default (default_lock_split) is one word (grid.sync()'s
+// algorithm) except at two groups per compute unit on NVIDIA, where K = 2 (H200, 264 x 1024:
+// 0.99 us against 1.19, grid.sync() 1.04).
 
 /// Adds what cl/barrier_order.cl's flag_load_acquire / flag_store_release / flag_add_acq_rel need
 /// on ctx's device: BARRIER_C11 (with -cl-std=CL2.0 on OpenCL C 2.x devices such as ROCm's,
@@ -76,6 +78,9 @@ all_barrier_strategies() {
 /// to use for `groups` work-groups of `local_size` items. Never returns relaunch; callers fall
 /// back to relaunch themselves when groups exceed max_coresident_groups.
 Barrier default_barrier(const DeviceInfo& info, int groups, int local_size);
+/// The lock barrier's arrival counters for `groups` work-groups when BarrierVariant::lock_split
+/// is 0 (the defaults table's rule).
+int default_lock_split(const DeviceInfo& info, int groups);
 [[deprecated("default_barrier_strategy is default_barrier now")]] inline Barrier
 default_barrier_strategy(const DeviceInfo& info, int groups, int local_size) {
   return default_barrier(info, groups, local_size);

@@ -142,6 +142,16 @@ Barrier default_barrier(const DeviceInfo& info, int groups, int) {
   return rule.beyond;
 }
 
+// The lock's default split: the defaults table's `split` from split_groups_per_cu groups per
+// compute unit, else one word (grid.sync()'s algorithm).
+int default_lock_split(const DeviceInfo& info, int groups) {
+  const defaults::BarrierDefault rule = defaults::lookup<defaults::BarrierDefault>(info);
+  const long long cus = std::max<long long>(1, info.compute_units);
+  const bool split =
+      rule.split_groups_per_cu > 0 && groups >= rule.split_groups_per_cu * double(cus);
+  return split ? rule.split : 1;
+}
+
 int barrier_group_limit(Barrier s, int local_size) {
   // Lock-free: the master group watches every group with one work-item of its own.
   return s == Barrier::lock_free ? local_size : std::numeric_limits<int>::max();
@@ -182,7 +192,7 @@ GlobalBarrier::GlobalBarrier(const DeviceInfo& info, Barrier strategy, int group
     case Barrier::relaunch:
       break;
     case Barrier::lock:
-      lock_split_ = variant.lock_split ? variant.lock_split : 1;
+      lock_split_ = variant.lock_split ? variant.lock_split : default_lock_split(info, groups);
       if (lock_split_ < 1 || lock_split_ > 32)
         throw input_error("lock barrier: split " + std::to_string(lock_split_) + " outside 1..32");
       if (lock_split_ > 1) arrays = BARRIER_LINE * lock_split_;

@@ -124,6 +124,13 @@ const std::vector<Entry<BarrierDefault>>& table() {
       {kGpu,
        "tools/bench/barrier.sh (H100, 132 x 256 to 1056 x 256 groups)",
        {set(&B::lock_groups_per_cu, 2.0), set(&B::beyond, Barrier::grouped_lock)}},
+      // Two groups per SM, all arriving at once: two counter words. H200, 264 x 1024, barriers
+      // alone: 0.993 us against 1.193 on one word and grid.sync()'s 1.037 (split 4: 1.064, 8:
+      // 1.265); fewer groups keep one word (the persistent radix sort at 128 and 205 groups ran
+      // 2-2.5 % slower split, its arrivals spread out).
+      {kNvidiaWarps,
+       "lockstep bench barrier --groups 264 --local-size 1024 --no-data --split 1,2,4,8 (H200)",
+       {set(&B::split_groups_per_cu, 2.0), set(&B::split, 2)}},
   };
   return t;
 }

@@ -95,6 +95,10 @@ struct Bfs {
 struct BarrierDefault {
   double lock_groups_per_cu = 0;
   Barrier beyond = Barrier::lock;
+  // lock: from split_groups_per_cu groups per compute unit (0: never) the arrivals are split
+  // over `split` counter words (BarrierVariant::lock_split)
+  double split_groups_per_cu = 0;
+  int split = 1;
 };
 /// The search kernel's shape (src/search/device.cpp): work-items a group, query rows a
 /// work-item; from skew_residues database residues (0: never) skew_stripe rows and the skew
@@ -116,8 +120,8 @@ struct AlignShape {
 /// larger alphabets.
 struct Align {
   AlignShape barrier, dna, dna_long, protein;
-  AlignShape protein_short;       // larger alphabets below protein_short_rows rows of A
-  size_t protein_short_rows = 0;  // 0: every protein pair takes `protein`
+  AlignShape protein_short;            // larger alphabets below protein_short_rows rows of A
+  size_t protein_short_rows = 0;       // 0: every protein pair takes `protein`
   bool protein_short_barrier = false;  // automatic runs those pairs on the barrier kernel
   int barrier_cols_per_tile = 0, barrier_tile_min = 0, barrier_tile_max = 0;
   size_t long_pair_rows = 0;
