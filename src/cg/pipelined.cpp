@@ -5,7 +5,9 @@
 // summed on the host; their global sum is started (MPI_Iallreduce when distributed) and
 // overlaps the SpMV n = A m; then one fused kernel updates z, s, p, x, r, w (and m = M^-1 w)
 // and reduces the next scalars (with short rows, pcg_update_spmv also computes
-// the SpMV itself, after the sum: nothing to overlap there, and nv never goes through memory).
+// the SpMV itself, after the sum: nv never goes through memory, and distributed, the sum
+// overlaps the halo exchange of the next SpMV's input instead, which the space moves while it
+// waits: mpi::Reduction).
 // Distributed, the update runs in two launches: first the rows other ranks read (the space's
 // early_rows()), then the space starts the next SpMV's halo exchange, then the other rows: the
 // exchange overlaps the rest of the update and the SpMV's interior rows, and the partial sums
@@ -19,6 +21,7 @@
 // the extra recurrences otherwise limits the attainable accuracy (Ghysels & Vanroose, sec. 4;
 // Cools et al. 2018).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -262,6 +265,11 @@ struct Pipelined {
 
 template <typename T>
 CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& o) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  };
+  const auto start = Clock::now();
   Pipelined<T> st(s, o.preconditioner == Preconditioner::jacobi, o.fuse_spmv, o.observer);
   const int n = st.n;
   cl::CommandQueue& q = st.q;
@@ -290,6 +298,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   double best = v[2];  // the smallest true (r,r) seen
   int period = o.replace_every >= 0 ? o.replace_every : kFloat<T> ? kFloatPeriod : 100;
   auto replace_and_check = [&](int next) {
+    const auto t0 = Clock::now();
     const double recursive = v[2];
     st.replace(b, x);
     ++res.replacements;
@@ -312,8 +321,10 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     since_replace = 0;
     if (next == k) res.residuals.pop_back();
     k = next - 1;
+    res.replacement_ms += since(t0);
   };
   CgStagnation<T> stagnation;
+  res.start_ms = since(start);
   for (;; ++k) {
     s.start_sum(v, 3);                              // gamma, delta, (r,r): global sum in flight ...
     if (!st.fused) s.spmv(st.spmv_input(), st.nv);  // ... while n = A m runs
