@@ -179,8 +179,8 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   kv.add("nnz", nnz)
       .add("spmv", A.interior().automatic_config().str())
       .add("algorithm", to_string(opt.algorithm))
-      .add("reduction", sum)
       .add("preconditioner", to_string(opt.preconditioner))
+      .add("reduction", sum)
       .add("iterations", res.iterations);
   if (opt.algorithm == CgAlgorithm::pipelined) kv.add("spmv_fused", int(res.spmv_fused));
   kv.add("residual", res.residuals.back()).add("rms_err_vs_exact", err).add("ms", ms);
