@@ -2,8 +2,9 @@
 """The scaling model of distributed CG from tools/bench/mpi_cg.sh's mpi_cg.txt (its `run` lines):
 for each strong or large matrix, algorithm, halo path and partition, the steady iteration time
 (iter_ms_steady: residual replacements and the start apart; else ms_per_iteration) fitted by least
-squares as t(P) = a / P + b over the GPU counts run (the one-GPU time shared by every partition and
-halo path), then the exchange priced per halo value (c: the widest run's exchange_ms over its
+squares as t(P) = a / P + b over the GPU counts run above one (one GPU exchanges and reduces
+nothing; with a single such count, one GPU's time joins the fit; it is shared by every partition
+and halo path, and is the speedups' base), then the exchange priced per halo value (c: the widest run's exchange_ms over its
 largest halo of a rank) and the prediction
 
     t(P) = max(a / P, c h(P)) + b
@@ -99,6 +100,11 @@ def main(path):
         if 1 not in by_p or len(by_p) < 2:
             continue
         points = sorted((p, v[0]) for p, v in by_p.items())
+        # One GPU has no exchange and no MPI reduction: b is fitted on P > 1 when two such runs
+        # exist (the one-GPU time is then the speedup's base only).
+        several = [pt for pt in points if pt[0] > 1]
+        if len(several) >= 2:
+            points = several
         a, b = fit(points)
         worst = max(abs(a / p + b - t) / t for p, t in points)
         shape = sides(matrix)
