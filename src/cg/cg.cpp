@@ -1,8 +1,8 @@
 // lockstep::cg: names, the one-device space, the Jacobi diagonal, classic CG (Hestenes-Stiefel,
 // optionally Jacobi-preconditioned) and the dispatch to the pipelined (pipelined.cpp) and
 // single-reduction (single.cpp) variants.
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "cg_impl.hpp"

@@ -68,7 +68,8 @@ int32_t BlockGrid::index(int32_t x, int32_t y, int32_t z) const {
   const int r = (k[2] * p[1] + k[1]) * p[0] + k[0];
   const int32_t bx = cuts[0][size_t(k[0]) + 1] - cuts[0][size_t(k[0])];
   const int32_t by = cuts[1][size_t(k[1]) + 1] - cuts[1][size_t(k[1])];
-  return offsets[size_t(r)] + ((z - cuts[2][size_t(k[2])]) * by + (y - cuts[1][size_t(k[1])])) * bx +
+  return offsets[size_t(r)] +
+         ((z - cuts[2][size_t(k[2])]) * by + (y - cuts[1][size_t(k[1])])) * bx +
          (x - cuts[0][size_t(k[0])]);
 }
 
@@ -83,8 +84,8 @@ std::array<int, 3> parse_ranks_grid(const std::string& text, const std::string& 
   for (int d = 0; d < 3; ++d) {
     const size_t x = text.find('x', at);
     const std::string part = text.substr(at, x == std::string::npos ? x : x - at);
-    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoi(part) < 1)
+    if (part.empty() || part.size() > 6 ||
+        part.find_first_not_of("0123456789") != std::string::npos || std::stoi(part) < 1)
       throw input_error(what + ": the ranks grid '" + text + "' is not PXxPYxPZ (or PXxPY)");
     g[size_t(d)] = std::stoi(part);
     if (x == std::string::npos) {
@@ -97,7 +98,8 @@ std::array<int, 3> parse_ranks_grid(const std::string& text, const std::string& 
 }
 
 Csr<double> laplace_block(const BlockGrid& g, int rank) {
-  if (rank < 0 || rank >= g.ranks()) throw input_error("laplace_block: no rank " + std::to_string(rank));
+  if (rank < 0 || rank >= g.ranks())
+    throw input_error("laplace_block: no rank " + std::to_string(rank));
   const int kx = rank % g.p[0], ky = rank / g.p[0] % g.p[1], kz = rank / (g.p[0] * g.p[1]);
   const int32_t x0 = g.cuts[0][size_t(kx)], x1 = g.cuts[0][size_t(kx) + 1];
   const int32_t y0 = g.cuts[1][size_t(ky)], y1 = g.cuts[1][size_t(ky) + 1];

@@ -257,7 +257,7 @@ void await_halo(DistributedCsr<T>& a, cl::Buffer& x) {
 #define LOCKSTEP_INSTANTIATE(T)                                            \
   template void start_exchange<T>(DistributedCsr<T>&, cl::Buffer&);        \
   template void wait_progressing<T>(DistributedCsr<T>&, const cl::Event&); \
-  template void wait_progressing<T>(DistributedCsr<T>&, MPI_Request&);      \
+  template void wait_progressing<T>(DistributedCsr<T>&, MPI_Request&);     \
   template void await_halo<T>(DistributedCsr<T>&, cl::Buffer&);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

@@ -51,7 +51,8 @@ mpi::DistributedCsr<double> boxes(int32_t side, std::array<int, 3> grid = {0, 0,
 }
 
 mpi::DistributedCsr<double> slabs(int32_t side) {
-  const auto offsets = mpi::partition_by_planes(side * side * side, side * side, test::world_size());
+  const auto offsets =
+      mpi::partition_by_planes(side * side * side, side * side, test::world_size());
   const int me = test::world_rank();
   return mpi::DistributedCsr<double>(
       test::world(), test::rank_context().queue(), offsets,
@@ -146,7 +147,8 @@ TEST_CASE("block grid: the ranks grid of fewest faces, and the box numbering is 
     REQUIRE(b.rows == g.offsets[size_t(rank) + 1] - g.offsets[size_t(rank)]);
     for (int32_t r = 0; r < b.rows; ++r)
       for (int32_t k = b.row_ptr[size_t(r)]; k < b.row_ptr[size_t(r) + 1]; ++k)
-        got[size_t(g.offsets[size_t(rank)] + r)].insert({b.col_idx[size_t(k)], b.values[size_t(k)]});
+        got[size_t(g.offsets[size_t(rank)] + r)].insert(
+            {b.col_idx[size_t(k)], b.values[size_t(k)]});
   }
   CHECK(got == want);
 }

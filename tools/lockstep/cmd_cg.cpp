@@ -148,7 +148,8 @@ int run_cg(const Args& args) {
   po::variables_map vm;
   if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] "
              "[--algorithm classic|pipelined|single-reduction] [--preconditioner none|jacobi] "
-             "[--replace-every N] [--separate-spmv] [--distributed [--partition P] [--reduction R] [--iteration-timeline N]]",
+             "[--replace-every N] [--separate-spmv] [--distributed [--partition P] [--reduction R] "
+             "[--iteration-timeline N]]",
              args, opts, pos, vm))
     return 0;
   if (vm.count("partition") && !vm.count("distributed"))

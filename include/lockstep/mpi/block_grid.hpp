@@ -22,11 +22,11 @@
 namespace lockstep::mpi {
 
 struct BlockGrid {
-  int dims = 3;                     // 3: the 7-point stencil; 2: the 5-point one (nz = 1)
+  int dims = 3;                       // 3: the 7-point stencil; 2: the 5-point one (nz = 1)
   std::array<int32_t, 3> n{1, 1, 1};  // the grid's sides nx, ny, nz
   std::array<int, 3> p{1, 1, 1};      // the ranks grid px, py, pz (rank (kz py + ky) px + kx)
   std::array<std::vector<int32_t>, 3> cuts;  // per axis, p + 1 ascending coordinates
-  std::vector<int32_t> offsets;               // ranks + 1 row offsets: the boxes' first rows
+  std::vector<int32_t> offsets;              // ranks + 1 row offsets: the boxes' first rows
 
   /// The split of an nx x ny x nz grid over `ranks` ranks: `grid` ({px, py, pz}, product
   /// `ranks`; pz = 1 in 2D) or, with zeros, the ranks grid whose boxes share the fewest faces

@@ -123,8 +123,9 @@ mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
       if (root_copy)
         throw input_error("--partition " + partition +
                           " renumbers the grid box by box: not with a whole-matrix check");
-      const auto shape = partition.size() > 7 ? mpi::parse_ranks_grid(partition.substr(7), "--partition")
-                                              : std::array<int, 3>{0, 0, 0};
+      const auto shape = partition.size() > 7
+                             ? mpi::parse_ranks_grid(partition.substr(7), "--partition")
+                             : std::array<int, 3>{0, 0, 0};
       g = mpi::BlockGrid::make(grid->dims, grid->nx, grid->ny, grid->nz, ranks, shape);
       mine = mpi::laplace_block(g, me).cast<T>();
     });
