@@ -134,8 +134,10 @@ int run_cg(const Args& args) {
       "history", "print every iteration's residual")(
       "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
       "partition", po::value<std::string>(),
-      "with --distributed: nnz (row blocks of equal nonzeros; default for files) or planes "
-      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)")(
+      "with --distributed: nnz (row blocks of equal nonzeros; default for files), planes "
+      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth) or "
+      "blocks[:PXxPYxPZ] (a gen: grid's boxes over a ranks grid, each rank generating its own, "
+      "numbered box by box; by default the grid of fewest shared faces)")(
       "reduction", po::value<std::string>(),
       "with --distributed: overlapped (default: the scalars' MPI_Iallreduce waited for while the "
       "halo exchange moves) or blocking (one MPI_Allreduce)")(

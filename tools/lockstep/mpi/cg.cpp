@@ -1,13 +1,16 @@
 // `mpirun -np P lockstep cg FILE --distributed [--tol T] [--maxit N]`: the same conjugate
 // gradients as `lockstep cg` (lockstep::cg, lockstep/cg.hpp), in lockstep::mpi::DistributedSpace:
 // a generated grid is generated on every rank (its own slab, --partition planes, the default for
-// gen:), a file is read on rank 0 and scattered (--partition nnz by default); each rank runs on
+// gen:; or its own box, --partition blocks), a file is read on rank 0 and scattered (--partition
+// nnz by default); --reduction blocking|overlapped (mpi::Reduction); each rank runs on
 // its own device, b = A*1 so the exact solution is all ones. Rank 0 prints the residual history,
 // one `partition` line per rank (rows, nonzeros, halo, neighbours, the MPI part of its exchange
 // alone: host_mpi_ms), one `timeline` line per rank (ms
 // from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
 // then interior and boundary rows; and the CG's reduction alone, reduction_ms) and the usual
-// last line plus halo, exchange, reduction, shared_neighbours (summed over the ranks: the
+// last line plus the solve's parts (start_ms, replacements, replacement_ms, steady_ms and
+// iter_ms_steady: CgResult's, the slowest rank's), halo, exchange, reduction, shared_neighbours
+// (summed over the ranks: the
 // neighbours reached through shared memory, LOCKSTEP_MPI_HALO) and ranks. With
 // --iteration-timeline N (pipelined), one `iteration_timeline` line per rank before them:
 // the fused update's steps in iterations N .. N+9 (CgIterationTimeline, lockstep/cg.hpp).
