@@ -59,8 +59,9 @@ struct CgOptions {
   int maxit = 0;      // iteration limit; 0: max(100, 10 n)
   CgAlgorithm algorithm = CgAlgorithm::classic;
   Preconditioner preconditioner = Preconditioner::none;
-  // pipelined: residual replacement period (0: never; -1: 100 in double, 20 in float, where each
-  // replacement also restarts the directions: src/cg/pipelined.cpp says why)
+  // pipelined: residual replacement period (0: never; -1: 100 in double, doubled up to 400 while
+  // the true and recursive residuals agree, 20 in float, where each replacement also restarts
+  // the directions: src/cg/pipelined.cpp says why)
   int replace_every = -1;
   // pipelined: on one device (CgSpace::local_matrix), or distributed (CgSpace::local_parts),
   // when the SpMV runs one row per work-item (the tuned or predicted choice, as for stencils;
