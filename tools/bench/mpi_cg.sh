@@ -19,7 +19,8 @@
 # replacement_ms), the exchange priced per halo value, and t and the speedup predicted at 8 and
 # 64 GPUs.
 # Output: the CLI's lines (partition, timeline, the last key=value line) and one
-# `run kind= matrix= algorithm= halo= np= ms_per_iteration= ...` line per run in $OUT/mpi_cg.txt
+# `run kind= matrix= algorithm= halo= partition= np= ms_per_iteration= iter_ms_steady= start_ms=
+# replacements= replacement_ms= ...` line per run in $OUT/mpi_cg.txt
 # (spmv_fused=1: pipelined computed its SpMV inside the update kernel; empty for the others)
 # (and on stdout, each followed by its per-rank `timeline` lines: halo pack/download/flags or
 # MPI/upload, interior and boundary SpMV, reduction_ms; pipelined on P > 1 also its
