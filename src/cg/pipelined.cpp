@@ -85,7 +85,8 @@ struct Pipelined {
   // Split update (distributed): rows n - early .. n-1 first, their partial sums apart.
   int early = 0, early_groups = 1;
   cl::Buffer partial_early;
-  bool split = false;  // the last launch was the split update
+  bool split = false;      // the last launch was the split update
+  bool in_flight = false;  // the exchange of spmv_input() started, fused and distributed
   // The fused distributed update's sums reads, each behind its own launch (read_sums waits for
   // them), on a queue of their own: ahead of the exchange's pack and downloads, which they
   // waited behind when read_sums enqueued them, and off the kernels' queue, where each read
@@ -242,6 +243,7 @@ struct Pipelined {
       if (distributed) queued_reads.first = read_behind(interior_launch, partial, groups, 0);
     }
     if (distributed) s.await_halo(spmv_input());
+    in_flight = false;
     if (watched()) watch->halo(s.exchange_events());
     split = distributed && early > 0;
     if (split) {
@@ -252,11 +254,15 @@ struct Pipelined {
     } else if (queued_reads.first()) {
       queued_reads.second = queued_reads.first;
     }
-    if (distributed && exchange) s.start_exchange(jacobi ? m2 : w2), watch->exchanged();
+    if (distributed && exchange)
+      s.start_exchange(jacobi ? m2 : w2), in_flight = true, watch->exchanged();
     std::swap(w, w2);
     if (jacobi) std::swap(m, m2);
   }
-  // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars.
+  // r = b - A x; w = A M^-1 r; s = A p; z = A M^-1 s; then the scalars. Fused and distributed,
+  // the exchange of the next SpMV's input (w, or m = M^-1 w from pcg_dots) starts behind them
+  // (start_next_exchange; so at the start): it moves while the host reads and reduces the sums,
+  // as an update's does, and the next update's await_halo completes it.
   void replace(const cl::Buffer& b, cl::Buffer& x) {
     watch->replaced();
     s.spmv(x, tmp);
@@ -266,6 +272,16 @@ struct Pipelined {
     s.spmv(p, sv);
     s.spmv(precondition(sv), z);
     launch_dots();
+    start_next_exchange();
+  }
+  void start_next_exchange() {
+    if (fused && distributed) s.start_exchange(spmv_input()), in_flight = true;
+  }
+  // The exchange in flight at the solve's end (started by the last update or replacement):
+  // completed (collective: every rank ends the same way), so that the solve leaves none behind.
+  void finish() {
+    if (in_flight) s.await_halo(spmv_input());
+    in_flight = false;
   }
 };
 
@@ -292,6 +308,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
   }
   s.spmv(st.precondition(st.r), st.w);  // w = A u
   st.launch_dots();
+  st.start_next_exchange();
   double v[3], gamma_old = 0, alpha_old = 0;
   st.read_sums(v);
   // A replacement that finds the true residual far from the recursive one (float: the
@@ -387,6 +404,7 @@ CgResult cg_pipelined(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const C
     }
     st.read_sums(v);
   }
+  st.finish();
   st.watch->finish();
   return res;
 }
