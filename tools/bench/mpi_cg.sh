@@ -36,7 +36,9 @@
 # MPI=1 tools/bench/build_old.sh COMMIT NAME) right after this one on every case of an algorithm
 # in VARIANT_ALGS (default pipelined); their run lines say algorithm=ALG@NAME, and the summary
 # sets them beside classic.
-# Use: OUT=/tmp/out [NPS="1 2 4 8"] [PARTITIONS="planes blocks"] [BLOCK_ALGS=pipelined] [VARIANTS="NAME=BINARY ..."] [VARIANT_ALGS=pipelined] [TIMELINE_FIRST=50] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
+# The first STRONG matrix also runs with --reduction blocking (REDUCTION_AB=1, the default; not
+# classic, which has no overlapped sum): algorithm=ALG@blocking beside ALG.
+# Use: OUT=/tmp/out [NPS="1 2 4 8"] [PARTITIONS="planes blocks"] [BLOCK_ALGS=pipelined] [REDUCTION_AB=1] [VARIANTS="NAME=BINARY ..."] [VARIANT_ALGS=pipelined] [TIMELINE_FIRST=50] [ALGS="classic single-reduction pipelined"] [HALOS="shm mpi shm-plain"] [MAXIT=300]
 #      [STRONG="gen:laplace3d:256 gen:laplace2d:4096"] [LARGE=gen:laplace3d:384] [WEAK_SIDE=256]
 #      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [GPUS=N] tools/bench/mpi_cg.sh
 # (about 4 min on 4 H100s for two algorithms with HALOS="shm mpi shm-plain": 32 runs of ~4-8 s,
@@ -86,6 +88,7 @@ run() {
   local kind=$1 m=$2 np=$3 alg=$4 halo=$5 part=${6:-planes} start=$SECONDS out last label=${LABEL:-$4}
   local cmd=($mpirun -np "$np" --bind-to none -x LOCKSTEP_MPI_HALO "${BIN:-$bin}" cg "$m" --distributed --tol 1e-8 --maxit "$maxit" --algorithm "$alg" --partition "$part")
   [[ $alg == pipelined && $np -gt 1 ]] && cmd+=(--iteration-timeline "${TIMELINE_FIRST:-50}")
+  [[ -n ${EXTRA:-} ]] && cmd+=($EXTRA)
   echo "# LOCKSTEP_MPI_HALO=$halo ${cmd[*]}" >> "$txt"
   out=$(LOCKSTEP_MPI_HALO=$halo "${cmd[@]}" 2>> "$OUT/mpi_cg.err")
   grep -E '^(partition|timeline|iteration_timeline|matrix=)' <<< "$out" >> "$txt"
@@ -122,6 +125,13 @@ for alg in $algs; do
   for halo in ${halos#"$first_halo"}; do
     for np in $nps; do [[ $np -gt 1 ]] && run_all strong "${strong%% *}" "$np" "$alg" "$halo"; done
   done
+  # The scalars' sum as one blocking MPI_Allreduce (--reduction blocking), beside the default
+  # overlapped one: algorithm=ALG@blocking.
+  if [[ ${REDUCTION_AB:-1} == 1 && $alg != classic ]]; then
+    for np in $nps; do
+      [[ $np -gt 1 ]] && EXTRA="--reduction blocking" LABEL="$alg@blocking" run strong "${strong%% *}" "$np" "$alg" "$first_halo"
+    done
+  fi
   for m in ${LARGE-gen:laplace3d:384}; do
     for np in $nps; do run_all large "$m" "$np" "$alg" "$first_halo"; done
   done
@@ -164,6 +174,7 @@ grep '^run ' "$txt" | kv kind matrix algorithm halo partition np ms_per_iteratio
       for (p = 1; p <= 64; ++p) {
         if (!((order[k], p) in t) || t[order[k], p] == "") continue
         tp = t[order[k], p]; t1 = one[base]
+        if (t1 == "") { a = f[3]; sub(/@blocking$/, "", a); t1 = one[f[1] SUBSEP f[2] SUBSEP a] }
         sp = (t1 != "" && tp > 0) ? t1 / tp : 0
         eff = f[1] == "weak" ? sp : (p > 0 ? sp / p : 0)
         other = f[1] SUBSEP f[2] SUBSEP "classic" SUBSEP f[4]
