@@ -59,8 +59,9 @@ struct CgOptions {
   int maxit = 0;      // iteration limit; 0: max(100, 10 n)
   CgAlgorithm algorithm = CgAlgorithm::classic;
   Preconditioner preconditioner = Preconditioner::none;
-  // pipelined: residual replacement period (0: never; -1: 100 in double, 20 in float, where each
-  // replacement also restarts the directions: src/cg/pipelined.cpp says why)
+  // pipelined: residual replacement period (0: never; -1: 100 in double, doubled up to 400 while
+  // the true and recursive residuals agree, 20 in float, where each replacement also restarts
+  // the directions: src/cg/pipelined.cpp says why)
   int replace_every = -1;
   // pipelined: on one device (CgSpace::local_matrix), or distributed (CgSpace::local_parts),
   // when the SpMV runs one row per work-item (the tuned or predicted choice, as for stencils;
@@ -86,6 +87,12 @@ struct CgResult {
   std::string fallback;     // pipelined: why and where it went on as classic CG, else empty (its
                             // recurrences kept losing the true residual: float, ill-conditioned A)
   bool spmv_fused = false;  // pipelined: the SpMV ran inside the update kernel
+  // Host wall-clock ms: the whole solve (lockstep::cg, to its queue's end) and, of pipelined CG,
+  // its start (||b||, the inverse diagonal, the first SpMV and sums) and its residual
+  // replacements (each: its four SpMVs and its local sums read). The rest, steady_ms(), is the
+  // iterations' (classic and single-reduction: all of it).
+  double solve_ms = 0, start_ms = 0, replacement_ms = 0;
+  double steady_ms() const { return std::max(0.0, solve_ms - start_ms - replacement_ms); }
 };
 
 /// The device events of a halo exchange (null where none ran): what an observer reads.

@@ -4,5 +4,6 @@
 // agreement that a distributed solver needs.
 #pragma once
 #include "lockstep/mpi/bfs.hpp"
+#include "lockstep/mpi/block_grid.hpp"
 #include "lockstep/mpi/distributed_csr.hpp"
 #include "lockstep/mpi/session.hpp"

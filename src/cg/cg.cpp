@@ -2,6 +2,7 @@
 // optionally Jacobi-preconditioned) and the dispatch to the pipelined (pipelined.cpp) and
 // single-reduction (single.cpp) variants.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "cg_impl.hpp"
@@ -160,6 +161,7 @@ template <typename T>
 CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& opt) {
   CgOptions o = opt;
   if (o.maxit <= 0) o.maxit = std::max(100, 10 * s.n());
+  const auto t0 = std::chrono::steady_clock::now();
   CgResult r = o.algorithm == CgAlgorithm::pipelined          ? detail::cg_pipelined<T>(s, b, x, o)
                : o.algorithm == CgAlgorithm::single_reduction ? detail::cg_single<T>(s, b, x, o)
                                                               : detail::cg_classic<T>(s, b, x, o);
@@ -174,6 +176,9 @@ CgResult cg(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOptions& 
     r.stagnation = c.stagnation;
   }
   r.converged = r.breakdown.empty() && !r.residuals.empty() && r.residuals.back() <= o.tol;
+  check(s.queue().finish(), "clFinish");
+  r.solve_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 

@@ -21,6 +21,7 @@
 // two halves), whose download waits for it (the host enqueues it once the flag is seen). Other
 // neighbours go through MPI from pinned, mapped staging buffers (CL_MEM_ALLOC_HOST_PTR);
 // time_host_exchange measures that part alone.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -198,6 +199,23 @@ void SpmvExchange<T>::wait(A& a, const cl::Event& e) {
   check(e.wait(), "clWaitForEvents");
 }
 
+// A request (the solver's reduction) waited for while the exchange in flight moves: its sends
+// posted as their downloads end, its halos uploaded as they arrive, until the request ends or
+// nothing of the exchange is left to move (then MPI_Wait).
+template <typename T>
+void SpmvExchange<T>::wait(A& a, MPI_Request& r) {
+  int finished = 0;
+  auto received = [&] {
+    return std::all_of(a.s_->arrived_.begin(), a.s_->arrived_.end(), [](char c) { return c; });
+  };
+  if (a.s_->exchange_x_())
+    poll_until(a, [&] {
+      MPI_Test(&r, &finished, MPI_STATUS_IGNORE);
+      return finished || (all_sent(a) && received());
+    });
+  if (!finished) MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
 // x's halo in place before the main queue's next command; a fresh exchange when none of x is
 // in flight (start() completes another vector's first).
 template <typename T>
@@ -228,6 +246,10 @@ void wait_progressing(DistributedCsr<T>& a, const cl::Event& e) {
   SpmvExchange<T>::wait(a, e);
 }
 template <typename T>
+void wait_progressing(DistributedCsr<T>& a, MPI_Request& r) {
+  SpmvExchange<T>::wait(a, r);
+}
+template <typename T>
 void await_halo(DistributedCsr<T>& a, cl::Buffer& x) {
   SpmvExchange<T>::await(a, x);
 }
@@ -235,6 +257,7 @@ void await_halo(DistributedCsr<T>& a, cl::Buffer& x) {
 #define LOCKSTEP_INSTANTIATE(T)                                            \
   template void start_exchange<T>(DistributedCsr<T>&, cl::Buffer&);        \
   template void wait_progressing<T>(DistributedCsr<T>&, const cl::Event&); \
+  template void wait_progressing<T>(DistributedCsr<T>&, MPI_Request&);     \
   template void await_halo<T>(DistributedCsr<T>&, cl::Buffer&);
 LOCKSTEP_INSTANTIATE(float)
 LOCKSTEP_INSTANTIATE(double)

@@ -20,12 +20,20 @@ void DistributedSpace<T>::inverse_diagonal(cl::Buffer& dinv) {
 
 template <typename T>
 void DistributedSpace<T>::start_sum(double* v, int k) {
+  if (reduction_ == Reduction::blocking) {
+    sum_ = v, sum_count_ = k;
+    return;
+  }
   MPI_Iallreduce(MPI_IN_PLACE, v, k, MPI_DOUBLE, MPI_SUM, a_.comm(), &request_);
 }
 
 template <typename T>
 void DistributedSpace<T>::finish_sum() {
-  MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  if (reduction_ == Reduction::blocking) {
+    MPI_Allreduce(MPI_IN_PLACE, sum_, sum_count_, MPI_DOUBLE, MPI_SUM, a_.comm());
+    return;
+  }
+  wait_progressing(a_, request_);
 }
 
 template <typename T>

@@ -58,6 +58,7 @@ struct SpmvExchange {
   static void upload(A& a, int peer);
   static void complete(A& a);
   static void wait(A& a, const cl::Event& e);
+  static void wait(A& a, MPI_Request& r);  // r complete, the exchange in flight progressing
   static void await(A& a, cl::Buffer& x);
   static void order_uploads(A& a);  // the main queue's next command waits for the uploads
 

@@ -5,7 +5,8 @@
 # iteration_timeline line per rank); --algorithm with --distributed is a usage error
 # (exit 2); a bad file (rank 0), a missing device (rank 1) and a rectangular matrix given to cg
 # end every rank with exit 1 and one message naming the failing rank, never a hang (each run is
-# under `timeout`); so do two MPMD ranks given different problems.
+# under `timeout`); so do two MPMD ranks given different problems. A generated grid in boxes
+# (--partition blocks) on 4 ranks has a smaller halo per rank than slabs.
 # usage: cli.sh MPIEXEC LOCKSTEP SOURCE_DIR
 set -uo pipefail
 mpiexec=$1 lockstep=$2 src=$3
@@ -46,6 +47,23 @@ out=$(run spmv "$src/matrices/laplace2d_64.mtx" --distributed --partition planes
 expect "spmv --partition planes on a file (its bandwidth) verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *verified=1\ ranks=2 && \"\$out\" == *'partition rank=1 first_row=2048 '* ]]"
 run cg gen:laplace3d:8 --distributed --partition rows > /dev/null 2>&1; rc=$?
 expect "--partition rows is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
+# Boxes (--partition blocks) on 4 ranks: a 12^3 grid on the 1 x 2 x 2 ranks grid, each rank's halo
+# two 12 x 6 faces (144 values, a slab's two planes: 288); the solve's parts timed apart (start,
+# replacements, steady); --reduction blocking solves it too. A ranks grid of another size, blocks
+# of a file and an unknown reduction are refused.
+out=$(timeout 120 "$mpiexec" -np 4 --oversubscribe "$lockstep" cg gen:laplace3d:12 --distributed --algorithm pipelined --replace-every 10 --partition blocks 2>&1); rc=$?
+echo "$out" | grep -E '^(partition|matrix=)'
+expect "cg --partition blocks on 4 ranks: blocks:1x2x2, verified" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *partition=blocks:1x2x2\ *verified=1\ ranks=4 ]]"
+expect "... every rank's halo two half planes (144)" "[[ \$(echo \"\$out\" | grep -c '^partition rank=.* halo=144 send=144 neighbours=2 ') -eq 4 ]]"
+expect "... start_ms, replacements (> 0), replacement_ms, steady_ms, iter_ms_steady" "[[ \"\$(echo \"\$out\" | tail -1)\" =~ start_ms=[0-9.e+-]+\ replacements=[1-9][0-9]*\ replacement_ms=[0-9.e+-]+\ steady_ms=[0-9.e+-]+\ iter_ms_steady= ]]"
+out=$(run cg gen:laplace3d:10 --distributed --algorithm pipelined --partition blocks:1x2x1 --reduction blocking 2>&1); rc=$?
+expect "--partition blocks:1x2x1 --reduction blocking verified on 2 ranks" "[[ $rc -eq 0 && \"\$(echo \"\$out\" | tail -1)\" == *partition=blocks:1x2x1\ *reduction=blocking*verified=1\ ranks=2 ]]"
+out=$(run cg gen:laplace3d:10 --distributed --partition blocks:3x1x1 2>&1); rc=$?
+expect "--partition blocks:3x1x1 on 2 ranks exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep cg: rank 0: block partition: the ranks grid 3x1x1 is not 2 ranks') -eq 1 ]]"
+run cg "$src/matrices/laplace2d_64.mtx" --distributed --partition blocks > /dev/null 2>&1; rc=$?
+expect "--partition blocks on a file is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
+run cg gen:laplace3d:8 --distributed --reduction eager > /dev/null 2>&1; rc=$?
+expect "--reduction eager is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
 out=$(run cg gen:laplace3d:8x0 --distributed 2>&1); rc=$?
 expect "a bad grid exits 1 with one message" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'rank 0: gen:laplace3d:8x0: N = 0 out of range') -eq 1 ]]"
 

@@ -28,7 +28,8 @@ def parse(path):
             last = pending
             pending = []
         elif first == "run" and kv.get("ms_per_iteration"):
-            alg = kv["algorithm"] + (" " + kv["halo"] if "halo" in kv else "")
+            boxes = "+blocks" if kv.get("partition", "").startswith("blocks") else ""
+            alg = kv["algorithm"] + boxes + (" " + kv["halo"] if "halo" in kv else "")
             key = (kv["kind"], kv["matrix"] if kv["kind"] != "weak" else "laplace3d weak", alg)
             runs.setdefault(key, {})[int(kv["np"])] = float(kv["ms_per_iteration"])
             if int(kv["np"]) == 1:  # one rank exchanges nothing: its time serves every halo path
@@ -36,7 +37,7 @@ def parse(path):
             if kv["kind"] == "strong":
                 timelines[(kv["matrix"], alg, int(kv["np"]))] = last
     for key, t in runs.items():
-        one = ones.get(key[:2] + (key[2].split(" ")[0],))
+        one = ones.get(key[:2] + (key[2].split(" ")[0].split("+")[0],))
         if 1 not in t and one is not None:
             t[1] = one
     return runs, timelines

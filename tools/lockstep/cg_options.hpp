@@ -23,10 +23,11 @@ inline void add_cg_options(po::options_description& opts) {
   opts.add_options()("preconditioner", po::value<std::string>()->default_value("none"),
                      join(names_of({Preconditioner::none, Preconditioner::jacobi})).c_str())(
       "replace-every", number<int>(-1, 1000000)->default_value(-1),
-      "pipelined: residual replacement every N iterations (0: never; -1: 100 in double, 20 in "
-      "float)")("separate-spmv",
-                "pipelined: keep the SpMV a launch of its own (by default a "
-                "one-row-per-work-item SpMV runs inside the update kernel)");
+      "pipelined: residual replacement every N iterations (0: never; -1: 100 in double, doubled "
+      "up to 400 while the residuals agree, 20 in float)")(
+      "separate-spmv",
+      "pipelined: keep the SpMV a launch of its own (by default a "
+      "one-row-per-work-item SpMV runs inside the update kernel)");
 }
 
 /// CgOptions from the command line; a bad name is a usage error naming the option.

@@ -134,8 +134,13 @@ int run_cg(const Args& args) {
       "history", "print every iteration's residual")(
       "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
       "partition", po::value<std::string>(),
-      "with --distributed: nnz (row blocks of equal nonzeros; default for files) or planes "
-      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)")(
+      "with --distributed: nnz (row blocks of equal nonzeros; default for files), planes "
+      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth) or "
+      "blocks[:PXxPYxPZ] (a gen: grid's boxes over a ranks grid, each rank generating its own, "
+      "numbered box by box; by default the grid of fewest shared faces)")(
+      "reduction", po::value<std::string>(),
+      "with --distributed: overlapped (default: the scalars' MPI_Iallreduce waited for while the "
+      "halo exchange moves) or blocking (one MPI_Allreduce)")(
       "iteration-timeline", number<int>(0, 1000000000),
       "with --distributed --algorithm pipelined: one iteration_timeline line per rank, the "
       "fused update's steps (device and host ms) averaged over iterations N .. N+9");
@@ -145,11 +150,14 @@ int run_cg(const Args& args) {
   po::variables_map vm;
   if (!parse("lockstep cg FILE.mtx [--tol 1e-8] [--maxit N] [--precision float|double] "
              "[--algorithm classic|pipelined|single-reduction] [--preconditioner none|jacobi] "
-             "[--replace-every N] [--separate-spmv] [--distributed [--iteration-timeline N]]",
+             "[--replace-every N] [--separate-spmv] [--distributed [--partition P] [--reduction R] "
+             "[--iteration-timeline N]]",
              args, opts, pos, vm))
     return 0;
   if (vm.count("partition") && !vm.count("distributed"))
     throw usage_error("--partition needs --distributed");
+  if (vm.count("reduction") && !vm.count("distributed"))
+    throw usage_error("--reduction needs --distributed");
   if (vm.count("iteration-timeline") && !vm.count("distributed"))
     throw usage_error("--iteration-timeline needs --distributed");
   if (vm.count("iteration-timeline") &&

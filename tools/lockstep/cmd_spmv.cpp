@@ -80,8 +80,10 @@ int run_spmv(const Args& args) {
       "repeat", number<int>(1, 1000000)->default_value(20), "timed runs (the median is reported)")(
       "distributed", "under mpirun: split the matrix over the ranks, one device each (MPI builds)")(
       "partition", po::value<std::string>(),
-      "with --distributed: nnz (row blocks of equal nonzeros; default for files) or planes "
-      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth)")(
+      "with --distributed: nnz (row blocks of equal nonzeros; default for files), planes "
+      "(whole planes: a gen: grid's, each rank generating its own; a file's bandwidth) or "
+      "blocks[:PXxPYxPZ] (a gen: grid's boxes over a ranks grid, each rank generating its own, "
+      "numbered box by box; by default the grid of fewest shared faces)")(
       "transpose", "with --distributed: y = A^T x");
   po::positional_options_description pos;
   pos.add("file", 1);

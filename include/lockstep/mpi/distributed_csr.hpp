@@ -161,6 +161,10 @@ void await_halo(DistributedCsr<T>& a, cl::Buffer& x);
 /// arrived halo's upload, MPI's own progress (the reduction in flight).
 template <typename T>
 void wait_progressing(DistributedCsr<T>& a, const cl::Event& e);
+/// Waits for the MPI request `r` (a reduction in flight) while the exchange in flight
+/// progresses (its sends posted, its halos uploaded), until nothing of it is left to move.
+template <typename T>
+void wait_progressing(DistributedCsr<T>& a, MPI_Request& r);
 /// Mean ms of the exchange's MPI part alone (host to host, the pinned staging buffers, no
 /// device), over `samples` exchanges after a barrier: what the shared-memory path costs.
 template <typename T>
@@ -187,13 +191,19 @@ template <typename T>
 std::vector<T> gather_vector(const DistributedCsr<T>& a, const std::vector<T>& local, int root = 0,
                              Layout layout = Layout::rows);
 
+/// How the scalars' global sum of CG waits: `overlapped`, one MPI_Iallreduce started as soon as
+/// the local sums exist, waited for while the halo exchange in flight moves (wait_progressing);
+/// `blocking`, one MPI_Allreduce when the sum is needed, the exchange standing still meanwhile.
+enum class Reduction { overlapped, blocking };
+
 /// Where lockstep::cg runs on this rank: local vectors with halo room, distributed dot and
-/// SpMV, the local rows' inverse diagonal, and the scalars' global sum as one MPI_Iallreduce.
+/// SpMV, the local rows' inverse diagonal, and the scalars' global sum (Reduction).
 template <typename T>
 class DistributedSpace : public CgSpace<T>, public CgDistributed<T> {
  public:
   using Parts = typename CgDistributed<T>::Parts;
-  explicit DistributedSpace(DistributedCsr<T>& a) : a_(a) {}
+  explicit DistributedSpace(DistributedCsr<T>& a, Reduction reduction = Reduction::overlapped)
+      : a_(a), reduction_(reduction) {}
   CgDistributed<T>* distributed() override { return this; }
   int n() const override { return a_.local_rows(); }
   cl::CommandQueue& queue() override { return a_.queue(); }
@@ -219,7 +229,10 @@ class DistributedSpace : public CgSpace<T>, public CgDistributed<T> {
 
  private:
   DistributedCsr<T>& a_;
+  Reduction reduction_;
   MPI_Request request_ = MPI_REQUEST_NULL;
+  double* sum_ = nullptr;  // blocking: the values start_sum was given
+  int sum_count_ = 0;
 };
 
 }  // namespace lockstep::mpi

@@ -1,13 +1,16 @@
 // `mpirun -np P lockstep cg FILE --distributed [--tol T] [--maxit N]`: the same conjugate
 // gradients as `lockstep cg` (lockstep::cg, lockstep/cg.hpp), in lockstep::mpi::DistributedSpace:
 // a generated grid is generated on every rank (its own slab, --partition planes, the default for
-// gen:), a file is read on rank 0 and scattered (--partition nnz by default); each rank runs on
+// gen:; or its own box, --partition blocks), a file is read on rank 0 and scattered (--partition
+// nnz by default); --reduction blocking|overlapped (mpi::Reduction); each rank runs on
 // its own device, b = A*1 so the exact solution is all ones. Rank 0 prints the residual history,
 // one `partition` line per rank (rows, nonzeros, halo, neighbours, the MPI part of its exchange
 // alone: host_mpi_ms), one `timeline` line per rank (ms
 // from the pack kernel's start, averaged over 10 SpMVs: exchange = pack, download, MPI, upload;
 // then interior and boundary rows; and the CG's reduction alone, reduction_ms) and the usual
-// last line plus halo, exchange, reduction, shared_neighbours (summed over the ranks: the
+// last line plus the solve's parts (start_ms, replacements, replacement_ms, steady_ms and
+// iter_ms_steady: CgResult's, the slowest rank's), halo, exchange, reduction, shared_neighbours
+// (summed over the ranks: the
 // neighbours reached through shared memory, LOCKSTEP_MPI_HALO) and ranks. With
 // --iteration-timeline N (pipelined), one `iteration_timeline` line per rank before them:
 // the fused update's steps in iterations N .. N+9 (CgIterationTimeline, lockstep/cg.hpp).
@@ -76,18 +79,25 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   const std::string file = vm["file"].as<std::string>();
   const std::string partition = partition_of(vm, file);
+  const std::string sum = vm.count("reduction") ? vm["reduction"].as<std::string>() : "overlapped";
+  if (sum != "overlapped" && sum != "blocking")
+    throw usage_error("--reduction is overlapped or blocking, not '" + sum + "'");
+  const auto sum_mode = sum == "blocking" ? mpi::Reduction::blocking : mpi::Reduction::overlapped;
   std::ostringstream problem;
   problem << file << ", " << (sizeof(T) == 8 ? "double" : "float") << ", --partition " << partition
-          << ", --tol " << vm["tol"].as<double>();
+          << ", --reduction " << sum << ", --tol " << vm["tol"].as<double>();
   same_problem(comm, problem.str());
   auto ctx = rank_context<T>(comm, vm);
   const auto setup0 = std::chrono::steady_clock::now();
   // A file's matrix is checked whole on rank 0 (square, finite, not zero, symmetric): the one-
   // device driver's check. A generated grid is SPD by construction (and never whole anywhere).
-  auto A =
-      distributed_matrix<T>(comm, ctx->queue(), file, partition, nullptr, [&](const Csr<T>& m) {
+  std::string blocks;  // --partition blocks: the ranks grid
+  auto A = distributed_matrix<T>(
+      comm, ctx->queue(), file, partition, nullptr,
+      [&](const Csr<T>& m) {
         if (m.rows == m.cols) check_cg_matrix(file, m);  // else below
-      });
+      },
+      &blocks);
   mpi::collective(comm, [&] {
     if (A.global_rows() != A.global_cols())
       throw input_error(file + ": conjugate gradients needs a square matrix, not " +
@@ -101,7 +111,7 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   const double tol = vm["tol"].as<double>();
   const int maxit = vm.count("maxit") ? vm["maxit"].as<int>() : std::max(100, 10 * A.global_rows());
 
-  mpi::DistributedSpace<T> space{A};
+  mpi::DistributedSpace<T> space{A, sum_mode};
   cl::CommandQueue& q = ctx->queue();
   cl::Buffer ones = A.make_vector(), b = A.make_vector(), x = A.make_vector();
   if (n) fill<T>(q, ones, n, T(1));
@@ -124,6 +134,9 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
+  // The solve's parts (CgResult: start, replacements, steady iterations), the slowest rank's.
+  double times[3] = {res.start_ms, res.replacement_ms, res.steady_ms()};
+  MPI_Allreduce(MPI_IN_PLACE, times, 3, MPI_DOUBLE, MPI_MAX, comm);
   double err = 0;
   for (T v : download<T>(q, x, size_t(n))) err += (double(v) - 1) * (double(v) - 1);
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_SUM, comm);
@@ -165,15 +178,21 @@ int solve(const po::variables_map& vm, MPI_Comm comm) {
   kv.add("matrix", file)
       .add("precision", sizeof(T) == 8 ? "double" : "float")
       .add("rows", A.global_rows())
-      .add("partition", partition);
+      .add("partition", blocks.empty() ? partition : "blocks:" + blocks);
   kv.add("nnz", nnz)
       .add("spmv", A.interior().automatic_config().str())
       .add("algorithm", to_string(opt.algorithm))
       .add("preconditioner", to_string(opt.preconditioner))
+      .add("reduction", sum)
       .add("iterations", res.iterations);
   if (opt.algorithm == CgAlgorithm::pipelined) kv.add("spmv_fused", int(res.spmv_fused));
   kv.add("residual", res.residuals.back()).add("rms_err_vs_exact", err).add("ms", ms);
   kv.add("ms_per_iteration", ms / std::max(1, res.iterations))
+      .add("start_ms", times[0])
+      .add("replacements", res.replacements)
+      .add("replacement_ms", times[1])
+      .add("steady_ms", times[2])
+      .add("iter_ms_steady", times[2] / std::max(1, res.iterations))
       .add("halo", halo)
       .add("exchange_ms", exchange);
   kv.add("interior_ms", interior).add("boundary_ms", boundary).add("hidden", int(hidden));

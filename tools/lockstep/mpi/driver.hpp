@@ -83,14 +83,20 @@ Csr<T> root_matrix(MPI_Comm comm, const std::string& file,
   return a;
 }
 
-/// --partition: nnz (row blocks of equal nonzeros) or planes (blocks of whole planes: a
-/// generated grid's, a file's bandwidth); by default planes for gen: matrices, nnz for files.
+/// --partition: nnz (row blocks of equal nonzeros), planes (blocks of whole planes: a
+/// generated grid's, a file's bandwidth) or blocks[:PXxPYxPZ] (a generated grid's boxes over a
+/// ranks grid, mpi::BlockGrid; by default the one of fewest shared faces); by default planes
+/// for gen: matrices, nnz for files.
 inline std::string partition_of(const po::variables_map& vm, const std::string& file) {
   std::string p = vm.count("partition")        ? vm["partition"].as<std::string>()
                   : file.rfind("gen:", 0) == 0 ? "planes"
                                                : "nnz";
-  if (p != "nnz" && p != "planes")
-    throw usage_error("--partition is nnz or planes, not '" + p + "'");
+  if (p != "nnz" && p != "planes" && p != "blocks" && p.rfind("blocks:", 0) != 0)
+    throw usage_error("--partition is nnz, planes or blocks[:PXxPYxPZ], not '" + p + "'");
+  if (p.rfind("blocks", 0) == 0 && file.rfind("gen:", 0) != 0)
+    throw usage_error("--partition " + p + " needs a generated grid (gen:laplace3d:..., " +
+                      "gen:laplace2d:...), not the file " + file);
+  if (p.rfind("blocks:", 0) == 0) mpi::parse_ranks_grid(p.substr(7), "--partition");
   return p;
 }
 
@@ -99,14 +105,33 @@ inline std::string partition_of(const po::variables_map& vm, const std::string& 
 /// whole matrix there, for a check). Otherwise rank 0 reads or generates it, runs `check` on
 /// it (a bad matrix: the same error on every rank) and scatters row blocks of equal nonzeros or
 /// of whole planes of its bandwidth.
+/// Under --partition blocks every rank generates its box, numbered box by box (mpi::BlockGrid;
+/// `blocks`, when given, receives the ranks grid chosen, e.g. "1x2x2"); no whole matrix then.
 template <typename T>
 mpi::DistributedCsr<T> distributed_matrix(MPI_Comm comm, cl::CommandQueue& q,
                                           const std::string& file, const std::string& partition,
                                           Csr<T>* root_copy = nullptr,
-                                          const std::function<void(const Csr<T>&)>& check = {}) {
+                                          const std::function<void(const Csr<T>&)>& check = {},
+                                          std::string* blocks = nullptr) {
   const int me = mpi::rank(comm), ranks = mpi::size(comm);
   std::optional<Grid> grid;
   mpi::collective(comm, [&] { grid = parse_grid(file); });
+  if (partition.rfind("blocks", 0) == 0) {
+    Csr<T> mine;
+    mpi::BlockGrid g;
+    mpi::collective(comm, [&] {
+      if (root_copy)
+        throw input_error("--partition " + partition +
+                          " renumbers the grid box by box: not with a whole-matrix check");
+      const auto shape = partition.size() > 7
+                             ? mpi::parse_ranks_grid(partition.substr(7), "--partition")
+                             : std::array<int, 3>{0, 0, 0};
+      g = mpi::BlockGrid::make(grid->dims, grid->nx, grid->ny, grid->nz, ranks, shape);
+      mine = mpi::laplace_block(g, me).cast<T>();
+    });
+    if (blocks) *blocks = g.str();
+    return mpi::DistributedCsr<T>(comm, q, g.offsets, mine);
+  }
   if (grid && partition == "planes" && !root_copy) {
     const std::vector<int32_t> offsets =
         mpi::partition_by_planes(int32_t(grid->rows()), grid->plane(), ranks);
