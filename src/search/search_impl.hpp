@@ -190,4 +190,13 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
                const SearchOptions& o, std::vector<TopK>& keep, std::vector<ExactJob>& jobs,
                SearchResult& r);
 
+/// The device search of db's subjects [begin, end) (search_share with its checks made): the
+/// kernel's shape chosen for the whole db, hits named by their index in db.
+SearchResult search_range(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                          const Scoring& s, const SearchOptions& o, size_t begin, size_t end);
+/// search over ctx and o.devices (devices.cpp): a thread per device, its share of the database,
+/// the hits merged.
+SearchResult search_devices(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                            const Scoring& s, const SearchOptions& o);
+
 }  // namespace lockstep::detail
