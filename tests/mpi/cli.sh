@@ -5,7 +5,8 @@
 # iteration_timeline line per rank); --algorithm with --distributed is a usage error
 # (exit 2); a bad file (rank 0), a missing device (rank 1) and a rectangular matrix given to cg
 # end every rank with exit 1 and one message naming the failing rank, never a hang (each run is
-# under `timeout`); so do two MPMD ranks given different problems.
+# under `timeout`); so do two MPMD ranks given different problems. `search --distributed` writes
+# the bytes of one device at 2, 3 and 4 ranks.
 # usage: cli.sh MPIEXEC LOCKSTEP SOURCE_DIR
 set -uo pipefail
 mpiexec=$1 lockstep=$2 src=$3

@@ -94,3 +94,5 @@ TEST_CASE("distributed search: a refusal on one rank ends every rank with one er
     CHECK(std::string(e.what()).find("rank 1: search: top must be >= 1") != std::string::npos);
   }
 }
+
+}  // namespace lockstep
