@@ -136,7 +136,8 @@ TEST_CASE("search devices cli: --devices I,I writes the bytes of --device I") {
                               "zcat " + dir + "QUERY.fasta.gz | awk '/^>/{n++} n<=3' > " + q,
                           log) == 0);
   const std::string dev = std::to_string(test::context().info().index);
-  const std::string common = "search " + q + " " + db + " --top 25 --evalue 1e300 --outfmt 6 --local-size 32 " +
+  const std::string common = "search " + q + " " + db +
+                             " --top 25 --evalue 1e300 --outfmt 6 --local-size 32 " +
                              "--stripe 16 --out ";
   const std::string one = (d.path / "one.tsv").string(), two = (d.path / "two.tsv").string();
   REQUIRE(test::run_cli(common + one + " --device " + dev, log) == 0);

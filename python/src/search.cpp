@@ -61,8 +61,9 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
     for (const ContextPtr& d : devices) order.push_back(d.get());
     std::sort(order.begin(), order.end());
     if (std::adjacent_find(order.begin(), order.end()) != order.end())
-      throw input_error("search: devices: a context listed twice (two contexts of one device: "
-                        "lockstep.Context(0) twice)");
+      throw input_error(
+          "search: devices: a context listed twice (two contexts of one device: "
+          "lockstep.Context(0) twice)");
     for (size_t k = 1; k < devices.size(); ++k) o.devices.push_back(&devices[k]->ctx);
     py::gil_scoped_release nogil;
     std::vector<std::unique_lock<std::mutex>> locks;

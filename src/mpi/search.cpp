@@ -38,7 +38,8 @@ SearchResult search(MPI_Comm comm, Context& ctx, const SequenceSet& queries, con
   MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
   std::vector<int64_t> all;
   if (me == 0) {
-    for (int r = 1; r < ranks; ++r) displs[size_t(r)] = displs[size_t(r) - 1] + counts[size_t(r) - 1];
+    for (int r = 1; r < ranks; ++r)
+      displs[size_t(r)] = displs[size_t(r) - 1] + counts[size_t(r) - 1];
     all.resize(size_t(displs.back()) + size_t(counts.back()));
   }
   MPI_Gatherv(words.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
@@ -55,8 +56,7 @@ SearchResult search(MPI_Comm comm, Context& ctx, const SequenceSet& queries, con
       std::vector<std::vector<SearchHit>> theirs(queries.size());
       const int64_t* w = all.data() + displs[size_t(from)];
       for (int k = 0; k < counts[size_t(from)]; k += kWords, w += kWords)
-        theirs[size_t(w[0])].push_back(
-            {int32_t(w[0]), w[1], int32_t(w[2]), w[3], w[4], w[5] != 0});
+        theirs[size_t(w[0])].push_back({int32_t(w[0]), w[1], int32_t(w[2]), w[3], w[4], w[5] != 0});
       merge_hits(r.hits, theirs, o.top);
     }
   }

@@ -69,17 +69,17 @@ void merge_hits(std::vector<std::vector<SearchHit>>& hits,
   }
 }
 
-SearchResult detail::search_devices(Context& ctx, const SequenceSet& queries,
-                                    const SequenceSet& db, const Scoring& s,
-                                    const SearchOptions& o) {
+SearchResult detail::search_devices(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                                    const Scoring& s, const SearchOptions& o) {
   std::vector<Context*> all{&ctx};
   all.insert(all.end(), o.devices.begin(), o.devices.end());
   for (size_t k = 0; k < all.size(); ++k)
     if (!all[k] || std::find(all.begin(), all.begin() + std::ptrdiff_t(k), all[k]) !=
                        all.begin() + std::ptrdiff_t(k))
-      throw input_error("search: devices: each device needs a context of its own (a null or "
-                        "repeated context, " +
-                        std::to_string(k) + ")");
+      throw input_error(
+          "search: devices: each device needs a context of its own (a null or "
+          "repeated context, " +
+          std::to_string(k) + ")");
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<size_t> bounds = database_shares(db, all.size());
   // The progress of the whole: each share's fraction weighted by its residues.

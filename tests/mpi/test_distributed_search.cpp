@@ -1,9 +1,9 @@
 // lockstep::mpi::search at every rank count CTest runs (2, 3, 4): rank 0's hits equal the
 // one-device search's, field for field (every rank runs that search itself on its device), on a
 // database with ties across every share boundary, one of fewer subjects than ranks (every rank
-// but rank 0 with an empty share), one whose long first subject leaves a middle share empty, an empty query and a query longer than
-// every subject. Also the failure agreement: an option one rank refuses ends every rank with
-// the same collective_error.
+// but rank 0 with an empty share), one whose long first subject leaves a middle share empty, an
+// empty query and a query longer than every subject. Also the failure agreement: an option one rank
+// refuses ends every rank with the same collective_error.
 #include <random>
 
 #include "align_support.hpp"

@@ -23,11 +23,11 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "distributed.hpp"
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
 #include "output.hpp"
 #include "search_command.hpp"
-#include "distributed.hpp"
 #include "vocabulary.hpp"
 
 namespace lockstep::cli {
@@ -183,10 +183,9 @@ int report_search(const po::variables_map& vm, const SearchSetup& st, const Sear
 
   std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
   double traceback_ms = 0;
-  nlohmann::json hits =
-      st.tabular
-          ? write_tabular(out, queries, db, s, r, std::cerr, st.outfmt, st.dpath, &traceback_ms)
-          : write_hits(out, queries, db, r, s.dna);
+  nlohmann::json hits = st.tabular ? write_tabular(out, queries, db, s, r, std::cerr, st.outfmt,
+                                                   st.dpath, &traceback_ms)
+                                   : write_hits(out, queries, db, r, s.dna);
   Report kv;
   kv.add("device", run.device).add("devices", run.devices);
   if (run.ranks) kv.add("ranks", run.ranks);
@@ -290,8 +289,9 @@ int run_search(const Args& args) {
   if (several && vm.count("device"))
     throw usage_error("--device and --devices exclude each other: give one");
   if (several && distributed)
-    throw usage_error("--devices and --distributed exclude each other (--distributed: one device "
-                      "per rank, --device picks it)");
+    throw usage_error(
+        "--devices and --distributed exclude each other (--distributed: one device "
+        "per rank, --device picks it)");
   if ((several || distributed) && o.algorithm == "cpu")
     throw usage_error(std::string(several ? "--devices" : "--distributed") +
                       " runs on devices, not --algorithm cpu");

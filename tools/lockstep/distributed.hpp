@@ -1,6 +1,6 @@
 // `--distributed` for `lockstep cg`, `lockstep spmv`, `lockstep bfs` and `lockstep search`: run
-// under mpirun, one rank per GPU. Defined in tools/lockstep/mpi/ when lockstep is built with MPI; otherwise the flag is a
-// usage error, and the CLI does not depend on MPI.
+// under mpirun, one rank per GPU. Defined in tools/lockstep/mpi/ when lockstep is built with MPI;
+// otherwise the flag is a usage error, and the CLI does not depend on MPI.
 #pragma once
 #include "command.hpp"
 

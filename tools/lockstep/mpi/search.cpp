@@ -15,8 +15,8 @@ namespace lockstep::cli {
 int distributed_search(const po::variables_map& vm, SearchSetup& st) {
   return run_distributed("search", [&](MPI_Comm comm) {
     const int me = mpi::rank(comm);
-    std::string problem = "search " + st.qpath + " " + st.dpath + " top=" +
-                          std::to_string(st.o.top) + " scoring=" + st.label + " " +
+    std::string problem = "search " + st.qpath + " " + st.dpath +
+                          " top=" + std::to_string(st.o.top) + " scoring=" + st.label + " " +
                           std::to_string(st.s.gap_open) + "/" + std::to_string(st.s.gap_extend);
     if (st.s.dna) problem += " strand=" + st.strand;
     same_problem(comm, problem);
