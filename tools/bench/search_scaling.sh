@@ -6,7 +6,8 @@
 #   case=devices: one process, `--devices 0,1,..,n-1` for n in $DEVICES (default "1 2 4 8";
 #     counts above the host's GPUs are skipped and say so)
 #   case=mpi: `mpirun -np n lockstep search --distributed` (one GPU per rank), n in $DEVICES
-#     (skipped without mpirun or a lockstep built with MPI)
+#     (skipped without mpirun or a lockstep that runs --distributed; .carry/mpi/env.sh and
+#     LOCKSTEP_MPI as tools/bench/mpi_cg.sh takes them)
 # Each run twice (cold: kernel builds included; then the line kept), one line each:
 #   case= n= wall_s= (the process's wall time) and lockstep's summary line (ms=: the search's
 #   device phase, kernel_ms=: the kernels' time summed over the devices, traceback_ms=, ...), with
@@ -14,7 +15,8 @@
 #   one-GPU run's byte for byte (0 otherwise: a failure to report).
 # Writes $OUT/search_scaling.txt and, with matplotlib, $OUT/search_scaling.png.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [COPIES=50] [QUERIES_N=50] [DEVICES="1 2 4 8"]
-#      [MPIEXEC=mpirun] [STEP_TIMEOUT=600] tools/bench/search_scaling.sh
+#      [LOCKSTEP_MPI=.carry/mpi/lockstep] [MPIRUN=mpirun] [STEP_TIMEOUT=600]
+#      tools/bench/search_scaling.sh
 set -uo pipefail
 : "${LOCKSTEP:?set LOCKSTEP to the lockstep binary}" "${OUT:?set OUT to the output folder}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +31,7 @@ if [[ ! -f "$DB" || ! -f "$QUERIES" ]]; then
   exit 1
 fi
 COPIES=${COPIES:-50} QUERIES_N=${QUERIES_N:-50} DEVICES=${DEVICES:-"1 2 4 8"}
-MPIEXEC=${MPIEXEC:-mpirun} STEP_TIMEOUT=${STEP_TIMEOUT:-600}
+STEP_TIMEOUT=${STEP_TIMEOUT:-600}
 tmp=${SEARCH_TMP:-/tmp/lockstep-search-scaling}
 rm -rf "$tmp" && mkdir -p "$tmp" "$OUT"
 txt="$OUT/search_scaling.txt"
@@ -46,7 +48,8 @@ t0=$(now)
 echo "makedb copies=$COPIES wall_s=$(since "$t0") bytes=$(stat -c %s "$tmp/db.lsdb")" | tee -a "$txt"
 rm -f "$tmp/db.fa"
 gzip -cdf "$QUERIES" | awk -v n="$QUERIES_N" '/^>/ { k++ } k <= n' > "$tmp/q.fa"
-gpus=$("$LOCKSTEP" devices 2>/dev/null | grep -c ' type=GPU ')
+# GPUS=2 SAME_DEVICE=1: a dry run on one device (PoCL): --devices 0,0, and every rank on it
+gpus=${GPUS:-$("$LOCKSTEP" devices 2>/dev/null | grep -c ' type=GPU ')}
 echo "host gpus=$gpus" | tee -a "$txt"
 
 ms_one="" wall_one=""
@@ -74,16 +77,25 @@ search=("$LOCKSTEP" search "$tmp/q.fa" "$tmp/db.lsdb" --top 10 --gap-open 11 --g
 for n in $DEVICES; do
   if [[ $n -gt $gpus && $n -gt 1 ]]; then echo "case=devices n=$n skipped=1 reason=gpus=$gpus" | tee -a "$txt"; continue; fi
   list=$(seq -s, 0 $((n - 1)))
+  [[ -n "${SAME_DEVICE:-}" ]] && list=$(yes 0 | head -n "$n" | paste -sd,)
   run devices "$n" timeout "$STEP_TIMEOUT" "${search[@]}" --devices "$list"
 done
-if command -v "$MPIEXEC" > /dev/null; then
+# MPI as tools/bench/mpi_cg.sh runs it: the carried portable MPI build where there is one.
+user_bin=${LOCKSTEP_MPI:-} user_mpirun=${MPIRUN:-}
+[[ -f "$here/../../.carry/mpi/env.sh" ]] && source "$here/../../.carry/mpi/env.sh"
+mpi_bin=${user_bin:-${LOCKSTEP_MPI:-$LOCKSTEP}}
+mpirun=${user_mpirun:-${MPIRUN:-$(command -v mpirun || true)}}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+probe=$([[ -n "$mpirun" ]] && $mpirun -np 1 "$mpi_bin" search "$tmp/q.fa" /nonexistent.fa --distributed 2>&1)
+if [[ "$probe" == *"rank 0: /nonexistent.fa"* ]]; then
+  unset LOCKSTEP_DEVICE  # each rank takes GPU (local rank) among the GPUs
+  search_mpi=("$mpi_bin" "${search[@]:1}")
   for n in $DEVICES; do
     if [[ $n -gt $gpus && $n -gt 1 ]]; then echo "case=mpi n=$n skipped=1 reason=gpus=$gpus" | tee -a "$txt"; continue; fi
-    run mpi "$n" timeout "$STEP_TIMEOUT" "$MPIEXEC" --allow-run-as-root -np "$n" --bind-to none \
-      "${search[@]}" --distributed
+    run mpi "$n" timeout "$STEP_TIMEOUT" $mpirun -np "$n" --bind-to none "${search_mpi[@]}" --distributed
   done
 else
-  echo "case=mpi skipped=1 reason=no_$MPIEXEC" | tee -a "$txt"
+  echo "case=mpi skipped=1 reason=no_mpirun_or_no_--distributed (${mpirun:-none}, $mpi_bin)" | tee -a "$txt"
 fi
 plot_py=""
 for p in /usr/bin/python3 python3; do "$p" -c "import matplotlib" 2>/dev/null && plot_py=$p && break; done
