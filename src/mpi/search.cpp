@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "lockstep/mpi/session.hpp"
+#include "search/search_impl.hpp"
 
 namespace lockstep::mpi {
 
@@ -17,14 +18,18 @@ constexpr int kWords = 6;  // query, subject, score, query_end, subject_end, min
 SearchResult search(MPI_Comm comm, Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o) {
   const int me = rank(comm), ranks = size(comm);
+  collective(comm, [&] {  // the checks of every search, outside its time (as search's)
+    if (!o.devices.empty())
+      throw input_error("search: one device per rank (SearchOptions::devices must be empty)");
+    if (o.algorithm == "cpu") throw input_error("search: a share runs on a device, not cpu");
+    check_search(queries, db, s, o);
+  });
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult mine;
   std::vector<int64_t> words;
   collective(comm, [&] {
-    if (!o.devices.empty())
-      throw input_error("search: one device per rank (SearchOptions::devices must be empty)");
     const std::vector<size_t> b = database_shares(db, size_t(ranks));
-    mine = search_share(ctx, queries, db, s, o, b[size_t(me)], b[size_t(me) + 1]);
+    mine = detail::search_range(ctx, queries, db, s, o, b[size_t(me)], b[size_t(me) + 1]);
     for (const auto& hits : mine.hits)
       for (const SearchHit& h : hits)
         words.insert(words.end(), {int64_t(h.query), h.subject, int64_t(h.score), h.query_end,
