@@ -90,7 +90,8 @@ struct SearchOptions {
   // are two queues on it): the database is cut into contiguous shares of about equal residues
   // (database_shares), ctx searching the first and devices[k] share k + 1, each on its own host
   // thread, and the hits merged into the same top K (ties by database order): the same hits, ends
-  // and order as ctx alone. Empty: ctx alone, on the calling thread.
+  // and order as ctx alone. Empty: ctx alone, on the calling thread. Not used by the cpu
+  // algorithm.
   std::vector<Context*> devices;
 };
 

@@ -1,6 +1,6 @@
 // What the device search's pieces share (src/search/device.cpp drives, pack.cpp lays out the
 // database and the query profiles, batches.cpp streams the batches, exact.cpp runs the 32-bit
-// pairs, TopK below keeps the best hits).
+// pairs, TopK below keeps the best hits, devices.cpp splits a search over several devices).
 #pragma once
 #include <algorithm>
 #include <cstdint>
