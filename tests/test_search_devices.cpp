@@ -153,4 +153,9 @@ TEST_CASE("search devices cli: --devices I,I writes the bytes of --device I") {
   CHECK(test::run_cli(common + two + " --devices 99", log) == 1);
   CHECK(test::has(log, "--devices 99: '99': device index out of range"));
   CHECK(test::run_cli(common + two + " --devices 0 --device 0", log) == 2);
+  CHECK(test::run_cli(common + two + " --devices 0 --algorithm cpu", log) == 2);
+  CHECK(test::has(log, "--devices runs on devices, not --algorithm cpu"));
+  // all: every GPU, else the default device (PoCL's CPU device): one or more, the same bytes
+  REQUIRE(test::run_cli(common + two + " --devices all", log) == 0);
+  CHECK(test::slurp(two) == a);
 }
