@@ -68,6 +68,12 @@ SequenceSet read_database(const std::string& path, const Scoring& s);
 /// blastn_scoring: all), every other IUPAC letter N.
 std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues);
 
+/// The devices of a search over several (`--devices`), parsed with select_device's words: "all"
+/// gives every GPU (none: select_device's default device, e.g. PoCL's CPU device); a comma list
+/// one device per item ("0,0": device 0 twice, for two contexts of one device). Throws
+/// input_error naming `--devices SPEC` when an item is empty or matches nothing.
+std::vector<cl::Device> select_devices(const std::string& spec);
+
 struct SearchOptions {
   int top = 10;                          // hits per query (>= 1)
   int64_t max_device_mib = 0;            // database bytes on the device per batch (0: automatic)
@@ -80,6 +86,13 @@ struct SearchOptions {
   // with local_size and stripe 0 skew and 32 rows on a GPU for a database of at least 10^8
   // residues, else plain
   std::string variant;
+  // More devices beside the search's `ctx`, each a context of its own (two contexts of one device
+  // are two queues on it): the database is cut into contiguous shares of about equal residues
+  // (database_shares), ctx searching the first and devices[k] share k + 1, each on its own host
+  // thread, and the hits merged into the same top K (ties by database order): the same hits, ends
+  // and order as ctx alone. Empty: ctx alone, on the calling thread. Not used by the cpu
+  // algorithm.
+  std::vector<Context*> devices;
 };
 
 struct SearchHit {
@@ -115,6 +128,18 @@ class queries_too_long : public input_error {
 
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o = {});
+/// The search of db's subjects [begin, end) alone (a share of a search split over devices or MPI
+/// ranks): hits name subjects by their index in `db`, and the kernel's shape is chosen for the
+/// whole `db`, as one device searching all of it would. o.devices is not used.
+SearchResult search_share(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                          const Scoring& s, const SearchOptions& o, size_t begin, size_t end);
+/// `parts` contiguous shares of `db` of about equal residues: parts + 1 subject indices, the first
+/// 0 and the last db.size() (a share may be empty: fewer subjects than parts, one long subject).
+std::vector<size_t> database_shares(const SequenceSet& db, size_t parts);
+/// The hits of another share merged into `hits` (both per query, best first): each query's best
+/// `top` of both, by score, ties by database order, as one search of the whole database.
+void merge_hits(std::vector<std::vector<SearchHit>>& hits,
+                const std::vector<std::vector<SearchHit>>& more, int top);
 /// The same on the host (the exact reference: Gotoh per pair, threads over pairs).
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                         const SearchOptions& o = {});

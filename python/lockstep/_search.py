@@ -43,12 +43,30 @@ def _sequences(what: str, src: Any) -> Any:
     return out
 
 
+def _devices(devices: Any, ctx: Optional[Context], algorithm: str) -> list:
+    """search's devices= as contexts ([]: none given)."""
+    if devices is None:
+        return []
+    if ctx is not None:
+        raise InputError("lockstep.search: ctx and devices exclude each other: give one")
+    if algorithm == "cpu":
+        raise InputError("lockstep.search: devices run on devices, not algorithm='cpu'")
+    if isinstance(devices, str):
+        return [Context(i) for i in _lockstep._select_devices(devices)]
+    out = list(devices)
+    if not out or not all(isinstance(c, Context) for c in out):
+        raise TypeError("lockstep.search: devices must be a str (\"all\", \"0,1\") or a "
+                        "non-empty list of lockstep.Context")
+    return out
+
+
 def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blosum62",
            gap_open: Optional[int] = None, gap_extend: Optional[int] = None, dna: bool = False,
            match: int = 2, mismatch: int = -3, algorithm: str = "auto",
            max_device_mib: int = 0, ctx: Optional[Context] = None,
            evalue: Optional[float] = None, max_target_seqs: Optional[int] = None,
-           strand: str = "both") -> np.ndarray:
+           strand: str = "both",
+           devices: Union[None, str, Seq[Context]] = None) -> np.ndarray:
     """The ``top`` best Smith-Waterman hits (affine gaps: a gap of length L costs
     ``gap_open + (L-1) * gap_extend``, BLAST's ``-gapopen gap_open-gap_extend -gapextend
     gap_extend``) of every query against every database sequence, best first, ties by database
@@ -66,7 +84,10 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     ``strand``: "both" (as blastn), "plus" or "minus". evalue: keep hits with an E-value (as
     BLAST+ computes it) at most this (None: no cutoff; BLAST's default is 10). max_target_seqs:
     BLAST's name for ``top``. algorithm: "auto", "inter", "intra" (device) or "cpu" (the host
-    reference, no device).
+    reference, no device). devices: several devices of this host instead of ``ctx``: "all"
+    (every GPU; none: the default device), a list of ``lockstep devices`` words such as "0,1"
+    ("0,0": two contexts of device 0), or a list of lockstep.Context (each listed once); the
+    database is split over them by residues and the hits are the same as on one device.
 
     Returns a NumPy structured array, one row per hit, queries in order: query (int32, index),
     subject (int64, index into db), score (int32), query_end and subject_end (int64, 0-based
@@ -94,12 +115,14 @@ def search(queries: Sequences, db: Sequences, top: int = 10, matrix: str = "blos
     if dna and matrix.lower() != "blosum62":
         raise InputError("lockstep.search: dna=True and a matrix exclude each other")
     q, d = _sequences("queries", queries), _sequences("db", db)
-    device = None if algorithm == "cpu" else context_or_default(ctx)
+    contexts = _devices(devices, ctx, algorithm)
+    device = None if algorithm == "cpu" else contexts[0] if contexts else context_or_default(ctx)
     (qi, si, score, qend, send, qnames, dnames, _alg, _ms, _cells, _skipped, evalues, bits,
      minus) = _lockstep.search(
         device, q, d, int(top), str(matrix), bool(dna), int(match), int(mismatch),
         -1 if gap_open is None else int(gap_open), -1 if gap_extend is None else int(gap_extend),
-        algorithm, int(max_device_mib), -1.0 if evalue is None else float(evalue), strand)
+        algorithm, int(max_device_mib), -1.0 if evalue is None else float(evalue), strand,
+        contexts)
     qn, dn = np.array(qnames, dtype=str), np.array(dnames, dtype=str)
     qid, sid = qn[qi] if len(qi) else qn[:0], dn[si] if len(si) else dn[:0]
     out = np.empty(len(qi), dtype=[("query", np.int32), ("subject", np.int64),

@@ -2,7 +2,9 @@
 // sequence sets from FASTA paths (or `lockstep makedb`'s prepared databases) or from lists of
 // residues (bytes, or (name, bytes) pairs), the hits returned as flat NumPy columns
 // (python/lockstep/_search.py makes the structured array).
+#include <algorithm>
 #include <cmath>
+#include <mutex>
 
 #include "common.hpp"
 
@@ -42,7 +44,7 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
                     const py::object& db_in, int top, const std::string& matrix, bool dna,
                     int match, int mismatch, int gap_open, int gap_extend,
                     const std::string& algorithm, long long max_device_mib, double max_evalue,
-                    const std::string& strand) {
+                    const std::string& strand, const std::vector<ContextPtr>& devices) {
   const Scoring s = dna ? blastn_scoring(match, mismatch, gap_open < 0 ? 7 : gap_open,
                                          gap_extend < 0 ? 2 : gap_extend)
                         : matrix_scoring(matrix, gap_open, gap_extend);
@@ -54,9 +56,22 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
   o.algorithm = algorithm;
   o.max_device_mib = max_device_mib;
   SearchResult r;
-  if (c)
+  if (devices.size() > 1) {  // every context locked (in one order), the search over them all
+    std::vector<SharedContext*> order;
+    for (const ContextPtr& d : devices) order.push_back(d.get());
+    std::sort(order.begin(), order.end());
+    if (std::adjacent_find(order.begin(), order.end()) != order.end())
+      throw input_error(
+          "search: devices: a context listed twice (two contexts of one device: "
+          "lockstep.Context(0) twice)");
+    for (size_t k = 1; k < devices.size(); ++k) o.devices.push_back(&devices[k]->ctx);
+    py::gil_scoped_release nogil;
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (SharedContext* d : order) locks.emplace_back(d->mu);
+    r = search(devices[0]->ctx, queries, db, s, o);
+  } else if (c) {
     r = device_call(**c, [&](Context& ctx) { return search(ctx, queries, db, s, o); });
-  else {
+  } else {
     py::gil_scoped_release nogil;
     r = search_cpu(queries, db, s, o);
   }
@@ -93,6 +108,11 @@ py::tuple search_py(const std::optional<ContextPtr>& c, const py::object& querie
 
 void bind_search(py::module_& m) {
   m.def("search", &search_py);
+  m.def("_select_devices", [](const std::string& spec) {  // indices into lockstep.devices()
+    std::vector<int> out;
+    for (const cl::Device& d : select_devices(spec)) out.push_back(describe(d).index);
+    return out;
+  });
   m.def("_is_builtin_matrix", &is_builtin_matrix);
 }
 

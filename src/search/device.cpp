@@ -138,8 +138,25 @@ void exact_into(Context& ctx, const Defines& d, const SequenceSet& q, const Sequ
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o) {
   check_search(queries, db, s, o);
+  if (o.algorithm == "cpu") return search_cpu(queries, db, s, o);
+  if (!o.devices.empty()) return search_devices(ctx, queries, db, s, o);
+  return search_range(ctx, queries, db, s, o, 0, db.size());
+}
+
+SearchResult search_share(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                          const Scoring& s, const SearchOptions& o, size_t begin, size_t end) {
+  check_search(queries, db, s, o);
+  if (begin > end || end > db.size())
+    throw input_error("search: the share [" + std::to_string(begin) + ", " + std::to_string(end) +
+                      ") is outside the database's " + std::to_string(db.size()) + " subjects");
+  if (o.algorithm == "cpu") throw input_error("search: a share runs on a device, not cpu");
+  return search_range(ctx, queries, db, s, o, begin, end);
+}
+
+SearchResult detail::search_range(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                                  const Scoring& s, const SearchOptions& o, size_t begin,
+                                  size_t end) {
   const std::string& alg = o.algorithm;
-  if (alg == "cpu") return search_cpu(queries, db, s, o);
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
@@ -150,14 +167,14 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   std::vector<TopK> keep(nq, TopK(top));
   std::map<std::pair<int32_t, int64_t>, ExactJob> known;  // pairs with exact ends
   std::vector<ExactJob> jobs;
-  for (size_t i = 0; i < db.size(); ++i) r.cells += double(db.length(i));
+  for (size_t i = begin; i < end; ++i) r.cells += double(db.length(i));
   double qres = 0;
   for (size_t q = 0; q < nq; ++q) qres += double(queries.length(q));
   r.cells *= qres;
 
   // Subjects for the packed kernel (longest first); the rest take the exact path.
   std::vector<int64_t> order;
-  for (size_t i = 0; i < db.size(); ++i) {
+  for (size_t i = begin; i < end; ++i) {
     const int64_t len = db.length(i);
     const bool packed = r.algorithm == "inter" && len > 0 && len <= kLongSubject;
     if (packed) {

@@ -1,6 +1,6 @@
 // What the device search's pieces share (src/search/device.cpp drives, pack.cpp lays out the
 // database and the query profiles, batches.cpp streams the batches, exact.cpp runs the 32-bit
-// pairs, TopK below keeps the best hits).
+// pairs, TopK below keeps the best hits, devices.cpp splits a search over several devices).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -189,5 +189,14 @@ void run_inter(Context& ctx, int local, const Defines& defines, const SequenceSe
                const std::vector<int64_t>& order, const QueryPairs& qp, const Scoring& s,
                const SearchOptions& o, std::vector<TopK>& keep, std::vector<ExactJob>& jobs,
                SearchResult& r);
+
+/// The device search of db's subjects [begin, end) (search_share with its checks made): the
+/// kernel's shape chosen for the whole db, hits named by their index in db.
+SearchResult search_range(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                          const Scoring& s, const SearchOptions& o, size_t begin, size_t end);
+/// search over ctx and o.devices (devices.cpp): a thread per device, its share of the database,
+/// the hits merged.
+SearchResult search_devices(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
+                            const Scoring& s, const SearchOptions& o);
 
 }  // namespace lockstep::detail

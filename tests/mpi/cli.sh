@@ -6,7 +6,8 @@
 # (exit 2); a bad file (rank 0), a missing device (rank 1) and a rectangular matrix given to cg
 # end every rank with exit 1 and one message naming the failing rank, never a hang (each run is
 # under `timeout`); so do two MPMD ranks given different problems. A generated grid in boxes
-# (--partition blocks) on 4 ranks has a smaller halo per rank than slabs.
+# (--partition blocks) on 4 ranks has a smaller halo per rank than slabs. `search --distributed`
+# writes the bytes of one device at 2, 3 and 4 ranks.
 # usage: cli.sh MPIEXEC LOCKSTEP SOURCE_DIR
 set -uo pipefail
 mpiexec=$1 lockstep=$2 src=$3
@@ -154,4 +155,38 @@ expect "bfs --distributed --algorithm lb is a usage error (exit 2)" "[[ $rc -eq 
 out=$(timeout 120 "$mpiexec" --oversubscribe -np 1 "$lockstep" cg "$src/matrices/laplace2d_64.mtx" \
   --distributed : -np 1 "$lockstep" cg gen:laplace2d:8 --distributed 2>&1); rc=$?
 expect "cg --distributed with a different problem on each rank exits 1, named" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep cg: rank 0: the ranks were given different problems') -eq 1 ]]"
+# search --distributed: the hits file of one device, byte for byte, at 2, 3 and 4 ranks (a FASTA
+# and the prepared database), a database of fewer subjects than ranks with a query longer than
+# every subject; a missing database (rank 0) and a rank without a device end every rank with one
+# message; --devices with --distributed is a usage error.
+examples=/usr/share/doc/mmseqs2/example-data
+if [[ -f $examples/DB.fasta.gz ]]; then
+  dir=$(mktemp -d)
+  trap 'rm -f "$rect"; rm -rf "$dir"' EXIT
+  zcat $examples/DB.fasta.gz | awk '/^>/{n++} n<=300' > "$dir/db.fa"
+  zcat $examples/QUERY.fasta.gz | awk '/^>/{n++} n<=3' > "$dir/q.fa"
+  "$lockstep" makedb "$dir/db.fa" "$dir/db.lsdb" > /dev/null 2>&1
+  shape=(--top 20 --evalue 1e300 --outfmt 6 --local-size 32 --stripe 16)
+  "$lockstep" search "$dir/q.fa" "$dir/db.fa" "${shape[@]}" --out "$dir/one.tsv" > /dev/null 2>&1
+  expect "search on one device wrote 60 hits" "[[ \$(wc -l < \"$dir/one.tsv\") -eq 60 ]]"
+  for np in 2 3 4; do
+    for db in db.fa db.lsdb; do
+      out=$(timeout 120 "$mpiexec" -np $np --oversubscribe "$lockstep" search "$dir/q.fa" "$dir/$db" "${shape[@]}" --distributed --out "$dir/dist.tsv" 2>&1); rc=$?
+      expect "search --distributed on $np ranks ($db): the bytes of one device, ranks=$np" "[[ $rc -eq 0 && \"\$out\" == *' ranks=$np '* ]] && cmp -s \"$dir/one.tsv\" \"$dir/dist.tsv\""
+    done
+  done
+  awk '/^>/{n++} n<=2' "$dir/db.fa" > "$dir/two.fa"
+  { echo '>long'; zcat $examples/QUERY.fasta.gz | grep -v '^>' | head -40 | tr -d '\n'; echo; } > "$dir/long.fa"
+  "$lockstep" search "$dir/long.fa" "$dir/two.fa" --outfmt 6 --evalue 1000 --out "$dir/one.tsv" > /dev/null 2>&1
+  out=$(timeout 120 "$mpiexec" -np 3 --oversubscribe "$lockstep" search "$dir/long.fa" "$dir/two.fa" --outfmt 6 --evalue 1000 --distributed --out "$dir/dist.tsv" 2>&1); rc=$?
+  expect "search --distributed: 2 subjects on 3 ranks, a query longer than both: the same bytes" "[[ $rc -eq 0 && -s \"$dir/one.tsv\" ]] && cmp -s \"$dir/one.tsv\" \"$dir/dist.tsv\""
+  out=$(run search "$dir/q.fa" /nonexistent/missing.fa --distributed 2>&1); rc=$?
+  expect "search --distributed with a missing database exits 1 with rank 0's message once" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep search: rank 0: .*missing.fa') -eq 1 ]]"
+  out=$(run search "$dir/q.fa" "$dir/db.fa" --distributed --device ",no-such-device" 2>&1); rc=$?
+  expect "search --distributed with a rank without a device exits 1 with rank 1's message once" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep search: rank 1: .*no-such-device') -eq 1 ]]"
+  run search "$dir/q.fa" "$dir/db.fa" --distributed --devices all > /dev/null 2>&1; rc=$?
+  expect "search --distributed --devices is a usage error (exit 2)" "[[ $rc -eq 2 ]]"
+else
+  echo "skipped: search --distributed: no $examples/DB.fasta.gz (Debian mmseqs2-examples)"
+fi
 exit $fail

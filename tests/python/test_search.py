@@ -148,6 +148,22 @@ def test_ties_by_database_order():
     np.testing.assert_array_equal(device, hits)
 
 
+def test_devices_give_the_hits_of_one(proteins, ctx):
+    # Two (and three) contexts of the default device: the database split by residues, the
+    # hits merged: the one-context array, ties (the repeated subjects) by database order.
+    queries, db = proteins
+    subjects = [s for _, s in db][:120] * 2
+    one = lockstep.search([q for _, q in queries] + [""], subjects, top=15, ctx=ctx)
+    index = str(ctx.info["index"])
+    for devices in (f"{index},{index}", [lockstep.Context(int(index)) for _ in range(3)]):
+        many = lockstep.search([q for _, q in queries] + [""], subjects, top=15, devices=devices)
+        np.testing.assert_array_equal(many, one)
+    with pytest.raises(lockstep.InputError, match="ctx and devices exclude each other"):
+        lockstep.search(["MKV"], ["MKV"], ctx=ctx, devices="0")
+    with pytest.raises(lockstep.InputError, match="a context listed twice"):
+        lockstep.search(["MKV"], ["MKV"], devices=[ctx, ctx])
+
+
 def test_empty_query_and_long_query(proteins):
     _, db = proteins
     subjects = [s for _, s in db if len(s) < 400][:40]

@@ -10,7 +10,9 @@
 // score is 0), or with --outfmt 6 (7: with BLAST's comment lines) BLAST's tabular columns,
 // chosen by BLAST's keywords, from a traceback of each hit, E-value and bit score as BLAST+
 // computes them (search_report.cpp, src/search/statistics.cpp). QUERIES and DB may be prepared
-// databases (`lockstep makedb`). The
+// databases (`lockstep makedb`). --devices all|LIST searches on several devices of the host and
+// --distributed (under mpirun) on one device per rank, the database split by residues and the
+// hits merged: the same output as one device (tools/lockstep/mpi/search.cpp). The
 // summary key=value line goes to standard output when the hits go to a file (--out FILE) and
 // --json is not -, else to stderr.
 #include <unistd.h>
@@ -21,10 +23,11 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "distributed.hpp"
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
 #include "output.hpp"
-#include "search_report.hpp"
+#include "search_command.hpp"
 #include "vocabulary.hpp"
 
 namespace lockstep::cli {
@@ -78,7 +81,14 @@ void declare(po::options_description& opts) {
       "6: BLAST tabular, 7: with BLAST's comment lines; then optionally BLAST's column keywords "
       "in the same argument (\"6 qseqid sseqid pident evalue\"; default std: qaccver saccver "
       "pident length mismatch gapopen qstart qend sstart send evalue bitscore)")(
-      "json", po::value<std::string>(), "write the summary and the hits as JSON (- for stdout)");
+      "json", po::value<std::string>(), "write the summary and the hits as JSON (- for stdout)")(
+      "devices", po::value<std::string>(),
+      "search on several devices of this host: all (every GPU; none: the default device) or a "
+      "list of --device words (0,1; 0,0: two contexts on device 0), the database split by "
+      "residues, the same hits as one device")(
+      "distributed",
+      "under mpirun: one device per rank (--device, by local rank), each searching its share of "
+      "the database, the hits merged on rank 0, which writes the output");
 }
 
 Scoring scoring(const po::variables_map& vm, std::string& label) {
@@ -128,17 +138,106 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+}  // namespace
+
+std::unique_ptr<Outputs> search_outputs(const po::variables_map& vm) {
+  return std::make_unique<Outputs>(
+      vm, std::vector<std::string>{"out", "json"},
+      std::vector<InputOption>{{"queries", "QUERIES"}, {"db", "DB"}, {"matrix", "--matrix"}});
+}
+
+SearchInputs read_search_inputs(const SearchSetup& st, bool notes) {
+  SearchInputs in;
+  in.db = read_database(st.dpath, st.s);  // FASTA or a prepared database (makedb)
+  in.queries_read = read_database(st.qpath, st.s);
+  for (const auto& [set, path] :
+       {std::pair{&in.db, &st.dpath}, std::pair{&in.queries_read, &st.qpath}}) {
+    if (!notes) break;
+    if (set->skipped_empty)
+      std::cerr << "lockstep search: " << *path << ": skipped " << set->skipped_empty
+                << " record(s) with no residues\n";
+    if (set->stand_ins)
+      std::cerr << "lockstep search: " << *path << ": " << set->stand_ins
+                << " residue(s) U or O, which the matrix lacks, scored as blastp scores them (U "
+                   "as C, O as X)\n";
+    warn_duplicate_names(*set, *path, std::cerr);
+  }
+  if (st.s.dna) in.queries = strand_queries(in.queries_read, st.strand);
+  in.read_ms = ms_since(st.t0);
+  return in;
+}
+
+int report_search(const po::variables_map& vm, const SearchSetup& st, const SearchInputs& in,
+                  SearchResult& r, const SearchRun& run, Outputs& outs) {
+  const SearchOptions& o = st.o;
+  const Scoring& s = st.s;
+  const SequenceSet &db = in.db, &queries = st.s.dna ? in.queries : in.queries_read;
+  if (s.dna) merge_strands(r, in.queries_read.size(), st.strand, o.top);
+  const KarlinAltschul ka = karlin_altschul(s);
+  if (ka)
+    keep_evalue(r, queries, db, ka, st.max_evalue);
+  else if (!vm["evalue"].defaulted())
+    std::cerr << "lockstep search: --evalue ignored: NCBI publishes no statistics for this "
+                 "scoring\n";
+  if (ka && st.tabular) order_as_blast(r, queries, db, ka);  // BLAST's format, BLAST's order
+
+  std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
+  double traceback_ms = 0;
+  nlohmann::json hits = st.tabular ? write_tabular(out, queries, db, s, r, std::cerr, st.outfmt,
+                                                   st.dpath, &traceback_ms)
+                                   : write_hits(out, queries, db, r, s.dna);
+  Report kv;
+  kv.add("device", run.device).add("devices", run.devices);
+  if (run.ranks) kv.add("ranks", run.ranks);
+  kv.add("algorithm", r.algorithm)
+      .add("scoring", st.label)
+      .add("gap_open", s.gap_open)
+      .add("gap_extend", s.gap_extend)
+      .add("blast_gapopen", s.gap_open - s.gap_extend)
+      .add("blast_gapextend", s.gap_extend)
+      .add("evalue", st.max_evalue)
+      .add("strand", s.dna ? st.strand : std::string("NA"))
+      .add("queries", in.queries_read.size())
+      .add("subjects", db.size())
+      .add("residues", db.residue_count())
+      .add("top", o.top)
+      .add("recomputed", r.recomputed)
+      .add("batches", r.batches)
+      .add("local_size", r.local_size)
+      .add("stripe", r.stripe)
+      .add("variant", r.variant.empty() ? std::string("plain") : r.variant)
+      .add("kernel_ms", r.kernel_ms)
+      .add("start_ms", r.start_ms)
+      .add("ends_ms", r.ends_ms)
+      .add("cells", r.cells)
+      .add("read_ms", in.read_ms)
+      .add("context_ms", run.context_ms)
+      .add("ms", r.ms)
+      .add("traceback_ms", traceback_ms)
+      .add("gcups", r.ms > 0 ? r.cells / (r.ms * 1e6) : 0.0);
+  const double total_ms = ms_since(st.t0);
+  kv.add("total_ms", total_ms).add("total_gcups", r.cells / (total_ms * 1e6));
+  nlohmann::json j = kv.json();
+  j["hits"] = std::move(hits);
+  outs.json("json", j);
+  outs.commit();
+  const bool stdout_free = outs.has("out") && vm["out"].as<std::string>() != "-" &&
+                           !(vm.count("json") && vm["json"].as<std::string>() == "-");
+  (stdout_free ? std::cout : std::cerr) << kv.str() << "\n";
+  return 0;
+}
+
+namespace {
+
 int run_search(const Args& args) {
-  const auto t0 = std::chrono::steady_clock::now();
+  SearchSetup st;
   const std::string usage =
       "lockstep search QUERIES DB [--top K | --max-target-seqs K] [--evalue E] [--matrix "
       "blosum62|blosum45|blosum50|blosum80|pam30|pam70|pam250|FILE | --dna [--match M --mismatch "
       "X] [--strand both|plus|minus]] [--gap-open O --gap-extend E] [--algorithm " +
       join(kAlgorithms) +
-      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--out FILE] [--outfmt '6|7 "
-      "[KEYWORDS]'] "
-      "[--json "
-      "FILE|-]";
+      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--devices all|LIST | "
+      "--distributed] [--out FILE] [--outfmt '6|7 [KEYWORDS]'] [--json FILE|-]";
   po::options_description opts("options");
   declare(opts);
   po::positional_options_description pos;
@@ -147,25 +246,26 @@ int run_search(const Args& args) {
   if (!parse(usage, args, opts, pos, vm)) return 0;
   if (!vm.count("queries") || !vm.count("db"))
     throw usage_error("a query file and a database file expected\nusage: " + usage);
-  const std::string qpath = vm["queries"].as<std::string>(), dpath = vm["db"].as<std::string>();
-  if (qpath == "-" && dpath == "-") throw usage_error("QUERIES and DB cannot both be - (stdin)");
-  const bool tabular = vm.count("outfmt");
-  const Outfmt outfmt = tabular ? parse_outfmt(vm["outfmt"].as<std::string>()) : Outfmt{};
+  st.qpath = vm["queries"].as<std::string>(), st.dpath = vm["db"].as<std::string>();
+  if (st.qpath == "-" && st.dpath == "-")
+    throw usage_error("QUERIES and DB cannot both be - (stdin)");
+  st.tabular = vm.count("outfmt");
+  if (st.tabular) st.outfmt = parse_outfmt(vm["outfmt"].as<std::string>());
   if (!vm.count("out") && vm.count("json") && vm["json"].as<std::string>() == "-")
     throw usage_error("--json - needs --out FILE: the hits go to standard output");
-  SearchOptions o;
+  SearchOptions& o = st.o;
   o.top = vm["top"].as<int>();
   if (vm.count("max-target-seqs")) {
     if (!vm["top"].defaulted() && vm["top"].as<int>() != vm["max-target-seqs"].as<int>())
       throw usage_error("--top and --max-target-seqs name the same cutoff: give one");
     o.top = vm["max-target-seqs"].as<int>();
   }
-  const double max_evalue = vm["evalue"].as<double>();
-  if (!(max_evalue > 0))
-    throw usage_error("--evalue: must be > 0, got " + std::to_string(max_evalue));
-  const std::string strand = vm.count("strand") ? vm["strand"].as<std::string>() : "both";
-  if (strand != "both" && strand != "plus" && strand != "minus")
-    throw usage_error("--strand: expected both, plus or minus, got '" + strand + "'");
+  st.max_evalue = vm["evalue"].as<double>();
+  if (!(st.max_evalue > 0))
+    throw usage_error("--evalue: must be > 0, got " + std::to_string(st.max_evalue));
+  st.strand = vm.count("strand") ? vm["strand"].as<std::string>() : "both";
+  if (st.strand != "both" && st.strand != "plus" && st.strand != "minus")
+    throw usage_error("--strand: expected both, plus or minus, got '" + st.strand + "'");
   o.max_device_mib = vm["max-device-mib"].as<long long>();
   o.local_size = vm["local-size"].as<int>();
   o.stripe = vm["stripe"].as<int>();
@@ -185,99 +285,58 @@ int run_search(const Args& args) {
   if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm) == kAlgorithms.end())
     throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +
                       join(kAlgorithms, ", ") + ")");
-  std::string label;
-  const Scoring s = scoring(vm, label);
-  Outputs outs(vm, {"out", "json"}, {{"queries", "QUERIES"}, {"db", "DB"}, {"matrix", "--matrix"}});
+  const bool several = vm.count("devices"), distributed = vm.count("distributed");
+  if (several && vm.count("device"))
+    throw usage_error("--device and --devices exclude each other: give one");
+  if (several && distributed)
+    throw usage_error(
+        "--devices and --distributed exclude each other (--distributed: one device "
+        "per rank, --device picks it)");
+  if ((several || distributed) && o.algorithm == "cpu")
+    throw usage_error(std::string(several ? "--devices" : "--distributed") +
+                      " runs on devices, not --algorithm cpu");
+  if (distributed && (st.qpath == "-" || st.dpath == "-"))
+    throw usage_error("--distributed reads QUERIES and DB on every rank: files, not - (stdin)");
+  st.s = scoring(vm, st.label);
+  if (distributed) return distributed_search(vm, st);
+  auto outs = search_outputs(vm);
 
-  // The device's context (the driver's start-up: ~0.2-0.5 s on NVIDIA) comes up on another
+  // The devices' contexts (the driver's start-up: ~0.2-0.5 s on NVIDIA) come up on another
   // thread while the files are read: end to end is then the longer of the two, not their sum.
-  double context_ms = 0;
-  std::future<std::unique_ptr<Context>> pending;
+  SearchRun run;
+  std::future<std::vector<std::unique_ptr<Context>>> pending;
   if (o.algorithm != "cpu")
-    pending = std::async(std::launch::async, [&vm, &context_ms] {
+    pending = std::async(std::launch::async, [&vm, &run, several] {
       const auto c0 = std::chrono::steady_clock::now();
-      auto c = std::make_unique<Context>(device_spec(vm));
-      context_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c0).count();
+      std::vector<std::unique_ptr<Context>> c;
+      if (several)
+        for (const cl::Device& d : select_devices(vm["devices"].as<std::string>()))
+          c.push_back(std::make_unique<Context>(d));
+      else
+        c.push_back(std::make_unique<Context>(device_spec(vm)));
+      run.context_ms = ms_since(c0);
       return c;
     });
-  const SequenceSet db = read_database(dpath, s);  // FASTA or a prepared database (makedb)
-  const SequenceSet queries_read = read_database(qpath, s);
-  for (const auto& [set, path] : {std::pair{&db, &dpath}, std::pair{&queries_read, &qpath}}) {
-    if (set->skipped_empty)
-      std::cerr << "lockstep search: " << *path << ": skipped " << set->skipped_empty
-                << " record(s) with no residues\n";
-    if (set->stand_ins)
-      std::cerr << "lockstep search: " << *path << ": " << set->stand_ins
-                << " residue(s) U or O, which the matrix lacks, scored as blastp scores them (U "
-                   "as C, O as X)\n";
-    warn_duplicate_names(*set, *path, std::cerr);
-  }
-  const SequenceSet queries = s.dna ? strand_queries(queries_read, strand) : queries_read;
-  const double read_ms = ms_since(t0);
+  const SearchInputs in = read_search_inputs(st, true);
+  const SequenceSet& queries = st.s.dna ? in.queries : in.queries_read;
 
   Progress progress;
   o.progress = progress.callback();
-  std::unique_ptr<Context> ctx = pending.valid() ? pending.get() : nullptr;
+  std::vector<std::unique_ptr<Context>> ctx;
+  if (pending.valid()) ctx = pending.get();
+  for (size_t k = 1; k < ctx.size(); ++k) o.devices.push_back(ctx[k].get());
   SearchResult r;
   try {
-    r = ctx ? search(*ctx, queries, db, s, o) : search_cpu(queries, db, s, o);
+    r = ctx.empty() ? search_cpu(queries, in.db, st.s, o)
+                    : search(*ctx[0], queries, in.db, st.s, o);
   } catch (const queries_too_long& e) {  // named by its file
-    throw input_error(qpath + ": " + said_once("search", e.what()));
+    throw input_error(st.qpath + ": " + said_once("search", e.what()));
   }
   o.progress = nullptr;
-  if (s.dna) merge_strands(r, queries_read.size(), strand, o.top);
-  const KarlinAltschul ka = karlin_altschul(s);
-  if (ka)
-    keep_evalue(r, queries, db, ka, max_evalue);
-  else if (!vm["evalue"].defaulted())
-    std::cerr << "lockstep search: --evalue ignored: NCBI publishes no statistics for this "
-                 "scoring\n";
-  if (ka && tabular) order_as_blast(r, queries, db, ka);  // BLAST's format, BLAST's order
-
-  std::ostream& out = outs.has("out") ? outs["out"] : std::cout;
-  double traceback_ms = 0;
-  nlohmann::json hits =
-      tabular ? write_tabular(out, queries, db, s, r, std::cerr, outfmt, dpath, &traceback_ms)
-              : write_hits(out, queries, db, r, s.dna);
-  Report kv;
-  kv.add("device", ctx ? ctx->info().name : std::string("cpu"))
-      .add("algorithm", r.algorithm)
-      .add("scoring", label)
-      .add("gap_open", s.gap_open)
-      .add("gap_extend", s.gap_extend)
-      .add("blast_gapopen", s.gap_open - s.gap_extend)
-      .add("blast_gapextend", s.gap_extend)
-      .add("evalue", max_evalue)
-      .add("strand", s.dna ? strand : std::string("NA"))
-      .add("queries", queries_read.size())
-      .add("subjects", db.size())
-      .add("residues", db.residue_count())
-      .add("top", o.top)
-      .add("recomputed", r.recomputed)
-      .add("batches", r.batches)
-      .add("local_size", r.local_size)
-      .add("stripe", r.stripe)
-      .add("variant", r.variant.empty() ? std::string("plain") : r.variant)
-      .add("kernel_ms", r.kernel_ms)
-      .add("start_ms", r.start_ms)
-      .add("ends_ms", r.ends_ms)
-      .add("cells", r.cells)
-      .add("read_ms", read_ms)
-      .add("context_ms", context_ms)
-      .add("ms", r.ms)
-      .add("traceback_ms", traceback_ms)
-      .add("gcups", r.ms > 0 ? r.cells / (r.ms * 1e6) : 0.0);
-  const double total_ms = ms_since(t0);
-  kv.add("total_ms", total_ms).add("total_gcups", r.cells / (total_ms * 1e6));
-  nlohmann::json j = kv.json();
-  j["hits"] = std::move(hits);
-  outs.json("json", j);
-  outs.commit();
-  const bool stdout_free = outs.has("out") && vm["out"].as<std::string>() != "-" &&
-                           !(vm.count("json") && vm["json"].as<std::string>() == "-");
-  (stdout_free ? std::cout : std::cerr) << kv.str() << "\n";
-  return 0;
+  o.devices.clear();
+  run.device = ctx.empty() ? std::string("cpu") : ctx[0]->info().name;
+  run.devices = int(std::max<size_t>(1, ctx.size()));
+  return report_search(vm, st, in, r, run, *outs);
 }
 
 }  // namespace

@@ -1,0 +1,98 @@
+// lockstep::mpi::search at every rank count CTest runs (2, 3, 4): rank 0's hits equal the
+// one-device search's, field for field (every rank runs that search itself on its device), on a
+// database with ties across every share boundary, one of fewer subjects than ranks (every rank
+// but rank 0 with an empty share), one whose long first subject leaves a middle share empty, an
+// empty query and a query longer than every subject. Also the failure agreement: an option one rank
+// refuses ends every rank with the same collective_error.
+#include <random>
+
+#include "align_support.hpp"
+#include "lockstep/search.hpp"
+#include "mpi_support.hpp"
+
+namespace lockstep {
+namespace {
+
+SearchOptions shape(int top) {  // tests/test_search.cpp's shape: one program per device
+  SearchOptions o;
+  o.top = top;
+  o.local_size = 32;
+  o.stripe = 16;
+  return o;
+}
+
+void check_distributed(const SequenceSet& q, const SequenceSet& db, const Scoring& s, int top) {
+  Context& ctx = test::rank_context();
+  const SearchResult one = search(ctx, q, db, s, shape(top));
+  const SearchResult r = mpi::search(test::world(), ctx, q, db, s, shape(top));
+  CHECK(r.cells == one.cells);
+  CHECK(r.recomputed == one.recomputed);
+  REQUIRE(r.hits.size() == q.size());
+  if (test::world_rank() != 0) {
+    for (const auto& h : r.hits) CHECK(h.empty());
+    return;
+  }
+  for (size_t i = 0; i < q.size(); ++i) {
+    REQUIRE(r.hits[i].size() == one.hits[i].size());
+    for (size_t k = 0; k < one.hits[i].size(); ++k) {
+      const SearchHit &g = r.hits[i][k], &w = one.hits[i][k];
+      INFO("query " << i << " rank " << k);
+      CHECK(g.query == w.query);
+      CHECK(g.subject == w.subject);
+      CHECK(g.score == w.score);
+      CHECK(g.query_end == w.query_end);
+      CHECK(g.subject_end == w.subject_end);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("distributed search: the one-device hits, ties, empty shares, a long query") {
+  const Scoring s = blosum62(11, 1);
+  std::mt19937 rng(54);  // the same on every rank
+  const std::string aa = "ARNDCQEGHILKMFPSTWYV";
+  const std::string planted = test::random_residues(rng, 120, aa);
+  SequenceSet db;
+  for (int j = 0; j < 150; ++j)  // every 10th subject the planted one: ties across shares
+    db.add("s" + std::to_string(j),
+           s.encode(j % 10 == 4 ? planted : test::random_residues(rng, 30 + (j * 37) % 300, aa)));
+  SequenceSet q;
+  q.add("planted", s.encode(planted.substr(5, 100)));
+  q.add("empty", {});
+  q.add("longer", s.encode(test::random_residues(rng, 700, aa) + planted));  // > every subject
+  for (int top : {1, 9, 200}) {
+    CAPTURE(top);
+    check_distributed(q, db, s, top);
+  }
+  SequenceSet one;  // fewer subjects than ranks
+  one.add("only", s.encode(planted));
+  check_distributed(q, one, s, 3);
+  SequenceSet longest;  // a long first subject: at 3 and 4 ranks a middle share is empty
+  longest.add("long", s.encode(test::random_residues(rng, 2000, aa)));
+  for (int j = 0; j < 3; ++j) longest.add("short", s.encode(planted.substr(size_t(j) * 20, 40)));
+  if (test::world_size() >= 3) {
+    const std::vector<size_t> b = database_shares(longest, size_t(test::world_size()));
+    CHECK(b[1] == b[2]);
+  }
+  check_distributed(q, longest, s, 4);
+}
+
+TEST_CASE("distributed search: a refusal on one rank ends every rank with one error") {
+  Context& ctx = test::rank_context();
+  const Scoring s = blosum62(11, 1);
+  SequenceSet q, db;
+  q.add("q", s.encode("MKVLAW"));
+  db.add("d", s.encode("MKVLAW"));
+  SearchOptions o = shape(1);
+  if (test::world_rank() == 1) o.top = 0;  // refused by check_search on rank 1 alone
+  try {
+    mpi::search(test::world(), ctx, q, db, s, o);
+    FAIL("no error");
+  } catch (const mpi::collective_error& e) {
+    CHECK(e.exit_code() == 1);
+    CHECK(std::string(e.what()).find("rank 1: search: top must be >= 1") != std::string::npos);
+  }
+}
+
+}  // namespace lockstep
