@@ -154,9 +154,7 @@ AlignConfig old_sw_rule(const DeviceInfo& info, AlignConfig c, size_t n, size_t 
     c.local_size = gpu ? (barrier || (dna && short_pair) ? 256 : dna ? 128 : 64) : 32;
   if (!c.cells) c.cells = gpu ? (barrier || dna ? 8 : 16) : 4;
   if (!c.tile_cols)
-    c.tile_cols = gpu ? (barrier             ? int(std::clamp<size_t>(m / 128, 256, 2048))
-                                             : 64)
-                      : 256;
+    c.tile_cols = gpu ? (barrier ? int(std::clamp<size_t>(m / 128, 256, 2048)) : 64) : 256;
   return c;
 }
 int old_sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int alphabet) {
@@ -372,7 +370,7 @@ TEST_CASE("defaults: the alignment shape per size on a GPU and a CPU") {
       {&gpu, 1000000, 1000000, false, 24, 64, 16, 64, 0},  // proteins
       {&gpu, 1000, 1000, true, 20, 64, 4, 128, 0},         // short proteins: the barrier kernel
       {&gpu, 3412, 3412, true, 25, 64, 4, 128, 0},
-      {&gpu, 3412, 3412, false, 25, 64, 16, 64, 0},        // (the pipeline when asked for)
+      {&gpu, 3412, 3412, false, 25, 64, 16, 64, 0},  // (the pipeline when asked for)
       {&gpu, 10000, 10000, false, 25, 64, 16, 64, 0},
       {&gpu, 1000000, 1000000, true, 5, 256, 8, 2048, 0},  // barrier: m / 128 within [256, 2048]
       {&gpu, 100000, 100000, true, 5, 256, 8, 781, 0},

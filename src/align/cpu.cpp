@@ -73,7 +73,7 @@ AlignResult align_on(Context* ctx, const std::vector<uint8_t>& a, const std::vec
     // The pipeline keeps every group busy after a fill of one stripe; the barrier kernel waits
     // at every tile diagonal. Tiny pairs are not worth a device launch.
     // Short protein pairs: the barrier kernel where the defaults table says so.
-    alg = !ctx || double(a.size()) * double(b.size()) < 1e6 ? AlignAlgorithm::cpu
+    alg = !ctx || double(a.size()) * double(b.size()) < 1e6          ? AlignAlgorithm::cpu
           : detail::sw_rule_barrier(ctx->info(), a.size(), s.size()) ? AlignAlgorithm::barrier
                                                                      : AlignAlgorithm::pipeline;
   }
