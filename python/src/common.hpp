@@ -48,6 +48,9 @@ struct SharedContext {
   Context ctx;
   std::mutex mu;
   BufferPool pool;
+  /// The device arrays' kernel objects by kernel and dtype (python/src/elementwise.cpp), used
+  /// under `mu`: launches set their arguments, which OpenCL captures at each enqueue.
+  std::map<std::string, cl::Kernel> kernels;
 
  private:
   void init_pool();

@@ -44,6 +44,18 @@ Defines ew_defines(const Context& ctx, const std::string& dtype) {
   return detail::elementwise_defines(ctx.info(), dtype);
 }
 
+// The kernel `name` of dtype's build, created once per context: a new kernel object per launch
+// built the -D set, looked the program up in the cache and ran clCreateKernel every time (most of
+// a small array operation's host time). Called inside device_call (c.mu held).
+const cl::Kernel& ew_kernel(SharedContext& c, const std::string& name, const std::string& dtype) {
+  const std::string key = name + '/' + dtype;
+  auto it = c.kernels.find(key);
+  if (it == c.kernels.end())
+    it = c.kernels.emplace(key, c.ctx.kernel("elementwise.cl", name, ew_defines(c.ctx, dtype)))
+             .first;
+  return it->second;
+}
+
 size_t groups_for(size_t n) { return std::max<size_t>(1, (n + kLocal - 1) / kLocal); }
 
 void need(const DeviceBuffer& b, size_t bytes) {
@@ -64,7 +76,7 @@ void elementwise(SharedContext& c, const char* name, const std::string& dtype, i
   }
   if (n == 0) return;
   device_call(c, [&](Context& ctx) {
-    cl::Kernel k = ctx.kernel("elementwise.cl", name, ew_defines(ctx, dtype));
+    cl::Kernel k = ew_kernel(c, name, dtype);
     set_args(k, cl_long(n), cl_int(op), cl_int(mode), a.buffer, b ? b->buffer : a.buffer);
     set_arg(k, 5, s.size(), s.data());
     set_arg(k, 6, out.buffer);
@@ -99,7 +111,7 @@ void bind_elementwise(py::module_& m) {
     device_call(c, [&](Context& ctx) {
       if (elem_type(to).size == 8 && elem_type(to).is_float && !ctx.info().fp64)
         throw input_error("lockstep.Array.astype: the device has no float64");
-      cl::Kernel k = ctx.kernel("elementwise.cl", "ew_cast_" + to, ew_defines(ctx, from));
+      cl::Kernel k = ew_kernel(c, "ew_cast_" + to, from);
       set_args(k, cl_long(n), a.buffer, out.buffer);
       launch(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
       return 0;
@@ -114,11 +126,10 @@ void bind_elementwise(py::module_& m) {
       const size_t size = sum_type(ctx, dtype) == "float" ? 4 : 8;
       const size_t groups = std::min(kSumGroups, groups_for(n));
       const cl::Buffer& partial = ctx.scratch(kScratchSlot, groups * size);
-      const Defines d = ew_defines(ctx, dtype);
-      cl::Kernel k = ctx.kernel("elementwise.cl", "ew_sum", d);
+      cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, partial);
       launch(ctx.queue(), k, groups * kLocal, kLocal);
-      cl::Kernel f = ctx.kernel("elementwise.cl", "ew_sum_final", d);
+      cl::Kernel f = ew_kernel(c, "ew_sum_final", dtype);
       set_args(f, cl_int(groups), partial, out.buffer);
       launch(ctx.queue(), f, kLocal, kLocal);
       return 0;
@@ -137,8 +148,8 @@ void bind_elementwise(py::module_& m) {
       const size_t groups = std::min(kSumGroups, groups_for(n));
       partial.assign(groups * size, '\0');
       if (n == 0) return 0;
-      cl::Buffer out = make_buffer(ctx.context(), CL_MEM_READ_WRITE, partial.size());
-      cl::Kernel k = ctx.kernel("elementwise.cl", "ew_sum", ew_defines(ctx, dtype));
+      const cl::Buffer& out = ctx.scratch(kScratchSlot, partial.size());
+      cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, out);
       launch(ctx.queue(), k, groups * kLocal, kLocal);
       check(ctx.queue().enqueueReadBuffer(out, CL_TRUE, 0, partial.size(), partial.data()),
