@@ -5,7 +5,8 @@ their operators and reductions: _arith.py (which installs the operators on Array
 
 Arithmetic runs on the device (cl/elementwise.cl) and returns new device arrays: ``+ - * /`` with
 an array of the same shape or a scalar (either side), unary ``-``, and the comparisons ``== != <
-<= > >=`` (device arrays of bool). Result dtypes are NumPy's (asked of NumPy itself for each
+<= > >=`` (device arrays of bool); ``+= -= *= /=`` write into the array itself, as NumPy's
+``ufunc(a, b, out=a)`` (its "same_kind" casting rule and TypeError). Result dtypes are NumPy's (asked of NumPy itself for each
 operation: ``int32 / int32`` is float64, ``float32 * 2.5`` float32); operands are converted on the
 device. No broadcasting beyond scalars and 0-d device arrays (a value kept on the device:
 ``alpha * p``). Reductions return NumPy scalars on the host (each is one blocking read): ``sum``,
