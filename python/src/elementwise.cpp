@@ -12,7 +12,9 @@ namespace lockstep::python {
 namespace {
 
 constexpr int kLocal = detail::elementwise_local_size;  // LOCAL_SIZE of cl/elementwise.cl
-constexpr size_t kSumGroups = 256;
+// Work-groups of the partial sums (grid-stride): lockstep::dot's count (src/blas1/blas1.cpp); 256
+// groups of 256 keep too few loads in flight to stream a long vector on a large GPU.
+constexpr size_t kSumGroups = 1024;
 constexpr size_t kScratchSlot = 7;  // Context::scratch slot of the partial sums
 
 struct ElemType {
@@ -56,6 +58,17 @@ const cl::Kernel& ew_kernel(SharedContext& c, const std::string& name, const std
   return it->second;
 }
 
+// Enqueues k on `global` work-items without an event (lockstep::launch makes one per launch,
+// which nothing here waits for or times).
+void enqueue(cl::CommandQueue& q, const cl::Kernel& k, size_t global) {
+  const cl_int err = q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
+                                            cl::NDRange(size_t(kLocal)), nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    throw opencl_error("clEnqueueNDRangeKernel(" + k.getInfo<CL_KERNEL_FUNCTION_NAME>() +
+                           ", global " + std::to_string(global) + ")",
+                       err);
+}
+
 size_t groups_for(size_t n) { return std::max<size_t>(1, (n + kLocal - 1) / kLocal); }
 
 void need(const DeviceBuffer& b, size_t bytes) {
@@ -80,7 +93,7 @@ void elementwise(SharedContext& c, const char* name, const std::string& dtype, i
     set_args(k, cl_long(n), cl_int(op), cl_int(mode), a.buffer, b ? b->buffer : a.buffer);
     set_arg(k, 5, s.size(), s.data());
     set_arg(k, 6, out.buffer);
-    launch(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
+    enqueue(ctx.queue(), k, groups_for(n) * kLocal);
     return 0;
   });
 }
@@ -113,7 +126,7 @@ void bind_elementwise(py::module_& m) {
         throw input_error("lockstep.Array.astype: the device has no float64");
       cl::Kernel k = ew_kernel(c, "ew_cast_" + to, from);
       set_args(k, cl_long(n), a.buffer, out.buffer);
-      launch(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
+      enqueue(ctx.queue(), k, groups_for(n) * kLocal);
       return 0;
     });
   });
@@ -128,10 +141,10 @@ void bind_elementwise(py::module_& m) {
       const cl::Buffer& partial = ctx.scratch(kScratchSlot, groups * size);
       cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, partial);
-      launch(ctx.queue(), k, groups * kLocal, kLocal);
+      enqueue(ctx.queue(), k, groups * kLocal);
       cl::Kernel f = ew_kernel(c, "ew_sum_final", dtype);
       set_args(f, cl_int(groups), partial, out.buffer);
-      launch(ctx.queue(), f, kLocal, kLocal);
+      enqueue(ctx.queue(), f, kLocal);
       return 0;
     });
   });
@@ -151,7 +164,7 @@ void bind_elementwise(py::module_& m) {
       const cl::Buffer& out = ctx.scratch(kScratchSlot, partial.size());
       cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, out);
-      launch(ctx.queue(), k, groups * kLocal, kLocal);
+      enqueue(ctx.queue(), k, groups * kLocal);
       check(ctx.queue().enqueueReadBuffer(out, CL_TRUE, 0, partial.size(), partial.data()),
             "clEnqueueReadBuffer");
       return 0;

@@ -135,3 +135,17 @@ def test_buffers_come_back_while_their_commands_are_pending(rng):
         handles.add(t._buf.int_ptr)
     assert len(handles) <= 3
     np.testing.assert_array_equal(t.get(), h * 51)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64], ids=lambda d: np.dtype(d).name)
+def test_long_dots_cover_every_element(rng, dtype):
+    n = 1024 * 256 * 3 + 7  # more elements than the partial sums' work-items: grid-stride
+    h, g = values(rng, dtype, n), values(rng, dtype, n)
+    a, b = lockstep.asarray(h), lockstep.asarray(g)
+    out = lockstep.empty((), np.dtype(dtype))
+    lockstep.dot(a, b, out=out)
+    if np.dtype(dtype).kind == "i":
+        assert out.get()[()] == np.dot(h, g) and lockstep.dot(a, b) == np.dot(h, g)
+    else:
+        np.testing.assert_allclose(out.get(), np.dot(h, g), rtol=1e-12)
+        np.testing.assert_allclose(lockstep.dot(a, b), np.dot(h, g), rtol=1e-12)
