@@ -6,11 +6,12 @@ their operators and reductions: _arith.py (which installs the operators on Array
 Arithmetic runs on the device (cl/elementwise.cl) and returns new device arrays: ``+ - * /`` with
 an array of the same shape or a scalar (either side), unary ``-``, and the comparisons ``== != <
 <= > >=`` (device arrays of bool); ``+= -= *= /=`` write into the array itself, as NumPy's
-``ufunc(a, b, out=a)`` (its "same_kind" casting rule and TypeError). Result dtypes are NumPy's (asked of NumPy itself for each
-operation: ``int32 / int32`` is float64, ``float32 * 2.5`` float32); operands are converted on the
-device. No broadcasting beyond scalars and 0-d device arrays (a value kept on the device:
-``alpha * p``). Reductions return NumPy scalars on the host (each is one blocking read): ``sum``,
-``dot``, ``vdot``, ``norm``; ``dot``/``vdot`` with ``out=`` (a 0-d array) keep the result on the
+``ufunc(a, b, out=a)`` (its "same_kind" casting rule and TypeError). Result dtypes are NumPy's
+(asked of NumPy itself, once per pair of dtypes and for each scalar: ``int32 / int32`` is
+float64, ``float32 * 2.5`` float32); operands are converted on the device. No broadcasting
+beyond scalars and 0-d device arrays (a value kept on the device: ``alpha * p``). Reductions
+return NumPy scalars on the host (each is one blocking read): ``sum``, ``dot``, ``vdot``,
+``norm``; ``dot``/``vdot`` with ``out=`` (a 0-d array) keep the result on the
 device instead. ``a[i:j]`` (1-D, step 1) is a copy on the device; ``a[i]``, ``float(a)`` and
 ``bool(a)`` (one element) read a host scalar. ``lockstep.device_reads()`` counts the reads.
 
