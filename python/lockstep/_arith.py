@@ -1,7 +1,8 @@
 """lockstep.Array's arithmetic on the device (cl/elementwise.cl through lockstep._lockstep):
 ``+ - * /`` and the comparisons with an array of the same shape, a scalar or a 0-d device array,
-in the dtype NumPy gives (asked of NumPy for each operation); unary minus; sum, dot, vdot and
-norm. Installs the operators on lockstep.Array (bottom of this file)."""
+in the dtype NumPy gives (asked of NumPy once per pair of dtypes, and for each scalar); the
+in-place ``+= -= *= /=``; unary minus; sum, dot, vdot and norm. Installs the operators on
+lockstep.Array (bottom of this file)."""
 from __future__ import annotations
 
 import math
@@ -133,11 +134,7 @@ def _in_place(self: Array, other: Any, name: str) -> Any:
         _launch(self, other, spec, is_array, False, self)  # out is self: elementwise, in order
     else:  # computed in the wider dtype, then cast into self as NumPy's out= does
         r = _launch(self, other, spec, is_array, False, None)
-        if r.dtype == self.dtype:
-            self._buf.copy_from(r._buf, 0, self.nbytes)
-        else:
-            _lockstep._ew_cast(self.ctx, r.dtype.name, self.dtype.name, r._buf, self._buf,
-                               self.size)
+        _lockstep._ew_cast(self.ctx, r.dtype.name, self.dtype.name, r._buf, self._buf, self.size)
     if self._foreign_queue is not None:  # written on lockstep's queue: the owner's waits
         order_before(self.ctx, self._foreign_queue)
     return self
