@@ -1,9 +1,10 @@
 """In-place operators of lockstep.Array (``+= -= *= /=``) against NumPy's ``ufunc(a, b, out=a)``
 for every dtype the device arrays take (same array and buffer afterwards, NumPy's values, NumPy's
-casting errors), and the buffer pool under many live arrays (no two share a buffer; a reused
-buffer gives the same results)."""
+casting errors), the buffer pool under many live arrays (no two share a buffer; a reused buffer
+gives the same results), long dots, and Matrix @ a device vector."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import lockstep
 
@@ -149,3 +150,16 @@ def test_long_dots_cover_every_element(rng, dtype):
     else:
         np.testing.assert_allclose(out.get(), np.dot(h, g), rtol=1e-12)
         np.testing.assert_allclose(lockstep.dot(a, b), np.dot(h, g), rtol=1e-12)
+
+
+def test_matrix_times_device_vector_checks_its_operand(rng):
+    A = sp.random(30, 20, density=0.3, random_state=7, format="csr")
+    M = lockstep.Matrix(A)
+    x = rng.standard_normal(20)
+    y = M @ lockstep.asarray(x)  # a rectangular A: y has A.shape[0] values
+    assert y.shape == (30,) and y.dtype == np.float64
+    np.testing.assert_allclose(y.get(), A @ x, rtol=1e-12, atol=1e-12)
+    with pytest.raises(lockstep.InputError, match=r"shape \(20,\)"):
+        M @ lockstep.asarray(np.ones(30))
+    with pytest.raises(TypeError, match="convert x first"):
+        M @ lockstep.asarray(x.astype(np.float32))
