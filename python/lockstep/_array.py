@@ -5,11 +5,13 @@ their operators and reductions: _arith.py (which installs the operators on Array
 
 Arithmetic runs on the device (cl/elementwise.cl) and returns new device arrays: ``+ - * /`` with
 an array of the same shape or a scalar (either side), unary ``-``, and the comparisons ``== != <
-<= > >=`` (device arrays of bool). Result dtypes are NumPy's (asked of NumPy itself for each
-operation: ``int32 / int32`` is float64, ``float32 * 2.5`` float32); operands are converted on the
-device. No broadcasting beyond scalars and 0-d device arrays (a value kept on the device:
-``alpha * p``). Reductions return NumPy scalars on the host (each is one blocking read): ``sum``,
-``dot``, ``vdot``, ``norm``; ``dot``/``vdot`` with ``out=`` (a 0-d array) keep the result on the
+<= > >=`` (device arrays of bool); ``+= -= *= /=`` write into the array itself, as NumPy's
+``ufunc(a, b, out=a)`` (its "same_kind" casting rule and TypeError). Result dtypes are NumPy's
+(asked of NumPy itself, once per pair of dtypes and for each scalar: ``int32 / int32`` is
+float64, ``float32 * 2.5`` float32); operands are converted on the device. No broadcasting
+beyond scalars and 0-d device arrays (a value kept on the device: ``alpha * p``). Reductions
+return NumPy scalars on the host (each is one blocking read): ``sum``, ``dot``, ``vdot``,
+``norm``; ``dot``/``vdot`` with ``out=`` (a 0-d array) keep the result on the
 device instead. ``a[i:j]`` (1-D, step 1) is a copy on the device; ``a[i]``, ``float(a)`` and
 ``bool(a)`` (one element) read a host scalar. ``lockstep.device_reads()`` counts the reads.
 
@@ -21,7 +23,8 @@ protocol: a device array has no host memory to view).
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple
+import math
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -41,13 +44,24 @@ def device_reads() -> int:
     return _reads[0]
 
 
+_accepted: Dict[Any, np.dtype] = {}  # what array_dtype took, by the argument: its answer
+
+
 def array_dtype(what: str, dtype: Any) -> np.dtype:
     """`dtype` in native byte order when device arrays take it, else TypeError naming it."""
+    try:
+        return _accepted[dtype]
+    except (KeyError, TypeError):  # not seen yet, or not hashable
+        pass
     d = np.dtype(dtype)
     d = d.newbyteorder("=") if d.byteorder not in "=|" else d
     if d not in DTYPES:
         raise TypeError(f"{what}: dtype {d} is not supported on the device; accepted: "
                         f"{', '.join(t.name for t in DTYPES)}")
+    try:
+        _accepted[dtype] = d
+    except TypeError:
+        pass
     return d
 
 
@@ -80,11 +94,23 @@ class Array:
         if any(s < 0 for s in shape):
             raise InputError(f"lockstep.Array: negative dimensions in shape {shape}")
         dtype = np.dtype(dtype)
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        return cls(_lockstep._Buffer(ctx, nbytes), shape, dtype, order)
+        if dtype.hasobject:
+            raise TypeError("lockstep.Array: dtype object is not supported on the device")
+        return cls._alloc(shape, dtype, ctx, "F" if order == "F" and len(shape) > 1 else "C")
+
+    @classmethod
+    def _alloc(cls, shape: Tuple[int, ...], dtype: np.dtype, ctx: Context, order: str) -> "Array":
+        """A new array of checked arguments (shape a tuple of ints >= 0, dtype a device dtype,
+        order "C" or "F" as the array keeps it): the operators' path, without __init__'s
+        conversions and checks."""
+        a = object.__new__(cls)
+        a._buf = _lockstep._Buffer(ctx, math.prod(shape) * dtype.itemsize)
+        a.shape, a.dtype, a.order, a.ctx = shape, dtype, order, ctx
+        a._foreign_queue = a._owner = None
+        return a
 
     ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+    size = property(lambda self: math.prod(self.shape))
     nbytes = property(lambda self: self.size * self.dtype.itemsize)
     queue = property(lambda self: self._foreign_queue or self.ctx)
     int_ptr = property(lambda self: self._buf.export(),

@@ -91,6 +91,11 @@ class Matrix(spla.LinearOperator):
 
     # LinearOperator: products through the device; matvec keeps SciPy's (n, 1) -> (n, 1) shape
     def __matmul__(self, x: Any) -> Any:
+        if (type(x) is Array and x.ndim == 1 and x.dtype == self.dtype and x.ctx is self.ctx
+                and x._foreign_queue is None and x.shape[0] == self.shape[1]):  # the fast path
+            y = Array._alloc((self.shape[0],), x.dtype, self.ctx, "C")
+            self._m.spmv_buf(x._buf, y._buf, 1.0, 0.0, "auto", 0)
+            return y
         if np.isscalar(x):
             raise ValueError("Scalar operands are not allowed, use '*' instead")  # as SciPy
         return self.dot(x)

@@ -32,8 +32,9 @@ void SharedContext::init_pool() {
 
 cl::Buffer BufferPool::take(size_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = free_.find(bytes);
-  if (it == free_.end()) return {};
+  const auto same = free_.equal_range(bytes);
+  if (same.first == same.second) return {};
+  const auto it = std::prev(same.second);  // the last one freed: the likeliest still in cache
   cl::Buffer b = std::move(it->second);
   free_.erase(it);
   cached_ -= bytes;
@@ -66,12 +67,10 @@ DeviceBuffer::DeviceBuffer(ContextPtr c, size_t bytes)
 }
 
 DeviceBuffer::~DeviceBuffer() {
+  // Not CL_MEM_REFERENCE_COUNT == 1: drivers (PoCL) retain a buffer for each enqueued command
+  // until it completes, so that test kept almost no buffer of a loop that enqueues ahead (a CG
+  // iteration) and each result paid clCreateBuffer and its first touch.
   if (!pooled || exported || !buffer() || ctx->ctx.shares_queue()) return;
-  cl_uint refs = 0;  // someone else (a PyOpenCL object) still holding it: not ours to reuse
-  if (clGetMemObjectInfo(buffer(), CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) !=
-          CL_SUCCESS ||
-      refs != 1)
-    return;
   ctx->pool.give(std::max<size_t>(nbytes, 1), std::move(buffer));
 }
 

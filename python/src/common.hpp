@@ -24,8 +24,10 @@ namespace py = pybind11;
 /// GIL is released during that work, so two Python threads may share one context).
 /// Buffers of lockstep.Array that died, kept for the next array of the same size (as CuPy's memory
 /// pool): `x = M @ x` in a loop allocates nothing after its first turn. Only buffers lockstep
-/// allocated and nobody else retains come back, and only for lockstep's own in-order queue, which
-/// orders their next use after their last; at most 1/8 of the device memory is kept.
+/// allocated and never handed out (DeviceBuffer::exported) come back, and only for lockstep's own
+/// in-order queue, which orders their next use after their last: a buffer whose commands are still
+/// pending is reused at once (the driver's own references to it are no one else's); at most 1/8 of
+/// the device memory is kept.
 class BufferPool {
  public:
   cl::Buffer take(size_t bytes);
@@ -48,6 +50,9 @@ struct SharedContext {
   Context ctx;
   std::mutex mu;
   BufferPool pool;
+  /// The device arrays' kernel objects by kernel and dtype (python/src/elementwise.cpp), used
+  /// under `mu`: launches set their arguments, which OpenCL captures at each enqueue.
+  std::map<std::string, cl::Kernel> kernels;
 
  private:
   void init_pool();

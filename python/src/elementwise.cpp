@@ -12,7 +12,9 @@ namespace lockstep::python {
 namespace {
 
 constexpr int kLocal = detail::elementwise_local_size;  // LOCAL_SIZE of cl/elementwise.cl
-constexpr size_t kSumGroups = 256;
+// Work-groups of the partial sums (grid-stride): lockstep::dot's count (src/blas1/blas1.cpp); 256
+// groups of 256 keep too few loads in flight to stream a long vector on a large GPU.
+constexpr size_t kSumGroups = 1024;
 constexpr size_t kScratchSlot = 7;  // Context::scratch slot of the partial sums
 
 struct ElemType {
@@ -44,6 +46,29 @@ Defines ew_defines(const Context& ctx, const std::string& dtype) {
   return detail::elementwise_defines(ctx.info(), dtype);
 }
 
+// The kernel `name` of dtype's build, created once per context: a new kernel object per launch
+// built the -D set, looked the program up in the cache and ran clCreateKernel every time (most of
+// a small array operation's host time). Called inside device_call (c.mu held).
+const cl::Kernel& ew_kernel(SharedContext& c, const std::string& name, const std::string& dtype) {
+  const std::string key = name + '/' + dtype;
+  auto it = c.kernels.find(key);
+  if (it == c.kernels.end())
+    it = c.kernels.emplace(key, c.ctx.kernel("elementwise.cl", name, ew_defines(c.ctx, dtype)))
+             .first;
+  return it->second;
+}
+
+// Enqueues k on `global` work-items without an event (lockstep::launch makes one per launch,
+// which nothing here waits for or times).
+void enqueue(cl::CommandQueue& q, const cl::Kernel& k, size_t global) {
+  const cl_int err = q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
+                                            cl::NDRange(size_t(kLocal)), nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    throw opencl_error("clEnqueueNDRangeKernel(" + k.getInfo<CL_KERNEL_FUNCTION_NAME>() +
+                           ", global " + std::to_string(global) + ")",
+                       err);
+}
+
 size_t groups_for(size_t n) { return std::max<size_t>(1, (n + kLocal - 1) / kLocal); }
 
 void need(const DeviceBuffer& b, size_t bytes) {
@@ -64,11 +89,11 @@ void elementwise(SharedContext& c, const char* name, const std::string& dtype, i
   }
   if (n == 0) return;
   device_call(c, [&](Context& ctx) {
-    cl::Kernel k = ctx.kernel("elementwise.cl", name, ew_defines(ctx, dtype));
+    cl::Kernel k = ew_kernel(c, name, dtype);
     set_args(k, cl_long(n), cl_int(op), cl_int(mode), a.buffer, b ? b->buffer : a.buffer);
     set_arg(k, 5, s.size(), s.data());
     set_arg(k, 6, out.buffer);
-    launch(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
+    enqueue(ctx.queue(), k, groups_for(n) * kLocal);
     return 0;
   });
 }
@@ -99,9 +124,9 @@ void bind_elementwise(py::module_& m) {
     device_call(c, [&](Context& ctx) {
       if (elem_type(to).size == 8 && elem_type(to).is_float && !ctx.info().fp64)
         throw input_error("lockstep.Array.astype: the device has no float64");
-      cl::Kernel k = ctx.kernel("elementwise.cl", "ew_cast_" + to, ew_defines(ctx, from));
+      cl::Kernel k = ew_kernel(c, "ew_cast_" + to, from);
       set_args(k, cl_long(n), a.buffer, out.buffer);
-      launch(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
+      enqueue(ctx.queue(), k, groups_for(n) * kLocal);
       return 0;
     });
   });
@@ -114,13 +139,12 @@ void bind_elementwise(py::module_& m) {
       const size_t size = sum_type(ctx, dtype) == "float" ? 4 : 8;
       const size_t groups = std::min(kSumGroups, groups_for(n));
       const cl::Buffer& partial = ctx.scratch(kScratchSlot, groups * size);
-      const Defines d = ew_defines(ctx, dtype);
-      cl::Kernel k = ctx.kernel("elementwise.cl", "ew_sum", d);
+      cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, partial);
-      launch(ctx.queue(), k, groups * kLocal, kLocal);
-      cl::Kernel f = ctx.kernel("elementwise.cl", "ew_sum_final", d);
+      enqueue(ctx.queue(), k, groups * kLocal);
+      cl::Kernel f = ew_kernel(c, "ew_sum_final", dtype);
       set_args(f, cl_int(groups), partial, out.buffer);
-      launch(ctx.queue(), f, kLocal, kLocal);
+      enqueue(ctx.queue(), f, kLocal);
       return 0;
     });
   });
@@ -137,10 +161,10 @@ void bind_elementwise(py::module_& m) {
       const size_t groups = std::min(kSumGroups, groups_for(n));
       partial.assign(groups * size, '\0');
       if (n == 0) return 0;
-      cl::Buffer out = make_buffer(ctx.context(), CL_MEM_READ_WRITE, partial.size());
-      cl::Kernel k = ctx.kernel("elementwise.cl", "ew_sum", ew_defines(ctx, dtype));
+      const cl::Buffer& out = ctx.scratch(kScratchSlot, partial.size());
+      cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, out);
-      launch(ctx.queue(), k, groups * kLocal, kLocal);
+      enqueue(ctx.queue(), k, groups * kLocal);
       check(ctx.queue().enqueueReadBuffer(out, CL_TRUE, 0, partial.size(), partial.data()),
             "clEnqueueReadBuffer");
       return 0;

@@ -25,22 +25,25 @@ import lockstep  # noqa: E402
 
 
 def device_cg(A, b, rtol=1e-8, maxiter=100000):
-    """Classic CG over device arrays: the scalars stay on the device (0-d arrays)."""
+    """Classic CG over device arrays: the scalars stay on the device (0-d arrays, the dots
+    written into them with out=), the vectors are updated in place."""
     x = lockstep.zeros_like(b)
     r = b.copy()
     p = r.copy()
     rr = lockstep.dot(r, r, out=lockstep.empty((), b.dtype, b.ctx))
+    rr_new, pAp = lockstep.empty_like(rr), lockstep.empty_like(rr)
     stop = rtol * rtol * float(rr)
     for k in range(maxiter):
         if float(rr) <= stop:  # the one read per iteration
             return x, k
         Ap = A @ p
-        alpha = rr / lockstep.dot(p, Ap, out=lockstep.empty((), b.dtype, b.ctx))
-        x = x + alpha * p
-        r = r - alpha * Ap
-        rr_new = lockstep.dot(r, r, out=lockstep.empty((), b.dtype, b.ctx))
-        p = r + (rr_new / rr) * p
-        rr = rr_new
+        alpha = rr / lockstep.dot(p, Ap, out=pAp)
+        x += alpha * p
+        r -= alpha * Ap
+        lockstep.dot(r, r, out=rr_new)
+        p *= rr_new / rr  # p = r + beta p
+        p += r
+        rr, rr_new = rr_new, rr
     return x, maxiter
 
 
