@@ -20,7 +20,7 @@ py::tuple align_py(const std::optional<ContextPtr>& c, const py::bytes& a_in, co
   const std::string a_text = a_in, b_text = b_in;
   AlignConfig config;
   config.algorithm = parse_align_algorithm(algorithm);
-  config.barrier = parse_strategy_choice(barrier);
+  config.barrier = parse_barrier_choice(barrier);
   if (local_size < 0) throw input_error("align: local_size must be positive");
   config.local_size = local_size;
   config.traceback = traceback;

@@ -19,7 +19,7 @@ py::tuple bfs_py(const ContextPtr& c, int64_t n, const Array<int32_t>& indptr,
   check_csr("bfs", n, n, indptr, indices);
   BfsOptions o;
   o.algorithm = parse_bfs_algorithm(algorithm);
-  o.barrier = parse_strategy_choice(barrier);
+  o.barrier = parse_barrier_choice(barrier);
   if (local_size < 0) throw input_error("bfs: local_size must be positive");
   if (local_size > 0) o.local_size = local_size;
   BfsResult r = device_call(*c, [&](Context& ctx) {

@@ -38,7 +38,7 @@ SortOptions sort_options(bool descending, const std::string& algorithm, const st
   SortOptions o;
   o.descending = descending;
   o.algorithm = parse_sort_algorithm(algorithm);
-  o.barrier = parse_strategy_choice(barrier);
+  o.barrier = parse_barrier_choice(barrier);
   if (local_size < 0) throw input_error("sort: local_size must be positive");
   o.local_size = local_size;
   return o;
