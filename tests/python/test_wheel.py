@@ -61,6 +61,8 @@ def test_pip_wheel_is_manylinux(root):
         assert f"Tag: {name[2]}-{name[3]}-{name[4]}\n" in tag, tag
         libs = {os.path.basename(n) for n in z.namelist() if n.startswith("lockstep/_libs/")}
     assert {"libssw.so.0", "libgomp.so.1"} <= libs, libs
+    stems = [n.split(".so")[0] for n in libs]
+    assert len(stems) == len(set(stems)), f"a library twice (a symlink chain): {sorted(libs)}"
     check_contents(wheel, root)
 
 
