@@ -23,6 +23,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import tomllib
 import zipfile
 
 SYSTEM = re.compile(r"^(libc|libm|libdl|librt|libpthread|ld-linux.*|libstdc\+\+|libgcc_s|libz|"
@@ -39,6 +40,28 @@ def needed(so):
                 sys.exit(f"python_wheel: {so} needs {m.group(1)}, which is not found")
             libs[m.group(1)] = m.group(2)
     return libs
+
+
+def metadata(root, version):
+    """METADATA (core metadata 2.1) from pyproject.toml's [project], as scikit-build-core writes it
+    for `pip install .`: one source for both wheels."""
+    with open(os.path.join(root, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    if project["version"] != version:
+        sys.exit(f"python_wheel: pyproject.toml says version {project['version']}, "
+                 f"lockstep/__init__.py {version}")
+    lines = ["Metadata-Version: 2.1", f"Name: {project['name']}", f"Version: {version}",
+             f"Summary: {project['description']}", f"Keywords: {','.join(project['keywords'])}"]
+    lines += [f"Author-email: {a['name']} <{a['email']}>" for a in project["authors"]]
+    lines += [f"Classifier: {c}" for c in project["classifiers"]]
+    lines += [f"Requires-Python: {project['requires-python']}"]
+    lines += [f"Requires-Dist: {d}" for d in project["dependencies"]]
+    for extra, deps in project["optional-dependencies"].items():
+        lines += [f"Provides-Extra: {extra}"]
+        lines += [f'Requires-Dist: {d}; extra == "{extra}"' for d in deps]
+    lines += ["Description-Content-Type: text/markdown", ""]
+    with open(os.path.join(root, project["readme"]), encoding="utf-8") as f:
+        return "\n".join(lines) + "\n" + f.read()
 
 
 def main():
@@ -76,13 +99,8 @@ def main():
         os.makedirs(os.path.join(tmp, info))
         files = {
             "entry_points.txt": "[console_scripts]\nlockstep = lockstep._cli:main\n",
-            "METADATA": f"Metadata-Version: 2.1\nName: lockstep\nVersion: {version}\n"
-                        "Author-email: lockstep maintainers "
-                        "<maintainers@users.noreply.a-seed-129e1482.example>\n"
-                        "Summary: OpenCL SpMV/SpMM, CG, sorting, BFS, APSP and Smith-Waterman on "
-                        "NumPy/SciPy data\nRequires-Python: >=3.9\nRequires-Dist: numpy>=1.21\n"
-                        "Requires-Dist: scipy>=1.8\nProvides-Extra: test\n"
-                        "Requires-Dist: pytest; extra == \"test\"\n",
+            "METADATA": metadata(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                 version),
             "WHEEL": f"Wheel-Version: 1.0\nGenerator: lockstep tools/python_wheel.py\n"
                      f"Root-Is-Purelib: false\nTag: {tag}\n",
         }
