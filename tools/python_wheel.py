@@ -52,7 +52,12 @@ def metadata(root, version):
                  f"lockstep/__init__.py {version}")
     lines = ["Metadata-Version: 2.1", f"Name: {project['name']}", f"Version: {version}",
              f"Summary: {project['description']}", f"Keywords: {','.join(project['keywords'])}"]
-    lines += [f"Author-email: {a['name']} <{a['email']}>" for a in project["authors"]]
+    names = [a["name"] for a in project["authors"] if "name" in a and "email" not in a]
+    emails = [f"{a['name']} <{a['email']}>" if "name" in a else a["email"]
+              for a in project["authors"] if "email" in a]
+    lines += [f"Author: {', '.join(names)}"] if names else []
+    lines += [f"Author-email: {', '.join(emails)}"] if emails else []
+    lines += [f"License: {project['license']['text']}"]
     lines += [f"Classifier: {c}" for c in project["classifiers"]]
     lines += [f"Requires-Python: {project['requires-python']}"]
     lines += [f"Requires-Dist: {d}" for d in project["dependencies"]]
