@@ -49,7 +49,7 @@ Defines inter_defines(const Shape& sh, int dpx_level, const DeviceInfo& di) {
   return d;
 }
 
-/// The variant's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
+/// The kernel's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
 void parse_variant(const std::string& v, SearchShape& sh) {
   size_t at = 0;
   while (at < v.size()) {
@@ -61,8 +61,8 @@ void parse_variant(const std::string& v, SearchShape& sh) {
     else if (f == "skew")
       sh.skew = true;
     else if (f != "plain")
-      throw input_error("search: unknown kernel variant '" + f +
-                        "' (expected plain, prof2, skew, or prof2+skew)");
+      throw input_error("search: unknown kernel feature '" + f +
+                        "' (expected inter+prof2, inter+skew or inter+prof2+skew)");
     at = end + 1;
   }
 }
@@ -79,7 +79,8 @@ SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, d
   const defaults::Search rule = defaults::lookup<defaults::Search>(di);
   SearchShape sh;
   // skew: two dependency chains a step
-  const bool skew = rule.skew_residues > 0 && !o.local_size && !o.stripe && o.variant.empty() &&
+  const std::string features = algorithm_words(o).features;
+  const bool skew = rule.skew_residues > 0 && !o.local_size && !o.stripe && features.empty() &&
                     residues >= rule.skew_residues;
   sh.local = o.local_size ? o.local_size : rule.local_size;
   sh.stripe = o.stripe ? o.stripe : skew ? rule.skew_stripe : rule.stripe;
@@ -88,7 +89,7 @@ SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, d
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
-  parse_variant(o.variant, sh);
+  parse_variant(features, sh);
   sh.skew = sh.skew || skew;
   return sh;
 }
@@ -138,14 +139,20 @@ void exact_into(Context& ctx, const Defines& d, const SequenceSet& q, const Sequ
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o) {
   check_search(queries, db, s, o);
-  const std::string& alg = o.algorithm;
+  const std::string alg = detail::algorithm_words(o).base;
   if (alg == "cpu") return search_cpu(queries, db, s, o);
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
-  r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
+  const bool inter = alg != "intra" && packed_fits(s);
   const Shape sh = resolve_shape(ctx, o, double(db.residue_count()));
-  r.dpx = r.algorithm == "inter" && sh.dpx;
-  r.local_size = sh.local, r.stripe = sh.stripe, r.variant = variant_name(sh);
+  const std::string features = variant_name(sh);
+  r.algorithm = !inter ? "intra" : features == "plain" ? "inter" : "inter+" + features;
+  r.dpx = inter && sh.dpx;
+  r.local_size = sh.local, r.stripe = sh.stripe;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  r.variant = features;  // one release: the features' old field
+#pragma GCC diagnostic pop
   const size_t nq = queries.size(), top = size_t(o.top);
   std::vector<TopK> keep(nq, TopK(top));
   std::map<std::pair<int32_t, int64_t>, ExactJob> known;  // pairs with exact ends
@@ -159,7 +166,7 @@ SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet&
   std::vector<int64_t> order;
   for (size_t i = 0; i < db.size(); ++i) {
     const int64_t len = db.length(i);
-    const bool packed = r.algorithm == "inter" && len > 0 && len <= kLongSubject;
+    const bool packed = inter && len > 0 && len <= kLongSubject;
     if (packed) {
       order.push_back(int64_t(i));
       continue;
