@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 36 on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
+# Distributed CG on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
 # .carry/mpi carried (tools/gpu/prepare_mpi.sh, run here first: it builds this tree's lockstep
 # and MPI tests): the MPI test binary on the GPUs, one rank per GPU (-np 2 and -np 4; its cases
 # run both halo paths, shared memory and MPI, and a rank without rows) into
