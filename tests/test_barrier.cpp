@@ -65,6 +65,9 @@ TEST_CASE("barrier: strategy names round-trip and bad names are refused") {
 
   CHECK_THROWS_AS(parse_barrier("spin"), input_error);
   CHECK(to_string(Barrier::grouped_lock) == "grouped-lock");
+  std::string names;  // one list (LOCKSTEP_BARRIERS), in Barrier order
+  for (auto s : all_barriers()) names += to_string(s) + " ";
+  CHECK(names == "relaunch lock grouped-lock lock-free tree ");
 }
 
 TEST_CASE("barrier: lock, 100000 rounds, zero errors, and the barriers alone lose no round") {
