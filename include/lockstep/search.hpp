@@ -112,6 +112,14 @@ struct SearchResult {
 };
 #pragma GCC diagnostic pop
 
+/// The inter kernel's features: the words after "inter+" in SearchOptions::algorithm (several
+/// joined by '+'), each with what it does; search_features_text(): "inter+prof2, inter+skew".
+struct SearchFeature {
+  std::string name, what;
+};
+const std::vector<SearchFeature>& search_features();
+std::string search_features_text();
+
 /// The queries of one search are too long together for the device's profiles (2^31 words: about
 /// 67 M query residues): an input_error that callers tell apart by type to name the query file.
 class queries_too_long : public input_error {

@@ -58,11 +58,10 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
   const std::string base = detail::algorithm_words(o).base;
   if (base != "auto" && base != "inter" && base != "intra" && base != "cpu")
     throw input_error("search: unknown algorithm '" + o.algorithm +
-                      "' (expected auto, inter, intra or cpu; inter+prof2, inter+skew, "
-                      "inter+prof2+skew)");
+                      "' (expected auto, inter, intra or cpu; " + search_features_text() + ")");
   if (base != "inter" && o.algorithm.find('+') != std::string::npos)
     throw input_error("search: algorithm '" + o.algorithm +
-                      "': only inter takes kernel features (inter+prof2, inter+skew)");
+                      "': only inter takes kernel features (" + search_features_text() + ")");
   const size_t letters = s.alphabet.size();
   for (const SequenceSet* set : {&queries, &db}) {
     if (set->offsets.size() != set->size() + 1 ||

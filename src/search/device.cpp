@@ -39,11 +39,23 @@ std::vector<int64_t> longest_first(const SequenceSet& db, const std::vector<int6
   return out;
 }
 
+// The inter kernel's features: the word (--algorithm inter+WORD), the shape's flag and the
+// kernel's -D (cl/search.cl). A new feature is a row here and a flag of SearchShape.
+struct Feature {
+  const char* name;
+  const char* what;
+  bool SearchShape::*flag;
+  const char* define;
+};
+constexpr Feature kFeatures[] = {
+    {"prof2", "two profile rows per load", &SearchShape::prof2, "SEARCH_PROF2"},
+    {"skew", "two columns as a wavefront", &SearchShape::skew, "SEARCH_SKEW"}};
+
 Defines inter_defines(const Shape& sh, int dpx_level, const DeviceInfo& di) {
   Defines d;
   d.set("LOCAL_SIZE", sh.local).set("STRIPE", sh.stripe);
-  if (sh.prof2) d.set("SEARCH_PROF2", 1);
-  if (sh.skew) d.set("SEARCH_SKEW", 1);
+  for (const Feature& f : kFeatures)
+    if (sh.*f.flag) d.set(f.define, 1);
   d.set("ENDS_LOCAL", ends_local(di)).set("ENDS_ROWS", ends_rows(di));
   if (sh.dpx) d.set("DPX_NV", dpx_level);
   return d;
@@ -51,29 +63,44 @@ Defines inter_defines(const Shape& sh, int dpx_level, const DeviceInfo& di) {
 
 /// The kernel's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
 void parse_variant(const std::string& v, SearchShape& sh) {
-  size_t at = 0;
-  while (at < v.size()) {
-    size_t end = v.find_first_of("+,", at);
-    if (end == std::string::npos) end = v.size();
-    const std::string f = v.substr(at, end - at);
-    if (f == "prof2")
-      sh.prof2 = true;
-    else if (f == "skew")
-      sh.skew = true;
-    else if (f != "plain")
-      throw input_error("search: unknown kernel feature '" + f +
-                        "' (expected inter+prof2, inter+skew or inter+prof2+skew)");
+  for (size_t at = 0; at < v.size();) {
+    const size_t end = std::min(v.find_first_of("+,", at), v.size());
+    const std::string word = v.substr(at, end - at);
+    const Feature* f = std::find_if(std::begin(kFeatures), std::end(kFeatures),
+                                    [&](const Feature& k) { return word == k.name; });
+    if (f != std::end(kFeatures))
+      sh.*f->flag = true;
+    else if (word != "plain")
+      throw input_error("search: unknown kernel feature '" + word + "' (expected " +
+                        search_features_text() + ")");
     at = end + 1;
   }
 }
 
 std::string variant_name(const Shape& sh) {
-  if (!sh.prof2 && !sh.skew) return "plain";
-  return std::string(sh.prof2 ? "prof2" : "") + (sh.prof2 && sh.skew ? "+" : "") +
-         (sh.skew ? "skew" : "");
+  std::string out;
+  for (const Feature& f : kFeatures)
+    if (sh.*f.flag) out += (out.empty() ? "" : "+") + std::string(f.name);
+  return out.empty() ? "plain" : out;
 }
 
 }  // namespace
+
+const std::vector<SearchFeature>& search_features() {
+  static const std::vector<SearchFeature> all = [] {
+    std::vector<SearchFeature> v;
+    for (const Feature& f : kFeatures) v.push_back({f.name, f.what});
+    return v;
+  }();
+  return all;
+}
+
+std::string search_features_text() {
+  std::string out;
+  for (const SearchFeature& f : search_features())
+    out += (out.empty() ? "inter+" : ", inter+") + f.name;
+  return out;
+}
 
 SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, double residues) {
   const defaults::Search rule = defaults::lookup<defaults::Search>(di);

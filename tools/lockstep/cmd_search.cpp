@@ -61,12 +61,15 @@ void declare(po::options_description& opts) {
       "16 (14/2), a file 12; DNA 7 (blastn 5/2))")(
       "gap-extend", number<int>(0, 100000),
       "(default: BLOSUM62 1, 45 2, 50 2, 80 1, PAM30 1, 70 1, 250 2, a file 1; DNA 2)");
-  add_algorithm_option(opts, kAlgorithms, "auto",
-                       "(inter: one subject per work-item, with the kernel's features after '+': "
-                       "inter+prof2 (two profile rows per load), inter+skew (two columns as a "
-                       "wavefront), inter+prof2+skew; plain inter takes skew and 32 rows on a "
-                       "GPU for a database of at least 10^8 residues when no shape is given; "
-                       "intra: long subjects; cpu: the host)");
+  std::string features;  // the library's list, with what each does
+  for (const SearchFeature& f : search_features())
+    features += "inter+" + f.name + " (" + f.what + "), ";
+  add_algorithm_option(
+      opts, kAlgorithms, "auto",
+      "(inter: one subject per work-item, with the kernel's features after '+': " + features +
+          "several joined by '+'; plain inter takes skew and 32 rows on a GPU "
+          "for a database of at least 10^8 residues when no shape is given; "
+          "intra: long subjects; cpu: the host)");
   add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
                         "inter: subjects per work-group (0 = automatic)");
   opts.add_options()("stripe", number<int>(0, 64)->default_value(0),
@@ -183,15 +186,17 @@ int run_search(const Args& args) {
   if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm.substr(0, plus)) ==
       kAlgorithms.end())
     throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +
-                      join(kAlgorithms, ", ") + "; inter+prof2, inter+skew, inter+prof2+skew)");
+                      join(kAlgorithms, ", ") + "; " + search_features_text() + ")");
   for (size_t at = plus; at != std::string::npos;) {  // the features detail::search_shape takes
     if (o.algorithm.compare(0, plus, "inter"))
       throw usage_error("--algorithm: only inter takes kernel features, not '" + o.algorithm + "'");
     const size_t end = o.algorithm.find('+', at + 1);
     const std::string word = o.algorithm.substr(at + 1, end - at - 1);
-    if (word != "plain" && word != "prof2" && word != "skew")
-      throw usage_error("--algorithm: unknown kernel feature '" + word +
-                        "' (expected inter+prof2, inter+skew or inter+prof2+skew)");
+    const std::vector<SearchFeature>& known = search_features();
+    if (word != "plain" && std::none_of(known.begin(), known.end(),
+                                        [&](const SearchFeature& f) { return f.name == word; }))
+      throw usage_error("--algorithm: unknown kernel feature '" + word + "' (expected " +
+                        search_features_text() + ")");
     at = end;
   }
   std::string label;
