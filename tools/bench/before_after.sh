@@ -17,8 +17,12 @@
 # Use: OLD=.carry/lockstep-ad3dd0d NEW=build/lockstep OUT=/tmp/out [ONLY=regex] [SMALL=1]
 #      tools/bench/before_after.sh       (OLD first: tools/bench/build_old.sh ad3dd0d
 #                                         lockstep-ad3dd0d; ONLY: the cases whose name matches)
+# On the GPU machine, after tools/gpu/prepare.sh and build_old.sh here (NEW: run.sh's LOCKSTEP):
+#      OLD=.carry/lockstep-ad3dd0d TESTS=0 BENCH=tools/bench/before_after.sh BENCH_TIMEOUT=540 \
+#        bash tools/gpu/run.sh
 set -uo pipefail
-: "${OLD:?set OLD}" "${NEW:?set NEW}" "${OUT:?set OUT}"
+NEW=${NEW:-${LOCKSTEP:-}}
+: "${OLD:?set OLD}" "${NEW:?set NEW (or LOCKSTEP)}" "${OUT:?set OUT}"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root="$here/../.."
 mkdir -p "$OUT"
@@ -34,13 +38,14 @@ pick() {  # pick BIG SMALL
   if [[ -n "$small" ]]; then echo "$2"; else echo "$1"; fi
 }
 first() { for f in "$@"; do [[ -f "$f" ]] && echo "$f" && return; done; }
+want() { [[ -z "${ONLY:-}" || "$1" =~ $ONLY ]]; }  # a case ONLY selects
 slower=()
 
 # run CASE KEY ARGS...: three alternating pairs, then the ratio of the medians
 run() {
   local c=$1 k=$2
   shift 2
-  [[ -n "${ONLY:-}" && ! "$c" =~ $ONLY ]] && return 0
+  want "$c" || return 0
   local old_t="" new_t=""
   for i in 1 2 3; do
     for side in old new; do
@@ -83,6 +88,8 @@ declare -A spec=([powerlaw_1m]="$(pick "powerlaw 1048576 1.8" "powerlaw 2048 1.8
                  [laplace2d_4096]="laplace2d $(pick 4096 32)")
 for m in powerlaw_1m rmat_21_16 laplace2d_4096; do
   f="$dir/$m$small.mtx"
+  want "spmv_$m" || { [[ $m == rmat_21_16 ]] && { want spmm_row || want spmm_col; }; } ||
+    continue
   [[ -f "$f" ]] || "$NEW" gen ${spec[$m]} -o "$f" > /dev/null
   run "spmv_$m" median_ms spmv "$f" --algorithm auto --repeat "$(pick 50 3)"
 done
