@@ -199,11 +199,7 @@ __kernel void bitonic_sort(__global volatile int* state, __global key_t* keys,
                            int phase_begin, int phase_end) {
   if (barrier_discovery(state)) return;
   __local key_t lk[TILE];
-#if PAIRS
-  __local uint lv[TILE];
-#else
-  __local uint lv[1];
-#endif
+  __local uint lv[PAIRS ? TILE : 1];
   int round = 0;
   for (int p = phase_begin; p < phase_end; ++p) {
     const int4 ph = phases[p];

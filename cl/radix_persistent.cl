@@ -210,11 +210,7 @@ __kernel void radix_persistent(__global volatile int* state, __global key_t* key
                                int phase_begin, int phase_end) {
   if (barrier_discovery(state)) return;
   __local key_t lk[TILE];
-#if PAIRS
-  __local uint lv[TILE];
-#else
-  __local uint lv[1];
-#endif
+  __local uint lv[PAIRS ? TILE : 1];
   __local rank_shared s;
   __local uint colb[RADIX], colt[RADIX], w[2 * KEY_WORDS];
   __local int gbase[RADIX];

@@ -65,6 +65,9 @@ TEST_CASE("barrier: strategy names round-trip and bad names are refused") {
 
   CHECK_THROWS_AS(parse_barrier("spin"), input_error);
   CHECK(to_string(Barrier::grouped_lock) == "grouped-lock");
+  std::string names;  // one list (LOCKSTEP_BARRIERS), in Barrier order
+  for (auto s : all_barriers()) names += to_string(s) + " ";
+  CHECK(names == "relaunch lock grouped-lock lock-free tree ");
 }
 
 TEST_CASE("barrier: lock, 100000 rounds, zero errors, and the barriers alone lose no round") {
@@ -281,9 +284,9 @@ TEST_CASE("barrier: occupancy discovery is sane, and what it stores is confirmed
   CHECK((stored == 0 || stored == c));
 }
 
-// Issue 18: a bad occupancy entry on disk is never trusted. An under-count (1 where the CPU
-// device has more compute units) used to be served to every later run; an over-count (which would
-// hang a spin barrier) is not served either, and is replaced by a measured, confirmed count.
+// A bad occupancy entry on disk is never trusted: an under-count (1 where the CPU device has more
+// compute units) would be served to every later run, and an over-count would hang a spin barrier;
+// either is replaced by a measured, confirmed count.
 TEST_CASE("barrier: a poisoned occupancy cache entry is not trusted") {
   Context& ctx = test::context();
   test::TempDir dir;

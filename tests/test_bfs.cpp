@@ -290,7 +290,7 @@ TEST_CASE("bfs cli: --levels-out, the summary line, exit codes") {
   CHECK(test::run_cli("bfs --grid 0", out) == 2);
 }
 
-// Issue 38: the whole-graph CPU rule as a pure function of (edges, threads, device). On a GPU its
+// The whole-graph CPU rule as a pure function of (edges, threads, device). On a GPU its
 // bound grows with the host's threads only up to the 16 it was measured with, so a 64-core host
 // sends the real graphs that the GPU runs faster (soc-Slashdot 948k edges, NotreDame, mdual: 1M+)
 // to the GPU, as the 16-core host does, and keeps facebook (176k) and wiki-Vote (104k) on the

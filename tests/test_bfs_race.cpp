@@ -1,4 +1,4 @@
-// Issue 38, BFS on many-core hosts: when automatic's rule sends the whole graph to the CPU path,
+// BFS on many-core hosts: when automatic's rule sends the whole graph to the CPU path,
 // a Bfs engine races that path once against the device's and keeps the faster one. Whichever
 // wins (timing decides, so the tests accept either): every search gives the CPU BFS's levels and
 // a valid tree, the first search returns the CPU path's result, the decision is reported with

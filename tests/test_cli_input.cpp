@@ -1,7 +1,7 @@
-// Issue 18's hostile-input findings, one case each, host-only (every refusal comes before a
-// device is opened, so these run in the sanitizer build too): input that was silently wrong or
-// silently changed, sizes checked only after allocating, and messages that did not say what is
-// wrong or which option. Each case failed before its fix.
+// Hostile input, one case each, host-only (every refusal comes before a device is opened, so
+// these run in the sanitizer build too): input that must not be silently wrong or silently
+// changed, sizes checked before allocating, and messages that say what is wrong and which
+// option.
 #include <cstdlib>
 #include <fstream>
 

@@ -69,6 +69,19 @@ TEST_CASE("search cli: the default algorithm on the device gives the same table,
   CHECK(std::count(log.begin(), log.end(), '\n') == 4);  // summary, header, two hits
 }
 
+// The kernel's features are named in --algorithm (inter+skew), and the summary says them there.
+TEST_CASE("search cli: --algorithm inter+skew gives the same table and says algorithm=inter+skew") {
+  lockstep::test::TempDir d;
+  const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
+  std::string log;
+  REQUIRE(lockstep::test::run_cli("search " + q + " " + db +
+                                      " --top 2 --algorithm inter+skew --local-size 32 --stripe 16",
+                                  log) == 0);
+  CHECK(has(log, "q1\ts1\t33\t6\t6\nq1\ts3\t33\t6\t8\n"));
+  CHECK_MESSAGE(has(log, " algorithm=inter+skew "), log);
+  CHECK_MESSAGE(!has(log, "variant"), log);
+}
+
 TEST_CASE("search cli: --outfmt 6 and --json") {
   lockstep::test::TempDir d;
   const std::string q = write(d, "q.fa", kQueries), db = write(d, "db.fa", kDb);
@@ -167,9 +180,11 @@ TEST_CASE("search cli: bad input is one line, exit 1 or 2, and no output file") 
   // kernel shape options: usage errors, said once ("search: search: ..." and exit 1 before)
   refused(q + " " + db + " --stripe 3", 2,
           "lockstep search: --stripe: rows a work-item must be even");
-  refused(q + " " + db + " --variant fast", 2,
-          "lockstep search: --variant: unknown kernel variant 'fast'");
-  std::string log;
+  std::string log;  // features name the inter kernel's (--algorithm inter+F)
+  CHECK(lockstep::test::run_cli("search " + q + " " + db + " --algorithm inter+fast", log) == 2);
+  CHECK_MESSAGE(has(log, "lockstep search: --algorithm: unknown kernel feature 'fast'"), log);
+  CHECK(lockstep::test::run_cli("search " + q + " " + db + " --algorithm cpu+skew", log) == 2);
+  CHECK_MESSAGE(has(log, "lockstep search: --algorithm: only inter takes kernel features"), log);
   const std::string gz = (d.path / "db.fa.gz").string();
   REQUIRE(lockstep::test::run_shell(
               "seq 1 3000 | sed 's/^/>s/;s/$/\\nMKVLAWGGHHPPKKLLVV/' | gzip -c > " + gz +

@@ -1,8 +1,8 @@
 // The CLI's one vocabulary: every command's --help shows --algorithm, --barrier and
 // --local-size where it has them and none of the old spellings; each old spelling (spmv --kernel
-// and --wg-bits, apsp --variant, bfs --strategy, sort/align/bench barrier --strategy) still
-// works, with exactly one deprecation line on stderr, and its value takes effect; giving an old
-// and its new spelling together is a usage error. The runs are small and open the device.
+// and --wg-bits, apsp and search --variant, bfs --strategy, sort/align/bench barrier --strategy)
+// still works, with exactly one deprecation line on stderr, and its value takes effect; giving an
+// old and its new spelling together is a usage error. The runs are small and open the device.
 #include <fstream>
 
 #include "support.hpp"
@@ -26,10 +26,11 @@ TEST_CASE("cli vocabulary: --help shows --algorithm, --barrier, --local-size, no
     std::string command;
     bool algorithm, barrier, local_size;
   };
-  const Help cases[] = {{"spmv", true, false, true}, {"apsp", true, false, false},
-                        {"bfs", true, true, true},   {"sort", true, true, true},
-                        {"align", true, true, true}, {"bench barrier", false, true, true},
-                        {"cg", true, false, false},  {"tune align", true, false, false}};
+  const Help cases[] = {{"spmv", true, false, true},  {"apsp", true, false, false},
+                        {"bfs", true, true, true},    {"sort", true, true, true},
+                        {"align", true, true, true},  {"bench barrier", false, true, true},
+                        {"cg", true, false, false},   {"tune align", true, false, false},
+                        {"search", true, false, true}};
   for (const Help& h : cases) {
     CAPTURE(h.command);
     std::string out;
@@ -64,7 +65,9 @@ TEST_CASE("cli vocabulary: each old spelling works with exactly one deprecation 
       {"align " + fa + " " + fa + " --algorithm barrier --strategy lock", "strategy", "barrier",
        "barrier", "lock"},
       {"bench barrier --strategy lock --groups 1 --rounds 10", "strategy", "barrier", "barrier",
-       "lock"}};
+       "lock"},
+      {"search " + fa + " " + fa + " --variant prof2 --local-size 8 --stripe 4", "variant",
+       "algorithm", "algorithm", "inter+prof2"}};
   for (const Old& c : cases) {
     CAPTURE(c.args);
     std::string out;
@@ -86,6 +89,9 @@ TEST_CASE("cli vocabulary: an old and its new spelling together are a usage erro
   CHECK(out.find("--strategy is the deprecated spelling of --barrier: give only --barrier") !=
         std::string::npos);
   CHECK(test::run_cli("bfs --grid 4 --algorithm cpu --strategy cpu", out) == 2);
+  CHECK(test::run_cli("search - - --algorithm inter --variant skew", out) == 2);
+  CHECK(out.find("--variant is the deprecated spelling of --algorithm: give only --algorithm") !=
+        std::string::npos);
   CHECK(test::run_cli("sort --n 10 --barrier spin", out) == 2);  // the new name in the message
   CHECK(out.find("--barrier: unknown barrier 'spin' (expected auto, relaunch, lock, grouped-lock, "
                  "lock-free, tree)") != std::string::npos);

@@ -165,12 +165,13 @@ int old_sw_rule_bits(const DeviceInfo& info, const AlignConfig& c, size_t n, int
 detail::SearchShape old_search_shape(const DeviceInfo& di, const SearchOptions& o,
                                      double residues) {
   detail::SearchShape sh;
+  const std::string features = detail::algorithm_words(o).features;
   const bool skew =
-      di.is_gpu() && !o.local_size && !o.stripe && o.variant.empty() && residues >= 1e8;
+      di.is_gpu() && !o.local_size && !o.stripe && features.empty() && residues >= 1e8;
   sh.local = o.local_size ? o.local_size : di.is_gpu() ? 128 : 64;
   sh.stripe = o.stripe ? o.stripe : skew ? 32 : di.is_gpu() ? 64 : 16;
-  sh.prof2 = o.variant.find("prof2") != std::string::npos;
-  sh.skew = o.variant.find("skew") != std::string::npos || skew;
+  sh.prof2 = features.find("prof2") != std::string::npos;
+  sh.skew = features.find("skew") != std::string::npos || skew;
   return sh;
 }
 
@@ -328,10 +329,11 @@ TEST_CASE(
             }
     for (int local : {0, 32})
       for (int stripe : {0, 16})
-        for (const char* variant : {"", "prof2", "skew", "prof2+skew"})
+        for (const char* algorithm :
+             {"auto", "inter", "inter+prof2", "inter+skew", "inter+prof2+skew"})
           for (double residues : {1e3, 9e6, 1e8 - 1, 1e8, 5e8}) {
             SearchOptions o;
-            o.local_size = local, o.stripe = stripe, o.variant = variant;
+            o.local_size = local, o.stripe = stripe, o.algorithm = algorithm;
             const detail::SearchShape a = old_search_shape(d, o, residues),
                                       b = detail::search_shape(d, o, residues);
             CHECK(std::make_tuple(a.local, a.stripe, a.prof2, a.skew) ==

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "lockstep/kernel_builds.hpp"
+#include "lockstep/sort_keys.hpp"
 #include "support.hpp"
 
 using namespace lockstep;
@@ -115,7 +116,17 @@ TEST_CASE("kernel builds: select_builds takes a workload's families and types") 
   }
   CHECK(spmm);
   CHECK(select_builds(d, {}, {}).size() == kernel_builds(d).size());
-  CHECK_THROWS_AS(select_builds(d, {}, {"f16"}), input_error);
+  CHECK_THROWS_WITH_AS(select_builds(d, {}, {"f16"}),
+                       "unknown type 'f16' (expected u32, i32, f32, u64, i64, f64)", input_error);
+  // the types are the sort key types (one list, lockstep/sort_keys.hpp), each selecting its own
+  for (const std::string& t : build_types()) {
+    CAPTURE(t);
+    const std::string key = "-D KEY_TYPE=" + std::to_string(int(parse_key_type(t))) + " ";
+    const auto builds = select_builds(d, {"sort/radix"}, {t});
+    REQUIRE_FALSE(builds.empty());
+    for (const auto& b : builds) CHECK((b.options + " ").find(key) != std::string::npos);
+  }
+  CHECK(build_types().size() == all_key_types().size());
 }
 
 // The registry covers cl/: every kernel file is built by some family (on some described device),

@@ -281,11 +281,12 @@ TEST_CASE("search: scores equal parasail's sw_striped_profile_sat (when libparas
   dlclose(lib);
 }
 
-// The kernel's variants (SearchOptions::variant, cl/search.cl SEARCH_PROF2 / SEARCH_SKEW): every
-// pair's score and ends equal align_cpu's, a saturated pair included. Three programs of the test
-// shape: prof2 alone, skew alone (a large database's default on a GPU), and prof2+skew (the
-// skewed columns read the paired profile too).
-TEST_CASE("search: the kernel variants prof2, skew and prof2+skew are exact, saturation included") {
+// The kernel's features (SearchOptions::algorithm inter+F, cl/search.cl SEARCH_PROF2 /
+// SEARCH_SKEW): every pair's score and ends equal align_cpu's, a saturated pair included. Three
+// programs of the test shape: prof2 alone, skew alone (a large database's default on a GPU), and
+// prof2+skew (the skewed columns read the paired profile too); unknown or misplaced features
+// and the deprecated SearchOptions::variant.
+TEST_CASE("search: inter+prof2, inter+skew and inter+prof2+skew are exact, saturation included") {
   Context& ctx = test::context();
   const Scoring s = blosum62(11, 1);
   std::mt19937 rng(35);
@@ -301,23 +302,32 @@ TEST_CASE("search: the kernel variants prof2, skew and prof2+skew are exact, sat
     db.add("s" + std::to_string(j), s.encode(r));
   }
   db.add("planted", s.encode(big));
-  for (const char* v : {"prof2", "skew", "prof2+skew"}) {
-    INFO("variant " << v);
+  for (const std::string a : {"inter+prof2", "inter+skew", "inter+prof2+skew"}) {
+    INFO("algorithm " << a);
     SearchOptions o = shape(int(db.size()));
-    o.variant = v;
+    o.algorithm = a;
     const SearchResult r = search(ctx, q, db, s, o);
-    CHECK(r.variant == v);
+    CHECK(r.algorithm == a);
     CHECK(r.recomputed >= 1);
     check_against_cpu(r, q, db, s, int(db.size()));
   }
   SearchOptions bad = shape(3);
-  bad.variant = "wide";
+  bad.algorithm = "inter+wide";
   CHECK_THROWS_WITH_AS(search(ctx, q, db, s, bad),
-                       doctest::Contains("unknown kernel variant 'wide'"), input_error);
+                       doctest::Contains("unknown kernel feature 'wide'"), input_error);
+  bad.algorithm = "intra+skew";
+  CHECK_THROWS_WITH_AS(search(ctx, q, db, s, bad),
+                       doctest::Contains("only inter takes kernel features"), input_error);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  bad.algorithm = "auto", bad.variant = "wide";  // the deprecated field is still read
+  CHECK_THROWS_WITH_AS(search(ctx, q, db, s, bad),
+                       doctest::Contains("unknown kernel feature 'wide'"), input_error);
+#pragma GCC diagnostic pop
 }
 
 TEST_CASE(
-    "search: short last stripes (a quarter, a half, a whole stripe) are exact, every variant") {
+    "search: short last stripes (a quarter, a half, a whole stripe) are exact, every feature set") {
   // Stripe 16: a pair whose longer query leaves 1-4 rows in its last stripe runs it with 4 rows,
   // 5-8 with 8, 9-16 with 16 (cl/search.cl SEARCH_TAILS); stripes of no multiple of 8 run whole.
   using detail::last_stripe_rows;
@@ -341,10 +351,10 @@ TEST_CASE(
       q.add("q" + std::to_string(len), s.encode(test::random_residues(rng, len, aa)));
   for (int j = 0; j < 40; ++j)
     db.add("s" + std::to_string(j), s.encode(test::random_residues(rng, 1 + (j * 29) % 90, aa)));
-  for (const char* v : {"plain", "prof2", "skew", "prof2+skew"}) {
-    INFO("variant " << v);
+  for (const char* a : {"inter", "inter+prof2", "inter+skew", "inter+prof2+skew"}) {
+    INFO("algorithm " << a);
     SearchOptions o = shape(int(db.size()));
-    o.variant = v;
+    o.algorithm = a;
     check_against_cpu(search(ctx, q, db, s, o), q, db, s, int(db.size()));
   }
 }

@@ -204,6 +204,19 @@ TEST_CASE("spmv_valid: each kernel within a device's limits; the model's choice 
   CHECK_THROWS_AS(parse_spmv_algorithm("fastest"), input_error);
 }
 
+// The algorithms' names are one table: each parses back from its name, and the parser's message
+// lists them all.
+TEST_CASE("spmv algorithms: every name parses back and the message lists them") {
+  CHECK(all_spmv_algorithms().size() == size_t(SpmvAlgorithm::automatic));
+  for (SpmvAlgorithm a : all_spmv_algorithms()) CHECK(parse_spmv_algorithm(to_string(a)) == a);
+  CHECK(parse_spmv_algorithm("auto") == SpmvAlgorithm::automatic);
+  CHECK(to_string(SpmvAlgorithm::automatic) == "auto");
+  CHECK_THROWS_WITH_AS(parse_spmv_algorithm("fastest"),
+                       "unknown SpMV algorithm 'fastest' (expected scalar, vector, adaptive, "
+                       "merge or auto)",
+                       input_error);
+}
+
 // Entries stored before the rename ("kernel", "wg_bits" = log2 of the group size) still read, as
 // the same configuration the new words give; parameters without an algorithm are refused.
 TEST_CASE("spmv_config reads the old tuning words kernel and wg_bits") {

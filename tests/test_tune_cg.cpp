@@ -48,11 +48,11 @@ TEST_CASE("lockstep tune stores the best configuration and spmv --algorithm auto
   CHECK(out.find("routine=spmv") != std::string::npos);
 }
 
-// Issue 18: a `tune` whose database write fails (a full disk) must say so, exit non-zero and
-// leave the previous database whole and no `*.json.tmp*` beside it (it used to leave the partial
-// temporary). The disk is "full" above 4 MiB (RLIMIT_FSIZE, so PoCL's own small files still
-// fit) and the database to rewrite holds 8 MiB of other entries. (A fresh database whose write
-// fails is test_tuning_db.cpp's "a failed write throws" case.)
+// A `tune` whose database write fails (a full disk) must say so, exit non-zero and leave the
+// previous database whole and no `*.json.tmp*` beside it (a partial temporary would be left
+// for every later run to trip over). The disk is "full" above 4 MiB (RLIMIT_FSIZE, so PoCL's own
+// small files still fit) and the database to rewrite holds 8 MiB of other entries. (A fresh
+// database whose write fails is test_tuning_db.cpp's "a failed write throws" case.)
 TEST_CASE("lockstep tune whose database write fails exits 1 and leaves no file behind") {
   test::TempDir cache;
   std::string db = (cache.path / "db.json").string();

@@ -58,9 +58,9 @@ TEST_CASE("tuning database: store, reload, replace, stale and corrupt files") {
   CHECK(TuningDb(dev).find("spmv", "m3").has_value());
 }
 
-// Issue 18/19: a failed write (a full disk) throws, names the file and leaves neither a 0-byte or
-// partial database nor a temporary; the previous database stays whole. Before the shared atomic
-// writer, the buffered stream was checked before it was flushed: no error, and a 0-byte file.
+// A failed write (a full disk) throws, names the file and leaves neither a 0-byte or partial
+// database nor a temporary; the previous database stays whole. A buffered stream checked before
+// its flush would report no error and leave a 0-byte file.
 TEST_CASE("tuning database: a failed write throws and leaves no empty, partial or temporary file") {
   test::TempDir dir;
   std::string path = (dir.path / "db.json").string();
@@ -102,8 +102,8 @@ TEST_CASE("tuning database: a 0-byte file is reported and ignored, then replaced
   CHECK(TuningDb(dev).find("spmv", "m1").has_value());
 }
 
-// Issue 19: with the cache root unusable (or the disk caches off) there is no database, and
-// nothing is written to the working directory (it used to fall back to ./.lockstep-tuning).
+// With the cache root unusable (or the disk caches off) there is no database, and nothing is
+// written to the working directory (no ./.lockstep-tuning fallback: a run must not litter it).
 TEST_CASE("tuning database: an unusable cache root writes nothing to the working directory") {
   test::TempDir dir;
   std::string file = (dir.path / "file").string();
@@ -129,7 +129,7 @@ TEST_CASE("tuning database: an unusable cache root writes nothing to the working
   CHECK(test::count_files(dir.path, "") == 1);  // only "file"
 }
 
-// Issue 18: the copy-bandwidth ceiling is measured, not read back: a figure in the database
+// The copy-bandwidth ceiling is measured, not read back: a figure in the database
 // (here an absurd one) is not served, and a measurement is not stored.
 TEST_CASE("tuning: the copy-bandwidth ceiling is measured each time and never stored") {
   test::TempDir dir;
@@ -148,10 +148,10 @@ TEST_CASE("tuning: the copy-bandwidth ceiling is measured each time and never st
   CHECK(again != planted);
 }
 
-// Issue 35: the database's path is hostile input. A symbolic link stays a link (its target is
-// what the store replaces); a dangling one, a device node, a directory or a file over 64 MiB is
-// refused (input_error naming it) and left as it was; before, the rename replaced the link or
-// the device node with a regular file, and an oversized file was read whole.
+// The database's path is hostile input. A symbolic link stays a link (its target is what the
+// store replaces); a dangling one, a device node, a directory or a file over 64 MiB is refused
+// (input_error naming it) and left as it was: a plain rename would replace the link or the
+// device node with a regular file, and an oversized file would be read whole.
 TEST_CASE("tuning database: links are followed, devices and oversized files refused") {
   test::TempDir dir;
   DeviceInfo dev = describe(test::context().device());
@@ -194,9 +194,9 @@ TEST_CASE("tuning database: links are followed, devices and oversized files refu
   CHECK(S_ISCHR(st.st_mode));
 }
 
-// Issue 35: stores from many writers at once (threads here; processes in test_cli_tuning_db.cpp)
-// keep every entry: each store re-reads the file under the folder's lock and merges. Before, each
-// writer's copy (read when it was made) replaced the file, and concurrent entries were lost.
+// Stores from many writers at once (threads here; processes in test_cli_tuning_db.cpp) keep
+// every entry: each store re-reads the file under the folder's lock and merges, since a writer's
+// copy (read when it was made) replacing the file would lose the concurrent entries.
 TEST_CASE("tuning database: concurrent stores of different entries keep all of them") {
   test::TempDir dir;
   const std::string path = (dir.path / "db.json").string();
@@ -228,7 +228,7 @@ TEST_CASE("tuning database: concurrent stores of different entries keep all of t
   CHECK(test::count_files(dir.path, ".tmp") == 0);
 }
 
-// Issue 35: with nowhere to store, store() says so in its result (the CLI prints stored=0).
+// With nowhere to store, store() says so in its result (the CLI prints stored=0).
 TEST_CASE("tuning database: store() returns false when there is no file to store in") {
   test::ScopedEnv off("LOCKSTEP_DISK_CACHE", "0"), db("LOCKSTEP_TUNING_DB", nullptr);
   DeviceInfo dev = describe(test::context().device());

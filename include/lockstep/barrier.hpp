@@ -12,9 +12,23 @@
 
 namespace lockstep {
 
+/// The global barriers, declared once: (enum name, name, cl/contract.h BARRIER_*) in Barrier
+/// order; Barrier, to_string, parse_barrier, all_barriers (the CLI's --barrier words, the kernel
+/// registry's builds) and the check against cl/contract.h come from it. A new barrier is a line
+/// here, its BARRIER_* in cl/contract.h and its code in cl/barrier.cl (and in
+/// src/barrier/barrier.cpp when it needs a group limit or -D parameters of its own).
+#define LOCKSTEP_BARRIERS(X)                            \
+  X(relaunch, "relaunch", BARRIER_RELAUNCH)             \
+  X(lock, "lock", BARRIER_LOCK)                         \
+  X(grouped_lock, "grouped-lock", BARRIER_GROUPED_LOCK) \
+  X(lock_free, "lock-free", BARRIER_LOCK_FREE)          \
+  X(tree, "tree", BARRIER_TREE)
+
 /// A global barrier (the CLI's --barrier): relaunch (one launch per step) or one of the in-kernel
-/// algorithms (cl/contract.h BARRIER_*).
-enum class Barrier { relaunch = 0, lock = 1, grouped_lock = 2, lock_free = 3, tree = 4 };
+/// algorithms.
+#define LOCKSTEP_BARRIER_ENUM(name, text, code) name,
+enum class Barrier { LOCKSTEP_BARRIERS(LOCKSTEP_BARRIER_ENUM) };
+#undef LOCKSTEP_BARRIER_ENUM
 using BarrierStrategy [[deprecated("BarrierStrategy is Barrier now")]] = Barrier;
 
 /// Ordering variant of the NVIDIA path (cl/barrier_order.cl BARRIER_NV_ORDER): full

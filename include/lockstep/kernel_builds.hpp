@@ -59,6 +59,9 @@ std::vector<KernelBuild> kernel_builds(const DeviceInfo& target);
 std::vector<KernelBuild> select_builds(const DeviceInfo& device,
                                        const std::vector<std::string>& families,
                                        const std::vector<std::string>& types);
+/// The types select_builds takes: the sort key types (lockstep/sort_keys.hpp), f32 and f64
+/// also naming the value types.
+std::vector<std::string> build_types();
 /// Builds each into the program cache (memory and disk: later processes load them instead of
 /// compiling), calling progress(done, total, build, seconds) after each; returns the seconds.
 double precompile(

@@ -74,18 +74,23 @@ std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues)
 /// input_error naming `--devices SPEC` when an item is empty or matches nothing.
 std::vector<cl::Device> select_devices(const std::string& spec);
 
+// The deprecated fields below: GCC warns wherever a copy or destructor of these structs is
+// synthesized unless the warning is off where they are declared.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 struct SearchOptions {
-  int top = 10;                          // hits per query (>= 1)
-  int64_t max_device_mib = 0;            // database bytes on the device per batch (0: automatic)
-  std::string algorithm = "auto";        // auto | inter (one subject per work-item) | intra | cpu
+  int top = 10;                // hits per query (>= 1)
+  int64_t max_device_mib = 0;  // database bytes on the device per batch (0: automatic)
+  // auto | inter (one subject per work-item) | intra | cpu. inter may name the kernel's features
+  // (cl/search.cl) after '+': inter+prof2 (two profile rows per load), inter+skew (two columns
+  // as a wavefront), inter+prof2+skew; plain inter takes neither unless the defaults table picks
+  // skew (local_size and stripe 0, a GPU, a database of at least 10^8 residues)
+  std::string algorithm = "auto";
   std::function<void(double)> progress;  // called with the fraction done, when set
   int local_size = 0;                    // inter: subjects per work-group (0: automatic)
   int stripe = 0;  // inter: query rows held per work-item, even, <= 64 (0: automatic)
-  // inter: the kernel's variant (cl/search.cl), features joined by '+': prof2 (two profile rows
-  // per load), skew (two columns as a wavefront); "plain": neither; "" (the default): automatic,
-  // with local_size and stripe 0 skew and 32 rows on a GPU for a database of at least 10^8
-  // residues, else plain
-  std::string variant;
+  // The features as their own field (read when algorithm names none).
+  [[deprecated("name the features in algorithm: \"inter+skew\"")]] std::string variant;
   // More devices beside the search's `ctx`, each a context of its own (two contexts of one device
   // are two queues on it): the database is cut into contiguous shares of about equal residues
   // (database_shares), ctx searching the first and devices[k] share k + 1, each on its own host
@@ -108,16 +113,25 @@ struct SearchResult {
   double ms = 0;                             // device work, reading excluded
   double cells = 0;                          // sum over queries of query length x database residues
   size_t recomputed = 0;  // pairs whose 16-bit score saturated, recomputed in 32 bits
-  std::string algorithm;  // as resolved
+  std::string algorithm;  // as resolved, inter with its features ("inter+skew"; "inter": none)
   bool dpx = false;       // inter: the NVIDIA DPX instructions ran (else the portable path)
   double kernel_ms = 0;   // inter: the packed kernels' device time (events)
   size_t batches = 0;     // inter: database batches streamed through the device
   int local_size = 0, stripe = 0;  // inter: the kernel's shape as resolved
-  std::string variant;             // inter: its variant as resolved ("plain", "prof2", ...)
-  double ends_ms = 0;              // the ends of the reported hits (32-bit path), wall time
+  [[deprecated("the features are in algorithm")]] std::string variant;  // "plain", "prof2", ...
+  double ends_ms = 0;   // the ends of the reported hits (32-bit path), wall time
   double start_ms = 0;  // inter: from the start to the first launch (shape, profiles, order,
                         // layout, the first batch packed), wall time
 };
+#pragma GCC diagnostic pop
+
+/// The inter kernel's features: the words after "inter+" in SearchOptions::algorithm (several
+/// joined by '+'), each with what it does; search_features_text(): "inter+prof2, inter+skew".
+struct SearchFeature {
+  std::string name, what;
+};
+const std::vector<SearchFeature>& search_features();
+std::string search_features_text();
 
 /// The queries of one search are too long together for the device's profiles (2^31 words: about
 /// 67 M query residues): an input_error that callers tell apart by type to name the query file.

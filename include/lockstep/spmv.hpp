@@ -25,6 +25,8 @@ namespace lockstep {
 enum class SpmvAlgorithm { scalar, vector, adaptive, merge, automatic };
 using SpmvKernel [[deprecated("use SpmvAlgorithm")]] = SpmvAlgorithm;
 std::string to_string(SpmvAlgorithm a);
+/// Every algorithm but automatic, in enum order.
+const std::vector<SpmvAlgorithm>& all_spmv_algorithms();
 SpmvAlgorithm parse_spmv_algorithm(
     const std::string& name);  // "auto" -> automatic; else input_error
 [[deprecated("use parse_spmv_algorithm")]] inline SpmvAlgorithm parse_spmv_kernel(

@@ -14,8 +14,7 @@ SpmvConfig spmv_config(const std::string& algorithm, int local_size) {
   c.algorithm = parse_spmv_algorithm(algorithm);
   if (local_size != 0) {
     if (c.algorithm == SpmvAlgorithm::automatic)
-      throw input_error(
-          "spmv: local_size needs an explicit algorithm (scalar, vector, adaptive or merge)");
+      throw input_error("spmv: local_size needs an explicit algorithm (not auto)");
     if (local_size < 1 || (local_size & (local_size - 1)))
       throw input_error("spmv: local_size must be a power of two, not " +
                         std::to_string(local_size));

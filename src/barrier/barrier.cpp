@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -15,9 +16,10 @@
 namespace lockstep {
 
 // The public enums are the numbers the kernels test (BARRIER_STRATEGY, BARRIER_NV_ORDER).
-static_assert(int(Barrier::relaunch) == BARRIER_RELAUNCH && int(Barrier::lock) == BARRIER_LOCK &&
-              int(Barrier::grouped_lock) == BARRIER_GROUPED_LOCK &&
-              int(Barrier::lock_free) == BARRIER_LOCK_FREE && int(Barrier::tree) == BARRIER_TREE);
+#define LOCKSTEP_BARRIER_CONTRACT(name, text, code) \
+  static_assert(int(Barrier::name) == code, "Barrier::" #name " differs from cl/contract.h");
+LOCKSTEP_BARRIERS(LOCKSTEP_BARRIER_CONTRACT)
+#undef LOCKSTEP_BARRIER_CONTRACT
 static_assert(int(BarrierOrder::fence) == BARRIER_ORDER_FENCE &&
               int(BarrierOrder::acqrel) == BARRIER_ORDER_ACQREL &&
               int(BarrierOrder::acqrel_rspin) == BARRIER_ORDER_ACQREL_RSPIN);
@@ -47,19 +49,10 @@ int ceil_sqrt(int n) {
 }  // namespace
 
 std::string to_string(Barrier s) {
-  switch (s) {
-    case Barrier::relaunch:
-      return "relaunch";
-    case Barrier::lock:
-      return "lock";
-    case Barrier::grouped_lock:
-      return "grouped-lock";
-    case Barrier::lock_free:
-      return "lock-free";
-    case Barrier::tree:
-      return "tree";
-  }
-  return "?";
+#define LOCKSTEP_BARRIER_NAME(name, text, code) text,
+  static const char* const names[] = {LOCKSTEP_BARRIERS(LOCKSTEP_BARRIER_NAME)};
+#undef LOCKSTEP_BARRIER_NAME
+  return size_t(s) < std::size(names) ? names[size_t(s)] : "?";
 }
 
 std::string to_string(BarrierOrder o) {
@@ -119,8 +112,9 @@ std::string add_flag_defines(const DeviceInfo& di, Defines& d, BarrierOrder orde
 }
 
 const std::vector<Barrier>& all_barriers() {
-  static const std::vector<Barrier> all{Barrier::relaunch, Barrier::lock, Barrier::grouped_lock,
-                                        Barrier::lock_free, Barrier::tree};
+#define LOCKSTEP_BARRIER_VALUE(name, text, code) Barrier::name,
+  static const std::vector<Barrier> all{LOCKSTEP_BARRIERS(LOCKSTEP_BARRIER_VALUE)};
+#undef LOCKSTEP_BARRIER_VALUE
   return all;
 }
 

@@ -138,6 +138,20 @@ struct CgStagnation {
     if (best <= kGain * floor) floor = best, checks = 0;
     return ++checks > kChecks;
   }
+  /// At a residual at or below tol: stop when it is a true one (`verified`); else verify()
+  /// replaces it by the true residual, and one above tol that has stalled puts the best x back,
+  /// with its residual and the reason in `res`. true: stop; false: iterate again (the pass
+  /// uncounted).
+  template <typename Verify>
+  bool at_tolerance(CgSpace<T>& s, cl::Buffer& x, CgResult& res, double tol, bool verified,
+                    Verify&& verify) {
+    if (verified) return true;
+    verify();
+    if (res.residuals.back() <= tol || !stalled(s, x, res.residuals.back())) return false;
+    res.stagnation = why(tol);
+    res.residuals.back() = restore(s, x);
+    return true;
+  }
   /// x = the best check's x; returns its true residual.
   double restore(CgSpace<T>& s, cl::Buffer& x) const {
     copy<T>(s.queue(), s.n(), best_x, x);

@@ -105,13 +105,7 @@ CgResult cg_single(CgSpace<T>& s, const cl::Buffer& b, cl::Buffer& x, const CgOp
       break;
     }
     if (res.residuals.back() <= o.tol) {
-      if (verified) break;
-      verify();
-      if (res.residuals.back() > o.tol && stagnation.stalled(s, x, res.residuals.back())) {
-        res.stagnation = stagnation.why(o.tol);
-        res.residuals.back() = stagnation.restore(s, x);
-        break;
-      }
+      if (stagnation.at_tolerance(s, x, res, o.tol, verified, verify)) break;
       --k;
       continue;
     }

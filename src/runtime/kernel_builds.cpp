@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bfs/steps.hpp"
+#include "lockstep/sort_keys.hpp"
 
 namespace lockstep {
 
@@ -55,19 +56,29 @@ Defines parse_options(const std::string& options) {
 }
 }  // namespace
 
+std::vector<std::string> build_types() {
+  std::vector<std::string> out;
+  for (KeyType t : all_key_types()) out.emplace_back(to_string(t));
+  return out;
+}
+
 std::vector<KernelBuild> select_builds(const DeviceInfo& device,
                                        const std::vector<std::string>& families,
                                        const std::vector<std::string>& types) {
-  static const std::map<std::string, std::vector<std::string>> tokens = {
-      {"f32", {"VALUE_TYPE=float", "KEY_TYPE=2"}},
-      {"f64", {"VALUE_TYPE=double", "KEY_TYPE=5"}},
-      {"u32", {"KEY_TYPE=0"}},
-      {"i32", {"KEY_TYPE=1"}},
-      {"u64", {"KEY_TYPE=3"}},
-      {"i64", {"KEY_TYPE=4"}}};
+  // A type's -D tokens: its KEY_TYPE (KeyType's value is cl/contract.h's KEY_*), and for f32
+  // and f64 their VALUE_TYPE.
+  static const std::map<std::string, std::vector<std::string>> tokens = [] {
+    std::map<std::string, std::vector<std::string>> m;
+    for (KeyType t : all_key_types())
+      m[to_string(t)].push_back("KEY_TYPE=" + std::to_string(int(t)));
+    m["f32"].push_back("VALUE_TYPE=float");
+    m["f64"].push_back("VALUE_TYPE=double");
+    return m;
+  }();
+  std::string expected;
+  for (const std::string& t : build_types()) expected += (expected.empty() ? "" : ", ") + t;
   for (const std::string& t : types)
-    if (!tokens.count(t))
-      throw input_error("unknown type '" + t + "' (expected f32, f64, u32, i32, u64 or i64)");
+    if (!tokens.count(t)) throw input_error("unknown type '" + t + "' (expected " + expected + ")");
   std::vector<KernelBuild> out;
   for (KernelBuild& b : kernel_builds(device)) {
     bool family = families.empty();

@@ -40,14 +40,28 @@ SearchHit align_pair(const uint8_t* a, int64_t n, const uint8_t* b, int64_t m, c
 
 }  // namespace
 
+detail::AlgorithmWords detail::algorithm_words(const SearchOptions& o) {
+  const size_t plus = o.algorithm.find('+');
+  AlgorithmWords w{o.algorithm.substr(0, plus), ""};
+  if (plus != std::string::npos) return w.features = o.algorithm.substr(plus + 1), w;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  w.features = o.variant;  // one release: the features' old field
+#pragma GCC diagnostic pop
+  return w;
+}
+
 void check_search(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                   const SearchOptions& o) {
   if (o.top < 1) throw input_error("search: top must be >= 1, got " + std::to_string(o.top));
   if (db.size() == 0) throw input_error("search: the database has no sequences");
-  if (o.algorithm != "auto" && o.algorithm != "inter" && o.algorithm != "intra" &&
-      o.algorithm != "cpu")
+  const std::string base = detail::algorithm_words(o).base;
+  if (base != "auto" && base != "inter" && base != "intra" && base != "cpu")
     throw input_error("search: unknown algorithm '" + o.algorithm +
-                      "' (expected auto, inter, intra or cpu)");
+                      "' (expected auto, inter, intra or cpu; " + search_features_text() + ")");
+  if (base != "inter" && o.algorithm.find('+') != std::string::npos)
+    throw input_error("search: algorithm '" + o.algorithm +
+                      "': only inter takes kernel features (" + search_features_text() + ")");
   const size_t letters = s.alphabet.size();
   for (const SequenceSet* set : {&queries, &db}) {
     if (set->offsets.size() != set->size() + 1 ||

@@ -39,47 +39,75 @@ std::vector<int64_t> longest_first(const SequenceSet& db, const std::vector<int6
   return out;
 }
 
+// The inter kernel's features: the word (--algorithm inter+WORD), the shape's flag and the
+// kernel's -D (cl/search.cl). A new feature is a row here and a flag of SearchShape.
+struct Feature {
+  const char* name;
+  const char* what;
+  bool SearchShape::*flag;
+  const char* define;
+};
+constexpr Feature kFeatures[] = {
+    {"prof2", "two profile rows per load", &SearchShape::prof2, "SEARCH_PROF2"},
+    {"skew", "two columns as a wavefront", &SearchShape::skew, "SEARCH_SKEW"}};
+
 Defines inter_defines(const Shape& sh, int dpx_level, const DeviceInfo& di) {
   Defines d;
   d.set("LOCAL_SIZE", sh.local).set("STRIPE", sh.stripe);
-  if (sh.prof2) d.set("SEARCH_PROF2", 1);
-  if (sh.skew) d.set("SEARCH_SKEW", 1);
+  for (const Feature& f : kFeatures)
+    if (sh.*f.flag) d.set(f.define, 1);
   d.set("ENDS_LOCAL", ends_local(di)).set("ENDS_ROWS", ends_rows(di));
   if (sh.dpx) d.set("DPX_NV", dpx_level);
   return d;
 }
 
-/// The variant's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
+/// The kernel's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
 void parse_variant(const std::string& v, SearchShape& sh) {
-  size_t at = 0;
-  while (at < v.size()) {
-    size_t end = v.find_first_of("+,", at);
-    if (end == std::string::npos) end = v.size();
-    const std::string f = v.substr(at, end - at);
-    if (f == "prof2")
-      sh.prof2 = true;
-    else if (f == "skew")
-      sh.skew = true;
-    else if (f != "plain")
-      throw input_error("search: unknown kernel variant '" + f +
-                        "' (expected plain, prof2, skew, or prof2+skew)");
+  for (size_t at = 0; at < v.size();) {
+    const size_t end = std::min(v.find_first_of("+,", at), v.size());
+    const std::string word = v.substr(at, end - at);
+    const Feature* f = std::find_if(std::begin(kFeatures), std::end(kFeatures),
+                                    [&](const Feature& k) { return word == k.name; });
+    if (f != std::end(kFeatures))
+      sh.*f->flag = true;
+    else if (word != "plain")
+      throw input_error("search: unknown kernel feature '" + word + "' (expected " +
+                        search_features_text() + ")");
     at = end + 1;
   }
 }
 
 std::string variant_name(const Shape& sh) {
-  if (!sh.prof2 && !sh.skew) return "plain";
-  return std::string(sh.prof2 ? "prof2" : "") + (sh.prof2 && sh.skew ? "+" : "") +
-         (sh.skew ? "skew" : "");
+  std::string out;
+  for (const Feature& f : kFeatures)
+    if (sh.*f.flag) out += (out.empty() ? "" : "+") + std::string(f.name);
+  return out.empty() ? "plain" : out;
 }
 
 }  // namespace
+
+const std::vector<SearchFeature>& search_features() {
+  static const std::vector<SearchFeature> all = [] {
+    std::vector<SearchFeature> v;
+    for (const Feature& f : kFeatures) v.push_back({f.name, f.what});
+    return v;
+  }();
+  return all;
+}
+
+std::string search_features_text() {
+  std::string out;
+  for (const SearchFeature& f : search_features())
+    out += (out.empty() ? "inter+" : ", inter+") + f.name;
+  return out;
+}
 
 SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, double residues) {
   const defaults::Search rule = defaults::lookup<defaults::Search>(di);
   SearchShape sh;
   // skew: two dependency chains a step
-  const bool skew = rule.skew_residues > 0 && !o.local_size && !o.stripe && o.variant.empty() &&
+  const std::string features = algorithm_words(o).features;
+  const bool skew = rule.skew_residues > 0 && !o.local_size && !o.stripe && features.empty() &&
                     residues >= rule.skew_residues;
   sh.local = o.local_size ? o.local_size : rule.local_size;
   sh.stripe = o.stripe ? o.stripe : skew ? rule.skew_stripe : rule.stripe;
@@ -88,7 +116,7 @@ SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, d
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
-  parse_variant(o.variant, sh);
+  parse_variant(features, sh);
   sh.skew = sh.skew || skew;
   return sh;
 }
@@ -138,7 +166,7 @@ void exact_into(Context& ctx, const Defines& d, const SequenceSet& q, const Sequ
 SearchResult search(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                     const Scoring& s, const SearchOptions& o) {
   check_search(queries, db, s, o);
-  if (o.algorithm == "cpu") return search_cpu(queries, db, s, o);
+  if (detail::algorithm_words(o).base == "cpu") return search_cpu(queries, db, s, o);
   if (!o.devices.empty()) return search_devices(ctx, queries, db, s, o);
   return search_range(ctx, queries, db, s, o, 0, db.size());
 }
@@ -149,20 +177,27 @@ SearchResult search_share(Context& ctx, const SequenceSet& queries, const Sequen
   if (begin > end || end > db.size())
     throw input_error("search: the share [" + std::to_string(begin) + ", " + std::to_string(end) +
                       ") is outside the database's " + std::to_string(db.size()) + " subjects");
-  if (o.algorithm == "cpu") throw input_error("search: a share runs on a device, not cpu");
+  if (detail::algorithm_words(o).base == "cpu")
+    throw input_error("search: a share runs on a device, not cpu");
   return search_range(ctx, queries, db, s, o, begin, end);
 }
 
 SearchResult detail::search_range(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                                   const Scoring& s, const SearchOptions& o, size_t begin,
                                   size_t end) {
-  const std::string& alg = o.algorithm;
+  const std::string alg = detail::algorithm_words(o).base;
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
-  r.algorithm = alg == "intra" || !packed_fits(s) ? "intra" : "inter";
+  const bool inter = alg != "intra" && packed_fits(s);
   const Shape sh = resolve_shape(ctx, o, double(db.residue_count()));
-  r.dpx = r.algorithm == "inter" && sh.dpx;
-  r.local_size = sh.local, r.stripe = sh.stripe, r.variant = variant_name(sh);
+  const std::string features = variant_name(sh);
+  r.algorithm = !inter ? "intra" : features == "plain" ? "inter" : "inter+" + features;
+  r.dpx = inter && sh.dpx;
+  r.local_size = sh.local, r.stripe = sh.stripe;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  r.variant = features;  // one release: the features' old field
+#pragma GCC diagnostic pop
   const size_t nq = queries.size(), top = size_t(o.top);
   std::vector<TopK> keep(nq, TopK(top));
   std::map<std::pair<int32_t, int64_t>, ExactJob> known;  // pairs with exact ends
@@ -176,7 +211,7 @@ SearchResult detail::search_range(Context& ctx, const SequenceSet& queries, cons
   std::vector<int64_t> order;
   for (size_t i = begin; i < end; ++i) {
     const int64_t len = db.length(i);
-    const bool packed = r.algorithm == "inter" && len > 0 && len <= kLongSubject;
+    const bool packed = inter && len > 0 && len <= kLongSubject;
     if (packed) {
       order.push_back(int64_t(i));
       continue;

@@ -102,6 +102,13 @@ inline int ends_rows(const DeviceInfo& d) {
   return defaults::lookup<defaults::Search>(d).ends_rows;
 }
 
+/// SearchOptions::algorithm split at its first '+': the algorithm ("auto", "inter", ...) and
+/// inter's kernel features ("prof2+skew"; "" when it names none).
+struct AlgorithmWords {
+  std::string base, features;
+};
+AlgorithmWords algorithm_words(const SearchOptions& o);
+
 /// The inter kernel's shape: work-items a group, query rows a work-item and the variant's
 /// features (cl/search.cl), from the options, else the defaults table's "Search" entry: on a GPU
 /// with no shape given, a database of at least skew_residues residues takes skew_stripe rows and

@@ -3,6 +3,7 @@
 // configuration from row-length statistics.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 #include "lockstep/spmv.hpp"
@@ -10,27 +11,34 @@
 
 namespace lockstep {
 
+namespace {
+// The algorithms' names in SpmvAlgorithm order, automatic last: the one list that to_string,
+// the parser, all_spmv_algorithms (the CLI's words, the tuner's neighbours) read.
+constexpr const char* kNames[] = {"scalar", "vector", "adaptive", "merge", "auto"};
+static_assert(std::size(kNames) == size_t(SpmvAlgorithm::automatic) + 1,
+              "a name for every SpmvAlgorithm");
+}  // namespace
+
 std::string to_string(SpmvAlgorithm a) {
-  switch (a) {
-    case SpmvAlgorithm::scalar:
-      return "scalar";
-    case SpmvAlgorithm::vector:
-      return "vector";
-    case SpmvAlgorithm::adaptive:
-      return "adaptive";
-    case SpmvAlgorithm::merge:
-      return "merge";
-    default:
-      return "auto";
-  }
+  return size_t(a) < std::size(kNames) ? kNames[size_t(a)] : "auto";
+}
+
+const std::vector<SpmvAlgorithm>& all_spmv_algorithms() {
+  static const std::vector<SpmvAlgorithm> all = [] {
+    std::vector<SpmvAlgorithm> v;
+    for (int i = 0; i < int(SpmvAlgorithm::automatic); ++i) v.push_back(SpmvAlgorithm(i));
+    return v;
+  }();
+  return all;
 }
 
 SpmvAlgorithm parse_spmv_algorithm(const std::string& name) {
-  for (auto a : {SpmvAlgorithm::scalar, SpmvAlgorithm::vector, SpmvAlgorithm::adaptive,
-                 SpmvAlgorithm::merge, SpmvAlgorithm::automatic})
-    if (to_string(a) == name) return a;
-  throw input_error("unknown SpMV algorithm '" + name +
-                    "' (expected scalar, vector, adaptive, merge or auto)");
+  std::string expected;  // "scalar, vector, ... or auto"
+  for (size_t i = 0; i < std::size(kNames); ++i) {
+    if (name == kNames[i]) return SpmvAlgorithm(i);
+    expected += std::string(i == 0 ? "" : i + 1 == std::size(kNames) ? " or " : ", ") + kNames[i];
+  }
+  throw input_error("unknown SpMV algorithm '" + name + "' (expected " + expected + ")");
 }
 
 std::string SpmvConfig::str() const {

@@ -103,8 +103,7 @@ std::vector<SpmvConfig> neighbours(const SpmvConfig& c) {
               if (i > 0) n.items = p.values[i - 1].get<int>(), out.push_back(n);
               if (i + 1 < p.values.size()) n.items = p.values[i + 1].get<int>(), out.push_back(n);
             }
-  for (auto a : {SpmvAlgorithm::scalar, SpmvAlgorithm::vector, SpmvAlgorithm::adaptive,
-                 SpmvAlgorithm::merge})
+  for (SpmvAlgorithm a : all_spmv_algorithms())
     if (a != c.algorithm) {
       SpmvConfig n = c;
       n.algorithm = a;

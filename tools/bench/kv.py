@@ -10,8 +10,9 @@ local_size=256"). The plotters and fitters import it; shell scripts source tools
 
 Results written before the vocabulary rename spell some keys the old way; fields() reads both, so
 a plotter asks for the new key only (the old key stays in the dict too):
-  algorithm   <- kernel (spmv), variant (apsp), strategy (bfs: a BFS strategy's name, on a line
-                 without algorithm=)
+  algorithm   <- kernel (spmv), variant (apsp; search: inter+VARIANT beside algorithm=inter,
+                 plain: inter), strategy (bfs: a BFS strategy's name, on a line without
+                 algorithm=)
   barrier     <- strategy (sort, align, bench barrier: every other strategy=)
   local_size  <- wg_bits (spmv: local_size = 2^wg_bits)
 """
@@ -42,6 +43,8 @@ def renamed(kv):
     if "strategy" in kv:
         bfs = "algorithm" not in kv and kv["strategy"] in BFS_STRATEGIES
         kv.setdefault("algorithm" if bfs else "barrier", kv["strategy"])
+    if kv.get("algorithm") == "inter" and kv.get("variant", "plain") != "plain":
+        kv["algorithm"] = "inter+" + kv["variant"]  # search's kernel features
     for old in ("kernel", "variant"):
         if old in kv:
             kv.setdefault("algorithm", kv[old])

@@ -21,8 +21,9 @@
 # (or without .carry/cudasw4: tools/gpu/prepare_search.sh) CUDASW++ is skipped and says so.
 # Use: LOCKSTEP=build/lockstep OUT=/tmp/out [DB=.. QUERIES=..] [LARGE_RESIDUES=5e8]
 #      [LARGE_QUERIES=50] [PARASAIL_QUERIES=100] [THREADS=16] [STEP_TIMEOUT=150]
-#      [SWEEP="128:32 256:32:skew 128:64:prof2+skew"] (kernel shapes local_size:stripe[:variant],
-#      each on the large case and on the example DB; variant: plain, prof2, skew, prof2+skew)
+#      [SWEEP="128:32 256:32:skew 128:64:prof2+skew"] (kernel shapes local_size:stripe[:features],
+#      each on the large case and on the example DB, --algorithm inter+FEATURES; features:
+#      plain, prof2, skew, prof2+skew)
 #      [VARIANTS="NAME=BINARY ..."] (other builds, tools/bench/build_old.sh COMMIT NAME: each runs
 #      right after this one on every lockstep case, cold runs included, as case=CASE@NAME, its
 #      hits compared with this build's default run, same_hits=)
@@ -162,7 +163,7 @@ makedb_run large "$tmp/large.fa" "$tmp/large.lsdb"
 SAME_AS=large lockstep_run large-lsdb "$tmp/large-queries.fa" "$tmp/large.lsdb"
 SAME_AS=large-outfmt6 lockstep_run large-lsdb-outfmt6 "$tmp/large-queries.fa" "$tmp/large.lsdb" \
   --outfmt 6
-# The kernel's shapes and variants (SWEEP="L:S[:V] ...": --local-size L --stripe S --variant V
+# The kernel's shapes (SWEEP="L:S[:F] ...": --local-size L --stripe S --algorithm inter+F
 # each; the default shape is the runs above) on the large case, then on the example DB:
 # kernel_tcups= from kernel_ms= (the packed kernels' device time), device_tcups= from ms= (the
 # search's, packing and ranking overlapped), tcups= from wall_s= (the process, reading included).
@@ -170,8 +171,8 @@ SAME_AS=large-outfmt6 lockstep_run large-lsdb-outfmt6 "$tmp/large-queries.fa" "$
 # variants' builds too, as the default shape's cold run does above.
 for c in large example; do
   for shape in ${SWEEP:-}; do
-    IFS=: read -r l s v <<< "$shape"
-    args=(--local-size "$l" --stripe "$s" --variant "${v:-plain}")
+    IFS=: read -r l s f <<< "$shape"
+    args=(--local-size "$l" --stripe "$s" --algorithm "inter+${f:-plain}")
     if [[ $c == large ]]; then
       lockstep_run "large-$shape-cold" "$tmp/large-queries.fa" "$tmp/large.fa" "${args[@]}"
       for v in ${VARIANTS:-}; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 37 on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
+# Distributed BFS on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
 # .carry/mpi carried (tools/gpu/prepare_mpi.sh, run here first: it builds this tree's lockstep
 # and MPI tests): the MPI test binary's BFS cases on the GPUs, one rank per GPU (-np 2 and -np 4:
 # the load-balanced top-down on hubs, the bottom-up bitmap and the top-down pairs through shared

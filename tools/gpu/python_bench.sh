@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 39's goals on the H100, in one command under 3 minutes, key=value lines on stdout:
+# Python's overhead over the C++ path on the GPU, in one command under 3 minutes, key=value lines:
 #  - lockstep.sort on a device array of 2^26 u32 keys (Python wall time per call, synchronised)
 #    beside `lockstep sort --n 2^26` (the C++ call's device time)        -> bench=sort_*
 #  - 100 chained `x = M @ x` on device arrays (Python, wall) beside 100 C++ spmv calls on the same

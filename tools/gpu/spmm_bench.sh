@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 39's SpMM goal on the H100 (lockstep >= cuSPARSE SpMM for k = 4, 8, 16, 32, float,
-# row-major, on rmat21 and laplace2d 4096), in one call under 10 minutes (LAPLACE_TUNE off), key=value lines:
+# SpMM against cuSPARSE on the GPU, untuned and tuned (the goal: lockstep >= cuSPARSE SpMM for
+# k = 4, 8, 16, 32, float, row-major, on rmat21 and laplace2d 4096), in one call under 10
+# minutes (LAPLACE_TUNE off), key=value lines:
 #  - bench=spmm_rule    lockstep spmm untuned (the rule: merge on rmat21's irregular rows, team on
 #                       the Laplacian), k = 4,8,16,32 in one process (one read of the matrix)
 #  - bench=spmm_tuned   lockstep spmm --tune on rmat21 (every valid merge shape; TUNE_ALGORITHM=auto:

@@ -13,7 +13,6 @@ namespace {
 
 const std::vector<std::string> kFamilies = {"spmv", "spmm",  "cg",   "blas1",   "sort",
                                             "bfs",  "align", "apsp", "barrier", "copy"};
-const std::vector<std::string> kTypes = {"f32", "f64", "u32", "i32", "u64", "i64"};
 
 /// The comma list of --OPTION (not given: empty, every one); each item a prefix of one of
 /// `known` (`exact`: one of them), else a usage error naming the option and the item.
@@ -47,16 +46,17 @@ int run_precompile(const Args& args) {
   for (const KernelFamily& f : kernel_families())
     names += (names.empty() ? "" : ", ") + std::string(f.name);
   const std::string family_help = "families, by prefix: " + names + " (default: all)";
+  const std::vector<std::string> types_known = build_types();
+  const std::string type_help = "value / key types: " + join(types_known, ",") + " (default: all)";
   po::options_description opts("options");
   opts.add_options()("family", po::value<std::string>()->default_value(""), family_help.c_str())(
-      "type", po::value<std::string>()->default_value(""),
-      "value / key types: f32,f64,u32,i32,u64,i64 (default: all)")(
+      "type", po::value<std::string>()->default_value(""), type_help.c_str())(
       "list", "print the selected builds (family, file, options) instead of building them");
   po::variables_map vm;
   if (!parse("lockstep precompile [--family F,...] [--type T,...] [--list]", args, opts, {}, vm))
     return 0;
   const std::vector<std::string> families = list_of(vm, "family", kFamilies, false);
-  const std::vector<std::string> types = list_of(vm, "type", kTypes, true);
+  const std::vector<std::string> types = list_of(vm, "type", types_known, true);
   Context ctx(device_spec(vm));
   const std::vector<KernelBuild> builds = select_builds(ctx.info(), families, types);
   if (vm.count("list")) {

@@ -64,16 +64,19 @@ void declare(po::options_description& opts) {
       "16 (14/2), a file 12; DNA 7 (blastn 5/2))")(
       "gap-extend", number<int>(0, 100000),
       "(default: BLOSUM62 1, 45 2, 50 2, 80 1, PAM30 1, 70 1, 250 2, a file 1; DNA 2)");
-  add_algorithm_option(opts, kAlgorithms, "auto",
-                       "(inter: one subject per work-item; intra: long subjects; cpu: the host)");
+  std::string features;  // the library's list, with what each does
+  for (const SearchFeature& f : search_features())
+    features += "inter+" + f.name + " (" + f.what + "), ";
+  add_algorithm_option(
+      opts, kAlgorithms, "auto",
+      "(inter: one subject per work-item, with the kernel's features after '+': " + features +
+          "several joined by '+'; plain inter takes skew and 32 rows on a GPU "
+          "for a database of at least 10^8 residues when no shape is given; "
+          "intra: long subjects; cpu: the host)");
   add_local_size_option(opts, number<int>(0, 1024)->default_value(0),
                         "inter: subjects per work-group (0 = automatic)");
   opts.add_options()("stripe", number<int>(0, 64)->default_value(0),
                      "inter: query rows per work-item, even (0 = automatic)")(
-      "variant", po::value<std::string>()->default_value(""),
-      "inter: the kernel's variant: plain, prof2 (two profile rows per load), skew (two columns "
-      "as a wavefront), prof2+skew (default: automatic: with no shape given, skew and 32 rows "
-      "on a GPU for a database of at least 10^8 residues, else plain)")(
       "max-device-mib", number<long long>(0, 1ll << 40)->default_value(0),
       "database MiB on the device per batch (0 = automatic)")(
       "out", po::value<std::string>(), "write the hits to FILE (default: standard output)")(
@@ -205,7 +208,6 @@ int report_search(const po::variables_map& vm, const SearchSetup& st, const Sear
       .add("batches", r.batches)
       .add("local_size", r.local_size)
       .add("stripe", r.stripe)
-      .add("variant", r.variant.empty() ? std::string("plain") : r.variant)
       .add("kernel_ms", r.kernel_ms)
       .add("start_ms", r.start_ms)
       .add("ends_ms", r.ends_ms)
@@ -236,14 +238,20 @@ int run_search(const Args& args) {
       "blosum62|blosum45|blosum50|blosum80|pam30|pam70|pam250|FILE | --dna [--match M --mismatch "
       "X] [--strand both|plus|minus]] [--gap-open O --gap-extend E] [--algorithm " +
       join(kAlgorithms) +
-      "] [--local-size L --stripe S --variant V] [--max-device-mib N] [--devices all|LIST | "
-      "--distributed] [--out FILE] [--outfmt '6|7 [KEYWORDS]'] [--json FILE|-]";
+      "] [--local-size L --stripe S] [--max-device-mib N] [--devices all|LIST | --distributed] "
+      "[--out FILE] [--outfmt '6|7 [KEYWORDS]'] [--json FILE|-]";
   po::options_description opts("options");
   declare(opts);
   po::positional_options_description pos;
   pos.add("queries", 1).add("db", 1);
   po::variables_map vm;
-  if (!parse(usage, args, opts, pos, vm)) return 0;
+  Deprecated old;  // --variant V: --algorithm inter+V ("prof2,skew" was also written)
+  old.alias("variant", "algorithm", nullptr, [](const boost::any& v) -> boost::any {
+    std::string f = boost::any_cast<std::string>(v);
+    std::replace(f.begin(), f.end(), ',', '+');
+    return f.empty() ? std::string("auto") : "inter+" + f;
+  });
+  if (!parse(usage, args, opts, pos, vm, old)) return 0;
   if (!vm.count("queries") || !vm.count("db"))
     throw usage_error("a query file and a database file expected\nusage: " + usage);
   st.qpath = vm["queries"].as<std::string>(), st.dpath = vm["db"].as<std::string>();
@@ -269,22 +277,27 @@ int run_search(const Args& args) {
   o.max_device_mib = vm["max-device-mib"].as<long long>();
   o.local_size = vm["local-size"].as<int>();
   o.stripe = vm["stripe"].as<int>();
-  o.variant = vm["variant"].as<std::string>();
   if (o.stripe % 2)
     throw usage_error("--stripe: rows a work-item must be even (2 to 64; 0: automatic), not " +
                       std::to_string(o.stripe));
-  for (size_t at = 0; at < o.variant.size();) {  // the words detail::search_shape takes
-    const size_t end = std::min(o.variant.find_first_of("+,", at), o.variant.size());
-    const std::string word = o.variant.substr(at, end - at);
-    if (word != "plain" && word != "prof2" && word != "skew")
-      throw usage_error("--variant: unknown kernel variant '" + word +
-                        "' (expected plain, prof2, skew, or prof2+skew)");
-    at = end + 1;
-  }
   o.algorithm = vm["algorithm"].as<std::string>();
-  if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm) == kAlgorithms.end())
+  const size_t plus = o.algorithm.find('+');
+  if (std::find(kAlgorithms.begin(), kAlgorithms.end(), o.algorithm.substr(0, plus)) ==
+      kAlgorithms.end())
     throw usage_error("--algorithm: unknown search algorithm '" + o.algorithm + "' (expected " +
-                      join(kAlgorithms, ", ") + ")");
+                      join(kAlgorithms, ", ") + "; " + search_features_text() + ")");
+  for (size_t at = plus; at != std::string::npos;) {  // the features detail::search_shape takes
+    if (o.algorithm.compare(0, plus, "inter"))
+      throw usage_error("--algorithm: only inter takes kernel features, not '" + o.algorithm + "'");
+    const size_t end = o.algorithm.find('+', at + 1);
+    const std::string word = o.algorithm.substr(at + 1, end - at - 1);
+    const std::vector<SearchFeature>& known = search_features();
+    if (word != "plain" && std::none_of(known.begin(), known.end(),
+                                        [&](const SearchFeature& f) { return f.name == word; }))
+      throw usage_error("--algorithm: unknown kernel feature '" + word + "' (expected " +
+                        search_features_text() + ")");
+    at = end;
+  }
   const bool several = vm.count("devices"), distributed = vm.count("distributed");
   if (several && vm.count("device"))
     throw usage_error("--device and --devices exclude each other: give one");

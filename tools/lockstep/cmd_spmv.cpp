@@ -59,9 +59,12 @@ int run(const po::variables_map& vm) {
   return verify && !m.verified ? 1 : 0;
 }
 
-const std::vector<std::string> kAlgorithms =
-    names_of({SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
-              SpmvAlgorithm::adaptive, SpmvAlgorithm::merge});
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> out = names_of({SpmvAlgorithm::automatic});
+  for (const std::string& n : names_of(all_spmv_algorithms())) out.push_back(n);
+  return out;
+}
+const std::vector<std::string> kAlgorithms = algorithm_names();
 
 int run_spmv(const Args& args) {
   po::options_description opts("options");

@@ -3,9 +3,10 @@
 // names come from the library's enums through to_string (barrier names from
 // all_barriers()), so no command spells them by hand.
 //
-// Old spellings (spmv --kernel and --wg-bits, apsp --variant, bfs --strategy, sort/align/bench
-// barrier --strategy) are Deprecated aliases for this release: accepted, hidden from --help, and
-// each use prints one line on stderr ("lockstep: --kernel is deprecated, use --algorithm").
+// Old spellings (spmv --kernel and --wg-bits, apsp and search --variant, bfs --strategy,
+// sort/align/bench barrier --strategy) are Deprecated aliases for this release: accepted, hidden
+// from --help, and each use prints one line on stderr ("lockstep: --kernel is deprecated, use
+// --algorithm").
 //
 //   po::options_description opts("options");
 //   Deprecated old;
