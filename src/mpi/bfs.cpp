@@ -11,9 +11,10 @@
 // every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between ranks of one host,
 // MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's unvisited vertices
 // (frontier edges summed in 64 bits: BFS_EDGES_64). The state: bfs_impl.hpp; the constructor
-// and one level in each direction: bfs_level.cpp. After each level MPI_Allreduce gives the
-// global frontier size and edges, and whether any rank's frontier edges pass its pair buffers
-// (its own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
+// and one level in each direction: bfs_level.cpp. After each level one MPI_Allreduce gives the
+// global frontier size and edges, and whether any rank's frontier edges pass its pair buffer
+// (its own capacity) or segment: then every rank runs the level top-down with its discoveries
+// as bitmaps (bfs_hub.cpp; or bottom-up, bitmap_discoveries off), so all make the same MPI calls.
 #include <algorithm>
 
 #include "mpi/bfs_impl.hpp"
@@ -26,14 +27,16 @@ using bfs_detail::words_of;
 DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
                                const DistributedBfsOptions& o) {
   // The options that pick each level's direction must agree, or the ranks' MPI calls part.
-  double most[8] = {double(int(o.direction)),  o.alpha,  o.beta,  o.gamma,
-                    -double(int(o.direction)), -o.alpha, -o.beta, -o.gamma};
-  MPI_Allreduce(MPI_IN_PLACE, most, 8, MPI_DOUBLE, MPI_MAX, g.comm);
+  const double bits = o.bitmap_discoveries;
+  double most[10] = {double(int(o.direction)),  o.alpha,  o.beta,  o.gamma,  bits,
+                     -double(int(o.direction)), -o.alpha, -o.beta, -o.gamma, -bits};
+  MPI_Allreduce(MPI_IN_PLACE, most, 10, MPI_DOUBLE, MPI_MAX, g.comm);
   collective(g.comm, [&] {
-    for (int i = 0; i < 4; ++i)
-      if (most[i] != -most[i + 4])
+    for (int i = 0; i < 5; ++i)
+      if (most[i] != -most[i + 5])
         throw input_error(
-            "bfs: the ranks passed different options (direction, alpha, beta, gamma)");
+            "bfs: the ranks passed different options (direction, alpha, beta, gamma, "
+            "bitmap discoveries)");
     p_ = std::make_unique<Impl>(ctx, g, o);
   });
   if (p_->one) return;
@@ -101,16 +104,18 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
     const Direction forced = d.o.direction;
     if (forced != Direction::automatic)
       bottom = forced == Direction::bottom_up;
-    else
-      // Several ranks: also bottom-up when a top-down level's pairs would pass some rank's
-      // shared-memory segment (glob[3]), for then they would all go by MPI: RMAT 26 on 2 H200s,
-      // one source's level 1 took 33 ms that way, 11.5 ms bottom-up (5.5 ms on one GPU); and,
-      // with gamma > 0, while the frontier's edges pass n / gamma.
+    else  // with gamma > 0, several ranks: also bottom-up while the frontier's edges pass n / gamma
       bottom = (bottom ? double(glob[0]) >= double(g.n) / d.o.beta
                        : double(glob[1]) > double(mu) / d.o.alpha) ||
-               (d.p > 1 && glob[3] > 0) ||
                (d.p > 1 && d.o.gamma > 0 && double(glob[1]) > double(g.n) / d.o.gamma);
-    if (glob[2]) bottom = true;  // some rank's pairs would not fit: bottom-up is exact too
+    // A top-down level whose pairs would pass some rank's buffer (glob[2]) or, several ranks,
+    // its shared-memory segment (glob[3]: then they would all go by MPI; RMAT 26 on 2 H200s,
+    // one source's level 1 took 33 ms that way): its discoveries go as bitmaps (hub), or, with
+    // bitmap_discoveries off, the level runs bottom-up (11.5 ms there, 5.5 ms on one GPU).
+    const bool overflow = glob[2] > 0 || (d.p > 1 && glob[3] > 0);
+    const bool hub = !bottom && overflow && d.o.bitmap_discoveries;
+    if (overflow && !d.o.bitmap_discoveries && (forced == Direction::automatic || glob[2]))
+      bottom = true;
     const auto s0 = clock_type::now();
     DistributedBfsStep st{level, bottom ? Direction::bottom_up : Direction::top_down, glob[0],
                           glob[1]};
@@ -129,7 +134,9 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
         launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
         in_bitmap = false;
       }
-      next = d.top_down(local_count, local_edges, level, glob[3] == 0, st);
+      next = hub ? d.hub(local_count, local_edges, level, st)
+                 : d.top_down(local_count, local_edges, level, glob[3] == 0, st);
+      in_bitmap = hub;  // the hub level leaves the next frontier in `cur`
     }
     local_count = next.first, local_edges = next.second;
     reduce();

@@ -30,8 +30,8 @@ struct DistributedBfs::Impl {
   int me = 0, p = 1, local = 256, wave = 32;
   int64_t capacity = 0;
   cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote;
-  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
-  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen;
+  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed, news;
+  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen, news_k, mask;
   std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
   std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
   std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
@@ -49,10 +49,18 @@ struct DistributedBfs::Impl {
   // Whether this rank's top-down level of `count` vertices and `edges` out-edges is
   // load-balanced: forced, or the one-GPU rule (BfsRule: hubs, or a high mean degree).
   bool balanced(int64_t count, int64_t edges) const;
+  // Top-down expand of queue qa (count vertices, edges out-edges) into qb, remote pairs up to
+  // `room` into `remote`: whether it was load-balanced.
+  bool expand_queue(int64_t count, int64_t edges, int32_t level, int32_t room);
   // Top-down level from queue qa (count vertices, edges out-edges): the next frontier in qa.
   // by_segment: the pairs of same-host peers through shared memory (PairExchange).
   std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level, bool by_segment,
                                        DistributedBfsStep& st);
+  // Top-down level from queue qa whose pairs would not fit (src/mpi/bfs_hub.cpp): remote
+  // discoveries go to their owners as bitmaps, the owners pick the parents. The next frontier
+  // in `cur` (and `visited` exact), as after a bottom-up level.
+  std::pair<int64_t, int64_t> hub(int64_t count, int64_t edges, int32_t level,
+                                  DistributedBfsStep& st);
 };
 
 }  // namespace lockstep::mpi

@@ -27,11 +27,16 @@
 //              bitmap on its device (cl/bfs_bitmap.cl's bfs_bu_step, the one-GPU kernel);
 //   the switch Beamer's: bottom-up when the frontier's edges exceed the unvisited edges / alpha,
 //              back to top-down when the frontier falls below n / beta (all counts global);
-//              on several ranks also bottom-up when some rank's frontier edges pass its
-//              shared-memory pair segment (the top-down pairs would all go by MPI), and, with
-//              gamma > 0 (off by default), while the frontier's edges exceed n / gamma. (gamma
+//              with gamma > 0 (off by default), on several ranks also bottom-up while the
+//              frontier's edges exceed n / gamma. (gamma
 //              64, the earlier default, sent levels of small frontiers with hubs bottom-up: RMAT
 //              26 on 2 H200s, 4 of 8 sources 11-16 ms against 5.6-7.2 ms top-down.)
+//   hub levels a top-down level whose pairs could pass some rank's pair buffer or shared-memory
+//              segment (a frontier with hubs) sends no pairs: each rank's remote discoveries go
+//              to their owners as bitmaps (one MPI_Reduce_scatter of n bits with MPI_BOR), and
+//              each owner picks a parent for its discovered vertices among their in-neighbours
+//              in the frontier (a bottom-up step over those candidates only; src/mpi/bfs_hub.cpp).
+//              bitmap_discoveries = false runs such levels bottom-up instead (the earlier rule).
 // One rank with a graph of fewer than 2^31 vertices + entries runs lockstep::Bfs, the one-device
 // engine, on its rows (nothing to exchange; its steps reported as top-down or bottom-up levels).
 #pragma once
@@ -104,6 +109,9 @@ struct DistributedBfsOptions {
   /// 0: 2^22 (never more than remote_capacity).
   int64_t shared_capacity = 0;
   Expand expand = Expand::automatic;
+  /// A top-down level whose pairs could pass some rank's buffer or segment: the remote
+  /// discoveries as bitmaps to their owners (true), or the whole level bottom-up (false).
+  bool bitmap_discoveries = true;
 };
 
 struct DistributedBfsStep {
@@ -114,6 +122,7 @@ struct DistributedBfsStep {
   int64_t sent = 0;                 // top-down: the (vertex, parent) pairs this rank sent
   bool balanced = false;            // top-down: this rank's expand was load-balanced
   bool shared = false;              // top-down: its pairs went to same-host ranks by shared memory
+  bool bitmap = false;  // top-down: discoveries went as bitmaps (`sent`: this rank's discoveries)
 };
 
 struct DistributedBfsResult {
