@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 37 on a lent machine with several GPUs (nvidia-h100-x4), from the repository root with
+# The distributed BFS on a lent machine with several GPUs (nvidia-h200-x4 or -x8), from the repository root with
 # .carry/mpi carried (tools/gpu/prepare_mpi.sh, run here first: it builds this tree's lockstep
-# and MPI tests): the MPI test binary's BFS cases on the GPUs, one rank per GPU (-np 2 and -np 4:
+# and MPI tests): the MPI test binary's BFS cases on the GPUs, one rank per GPU (-np 2, 4, 8:
 # the load-balanced top-down on hubs, the bottom-up bitmap and the top-down pairs through shared
 # memory and through MPI, a rank without vertices) into $OUT/mpi-bfs-tests-npP.txt, then
 # tools/bench/mpi_bfs.sh (PARTS unless set: one strong weak; PARTS=big for RMAT 29 in its own
@@ -12,7 +12,7 @@
 # Use: OUT=/tmp/out [SOURCES=8] [PARTS=...] [LOCKSTEP_MPI_HALO=mpi] bash tools/gpu/mpi_bfs.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/mpi_setup.sh"  # root, carry, OUT, env, $gpus
-for np in 2 4; do
+for np in 2 4 8; do
   [[ $np -le ${gpus:-0} ]] || continue
   timeout 120 "$MPIRUN" -np "$np" --bind-to none "$carry/lockstep_mpi_tests" -tc='*bfs*' \
     > "$OUT/mpi-bfs-tests-np$np.txt" 2>&1
