@@ -37,6 +37,10 @@ struct DistributedBfs::Impl {
   std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
   BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
   std::unique_ptr<OneRankBfs> one;            // one rank, a graph the one-device engine takes
+  int64_t tiny_pairs = 0;                     // a tiny level's slot: pairs (0: no tiny levels)
+  std::vector<int64_t> tiny_send, tiny_recv;  // the slots (counts, then pairs)
+  std::vector<int32_t> tiny_mine;             // the pairs this rank owns, uploaded to tiny_buf
+  cl::Buffer tiny_buf;
   std::array<int32_t, 4> ctr_host{};
   int64_t edges_host = 0;
 
@@ -61,6 +65,15 @@ struct DistributedBfs::Impl {
   // in `cur` (and `visited` exact), as after a bottom-up level.
   std::pair<int64_t, int64_t> hub(int64_t count, int64_t edges, int32_t level,
                                   DistributedBfsStep& st);
+  // A level of a small frontier in one MPI_Allgather (src/mpi/bfs_tiny.cpp).
+  struct TinyLevel {
+    int64_t frontier = 0, edges = 0;    // global: this level's frontier and its edges
+    int64_t bound = 0;                  // global: the next frontier holds at most this many
+    bool deferred = false;              // some rank did not expand (more than tiny_pairs edges)
+    int64_t glob[4] = {0, 0, 0, 0};     // [2], [3]: deferred ranks past their buffer, segment
+    int64_t count = 0, next_edges = 0;  // this rank: the next frontier's vertices found, edges
+  };
+  TinyLevel tiny(int64_t count, int64_t edges, int32_t level, DistributedBfsStep& st);
 };
 
 }  // namespace lockstep::mpi

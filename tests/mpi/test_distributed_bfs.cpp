@@ -172,6 +172,7 @@ TEST_CASE("mpi bfs: R-MAT 13, automatic goes bottom-up where the pair segments w
   mpi::DistributedBfsOptions o;
   o.shared_capacity = 64;
   o.bitmap_discoveries = false;  // as bitmaps, top-down: test_distributed_bfs_hub.cpp
+  o.tiny_edges = 0;              // no level in one MPI_Allgather: every top-down one by segment
   mpi::DistributedBfs bfs(rank_context(), g, o);
   int top_down = 0, bottom_up = 0;
   for (int32_t s : {0, 77, whole.n - 1}) {

@@ -37,6 +37,10 @@
 //              each owner picks a parent for its discovered vertices among their in-neighbours
 //              in the frontier (a bottom-up step over those candidates only; src/mpi/bfs_hub.cpp).
 //              bitmap_discoveries = false runs such levels bottom-up instead (the earlier rule).
+//   tiny       a top-down level of a small frontier (tiny_edges) is one MPI_Allgather: every
+//              rank's counts and its pairs to every rank, each owner claiming its own; the
+//              counts are the direction rule's and the termination's, so no MPI_Allreduce
+//              (src/mpi/bfs_tiny.cpp). Other levels end in one MPI_Allreduce of four counts.
 // One rank with a graph of fewer than 2^31 vertices + entries runs lockstep::Bfs, the one-device
 // engine, on its rows (nothing to exchange; its steps reported as top-down or bottom-up levels).
 #pragma once
@@ -112,6 +116,11 @@ struct DistributedBfsOptions {
   /// A top-down level whose pairs could pass some rank's buffer or segment: the remote
   /// discoveries as bitmaps to their owners (true), or the whole level bottom-up (false).
   bool bitmap_discoveries = true;
+  /// Several ranks: a top-down level whose global frontier has at most this many edges, and
+  /// the levels after it while their frontier could hold at most this many vertices, run in
+  /// one MPI_Allgather of each rank's counts and pairs (no pair exchange, no MPI_Allreduce); a
+  /// rank whose frontier has more edges defers it to an ordinary level. 0: off.
+  int64_t tiny_edges = 1024;
 };
 
 struct DistributedBfsStep {
@@ -122,7 +131,8 @@ struct DistributedBfsStep {
   int64_t sent = 0;                 // top-down: the (vertex, parent) pairs this rank sent
   bool balanced = false;            // top-down: this rank's expand was load-balanced
   bool shared = false;              // top-down: its pairs went to same-host ranks by shared memory
-  bool bitmap = false;  // top-down: discoveries went as bitmaps (`sent`: this rank's discoveries)
+  bool bitmap = false;    // top-down: discoveries went as bitmaps (`sent`: this rank's discoveries)
+  bool gathered = false;  // a tiny level: counts and pairs in one MPI_Allgather (tiny_edges)
 };
 
 struct DistributedBfsResult {
