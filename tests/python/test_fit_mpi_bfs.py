@@ -54,7 +54,7 @@ def test_fit_recovers_the_coefficients(tmp_path, capsys):
     fit = load()
     txt = tmp_path / "mpi_bfs.txt"
     write(txt)
-    fit.main(str(txt))
+    fit.main([str(txt)])
     out = capsys.readouterr().out.splitlines()
     def model(prefix):
         return dict(w.split("=") for w in next(x for x in out if x.startswith(prefix)).split()[2:])

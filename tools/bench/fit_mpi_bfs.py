@@ -14,7 +14,7 @@ replay the level profile of the largest measured run (weak: 2^26 vertices a GPU;
 with E, n and the pairs scaled to the target, and again with c / 10 for GPU-direct transfers (the
 bitmap and pairs over NVLink between devices instead of PCIe down, host memory, PCIe up; OpenCL
 has no peer copies on NVIDIA). Prints `model ...` and `predict ...` lines.
-Use: fit_mpi_bfs.py mpi_bfs.txt"""
+Use: fit_mpi_bfs.py mpi_bfs.txt [more mpi_bfs.txt: the runs of several calls together]"""
 import math
 import os
 import re
@@ -110,8 +110,10 @@ def predict(coef, base, p, scale, c_scale=1.0):
     return ms, traversed / (ms * 1e6)
 
 
-def main(path):
-    runs = parse(path)
+def main(paths):
+    runs = {}
+    for i, path in enumerate(paths):  # several calls' files (tags may repeat across them)
+        runs.update({(f"{i}:{t}" if i else t): r for t, r in parse(path).items()})
     multi = [(lv, r) for r in runs.values() if r["np"] > 1 for lv in r["levels"]]
     one = [lv for r in runs.values() if r["np"] == 1 for lv in r["levels"]]
     if one:
@@ -148,4 +150,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])

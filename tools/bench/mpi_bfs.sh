@@ -7,11 +7,15 @@
 #   big     RMAT $BIG_SCALE on $BIG_NP GPUs (default 30 on 8 where 8 GPUs are, else 29 on 4: does
 #           not fit one GPU, ~17 GB of rows a rank; not in the default PARTS; the fallback where
 #           only 2 GPUs are lent: BIG_SCALE=28 BIG_NP=2)
-# Counts beyond the host's GPUs are left out. One command a kind (each under 10 minutes):
-#   nvidia-h200-x4: OUT=... tools/bench/mpi_bfs.sh               (one strong weak, ~6-7 min)
-#                   OUT=... PARTS=big tools/bench/mpi_bfs.sh     (RMAT 29 on 4)
-#   nvidia-h200-x8: OUT=... PARTS="strong weak" tools/bench/mpi_bfs.sh   (1/2/4/8 GPUs)
-#                   OUT=... PARTS=big tools/bench/mpi_bfs.sh     (RMAT 30 on 8)
+# Counts beyond the host's GPUs are left out. The calls a kind (each under 10 minutes; the 4-GPU
+# default took 6-7 minutes on H100s):
+#   nvidia-h200-x4: OUT=/tmp/a tools/bench/mpi_bfs.sh              (one strong weak)
+#                   OUT=/tmp/b PARTS=big tools/bench/mpi_bfs.sh    (RMAT 29 on 4)
+#   nvidia-h200-x8: OUT=/tmp/a PARTS=strong tools/bench/mpi_bfs.sh (RMAT 26 on 1/2/4/8)
+#                   OUT=/tmp/b PARTS=weak tools/bench/mpi_bfs.sh   (26 on 1 ... 29 on 8)
+#                   OUT=/tmp/c PARTS=big tools/bench/mpi_bfs.sh    (RMAT 30 on 8)
+#   then tools/bench/fit_mpi_bfs.py /tmp/{a,b,c}/mpi_bfs.txt fits all of them together.
+# BFS_ARGS="--bitmap-discoveries 0 --tiny-edges 0" runs the earlier level rules.
 # Last, tools/bench/fit_mpi_bfs.py fits the scaling model (per-level fixed cost, per-edge cost,
 # host-staged bytes) to the runs' level timelines and predicts 8 and 64 GPUs, with and without
 # GPU-direct transfers (`model` and `predict` lines; docs/mpi.md).
