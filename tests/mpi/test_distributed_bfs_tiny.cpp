@@ -3,7 +3,8 @@
 // top-down) and on hubs reached from a path (a tiny level whose next frontier holds hubs: the
 // ranks with more edges than their slot defer to an ordinary level, bottom-up, top-down or with
 // bitmap discoveries): the levels equal the one-process BFS (bfs_cpu), the trees pass the
-// Graph500 validation, tiny levels ran on several ranks and none with tiny_edges 0.
+// Graph500 validation, every level's global counts (frontier, edges) are bfs_cpu's, tiny levels
+// ran on several ranks and none with tiny_edges 0.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -36,8 +37,18 @@ Tiny tiny_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
     CHECK(r.traversed_edges == want.traversed_edges);
     CHECK(r.max_level == want.max_level);
     CHECK(mpi::validate_bfs(g, s, r) == "");
+    // every level's global counts (the rule's and the termination's, from the one collective):
+    // the vertices at that level and their edges
+    REQUIRE(r.steps.size() == size_t(want.max_level) + 1);
+    std::vector<int64_t> front(r.steps.size(), 0), edges(r.steps.size(), 0);
+    for (int32_t v = 0; v < whole.n; ++v)
+      if (want.levels[size_t(v)] >= 0)
+        ++front[size_t(want.levels[size_t(v)])],
+            edges[size_t(want.levels[size_t(v)])] += whole.degree(v);
     for (const mpi::DistributedBfsStep& st : r.steps) {
-      CHECK(st.frontier > 0);
+      INFO("level ", st.level);
+      CHECK(st.frontier == front[size_t(st.level)]);
+      CHECK(st.edges == edges[size_t(st.level)]);
       if (!st.gathered) continue;
       ++k.gathered;
       // more frontier edges than a slot: some rank deferred to an ordinary level
