@@ -23,6 +23,7 @@
 //                     seen & ~news (news held seen before the expand): this level's discoveries
 //   bfs_dist_mask     skip |= ~candidates: the owner's bottom-up scan then visits only the
 //                     vertices some rank discovered (it picks a parent among their in-neighbours)
+//   bfs_dist_bits     bits |= a list of global vertices (a short frontier gathered as a list)
 // The next frontier's size is ctr[0]; its edges, a 64-bit sum, `edges[0]`.
 #ifndef WAVE_WIDTH
 #error "WAVE_WIDTH undefined"
@@ -179,4 +180,9 @@ __kernel void bfs_dist_news(__global const uint* seen, __global uint* news, int 
 __kernel void bfs_dist_mask(__global uint* skip, __global const uint* candidates, int words) {
   const int i = get_global_id(0);
   if (i < words) skip[i] |= ~candidates[i];
+}
+
+__kernel void bfs_dist_bits(__global const int* list, int count, __global volatile uint* bits) {
+  const int i = get_global_id(0);
+  if (i < count) atomic_or(bits + (list[i] >> 5), 1u << (list[i] & 31));
 }

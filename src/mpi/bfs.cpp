@@ -180,7 +180,7 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
         launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
         in_bitmap = false;
       }
-      next = hub ? d.hub(local_count, local_edges, level, st)
+      next = hub ? d.hub(local_count, local_edges, level, glob[0], st)
                  : d.top_down(local_count, local_edges, level, glob[3] == 0, st);
       in_bitmap = hub;  // the hub level leaves the next frontier in `cur`
     }

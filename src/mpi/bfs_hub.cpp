@@ -20,15 +20,44 @@ using bfs_detail::clock_type;
 using bfs_detail::since;
 using bfs_detail::words_of;
 
+bool DistributedBfs::Impl::gather_list(int64_t count, int64_t total) {
+  if (total * 32 >= int64_t(g.n)) return false;  // 4 bytes a vertex against n / 8 in all
+  auto& q = ctx.queue();
+  const size_t np = static_cast<size_t>(p);
+  std::vector<int> counts_of(np), displ(np, 0);
+  const int c = int(count);
+  MPI_Allgather(&c, 1, MPI_INT, counts_of.data(), 1, MPI_INT, g.comm);
+  for (size_t r = 1; r < np; ++r) displ[r] = displ[r - 1] + counts_of[r - 1];
+  const size_t sum = size_t(displ.back() + counts_of.back());
+  flist_mine.resize(size_t(c)), flist_host.resize(std::max<size_t>(sum, 1));
+  if (c) check(q.enqueueReadBuffer(qa, CL_TRUE, 0, size_t(c) * 4, flist_mine.data()), "read");
+  for (int32_t& v : flist_mine) v += g.first;  // the queue holds local indices
+  MPI_Allgatherv(flist_mine.data(), c, MPI_INT32_T, flist_host.data(), counts_of.data(),
+                 displ.data(), MPI_INT32_T, g.comm);
+  if (flist.get() == nullptr || flist.getInfo<CL_MEM_SIZE>() < flist_host.size() * 4)
+    flist = make_buffer(ctx.context(), CL_MEM_READ_ONLY, flist_host.size() * 8);
+  const uint32_t none = 0;
+  check(q.enqueueFillBuffer(frontier, none, 0, words_of(g.n) * 4), "clEnqueueFillBuffer");
+  if (sum) {
+    check(q.enqueueWriteBuffer(flist, CL_FALSE, 0, sum * 4, flist_host.data()), "write");
+    set_args(bits, flist, int32_t(sum), frontier);
+    launch(q, bits, round_up(int64_t(sum)), size_t(local));
+  }
+  return true;
+}
+
 std::pair<int64_t, int64_t> DistributedBfs::Impl::hub(int64_t count, int64_t edges, int32_t level,
-                                                      DistributedBfsStep& st) {
+                                                      int64_t total, DistributedBfsStep& st) {
   auto& q = ctx.queue();
   const int32_t all = int32_t(words_of(g.n)), mine = int32_t(words_of(g.count));
   st.bitmap = true;
-  set_args(begin, levels, g.count, level, visited, cur);  // this rank's frontier as a bitmap
-  launch(q, begin, round_up(mine), size_t(local));
   auto t0 = clock_type::now();
-  bitmaps->gather(cur, frontier);
+  const bool listed = gather_list(count, total);
+  if (!listed) {
+    set_args(begin, levels, g.count, level, visited, cur);  // this rank's frontier as a bitmap
+    launch(q, begin, round_up(mine), size_t(local));
+    bitmaps->gather(cur, frontier);
+  }
   st.exchange_ms += since(t0);
   zero_counters();
   check(q.enqueueFillBuffer(counts, int32_t(0), 0, size_t(p) * 4), "clEnqueueFillBuffer");
@@ -50,7 +79,7 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::hub(int64_t count, int64_t edg
   set_args(begin, levels, g.count, level + 1, visited, cur);  // the next frontier, both kinds
   launch(q, begin, round_up(mine), size_t(local));
   read_counters();  // the expand's claims and the owners' (ctr[0] and edges were not reset)
-  bitmaps->release();
+  if (!listed) bitmaps->release();
   st.sent = ctr_host[2];  // the remote vertices this rank discovered (bits, not pairs)
   return {ctr_host[0], edges_host};
 }

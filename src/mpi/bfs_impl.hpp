@@ -31,7 +31,10 @@ struct DistributedBfs::Impl {
   int64_t capacity = 0;
   cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote;
   cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed, news;
-  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen, news_k, mask;
+  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen, news_k, mask,
+      bits;
+  cl::Buffer flist;  // a short frontier's global vertices (hub levels)
+  std::vector<int32_t> flist_host, flist_mine;
   std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
   std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
   std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
@@ -63,8 +66,12 @@ struct DistributedBfs::Impl {
   // Top-down level from queue qa whose pairs would not fit (src/mpi/bfs_hub.cpp): remote
   // discoveries go to their owners as bitmaps, the owners pick the parents. The next frontier
   // in `cur` (and `visited` exact), as after a bottom-up level.
-  std::pair<int64_t, int64_t> hub(int64_t count, int64_t edges, int32_t level,
+  // total: the global frontier's vertices (the same on every rank).
+  std::pair<int64_t, int64_t> hub(int64_t count, int64_t edges, int32_t level, int64_t total,
                                   DistributedBfsStep& st);
+  // The whole frontier bitmap on every device (`frontier`) from the frontier's lists; false
+  // (nothing done) when the lists would pass the bitmap's bytes. Collective.
+  bool gather_list(int64_t count, int64_t total);
   // A level of a small frontier in one MPI_Allgather (src/mpi/bfs_tiny.cpp).
   struct TinyLevel {
     int64_t frontier = 0, edges = 0;    // global: this level's frontier and its edges

@@ -37,6 +37,7 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
   or_seen = c.kernel("bfs_dist.cl", "bfs_dist_or", d);
   news_k = c.kernel("bfs_dist.cl", "bfs_dist_news", d);
   mask = c.kernel("bfs_dist.cl", "bfs_dist_mask", d);
+  bits = c.kernel("bfs_dist.cl", "bfs_dist_bits", d);
   const int64_t entries = int64_t(g.adj.size());
   capacity = o.remote_capacity > 0
                  ? o.remote_capacity

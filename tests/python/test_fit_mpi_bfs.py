@@ -22,11 +22,13 @@ LEVELS = [("top-down", 1, 900, 0, 500), ("top-down", 800, 2e7, 1, 0),
           ("bottom-up", 1e6, 9e8, 0, 0), ("bottom-up", 3e5, 4e7, 0, 0), ("top-down", 40, 60, 0, 20)]
 
 
-def staged(d, bitmap, sent, n):
+def staged(d, bitmap, sent, n, frontier):
     """The MiB a rank moves through host memory in a level, as the model counts them."""
     if d == "bottom-up":
         return n / 8 / 2**20
-    return 2 * n / 8 / 2**20 if bitmap else 16 * sent / 2**20
+    if bitmap:  # the discoveries, and the frontier as a list (800 vertices: shorter)
+        return (n / 8 + 4 * frontier) / 2**20
+    return 16 * sent / 2**20
 
 
 def write(path):
@@ -39,7 +41,7 @@ def write(path):
             grow = 2.0 ** (scale - 26)
             for i, (d, front, edges, bitmap, sent) in enumerate(LEVELS):
                 e = edges * grow
-                ms = A + AP * math.log2(np_) + B * e / np_ / 1e6 + C * staged(d, bitmap, sent, n)
+                ms = A + AP * math.log2(np_) + B * e / np_ / 1e6 + C * staged(d, bitmap, sent, n, front)
                 if np_ == 1:
                     ms = 0.1 + 0.01 * e / 1e6
                 f.write(f"timeline level={i} direction={d} frontier={front} edges={int(e)} ms={ms} "
@@ -72,8 +74,8 @@ def test_fit_recovers_the_coefficients(tmp_path, capsys):
     # the strong prediction replays the largest RMAT 26 run (4 GPUs) at 8 GPUs
     ms, gteps = fit.predict(coef, runs["s26x4"], 8, 26)
     # (the pairs a rank sends shrink with the GPUs: 4 / 8 of the measured run's)
-    want = sum(A + AP * 3 + B * e / 8 / 1e6 + C * staged(d, b, s * 4 / 8, 2**26)
-               for d, _, e, b, s in LEVELS)
+    want = sum(A + AP * 3 + B * e / 8 / 1e6 + C * staged(d, b, s * 4 / 8, 2**26, f)
+               for d, f, e, b, s in LEVELS)
     assert math.isclose(ms, want, rel_tol=1e-9)
     assert math.isclose(gteps, 1e9 / (want * 1e6), rel_tol=1e-9)
     line = next(x for x in out if x.startswith("predict strong np=8"))

@@ -7,8 +7,8 @@ search's `timeline level=` lines of every run). On several ranks a level costs
 a, a_p: the fixed per-level cost (kernel launches, host waits, the level's MPI_Allreduce: the
 tree's depth); E: the level's global frontier edges, b the per-edge cost of one GPU's share; B:
 the MiB each rank moves through host memory in that level (bottom-up: the whole frontier bitmap,
-n / 8 bytes; a level whose discoveries went as bitmaps: twice that, the gathered frontier and the
-MPI_Reduce_scatter of the discoveries; top-down: 16 bytes a pair, down and up, of the rank that
+n / 8 bytes; a level whose discoveries went as bitmaps: that for the MPI_Reduce_scatter of the
+discoveries, plus the gathered frontier, 4 bytes a vertex or n / 8 where that is less; top-down: 16 bytes a pair, down and up, of the rank that
 sent most). One GPU (the one-device engine) fits ms = a1 + b1 E. Predictions for 8 and 64 GPUs
 replay the level profile of the largest measured run (weak: 2^26 vertices a GPU; strong: RMAT 26)
 with E, n and the pairs scaled to the target, and again with c / 10 for GPU-direct transfers (the
@@ -52,8 +52,9 @@ def parse(path):
 def mib(level, n):
     if level.get("direction") == "bottom-up":
         return n / 8 / 2**20
-    if level.get("bitmap") == "1":
-        return 2 * n / 8 / 2**20
+    if level.get("bitmap") == "1":  # the discoveries' bitmap, and the frontier: list or bitmap
+        frontier = float(level.get("frontier", 0))
+        return (n / 8 + (4 * frontier if frontier * 32 < n else n / 8)) / 2**20
     return 16 * float(level.get("sent_max", 0)) / 2**20
 
 

@@ -35,7 +35,8 @@
 //              segment (a frontier with hubs) sends no pairs: each rank's remote discoveries go
 //              to their owners as bitmaps (one MPI_Reduce_scatter of n bits with MPI_BOR), and
 //              each owner picks a parent for its discovered vertices among their in-neighbours
-//              in the frontier (a bottom-up step over those candidates only; src/mpi/bfs_hub.cpp).
+//              in the frontier (gathered as a list of vertices where shorter than the bitmap; a
+//              bottom-up step over those candidates only; src/mpi/bfs_hub.cpp).
 //              bitmap_discoveries = false runs such levels bottom-up instead (the earlier rule).
 //   tiny       a top-down level of a small frontier (tiny_edges) is one MPI_Allgather: every
 //              rank's counts and its pairs to every rank, each owner claiming its own; the
