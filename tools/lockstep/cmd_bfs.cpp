@@ -149,7 +149,7 @@ void declare(po::options_description& opts, Deprecated& old) {
       "bitmap-discoveries", number<int>(0, 1)->default_value(1),
       "--distributed: a top-down level whose pairs could pass some rank's buffer or segment sends "
       "its discoveries to their owners as bitmaps (1) or runs bottom-up (0)")(
-      "tiny-edges", number<long long>(0, 1LL << 30)->default_value(1024),
+      "tiny-edges", number<long long>(0, 1LL << 16)->default_value(1024),
       "--distributed on several ranks: a level of at most this many frontier edges (and the "
       "next while its frontier could hold at most this many vertices) in one MPI_Allgather of "
       "counts and pairs (0: off)")("threads", number<int>(0, 4096)->default_value(0),

@@ -120,7 +120,8 @@ struct DistributedBfsOptions {
   /// Several ranks: a top-down level whose global frontier has at most this many edges, and
   /// the levels after it while their frontier could hold at most this many vertices, run in
   /// one MPI_Allgather of each rank's counts and pairs (no pair exchange, no MPI_Allreduce); a
-  /// rank whose frontier has more edges defers it to an ordinary level. 0: off.
+  /// rank whose frontier has more edges defers it to an ordinary level. 0: off; at most 2^16
+  /// (and remote_capacity) are used.
   int64_t tiny_edges = 1024;
 };
 
