@@ -18,6 +18,12 @@
 //   bfs_dist_or       seen |= a gathered frontier bitmap (bottom-up levels: every vertex in it is
 //                     visited)
 //   bfs_dist_claim    one work-item a received pair: the owner claims it
+//   bfs_dist_news     a level whose pairs would not fit (src/mpi/bfs_hub.cpp): the expand ran
+//                     with capacity 0, so its remote vertices are only bits of `seen`; news =
+//                     seen & ~news (news held seen before the expand): this level's discoveries
+//   bfs_dist_mask     skip |= ~candidates: the owner's bottom-up scan then visits only the
+//                     vertices some rank discovered (it picks a parent among their in-neighbours)
+//   bfs_dist_bits     bits |= a list of global vertices (a short frontier gathered as a list)
 // The next frontier's size is ctr[0]; its edges, a 64-bit sum, `edges[0]`.
 #ifndef WAVE_WIDTH
 #error "WAVE_WIDTH undefined"
@@ -164,4 +170,19 @@ __kernel void bfs_dist_bucket(__global const int* remote, __global const int* ct
 __kernel void bfs_dist_or(__global uint* seen, __global const uint* frontier, int words) {
   const int i = get_global_id(0);
   if (i < words) seen[i] |= frontier[i];
+}
+
+__kernel void bfs_dist_news(__global const uint* seen, __global uint* news, int words) {
+  const int i = get_global_id(0);
+  if (i < words) news[i] = seen[i] & ~news[i];
+}
+
+__kernel void bfs_dist_mask(__global uint* skip, __global const uint* candidates, int words) {
+  const int i = get_global_id(0);
+  if (i < words) skip[i] |= ~candidates[i];
+}
+
+__kernel void bfs_dist_bits(__global const int* list, int count, __global volatile uint* bits) {
+  const int i = get_global_id(0);
+  if (i < count) atomic_or(bits + (list[i] >> 5), 1u << (list[i] & 31));
 }

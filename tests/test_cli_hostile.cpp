@@ -99,6 +99,10 @@ TEST_CASE("bfs: the options of --distributed alone are refused without it") {
   CHECK(has(out, "--gamma needs --distributed"));
   CHECK(run_cli("bfs --rmat 4 --shared-capacity 64", out) == 2);
   CHECK(has(out, "--shared-capacity needs --distributed"));
+  CHECK(run_cli("bfs --rmat 4 --bitmap-discoveries 0", out) == 2);
+  CHECK(has(out, "--bitmap-discoveries needs --distributed"));
+  CHECK(run_cli("bfs --rmat 4 --tiny-edges 0", out) == 2);
+  CHECK(has(out, "--tiny-edges needs --distributed"));
 }
 
 TEST_CASE("spmv --rows-bits beyond the work-group is a usage error naming both options" *

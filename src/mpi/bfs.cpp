@@ -11,9 +11,12 @@
 // every device (BitmapExchange, mpi/bfs_exchange.hpp: shared memory between ranks of one host,
 // MPI otherwise), and cl/bfs_bitmap.cl's bfs_bu_step scans this rank's unvisited vertices
 // (frontier edges summed in 64 bits: BFS_EDGES_64). The state: bfs_impl.hpp; the constructor
-// and one level in each direction: bfs_level.cpp. After each level MPI_Allreduce gives the
-// global frontier size and edges, and whether any rank's frontier edges pass its pair buffers
-// (its own capacity): then every rank runs the level bottom-up, so all make the same MPI calls.
+// and one level in each direction: bfs_level.cpp. After each level one MPI_Allreduce gives the
+// global frontier size and edges, and whether any rank's frontier edges pass its pair buffer
+// (its own capacity) or segment: then every rank runs the level top-down with its discoveries
+// as bitmaps (bfs_hub.cpp; or bottom-up, bitmap_discoveries off), so all make the same MPI calls.
+// A level of a small frontier (tiny_edges) is one MPI_Allgather of counts and pairs instead
+// (bfs_tiny.cpp), and so are the levels after it while their frontier stays small.
 #include <algorithm>
 
 #include "mpi/bfs_impl.hpp"
@@ -26,14 +29,18 @@ using bfs_detail::words_of;
 DistributedBfs::DistributedBfs(Context& ctx, const DistributedGraph& g,
                                const DistributedBfsOptions& o) {
   // The options that pick each level's direction must agree, or the ranks' MPI calls part.
-  double most[8] = {double(int(o.direction)),  o.alpha,  o.beta,  o.gamma,
-                    -double(int(o.direction)), -o.alpha, -o.beta, -o.gamma};
-  MPI_Allreduce(MPI_IN_PLACE, most, 8, MPI_DOUBLE, MPI_MAX, g.comm);
+  const double bits = o.bitmap_discoveries, tiny = double(o.tiny_edges);
+  double most[12] = {double(int(o.direction)),  o.alpha,  o.beta,  o.gamma,  bits,  tiny,
+                     -double(int(o.direction)), -o.alpha, -o.beta, -o.gamma, -bits, -tiny};
+  MPI_Allreduce(MPI_IN_PLACE, most, 12, MPI_DOUBLE, MPI_MAX, g.comm);
   collective(g.comm, [&] {
-    for (int i = 0; i < 4; ++i)
-      if (most[i] != -most[i + 4])
+    if (o.tiny_edges < 0)
+      throw input_error("bfs: tiny_edges " + std::to_string(o.tiny_edges) + " below 0");
+    for (int i = 0; i < 6; ++i)
+      if (most[i] != -most[i + 6])
         throw input_error(
-            "bfs: the ranks passed different options (direction, alpha, beta, gamma)");
+            "bfs: the ranks passed different options (direction, alpha, beta, gamma, "
+            "bitmap discoveries, tiny edges)");
     p_ = std::make_unique<Impl>(ctx, g, o);
   });
   if (p_->one) return;
@@ -97,23 +104,67 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   reduce();
   int64_t mu = g.global_entries - glob[1];
   bool bottom = false, in_bitmap = false;
-  for (int32_t level = 0; glob[0] > 0; ++level) {
-    const Direction forced = d.o.direction;
+  const Direction forced = d.o.direction;
+  // Whether the next level is tiny (one MPI_Allgather, bfs_tiny.cpp): `small` from the counts
+  // every rank has, so all make the same MPI calls. counted: mu has the frontier's edges out.
+  const auto tiny_next = [&](bool small) {
+    return d.tiny_pairs > 0 && forced != Direction::bottom_up && small;
+  };
+  // gamma > 0: no tiny level whose frontier's edges could pass n / gamma (those go bottom-up)
+  const auto small = [&] {
+    return glob[1] <= d.tiny_pairs && !(d.o.gamma > 0 && double(glob[1]) > double(g.n) / d.o.gamma);
+  };
+  bool tiny = tiny_next(small()), counted = true;
+  for (int32_t level = 0;; ++level) {
+    const auto s0 = clock_type::now();
+    DistributedBfsStep st{level, Direction::top_down, glob[0], glob[1]};
+    std::pair<int64_t, int64_t> found{0, 0};  // a tiny level's claims before its deferred part
+    bool rebuild = false;
+    if (tiny) {
+      if (in_bitmap) {
+        d.zero_counters();
+        set_args(d.to_queue, d.off, d.cur, g.count, d.qa, d.ctr);
+        launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
+        in_bitmap = false;
+      }
+      const Impl::TinyLevel t = d.tiny(local_count, local_edges, level, st);
+      if (t.frontier == 0) break;
+      st.frontier = t.frontier, st.edges = t.edges;
+      if (!counted) mu -= t.edges;
+      bottom = false;
+      if (!t.deferred) {
+        local_count = t.count, local_edges = t.next_edges;
+        tiny = tiny_next(t.bound <= d.tiny_pairs && d.o.gamma <= 0), counted = !tiny;
+        if (!tiny) reduce(), mu -= glob[1];
+        st.ms = since(s0);
+        r.steps.push_back(st);
+        if (t.bound == 0 || (!tiny && glob[0] == 0)) break;
+        continue;
+      }
+      // Some rank had more edges than its slot: the deferred frontiers run as an ordinary level
+      // (the others' count 0: they expanded), with the whole frontier's counts for the rule.
+      glob[0] = t.frontier, glob[1] = t.edges, glob[2] = t.glob[2], glob[3] = t.glob[3];
+      found = {t.count, t.next_edges};
+      if (local_edges <= d.tiny_pairs) local_count = 0, local_edges = 0;
+      rebuild = true, tiny = false;
+    } else if (glob[0] == 0) {
+      break;
+    }
     if (forced != Direction::automatic)
       bottom = forced == Direction::bottom_up;
-    else
-      // Several ranks: also bottom-up when a top-down level's pairs would pass some rank's
-      // shared-memory segment (glob[3]), for then they would all go by MPI: RMAT 26 on 2 H200s,
-      // one source's level 1 took 33 ms that way, 11.5 ms bottom-up (5.5 ms on one GPU); and,
-      // with gamma > 0, while the frontier's edges pass n / gamma.
+    else  // with gamma > 0, several ranks: also bottom-up while the frontier's edges pass n / gamma
       bottom = (bottom ? double(glob[0]) >= double(g.n) / d.o.beta
                        : double(glob[1]) > double(mu) / d.o.alpha) ||
-               (d.p > 1 && glob[3] > 0) ||
                (d.p > 1 && d.o.gamma > 0 && double(glob[1]) > double(g.n) / d.o.gamma);
-    if (glob[2]) bottom = true;  // some rank's pairs would not fit: bottom-up is exact too
-    const auto s0 = clock_type::now();
-    DistributedBfsStep st{level, bottom ? Direction::bottom_up : Direction::top_down, glob[0],
-                          glob[1]};
+    // A top-down level whose pairs would pass some rank's buffer (glob[2]) or, several ranks,
+    // its shared-memory segment (glob[3]: then they would all go by MPI; RMAT 26 on 2 H200s,
+    // one source's level 1 took 33 ms that way): its discoveries go as bitmaps (hub), or, with
+    // bitmap_discoveries off, the level runs bottom-up (11.5 ms there, 5.5 ms on one GPU).
+    const bool overflow = glob[2] > 0 || (d.p > 1 && glob[3] > 0);
+    const bool hub = !bottom && overflow && d.o.bitmap_discoveries;
+    if (overflow && !d.o.bitmap_discoveries && (forced == Direction::automatic || glob[2]))
+      bottom = true;
+    st.direction = bottom ? Direction::bottom_up : Direction::top_down;
     std::pair<int64_t, int64_t> next;
     if (bottom) {
       if (!in_bitmap) {
@@ -129,11 +180,20 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
         launch(q, d.to_queue, d.round_up(g.count), size_t(d.local));
         in_bitmap = false;
       }
-      next = d.top_down(local_count, local_edges, level, glob[3] == 0, st);
+      next = hub ? d.hub(local_count, local_edges, level, glob[0], st)
+                 : d.top_down(local_count, local_edges, level, glob[3] == 0, st);
+      in_bitmap = hub;  // the hub level leaves the next frontier in `cur`
+    }
+    if (rebuild) {  // the next frontier: the tiny part's claims and this level's, from the levels
+      next.first += found.first, next.second += found.second;
+      set_args(d.begin, d.levels, g.count, level + 1, d.visited, d.cur);
+      launch(q, d.begin, d.round_up(int64_t(words_of(g.count))), size_t(d.local));
+      in_bitmap = true;
     }
     local_count = next.first, local_edges = next.second;
     reduce();
     mu -= glob[1];
+    tiny = tiny_next(small()), counted = true;
     st.ms = since(s0);
     r.steps.push_back(st);
   }

@@ -114,6 +114,22 @@ void BitmapExchange::gather(const cl::Buffer& mine, const cl::Buffer& global) {
   pending_ = shm_ != nullptr;
 }
 
+void BitmapExchange::scatter_or(const cl::Buffer& all, const cl::Buffer& mine) {
+  auto& q = ctx_.queue();
+  const size_t total = size_t(displ_.back() + words_.back()), mw = size_t(words_[size_t(me_)]);
+  if (!all_) {
+    collective(comm_, [&] {
+      all_ = pinned<uint32_t>(q, total + 1);
+      part_ = pinned<uint32_t>(q, mw + 1);
+    });
+  }
+  if (total)
+    check(q.enqueueReadBuffer(all, CL_TRUE, 0, total * 4, all_.get()), "clEnqueueReadBuffer");
+  MPI_Reduce_scatter(all_.get(), part_.get(), words_.data(), MPI_UINT32_T, MPI_BOR, comm_);
+  if (mw)
+    check(q.enqueueWriteBuffer(mine, CL_FALSE, 0, mw * 4, part_.get()), "clEnqueueWriteBuffer");
+}
+
 void BitmapExchange::release() {
   if (!pending_) return;
   for (int r = 0; r < ranks_; ++r)

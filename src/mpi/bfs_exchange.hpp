@@ -8,6 +8,9 @@
 // them) it posts consumed, which frees the sender's half of the segment for the exchange after
 // next. Ranks of other hosts get the words by MPI_Isend / MPI_Irecv through pinned memory, each
 // uploaded when its message arrives. This rank's own words go device to device.
+// scatter_or (the top-down levels whose pairs would not fit, src/mpi/bfs_hub.cpp): each rank's
+// bitmap of all vertices, ORed over the ranks, each rank getting the words of its own block
+// (one MPI_Reduce_scatter with MPI_BOR through pinned memory).
 #pragma once
 #include <mpi.h>
 
@@ -28,6 +31,10 @@ class BitmapExchange {
   /// `global` (the whole bitmap, on the device); returns with every upload enqueued on the
   /// context's queue. Collective.
   void gather(const cl::Buffer& mine, const cl::Buffer& global);
+  /// `all` (on the device: this rank's bitmap of every vertex) ORed over the ranks; this rank's
+  /// words of the result into `mine` (on the device), the upload enqueued on the context's
+  /// queue (the caller finishes the queue before the next call). Collective.
+  void scatter_or(const cl::Buffer& all, const cl::Buffer& mine);
   /// After the queue finished what followed gather() (its uploads with it).
   void release();
   /// Ranks whose words come through shared memory.
@@ -42,7 +49,8 @@ class BitmapExchange {
   std::vector<int> words_, displ_;   // per rank: its words and their first word
   std::unique_ptr<SharedHalo> shm_;  // null: MPI only
   std::shared_ptr<uint32_t> host_;   // pinned: the global bitmap (other hosts' words, this rank's)
-  HaloWait wait_;                    // the polls of the counters, the no-progress guard
+  std::shared_ptr<uint32_t> all_, part_;  // pinned: scatter_or's bitmap and this rank's words
+  HaloWait wait_;                         // the polls of the counters, the no-progress guard
   uint64_t seq_ = 0;
   bool pending_ = false;  // a gather whose consumed flags are not posted yet
 };

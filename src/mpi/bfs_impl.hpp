@@ -30,13 +30,20 @@ struct DistributedBfs::Impl {
   int me = 0, p = 1, local = 256, wave = 32;
   int64_t capacity = 0;
   cl::Buffer off, adj, in_off, in_adj, levels, parents, qa, qb, ctr, edges, remote;
-  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed;
-  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen;
+  cl::Buffer visited, cur, next, frontier, seen, block_buf, counts, cursors, bucketed, news;
+  cl::Kernel expand, lb_expand, claim, begin, step, to_queue, bucket, starts, or_seen, news_k, mask,
+      bits;
+  cl::Buffer flist;  // a short frontier's global vertices (hub levels)
+  std::vector<int32_t> flist_host, flist_mine;
   std::unique_ptr<detail::LbPartition> part;  // the load-balanced expand's tiles
   std::unique_ptr<BitmapExchange> bitmaps;    // bottom-up: the frontier bitmap on every rank
   std::unique_ptr<PairExchange> pairs;        // top-down: the pairs to their owners
   BfsRule rule;                               // lb_edges, lb_degree: the one-GPU rule's
   std::unique_ptr<OneRankBfs> one;            // one rank, a graph the one-device engine takes
+  int64_t tiny_pairs = 0;                     // a tiny level's slot: pairs (0: no tiny levels)
+  std::vector<int64_t> tiny_send, tiny_recv;  // the slots (counts, then pairs)
+  std::vector<int32_t> tiny_mine;             // the pairs this rank owns, uploaded to tiny_buf
+  cl::Buffer tiny_buf;
   std::array<int32_t, 4> ctr_host{};
   int64_t edges_host = 0;
 
@@ -49,10 +56,31 @@ struct DistributedBfs::Impl {
   // Whether this rank's top-down level of `count` vertices and `edges` out-edges is
   // load-balanced: forced, or the one-GPU rule (BfsRule: hubs, or a high mean degree).
   bool balanced(int64_t count, int64_t edges) const;
+  // Top-down expand of queue qa (count vertices, edges out-edges) into qb, remote pairs up to
+  // `room` into `remote`: whether it was load-balanced.
+  bool expand_queue(int64_t count, int64_t edges, int32_t level, int32_t room);
   // Top-down level from queue qa (count vertices, edges out-edges): the next frontier in qa.
   // by_segment: the pairs of same-host peers through shared memory (PairExchange).
   std::pair<int64_t, int64_t> top_down(int64_t count, int64_t edges, int32_t level, bool by_segment,
                                        DistributedBfsStep& st);
+  // Top-down level from queue qa whose pairs would not fit (src/mpi/bfs_hub.cpp): remote
+  // discoveries go to their owners as bitmaps, the owners pick the parents. The next frontier
+  // in `cur` (and `visited` exact), as after a bottom-up level.
+  // total: the global frontier's vertices (the same on every rank).
+  std::pair<int64_t, int64_t> hub(int64_t count, int64_t edges, int32_t level, int64_t total,
+                                  DistributedBfsStep& st);
+  // The whole frontier bitmap on every device (`frontier`) from the frontier's lists; false
+  // (nothing done) when the lists would pass the bitmap's bytes. Collective.
+  bool gather_list(int64_t count, int64_t total);
+  // A level of a small frontier in one MPI_Allgather (src/mpi/bfs_tiny.cpp).
+  struct TinyLevel {
+    int64_t frontier = 0, edges = 0;    // global: this level's frontier and its edges
+    int64_t bound = 0;                  // global: the next frontier holds at most this many
+    bool deferred = false;              // some rank did not expand (more than tiny_pairs edges)
+    int64_t glob[4] = {0, 0, 0, 0};     // [2], [3]: deferred ranks past their buffer, segment
+    int64_t count = 0, next_edges = 0;  // this rank: the next frontier's vertices found, edges
+  };
+  TinyLevel tiny(int64_t count, int64_t edges, int32_t level, DistributedBfsStep& st);
 };
 
 }  // namespace lockstep::mpi

@@ -35,11 +35,18 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
   bucket = c.kernel("bfs_dist.cl", "bfs_dist_bucket", d);
   starts = c.kernel("bfs_dist.cl", "bfs_dist_starts", d);
   or_seen = c.kernel("bfs_dist.cl", "bfs_dist_or", d);
+  news_k = c.kernel("bfs_dist.cl", "bfs_dist_news", d);
+  mask = c.kernel("bfs_dist.cl", "bfs_dist_mask", d);
+  bits = c.kernel("bfs_dist.cl", "bfs_dist_bits", d);
   const int64_t entries = int64_t(g.adj.size());
   capacity = o.remote_capacity > 0
                  ? o.remote_capacity
                  : std::max<int64_t>(1 << 16, std::min<int64_t>(entries, 1 << 26));
   capacity = std::min<int64_t>(capacity, (int64_t(1) << 30));  // count + edges < 2^31 in lb
+  // The same on every rank (their capacities differ): the slots of one MPI_Allgather, each at
+  // most 2^16 pairs (512 KiB).
+  const int64_t most = o.remote_capacity > 0 ? std::min<int64_t>(capacity, 1 << 16) : 1 << 16;
+  tiny_pairs = p > 1 ? std::min<int64_t>(o.tiny_edges, most) : 0;
   part = std::make_unique<detail::LbPartition>(c, g.count, int64_t(g.count) + capacity, local, d);
   BfsOptions one_gpu;
   one_gpu.local_size = local, one_gpu.wave_width = o.wave_width;
@@ -64,6 +71,7 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
     *b = make_buffer(c.context(), CL_MEM_READ_WRITE, lw * 4);
   frontier = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
   seen = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
+  news = make_buffer(c.context(), CL_MEM_READ_WRITE, (words_of(g.n) + 1) * 4);
   bucketed = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(capacity) * 8);
   block_buf = upload(q, g.block, CL_MEM_READ_ONLY);
   counts = make_buffer(c.context(), CL_MEM_READ_WRITE, size_t(p) * 4);
@@ -110,6 +118,22 @@ bool DistributedBfs::Impl::balanced(int64_t count, int64_t edges) const {
          double(edges) >= rule.lb_degree * double(count);
 }
 
+bool DistributedBfs::Impl::expand_queue(int64_t count, int64_t edges, int32_t level, int32_t room) {
+  auto& q = ctx.queue();
+  if (balanced(count, edges)) {
+    const int64_t tiles = part->run(off, qa, count, edges);
+    set_args(lb_expand, off, adj, levels, parents, qa, int32_t(count), int32_t(edges), part->ends,
+             part->sums, part->path, g.first, g.first + g.count, qb, ctr, this->edges, remote, room,
+             level, seen, block_buf, int32_t(p), counts);
+    launch(q, lb_expand, size_t(tiles) * size_t(local), size_t(local));
+    return true;
+  }
+  set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count, qb,
+           ctr, this->edges, remote, room, level, seen, block_buf, int32_t(p), counts);
+  launch(q, expand, round_up(count * wave), size_t(local));
+  return false;
+}
+
 std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_t edges,
                                                            int32_t level, bool by_segment,
                                                            DistributedBfsStep& st) {
@@ -118,19 +142,7 @@ std::pair<int64_t, int64_t> DistributedBfs::Impl::top_down(int64_t count, int64_
   std::vector<int> scount(np, 0);
   zero_counters();
   check(q.enqueueFillBuffer(counts, int32_t(0), 0, np * 4), "clEnqueueFillBuffer");
-  st.balanced = balanced(count, edges);
-  if (st.balanced) {
-    const int64_t tiles = part->run(off, qa, count, edges);
-    set_args(lb_expand, off, adj, levels, parents, qa, int32_t(count), int32_t(edges), part->ends,
-             part->sums, part->path, g.first, g.first + g.count, qb, ctr, this->edges, remote,
-             int32_t(capacity), level, seen, block_buf, int32_t(p), counts);
-    launch(q, lb_expand, size_t(tiles) * size_t(local), size_t(local));
-  } else {
-    set_args(expand, off, adj, levels, parents, qa, int32_t(count), g.first, g.first + g.count, qb,
-             ctr, this->edges, remote, int32_t(capacity), level, seen, block_buf, int32_t(p),
-             counts);
-    launch(q, expand, round_up(count * wave), size_t(local));
-  }
+  st.balanced = expand_queue(count, edges, level, int32_t(capacity));
   // Bucket by owner on the device right behind the expand (the starts and the count on the
   // device too); a level of few possible pairs (at most the frontier's edges) downloads them
   // speculatively with the counters: one host wait for both.

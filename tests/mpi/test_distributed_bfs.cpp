@@ -107,8 +107,8 @@ TEST_CASE("mpi bfs: R-MAT drawn on the ranks is rmat_graph's graph, same levels"
 // The ranks' pair buffers differ (each holds its own entries): a level whose largest per-rank
 // frontier edges fall between two ranks' capacities once sent one rank bottom-up (gather) and the
 // others top-down (all-to-all), a hang on 3 ranks from source 517 at level 2. Forced directions
-// must run every level in that direction on every rank; a small uniform capacity sends levels
-// that overflow on some rank bottom-up on all, and the levels stay exact.
+// must run every level in that direction on every rank; a small uniform capacity (bitmap
+// discoveries off) sends levels that overflow on some rank bottom-up on all, the levels exact.
 TEST_CASE("mpi bfs: R-MAT 15, forced directions, every rank takes the same direction") {
   const CsrGraph whole = rmat_graph(15, 16, 1);
   const mpi::DistributedGraph g = mpi::rmat_graph(world(), 15, 16, 1);
@@ -129,6 +129,7 @@ TEST_CASE("mpi bfs: R-MAT 15, forced directions, every rank takes the same direc
   }
   mpi::DistributedBfsOptions o;
   o.direction = mpi::Direction::top_down, o.remote_capacity = 2048;
+  o.bitmap_discoveries = false;  // as bitmaps, all top-down: test_distributed_bfs_hub.cpp
   mpi::DistributedBfs small(rank_context(), g, o);
   const mpi::DistributedBfsResult r = small.run(517);
   const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
@@ -161,14 +162,17 @@ TEST_CASE("mpi bfs: R-MAT 13, the exchange-volume switch (gamma) off and eager")
   }
 }
 
-// Several ranks, automatic: a level whose top-down pairs would pass some rank's shared-memory
-// segment (64 pairs here) runs bottom-up instead of sending every pair by MPI, so every top-down
-// level between ranks of one host goes through the segments; the levels stay exact.
+// Several ranks, automatic, bitmap discoveries off: a level whose top-down pairs would pass some
+// rank's shared-memory segment (64 pairs here) runs bottom-up instead of sending every pair by MPI,
+// so every top-down level between ranks of one host goes through the segments; the levels stay
+// exact.
 TEST_CASE("mpi bfs: R-MAT 13, automatic goes bottom-up where the pair segments would overflow") {
   const CsrGraph whole = rmat_graph(13, 16, 3);
   const mpi::DistributedGraph g = mpi::rmat_graph(world(), 13, 16, 3);
   mpi::DistributedBfsOptions o;
   o.shared_capacity = 64;
+  o.bitmap_discoveries = false;  // as bitmaps, top-down: test_distributed_bfs_hub.cpp
+  o.tiny_edges = 0;              // no level in one MPI_Allgather: every top-down one by segment
   mpi::DistributedBfs bfs(rank_context(), g, o);
   int top_down = 0, bottom_up = 0;
   for (int32_t s : {0, 77, whole.n - 1}) {

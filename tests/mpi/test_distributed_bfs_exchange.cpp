@@ -5,7 +5,8 @@
 // level uses it, over more exchanges than the segments' two halves, with a rank that holds no
 // vertices, the source on the last rank, hubs whose pairs fill many buckets, and a pair buffer
 // too small for some levels (those go bottom-up on every rank, the others stay top-down), and
-// segments too small for some levels (those send every pair by MPI on every rank). Levels
+// segments too small for some levels (those send every pair by MPI on every rank), with
+// bitmap_discoveries and tiny levels off (test_distributed_bfs_hub.cpp and _tiny.cpp). Levels
 // equal the one-process BFS (bfs_cpu); the Graph500 validation passes.
 #include <doctest/doctest.h>
 
@@ -83,6 +84,8 @@ Sent top_down_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
   mpi::DistributedBfsOptions o;
   o.direction = mpi::Direction::top_down, o.remote_capacity = capacity;
   o.shared_capacity = shared_capacity;
+  o.bitmap_discoveries = false;  // levels that overflow as before (as bitmaps: ..._bfs_hub.cpp)
+  o.tiny_edges = 0;  // every level through the pair exchange (one MPI_Allgather: ..._tiny.cpp)
   mpi::DistributedBfs bfs(rank_context(), g, o);
   const bool mpi_only = what.rfind("mpi", 0) == 0;
   CHECK(bfs.shared_peers() == (mpi_only ? 0 : world_size() - 1));  // one host

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Distributed BFS on 1, 2 and 4 GPUs of one host: `lockstep bfs --rmat S --distributed`
+# Distributed BFS on 1, 2, 4 and 8 GPUs of one host: `lockstep bfs --rmat S --distributed`
 # under mpirun, every run validated (Graph500 tree checks, distributed); GTEPS = Graph500's
 # harmonic mean over --sources searches, each undirected edge of the traversed component once.
-#   strong  RMAT 26 on 1, 2, 4 GPUs
-#   weak    2^26 vertices a GPU: RMAT 26 on 1 (the strong run), 27 on 2, 28 on 4
-#   big     RMAT $BIG_SCALE on $BIG_NP GPUs (default 29 on 4: does not fit one GPU, ~17 GB of rows
-#           a rank; not in the default PARTS; the fallback where only 2 GPUs are lent:
-#           BIG_SCALE=28 BIG_NP=2)
+#   strong  RMAT 26 on 1, 2, 4 (and 8) GPUs
+#   weak    2^26 vertices a GPU: RMAT 26 on 1 (the strong run), 27 on 2, 28 on 4 (29 on 8)
+#   big     RMAT $BIG_SCALE on $BIG_NP GPUs (default 30 on 8 where 8 GPUs are, else 29 on 4: does
+#           not fit one GPU, ~17 GB of rows a rank; not in the default PARTS; the fallback where
+#           only 2 GPUs are lent: BIG_SCALE=28 BIG_NP=2)
+# Counts beyond the host's GPUs are left out. The calls a kind (each under 10 minutes; the 4-GPU
+# default took 6-7 minutes on H100s):
+#   nvidia-h200-x4: OUT=/tmp/a tools/bench/mpi_bfs.sh              (one strong weak)
+#                   OUT=/tmp/b PARTS=big tools/bench/mpi_bfs.sh    (RMAT 29 on 4)
+#   nvidia-h200-x8: OUT=/tmp/a PARTS=strong tools/bench/mpi_bfs.sh (RMAT 26 on 1/2/4/8)
+#                   OUT=/tmp/b PARTS=weak tools/bench/mpi_bfs.sh   (26 on 1 ... 29 on 8)
+#                   OUT=/tmp/c PARTS=big tools/bench/mpi_bfs.sh    (RMAT 30 on 8)
+#   then tools/bench/fit_mpi_bfs.py /tmp/{a,b,c}/mpi_bfs.txt fits all of them together.
+# BFS_ARGS="--bitmap-discoveries 0 --tiny-edges 0" runs the earlier level rules.
+# Last, tools/bench/fit_mpi_bfs.py fits the scaling model (per-level fixed cost, per-edge cost,
+# host-staged bytes) to the runs' level timelines and predicts 8 and 64 GPUs, with and without
+# GPU-direct transfers (`model` and `predict` lines; docs/mpi.md).
 #   one     RMAT 24: `lockstep bfs` (one GPU, no MPI) against `--distributed` under -np 1 (which
 #           runs the same one-device engine: one_device=1 on its timeline lines)
 # Every mpirun draws its graph again on every rank (graph_s= on its first line; each rank draws
@@ -25,9 +37,9 @@
 # line after each, then `strong`/`weak` lines with speedup and efficiency) and, with
 # matplotlib, $OUT/mpi_bfs.png. Needs GPUs and an MPI binary: exits 0 with a note otherwise.
 # MPI comes from .carry/mpi (tools/gpu/prepare_mpi.sh) when present, else PATH.
-# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [BIG_SCALE=29] [BIG_NP=4] [PARTS="one strong weak"]
+# Use: OUT=/tmp/out [SOURCES=8] [BIG_SOURCES=4] [BIG_SCALE=29|30] [BIG_NP=4|8] [PARTS="one strong weak"]
 #      tools/bench/mpi_bfs.sh
-#      (PARTS=big for RMAT 29 on 4 GPUs, its own call)
+#      (PARTS=big for RMAT 29 on 4 GPUs or 30 on 8, its own call)
 set -uo pipefail
 : "${OUT:?set OUT to the output folder}"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -59,7 +71,10 @@ cores=$(nproc)
 # threads spinning after the validation's regions slowed the next searches by 1-9 ms); the
 # ranks' validation and CPU levels use OpenMP too. Not yet measured under MPI.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-k=${SOURCES:-8} kbig=${BIG_SOURCES:-4} big_scale=${BIG_SCALE:-29} big_np=${BIG_NP:-4}
+big_default=(29 4)
+[[ $gpus -ge 8 ]] && big_default=(30 8)
+k=${SOURCES:-8} kbig=${BIG_SOURCES:-4} big_scale=${BIG_SCALE:-${big_default[0]}}
+big_np=${BIG_NP:-${big_default[1]}}
 parts=${PARTS:-one strong weak}
 t_start=$SECONDS
 : > "$txt"
@@ -98,8 +113,8 @@ if [[ " $parts " == *" strong "* || " $parts " == *" weak "* ]]; then
   run s26x1 1 --rmat 26 --distributed --sources "$k" --validate
 fi
 if [[ " $parts " == *" strong "* ]]; then
-  for np in 2 4; do [[ $gpus -ge $np ]] && run s26x$np "$np" --rmat 26 --distributed --sources "$k" --validate; done
-  for np in 2 4; do
+  for np in 2 4 8; do [[ $gpus -ge $np ]] && run s26x$np "$np" --rmat 26 --distributed --sources "$k" --validate; done
+  for np in 2 4 8; do
     a=${gteps[s26x1]:-} b=${gteps[s26x$np]:-}
     [[ -n "$a" && -n "$b" ]] && awk -v a="$a" -v b="$b" -v np="$np" 'BEGIN { printf "strong scale=26 np=%d gteps_1=%s gteps=%s speedup=%.3f efficiency=%.3f\n", np, a, b, b / a, b / a / np }' | tee -a "$txt"
   done
@@ -107,7 +122,8 @@ fi
 if [[ " $parts " == *" weak "* ]]; then
   [[ $gpus -ge 2 ]] && run w27x2 2 --rmat 27 --distributed --sources "$k" --validate
   [[ $gpus -ge 4 ]] && run w28x4 4 --rmat 28 --distributed --sources "$k" --validate
-  for t in w27x2:2:27 w28x4:4:28; do
+  [[ $gpus -ge 8 ]] && run w29x8 8 --rmat 29 --distributed --sources "$k" --validate
+  for t in w27x2:2:27 w28x4:4:28 w29x8:8:29; do
     IFS=: read -r tag np s <<< "$t"
     a=${gteps[s26x1]:-} b=${gteps[$tag]:-}
     [[ -n "$a" && -n "$b" ]] && awk -v a="$a" -v b="$b" -v np="$np" -v s="$s" 'BEGIN { printf "weak scale=%d np=%d gteps_1=%s gteps=%s efficiency=%.3f\n", s, np, a, b, b / a / np }' | tee -a "$txt"
@@ -118,6 +134,7 @@ if [[ " $parts " == *" big "* && $gpus -ge $big_np ]]; then
 fi
 echo "mpi_bfs total_s=$((SECONDS - t_start))" | tee -a "$txt"
 py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
+"$py" "$(dirname "$0")/fit_mpi_bfs.py" "$txt" 2>> "$OUT/mpi_bfs.err" | tee -a "$txt"
 "$py" "$(dirname "$0")/plot_mpi_bfs.py" "$txt" "$OUT/mpi_bfs.png" 2>> "$OUT/mpi_bfs.err" ||
   echo "plot skipped (see $OUT/mpi_bfs.err)"
 exit 0

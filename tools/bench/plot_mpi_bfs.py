@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots tools/bench/mpi_bfs.sh's mpi_bfs.txt: GTEPS (Graph500 harmonic mean, min-max as error
 bars) against GPUs for strong scaling (RMAT 26) and weak scaling (2^26 vertices a GPU), with the
-RMAT 29 run on 4 GPUs and the one-GPU RMAT 24 pair. Use: plot_mpi_bfs.py txt png"""
+big runs (RMAT 29 on 4, 30 on 8) and the one-GPU RMAT 24 pair. Use: plot_mpi_bfs.py txt png"""
 import re
 import os
 import sys
@@ -31,8 +31,8 @@ def parse(path):
 def main(txt, png):
     runs = parse(txt)
     fig, ax = plt.subplots(figsize=(6, 4))
-    for label, tags in (("strong, RMAT 26", ["s26x1", "s26x2", "s26x4"]),
-                        ("weak, 2^26 vertices / GPU", ["s26x1", "w27x2", "w28x4"])):
+    for label, tags in (("strong, RMAT 26", ["s26x1", "s26x2", "s26x4", "s26x8"]),
+                        ("weak, 2^26 vertices / GPU", ["s26x1", "w27x2", "w28x4", "w29x8"])):
         pts = [(int(t[-1]), runs[t]) for t in tags if t in runs]
         if not pts:
             continue
@@ -46,7 +46,7 @@ def main(txt, png):
     for tag, name in (("one-gpu", "RMAT 24, bfs"), ("dist24", "RMAT 24, -np 1")):
         if tag in runs:
             ax.plot([1], [runs[tag]["gteps"]], "x", label=name)
-    ax.set_xticks([1, 2, 4])
+    ax.set_xticks([1, 2, 4, 8] if any(t.endswith("x8") for t in runs) else [1, 2, 4])
     ax.set_xlabel("GPUs (MPI ranks)")
     ax.set_ylabel("GTEPS (harmonic mean; min-max)")
     ax.legend(fontsize=8)

@@ -144,8 +144,16 @@ void declare(po::options_description& opts, Deprecated& old) {
       "--distributed on several ranks: bottom-up while frontier edges > n / gamma (0: off)")(
       "shared-capacity", number<long long>(0, 1LL << 30)->default_value(0),
       "--distributed, ranks of one host: the (vertex, parent) pairs a rank's shared-memory "
-      "segment holds a top-down level (0: 2^22); a level that could pass it runs bottom-up")(
-      "threads", number<int>(0, 4096)->default_value(0), "CPU threads (0: all)")(
+      "segment holds a top-down level (0: 2^22); a level that could pass it sends its "
+      "discoveries as bitmaps")(
+      "bitmap-discoveries", number<int>(0, 1)->default_value(1),
+      "--distributed: a top-down level whose pairs could pass some rank's buffer or segment sends "
+      "its discoveries to their owners as bitmaps (1) or runs bottom-up (0)")(
+      "tiny-edges", number<long long>(0, 1LL << 16)->default_value(1024),
+      "--distributed on several ranks: a level of at most this many frontier edges (and the "
+      "next while its frontier could hold at most this many vertices) in one MPI_Allgather of "
+      "counts and pairs (0: off)")("threads", number<int>(0, 4096)->default_value(0),
+                                   "CPU threads (0: all)")(
       "levels-out", po::value<std::string>(), "write one level per vertex per line (-1 unreached)")(
       "steps-out", po::value<std::string>(),
       "write per-level source= level= algorithm= frontier= edges= ms= lines")(
@@ -226,7 +234,7 @@ int run_bfs(const Args& args) {
   po::variables_map vm;
   if (!parse(usage, args, opts, pos, vm, old)) return 0;
   if (vm.count("distributed")) return distributed_bfs(vm);
-  for (const char* o : {"gamma", "shared-capacity"})
+  for (const char* o : {"gamma", "shared-capacity", "bitmap-discoveries", "tiny-edges"})
     if (!vm[o].defaulted()) throw usage_error(std::string("--") + o + " needs --distributed");
   std::vector<BfsAlgorithm> list;
   BfsOptions o = options(vm, list);

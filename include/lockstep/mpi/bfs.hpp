@@ -27,11 +27,21 @@
 //              bitmap on its device (cl/bfs_bitmap.cl's bfs_bu_step, the one-GPU kernel);
 //   the switch Beamer's: bottom-up when the frontier's edges exceed the unvisited edges / alpha,
 //              back to top-down when the frontier falls below n / beta (all counts global);
-//              on several ranks also bottom-up when some rank's frontier edges pass its
-//              shared-memory pair segment (the top-down pairs would all go by MPI), and, with
-//              gamma > 0 (off by default), while the frontier's edges exceed n / gamma. (gamma
+//              with gamma > 0 (off by default), on several ranks also bottom-up while the
+//              frontier's edges exceed n / gamma. (gamma
 //              64, the earlier default, sent levels of small frontiers with hubs bottom-up: RMAT
 //              26 on 2 H200s, 4 of 8 sources 11-16 ms against 5.6-7.2 ms top-down.)
+//   hub levels a top-down level whose pairs could pass some rank's pair buffer or shared-memory
+//              segment (a frontier with hubs) sends no pairs: each rank's remote discoveries go
+//              to their owners as bitmaps (one MPI_Reduce_scatter of n bits with MPI_BOR), and
+//              each owner picks a parent for its discovered vertices among their in-neighbours
+//              in the frontier (gathered as a list of vertices where shorter than the bitmap; a
+//              bottom-up step over those candidates only; src/mpi/bfs_hub.cpp).
+//              bitmap_discoveries = false runs such levels bottom-up instead (the earlier rule).
+//   tiny       a top-down level of a small frontier (tiny_edges) is one MPI_Allgather: every
+//              rank's counts and its pairs to every rank, each owner claiming its own; the
+//              counts are the direction rule's and the termination's, so no MPI_Allreduce
+//              (src/mpi/bfs_tiny.cpp). Other levels end in one MPI_Allreduce of four counts.
 // One rank with a graph of fewer than 2^31 vertices + entries runs lockstep::Bfs, the one-device
 // engine, on its rows (nothing to exchange; its steps reported as top-down or bottom-up levels).
 #pragma once
@@ -104,6 +114,15 @@ struct DistributedBfsOptions {
   /// 0: 2^22 (never more than remote_capacity).
   int64_t shared_capacity = 0;
   Expand expand = Expand::automatic;
+  /// A top-down level whose pairs could pass some rank's buffer or segment: the remote
+  /// discoveries as bitmaps to their owners (true), or the whole level bottom-up (false).
+  bool bitmap_discoveries = true;
+  /// Several ranks: a top-down level whose global frontier has at most this many edges, and
+  /// the levels after it while their frontier could hold at most this many vertices, run in
+  /// one MPI_Allgather of each rank's counts and pairs (no pair exchange, no MPI_Allreduce); a
+  /// rank whose frontier has more edges defers it to an ordinary level. 0: off; at most 2^16
+  /// (and remote_capacity) are used.
+  int64_t tiny_edges = 1024;
 };
 
 struct DistributedBfsStep {
@@ -114,6 +133,8 @@ struct DistributedBfsStep {
   int64_t sent = 0;                 // top-down: the (vertex, parent) pairs this rank sent
   bool balanced = false;            // top-down: this rank's expand was load-balanced
   bool shared = false;              // top-down: its pairs went to same-host ranks by shared memory
+  bool bitmap = false;    // top-down: discoveries went as bitmaps (`sent`: this rank's discoveries)
+  bool gathered = false;  // a tiny level: counts and pairs in one MPI_Allgather (tiny_edges)
 };
 
 struct DistributedBfsResult {

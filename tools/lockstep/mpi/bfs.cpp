@@ -44,7 +44,8 @@ double median(std::vector<double> v) {
 
 // The first search's levels on rank 0, one line each: the global frontier, the slowest rank's
 // level time and time in MPI and copies, the most pairs a rank sent (top-down) and the ranks
-// whose pairs went through shared memory.
+// whose pairs went through shared memory; bitmap=1: a level whose discoveries went as bitmaps;
+// gathered=1: a tiny level (counts and pairs in one MPI_Allgather).
 void timeline(const mpi::DistributedBfsResult& r, MPI_Comm comm, bool one_device) {
   for (const mpi::DistributedBfsStep& st : r.steps) {
     double t[2] = {st.ms, st.exchange_ms};
@@ -56,7 +57,7 @@ void timeline(const mpi::DistributedBfsResult& r, MPI_Comm comm, bool one_device
     line.add("timeline level", st.level).add("direction", mpi::to_string(st.direction));
     line.add("frontier", st.frontier).add("edges", st.edges).add("ms", t[0]);
     line.add("exchange_ms", t[1]).add("sent_max", sent).add("lb_ranks", sums[0]);
-    line.add("shm_ranks", sums[1]);
+    line.add("shm_ranks", sums[1]).add("bitmap", int(st.bitmap)).add("gathered", int(st.gathered));
     line.add("one_device", int(one_device));
     if (mpi::rank(comm) == 0) std::cout << line.str() << "\n";
   }
@@ -151,6 +152,8 @@ int distributed_bfs(const po::variables_map& vm) {
   o.alpha = vm["alpha"].as<double>(), o.beta = vm["beta"].as<double>();
   o.gamma = vm["gamma"].as<double>();
   o.shared_capacity = vm["shared-capacity"].as<long long>();
+  o.bitmap_discoveries = vm["bitmap-discoveries"].as<int>() != 0;
+  o.tiny_edges = vm["tiny-edges"].as<long long>();
   return run_distributed("bfs", [&](MPI_Comm comm) { return run(vm, o, comm); });
 }
 
