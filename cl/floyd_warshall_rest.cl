@@ -59,16 +59,15 @@
 #define FLOOR(v) (v)
 #endif
 
-// One tile of the launch (tile index `tile`: what one work-group did when each took one).
-static inline void rest_tile(const int N, const int s0, const int depth, const int mode,
-                             const int r_lo, const int r_hi, const int c_lo, const int c_hi,
-                             __global T* D, __global int* P, __global T* S, __global int* SP,
-                             __local T4* smem4, const int tile) {
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void fw_rest(const int N, const int s0, const int depth, const int mode, const int r_lo,
+             const int r_hi, const int c_lo, const int c_hi, __global T* D, __global int* P,
+             __global T* S, __global int* SP, __local T4* smem4) {
   const int ntr = N / BM, ntc = N / BN, s1 = s0 + depth;
   const int band_rows = ((depth + BM - 1) / BM) * ntc;  // mode 1: the row band's groups first
-  const bool row_band = mode == 1 && tile < band_rows;
+  const bool row_band = mode == 1 && (int)get_group_id(0) < band_rows;
   const bool col_band = mode == 1 && !row_band;
-  const int g = tile - (col_band ? band_rows : 0);
+  const int g = get_group_id(0) - (col_band ? band_rows : 0);
   int ri, ci;  // tile row and column (modes 0, 3)
   if (mode == 0) {
     const int w = ntc - (c_hi - c_lo);
@@ -229,17 +228,4 @@ static inline void rest_tile(const int N, const int s0, const int depth, const i
       }
     }
   }
-}
-
-// `tiles` tiles over the launch's work-groups: one each (as many groups as tiles), or fewer
-// groups looping over them (the bulk with ApspConfig::rest_groups: the groups stay resident, so
-// the next multi-tile's phases on the second queue find compute units free at once instead of
-// waiting behind the bulk's pending groups). The loop count is uniform within a group (no
-// barrier is skipped); a tile's last barrier ends every read of the stage buffers it used.
-__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
-void fw_rest(const int N, const int s0, const int depth, const int mode, const int r_lo,
-             const int r_hi, const int c_lo, const int c_hi, __global T* D, __global int* P,
-             __global T* S, __global int* SP, __local T4* smem4, const int tiles) {
-  for (int t = get_group_id(0); t < tiles; t += get_num_groups(0))
-    rest_tile(N, s0, depth, mode, r_lo, r_hi, c_lo, c_hi, D, P, S, SP, smem4, t);
 }

@@ -248,17 +248,6 @@ TEST_CASE("apsp: correct with every kernel's local memory poisoned first (LOCKST
   CHECK(general.kernel_ms.count("diag") == 1);
   CHECK(deep.kernel_ms.count("diag") == 0);
   CHECK(deep.kernel_ms.count("cross") == 1);
-  // The bulk's groups looping over its tiles (fewer groups than tiles; the same programs).
-  for (int groups : {1, 3}) {
-    ApspConfig loop{ApspAlgorithm::generalized, 16, 2, true, 4};
-    loop.rest_groups = groups, loop.overlap = 1;
-    auto looped = apsp<int32_t>(ctx, g, loop);
-    CHECK(looped.config.rest_groups == groups);
-    check(g, looped, "poisoned generalized, bulk in " + std::to_string(groups) + " groups");
-    ApspConfig bl{ApspAlgorithm::blocked, 16, 1, false, 4};
-    bl.rest_groups = groups;
-    check(g, apsp<float>(ctx, g, bl), "poisoned blocked, bulk in " + std::to_string(groups));
-  }
 }
 
 TEST_CASE("apsp: threaded CPU blocked Floyd-Warshall equals the reference, with paths") {

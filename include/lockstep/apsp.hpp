@@ -40,12 +40,10 @@ struct ApspConfig {
   int tile = 0;  // r: 16, 32 or 64 (64 without paths); 0 = apsp_rule
   int K = 0;     // tiles per multi-tile (generalized); 0 = apsp_rule
   bool paths = false;
-  int thread_tile = 0;   // bulk micro-tile columns per work-item (4 or 8); 0 = rule
-  int thread_rows = 0;   // bulk micro-tile rows (4, 8 or 16; rows x columns <= 64); 0 = thread_tile
-  int unroll = 0;        // bulk k-loop unroll inside a staged chunk (1, 2, 4, 8); 0 = rule
-  int overlap = -1;      // 1: multi-tile k+1's phases on a second queue beside k's bulk; -1 = rule
-  int rest_groups = -1;  // bulk work-groups: 0 one per tile, G > 0 G groups looping over the
-                         // tiles (resident, so the phases beside them start at once); -1 = rule
+  int thread_tile = 0;  // bulk micro-tile columns per work-item (4 or 8); 0 = rule
+  int thread_rows = 0;  // bulk micro-tile rows (4, 8 or 16; rows x columns <= 64); 0 = thread_tile
+  int unroll = 0;       // bulk k-loop unroll inside a staged chunk (1, 2, 4, 8); 0 = rule
+  int overlap = -1;     // 1: multi-tile k+1's phases on a second queue beside k's bulk; -1 = rule
 };
 /// The rule for tile, K and the bulk's micro-tile (tile 32, K*tile = 128; on GPUs without next
 /// hops 8 x 8 unrolled twice beside the next multi-tile's phases, else 4 x 4: the fastest of the

@@ -106,14 +106,6 @@ ApspConfig apsp_rule(const DeviceInfo& device, int32_t, ApspConfig c) {
   if (c.unroll == 0)
     c.unroll = c.thread_rows * c.thread_tile >= 32 ? 1 : chunk_of(c, c.thread_rows, c.thread_tile);
   if (c.overlap < 0) c.overlap = 0;
-  // The bulk's resident groups: rest_groups_per_cu per compute unit but rest_free_cus (with
-  // overlap only: the units are left to the next multi-tile's phases).
-  if (c.rest_groups < 0) {
-    const int cus = int(std::max(1u, device.compute_units));
-    c.rest_groups = c.overlap && rule.rest_groups_per_cu > 0
-                        ? std::max(1, (cus - rule.rest_free_cus) * rule.rest_groups_per_cu)
-                        : 0;
-  }
   return c;
 }
 
@@ -228,9 +220,8 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
           add("cross", launch(qp, cross, size_t(sk - 1) * (sk - 1) * threads, threads));
         }
         const size_t bt = (depth + band_big - 1) / band_big;  // the band's rows and columns
-        const int32_t band_tiles = int32_t(2 * bt * (N / band_big));
-        set_args(band, N, s0, depth, 1, 0, 0, 0, 0, D, P, S, SP, band_mem, band_tiles);
-        add("band", launch(qp, band, size_t(band_tiles) * 256, 256));
+        set_args(band, N, s0, depth, 1, 0, 0, 0, 0, D, P, S, SP, band_mem);
+        add("band", launch(qp, band, 2 * bt * (N / band_big) * 256, 256));
         set_args(unband, N, s0, depth, D, P, S, SP);  // depth (2N - depth): a multiple of 256
         add("unband", launch(qp, unband, size_t(depth) * (2 * N - depth), 256));
       }
@@ -242,16 +233,14 @@ ApspResult<T> apsp(Context& ctx, const Graph& g, ApspConfig cfg) {
       if (cfg.overlap && s1 < s1n) {
         const auto [x_lo, x_hi] = outer(s1, s1n, bm);
         const auto [y_lo, y_hi] = outer(s1, s1n, bn);
-        const int32_t groups = (x_hi - x_lo) * ntc + (ntr - (x_hi - x_lo)) * (y_hi - y_lo);
-        set_args(rest, N, s0, depth, 3, x_lo, x_hi, y_lo, y_hi, D, P, S, SP, rest_mem, groups);
-        next_ready = add("rest_next", launch(q, rest, size_t(groups) * 256, 256));
+        set_args(rest, N, s0, depth, 3, x_lo, x_hi, y_lo, y_hi, D, P, S, SP, rest_mem);
+        const size_t groups =
+            size_t(x_hi - x_lo) * ntc + size_t(ntr - (x_hi - x_lo)) * (y_hi - y_lo);
+        next_ready = add("rest_next", launch(q, rest, groups * 256, 256));
         r_lo = std::min(r_lo, x_lo), r_hi = x_hi, c_lo = std::min(c_lo, y_lo), c_hi = y_hi;
       }
-      // The bulk: one group per tile, or cfg.rest_groups groups looping over the tiles.
-      const int32_t tiles = (ntr - (r_hi - r_lo)) * (ntc - (c_hi - c_lo));
-      const int32_t groups = cfg.rest_groups > 0 ? std::min(tiles, cfg.rest_groups) : tiles;
-      set_args(rest, N, s0, depth, 0, r_lo, r_hi, c_lo, c_hi, D, P, S, SP, rest_mem, tiles);
-      add("rest", launch(q, rest, size_t(groups) * 256, 256));
+      set_args(rest, N, s0, depth, 0, r_lo, r_hi, c_lo, c_hi, D, P, S, SP, rest_mem);
+      add("rest", launch(q, rest, size_t(ntr - (r_hi - r_lo)) * (ntc - (c_hi - c_lo)) * 256, 256));
     }
   }
   check(q.finish(), "clFinish");  // every queue's events are complete (q waited on qp's)

@@ -83,7 +83,6 @@ struct Spmm {
 struct Apsp {
   int tile = 0, k_span = 0, thread_tile = 0, thread_tile_wide = 0, unroll_wide = 0,
       overlap_wide = 0;
-  int rest_groups_per_cu = 0, rest_free_cus = 0;  // the bulk's resident groups (0: one a tile)
 };
 /// BFS auto (src/bfs/bfs.cpp bfs_rule); -1: off.
 struct Bfs {

@@ -101,7 +101,6 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
   cfg.thread_rows = vm["thread-rows"].as<int>();
   cfg.unroll = vm["unroll"].as<int>();
   cfg.overlap = vm["overlap"].as<int>();
-  cfg.rest_groups = vm["rest-groups"].as<int>();
   cfg.paths = vm.count("paths") || vm.count("path");
   ApspResult<T> r;
   double best = 0;
@@ -119,7 +118,6 @@ int run_typed(const po::variables_map& vm, const std::string& usage, Outputs& ou
       .add("thread_rows", r.config.thread_rows)
       .add("unroll", r.config.unroll)
       .add("overlap", r.config.overlap)
-      .add("rest_groups", r.config.rest_groups)
       .add("type", std::is_integral_v<T> ? "i32" : "f32")
       .add("edges", g.src.size())
       .json_only("cpu", cpu);
@@ -144,7 +142,7 @@ int run_apsp(const Args& args) {
       "lockstep apsp (GRAPH.mtx | --random N[,density[,seed]]) [--algorithm " + join(kAlgorithms) +
       "] [--tile R] [--K K] [--type f32|i32] [--paths] [--path U,V] [--out FILE] "
       "[--json OUT] [--cpu [--threads T]] [--repeat R] [--thread-tile C] [--thread-rows R] "
-      "[--unroll U] [--overlap 0|1] [--rest-groups G]";
+      "[--unroll U] [--overlap 0|1]";
   po::options_description opts("options");
   Deprecated old;
   opts.add_options()("graph", po::value<std::string>(),
@@ -167,8 +165,6 @@ int run_apsp(const Args& args) {
       "bulk k-loop unroll inside a staged chunk, dividing it (0 = automatic)")(
       "overlap", number<int>(-1, 1)->default_value(-1),
       "1: the next multi-tile's phases on a second queue beside the bulk, 0: not (-1 = automatic)")(
-      "rest-groups", number<int>(-1, 1 << 20)->default_value(-1),
-      "bulk work-groups looping over its tiles (0: one per tile; -1 = automatic)")(
       "type", po::value<std::string>()->default_value("f32"), "weights: f32|i32")(
       "paths", "also compute the next-hop matrix")(
       "path", po::value<std::string>(), "print a shortest path U,V (1-based; implies --paths)")(
