@@ -57,9 +57,9 @@ struct SequenceSet {
 /// a letter the scoring does not have throws input_error "PATH:LINE: record N ('name'), residue
 /// P: ..." (N and P 1-based). Records with no residues are skipped and counted (skipped_empty);
 /// a file with no residues at all, or more than the host memory allows (host_memory_bytes,
-/// LOCKSTEP_HOST_MEMORY_MIB), throws input_error. With parts > 1 (a file, not "-"): share `part`
-/// of database_shares(set, parts): every name and offset but the share's codes only (held_begin,
-/// held_end), the file read twice on one thread.
+/// LOCKSTEP_HOST_MEMORY_MIB), throws input_error. With parts > 1 (a file; "-" is read whole): share
+/// `part` of database_shares(set, parts): every name and offset but the share's codes only
+/// (held_begin, held_end), the file read twice on one thread.
 SequenceSet read_sequences(const std::string& path, const Scoring& s, size_t parts = 1,
                            size_t part = 0);
 /// A prepared database (`lockstep makedb`): `db` (encoded with `s`) written through OutputFile

@@ -11,8 +11,9 @@
 // when the file was made for the search's scoring's letters, else they are mapped to its codes.
 // The content checksum is the hash of the block hashes, so that opening checks the blocks on
 // every host thread, and a share (open_database with parts > 1: one rank of a distributed
-// search) reads and checks only the blocks of its codes, the offsets and the names. A file whose magic is right but whose version, size or checksums are not
-// is refused with input_error naming it; a file without the magic is read as FASTA.
+// search) reads and checks only the blocks of its codes, the offsets and the names. A file whose
+// magic is right but whose version, size or checksums are not is refused with input_error naming
+// it; a file without the magic is read as FASTA.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -222,7 +223,8 @@ SequenceSet open_database(const std::string& path, const Scoring& s, size_t part
   const std::vector<uint64_t> table(stored_hashes, stored_hashes + h.blocks);
   const auto check = [&](uint64_t from, uint64_t to) {
     if (to <= from) return;
-    const size_t first = (from - h.offsets_at) / kBlock, last = (to - h.offsets_at - 1) / kBlock + 1;
+    const size_t first = (from - h.offsets_at) / kBlock,
+                 last = (to - h.offsets_at - 1) / kBlock + 1;
     const std::vector<uint64_t> got = block_hashes(m->data + h.offsets_at, content, first, last);
     if (!std::equal(got.begin() + std::ptrdiff_t(first), got.begin() + std::ptrdiff_t(last),
                     table.begin() + std::ptrdiff_t(first)))
@@ -294,7 +296,7 @@ SequenceSet open_database(const std::string& path, const Scoring& s, size_t part
 
 SequenceSet read_database(const std::string& path, const Scoring& s, size_t parts, size_t part) {
   return is_database(path) ? open_database(path, s, parts, part)
-                           : read_sequences(path, s, path == "-" ? 1 : parts, part);
+                           : read_sequences(path, s, parts, part);
 }
 
 }  // namespace lockstep

@@ -123,7 +123,7 @@ struct Part {
   std::vector<std::string> names;  // "" for an empty header: numbered in merge
   std::vector<size_t> unnamed;     // record (in this part, 1-based) of each "" name, in order
   std::vector<uint8_t> residues;
-  std::vector<int64_t> ends;  // end of each sequence in `residues`
+  std::vector<int64_t> ends;     // end of each sequence in `residues`
   std::vector<int64_t> lengths;  // of each sequence (kept in `residues` or not)
   size_t skipped_empty = 0, records = 0, stand_ins = 0;
 };
@@ -362,7 +362,8 @@ class Scan {
 
 SequenceSet read_sequences(const std::string& path, const Scoring& s, size_t parts, size_t part) {
   try {
-    if (parts > 1) return detail::read_sequences_share(path, s, parts, part, size_t(8) << 20);
+    if (parts > 1 && path != "-")  // (standard input is read once: whole)
+      return detail::read_sequences_share(path, s, parts, part, size_t(8) << 20);
     return detail::read_sequences_blocks(path, s, size_t(8) << 20);
   } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
     throw input_error(path + ": out of host memory while reading its sequences");

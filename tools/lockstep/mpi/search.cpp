@@ -1,10 +1,11 @@
 // `mpirun -np P lockstep search QUERIES DB --distributed [options]`: one device per rank (--device
 // as the other distributed commands take it), every rank reading QUERIES and DB (a rank other
 // than 0 keeps only its share's codes: of a prepared database it reads and checks only those, a
-// FASTA it reads twice; rank 0 reads DB whole, for the alignments of the hits it writes), each searching its share of the database (lockstep::mpi::search), the hits
-// merged on rank 0, which writes the one output (the same bytes as one device) and the summary
-// line (with ranks=P). Reading, searching and writing are each agreed on by every rank: a failure
-// on any rank ends every rank with one message naming it.
+// FASTA it reads twice; rank 0 reads DB whole, for the alignments of the hits it writes), each
+// searching its share of the database (lockstep::mpi::search), the hits merged on rank 0, which
+// writes the one output (the same bytes as one device) and the summary line (with ranks=P).
+// Reading, searching and writing are each agreed on by every rank: a failure on any rank ends every
+// rank with one message naming it.
 #include <iostream>
 
 #include "distributed.hpp"
