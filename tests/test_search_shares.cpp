@@ -102,6 +102,8 @@ TEST_CASE("search db: a FASTA share holds its subjects' codes only, names errors
   const SequenceSet last = read_database(fa, s, 2, 1);
   check_share(last, whole, 2, 1);
   CHECK(last.residues.size() < whole.residues.size() * 3 / 4);
+  CHECK(test::has(message([&] { search_cpu(whole, last, s, SearchOptions{}); }),
+                  "search: the database set holds one share's codes only"));
   // a bad letter in the last record: the whole read's message, file, line, record and residue
   const std::string bf = test::write(d, "bad.fa", text + ">bad\nACD@K\n");
   const std::string want = message([&] { read_sequences(bf, s); });

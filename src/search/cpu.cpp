@@ -85,6 +85,10 @@ std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top) {
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                         const SearchOptions& o) {
   check_search(queries, db, s, o);
+  if (!db.whole())
+    throw input_error(
+        "search: the database set holds one share's codes only (a rank's, for "
+        "mpi::search)");
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = "cpu";
