@@ -297,14 +297,17 @@ TEST_CASE("makedb: truncated, corrupt, foreign and other-version files are refus
   refused("short.lsdb", good.substr(0, good.size() - 10), "truncated or extended");
   refused("header.lsdb", good.substr(0, 40), "truncated lockstep database");
   std::string bad = good;
-  bad[bad.size() - 3] ^= 1;  // a name's byte
+  bad[bad.size() - 3] ^= 1;  // a block hash's byte
   refused("bad.lsdb", bad, "corrupt lockstep database (its content's checksum differs)");
+  bad = good;
+  bad[good.rfind("s4") + 1] ^= 1;  // a name's byte
+  refused("name.lsdb", bad, "corrupt lockstep database (its content's checksum differs)");
   bad = good;
   bad[20] ^= 1;  // the sequence count
   refused("count.lsdb", bad, "corrupt lockstep database (its header's checksum differs)");
   bad = good;
-  bad[8] = 2;  // the format version
-  refused("v2.lsdb", bad, "lockstep database format version 2, this lockstep reads version 1");
+  bad[8] = 1;  // the format version (1: one checksum of the whole content, no block hashes)
+  refused("v1.lsdb", bad, "lockstep database format version 1, this lockstep reads version 2");
   // no magic: read as FASTA, whose reader refuses it
   refused("foreign.lsdb",
           std::string("\x7f"

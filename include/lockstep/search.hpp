@@ -9,6 +9,7 @@
 //   lockstep::Context ctx;
 //   lockstep::SearchResult r = lockstep::search(ctx, q, db, s, {});  // r.hits[query][rank]
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -32,13 +33,22 @@ struct SequenceSet {
   size_t skipped_empty = 0;             // records with no residues (skipped, counted)
   size_t stand_ins = 0;                 // residues scored as blastp's stand-in (U as C, O as X)
   std::shared_ptr<const void> mapping;  // a prepared database's map, when the codes are there
-  const uint8_t* mapped = nullptr;      // its codes (offsets.back() of them)
+  const uint8_t* mapped = nullptr;      // its codes (held_residues() of them)
+  /// A share of a database (open_database with parts > 1) has every name and offset but the
+  /// codes of subjects [held_begin, held_end) only: data(i) is valid for those alone.
+  size_t held_begin = 0, held_end = SIZE_MAX;
   size_t size() const { return names.size(); }
   int64_t length(size_t i) const { return offsets[i + 1] - offsets[i]; }
-  /// Every code, concatenated (offsets.back() of them).
+  bool whole() const { return held_begin == 0 && held_end >= size(); }
+  /// The codes held, concatenated (held_residues() of them; every code unless a share).
   const uint8_t* codes() const { return mapped ? mapped : residues.data(); }
-  size_t residue_count() const { return mapped ? size_t(offsets.back()) : residues.size(); }
-  const uint8_t* data(size_t i) const { return codes() + offsets[i]; }
+  size_t held_residues() const {
+    return size_t(offsets[std::min(held_end, size())] - offsets[held_begin]);
+  }
+  size_t residue_count() const {
+    return mapped || !whole() ? size_t(offsets.back()) : residues.size();
+  }
+  const uint8_t* data(size_t i) const { return codes() + (offsets[i] - offsets[held_begin]); }
   /// Appends a sequence (a mapped set's codes are first copied into `residues`).
   void add(std::string name, const std::vector<uint8_t>& codes);
 };
@@ -47,8 +57,11 @@ struct SequenceSet {
 /// a letter the scoring does not have throws input_error "PATH:LINE: record N ('name'), residue
 /// P: ..." (N and P 1-based). Records with no residues are skipped and counted (skipped_empty);
 /// a file with no residues at all, or more than the host memory allows (host_memory_bytes,
-/// LOCKSTEP_HOST_MEMORY_MIB), throws input_error.
-SequenceSet read_sequences(const std::string& path, const Scoring& s);
+/// LOCKSTEP_HOST_MEMORY_MIB), throws input_error. With parts > 1 (a file; "-" is read whole): share
+/// `part` of database_shares(set, parts): every name and offset but the share's codes only
+/// (held_begin, held_end), the file read twice on one thread.
+SequenceSet read_sequences(const std::string& path, const Scoring& s, size_t parts = 1,
+                           size_t part = 0);
 /// A prepared database (`lockstep makedb`): `db` (encoded with `s`) written through OutputFile
 /// (a temporary renamed into place) as a versioned, checksummed file that open_database maps
 /// instead of parsing.
@@ -58,9 +71,13 @@ bool is_database(const std::string& path);
 /// The set written by write_database, its codes mapped to `s`'s when it was made for another
 /// scoring. A truncated or corrupt file, another format version, or a letter `s` does not have
 /// throws input_error "PATH: ...".
-SequenceSet open_database(const std::string& path, const Scoring& s);
-/// open_database for a prepared database, else read_sequences (FASTA).
-SequenceSet read_database(const std::string& path, const Scoring& s);
+/// With parts > 1: share `part` of database_shares(set, parts) only, the other shares' codes
+/// neither read nor checked (every name and offset is; a corrupt byte of the share is refused).
+SequenceSet open_database(const std::string& path, const Scoring& s, size_t parts = 1,
+                          size_t part = 0);
+/// open_database for a prepared database, else read_sequences (FASTA); parts and part as theirs.
+SequenceSet read_database(const std::string& path, const Scoring& s, size_t parts = 1,
+                          size_t part = 0);
 /// The codes of search: every letter of the matrix scored exactly as written (either case; X, B,
 /// J, Z and * included), U and O, where the matrix lacks them, as blastp scores them (U as C, O
 /// as X: blast_stand_in), any other letter outside it refused: input_error "residue P: '1' is

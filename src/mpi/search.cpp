@@ -29,6 +29,9 @@ SearchResult search(MPI_Comm comm, Context& ctx, const SequenceSet& queries, con
   std::vector<int64_t> words;
   collective(comm, [&] {
     const std::vector<size_t> b = database_shares(db, size_t(ranks));
+    if (!db.whole() &&
+        (db.held_begin != b[size_t(me)] || std::min(db.held_end, db.size()) != b[size_t(me) + 1]))
+      throw input_error("search: the database set holds a share other than this rank's");
     mine = detail::search_range(ctx, queries, db, s, o, b[size_t(me)], b[size_t(me) + 1]);
     for (const auto& hits : mine.hits)
       for (const SearchHit& h : hits)

@@ -69,8 +69,8 @@ void check_search(const SequenceSet& queries, const SequenceSet& db, const Scori
       throw input_error("search: a sequence set's offsets do not match its residues");
     uint8_t top = 0;  // the largest code (a reduction the compiler vectorizes)
     const uint8_t* c = set->codes();
-    for (size_t i = 0, n = set->residue_count(); i < n; ++i) top = std::max(top, c[i]);
-    if (set->residue_count() && top >= letters)
+    for (size_t i = 0, n = set->held_residues(); i < n; ++i) top = std::max(top, c[i]);
+    if (set->held_residues() && top >= letters)
       throw input_error("search: residue code " + std::to_string(int(top)) + " outside the " +
                         std::to_string(letters) + " letters of the scoring");
   }
@@ -85,6 +85,10 @@ std::vector<SearchHit> top_hits(std::vector<SearchHit> all, int top) {
 SearchResult search_cpu(const SequenceSet& queries, const SequenceSet& db, const Scoring& s,
                         const SearchOptions& o) {
   check_search(queries, db, s, o);
+  if (!db.whole())
+    throw input_error(
+        "search: the database set holds one share's codes only (a rank's, for "
+        "mpi::search)");
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;
   r.algorithm = "cpu";

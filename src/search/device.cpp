@@ -185,6 +185,9 @@ SearchResult search_share(Context& ctx, const SequenceSet& queries, const Sequen
 SearchResult detail::search_range(Context& ctx, const SequenceSet& queries, const SequenceSet& db,
                                   const Scoring& s, const SearchOptions& o, size_t begin,
                                   size_t end) {
+  if (begin < db.held_begin || end > std::min(db.held_end, db.size()))
+    throw input_error("search: subjects [" + std::to_string(begin) + ", " + std::to_string(end) +
+                      ") outside the share whose codes the database set holds");
   const std::string alg = detail::algorithm_words(o).base;
   const auto t0 = std::chrono::steady_clock::now();
   SearchResult r;

@@ -52,6 +52,10 @@ const std::vector<NucleotideParameters>& nucleotide_parameters();  // ncbi_param
 
 /// read_sequences with blocks of `block` bytes (read_sequences: 8 MiB), for the tests.
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block);
+/// Share `part` of `parts` (database_shares) of a FASTA file: every name and offset, the codes
+/// of the share's subjects only; the file read twice on this thread, `block` bytes at a time.
+SequenceSet read_sequences_share(const std::string& path, const Scoring& s, size_t parts,
+                                 size_t part, size_t block);
 
 /// Whether the packed 16-bit kernel represents this scoring: at most 31 codes, table entries and
 /// gap costs small enough that no lane wraps before the saturation limit is seen.

@@ -93,6 +93,7 @@ std::string first_word(const std::string& header) {
 }  // namespace
 
 void SequenceSet::add(std::string name, const std::vector<uint8_t>& codes) {
+  if (!whole()) throw input_error("a share of a database takes no more sequences");
   if (mapped) {
     residues.assign(mapped, mapped + offsets.back());
     mapped = nullptr;
@@ -122,14 +123,17 @@ struct Part {
   std::vector<std::string> names;  // "" for an empty header: numbered in merge
   std::vector<size_t> unnamed;     // record (in this part, 1-based) of each "" name, in order
   std::vector<uint8_t> residues;
-  std::vector<int64_t> ends;  // end of each sequence in `residues`
+  std::vector<int64_t> ends;     // end of each sequence in `residues`
+  std::vector<int64_t> lengths;  // of each sequence (kept in `residues` or not)
   size_t skipped_empty = 0, records = 0, stand_ins = 0;
 };
 
+// (the codes of the part's sequences [keep_from, keep_to) kept in p.residues; the others' checked)
 void parse(const std::string& path, const std::string& text, const std::array<int16_t, 256>& code,
-           const Scoring& s, Part& p) {
+           const Scoring& s, Part& p, size_t keep_from = 0, size_t keep_to = SIZE_MAX) {
   const std::array<uint8_t, 256> stand_in = stand_in_table(s);
-  p.residues.reserve(text.size());
+  std::vector<uint8_t> scratch;
+  if (keep_from == 0 && keep_to == SIZE_MAX) p.residues.reserve(text.size());
   for_each_fasta_record(path, text, [&](Sequence& q, int header_line) {
     if (header_line == 0)  // a plain sequence file: no id to report its hits by
       throw input_error(path + ":" + std::to_string(residue_line(path, text, 0, 0)) +
@@ -142,9 +146,11 @@ void parse(const std::string& path, const std::string& text, const std::array<in
     }
     std::string name = printable(first_word(q.name));  // (a terminal escape, or no UTF-8)
     if (name.empty()) p.unnamed.push_back(p.records);
-    const size_t base = p.residues.size();
-    p.residues.resize(base + q.residues.size());
-    uint8_t* out = p.residues.data() + base;
+    const bool keep = p.names.size() >= keep_from && p.names.size() < keep_to;
+    std::vector<uint8_t>& to = keep ? p.residues : scratch;
+    const size_t base = keep ? p.residues.size() : 0;
+    to.resize(base + q.residues.size());
+    uint8_t* out = to.data() + base;
     size_t stand_ins = 0;
     for (size_t i = 0; i < q.residues.size(); ++i) {
       const unsigned char byte = static_cast<unsigned char>(q.residues[i]);
@@ -159,6 +165,7 @@ void parse(const std::string& path, const std::string& text, const std::array<in
     p.stand_ins += stand_ins;
     p.names.push_back(std::move(name));
     p.ends.push_back(int64_t(p.residues.size()));
+    p.lengths.push_back(int64_t(q.residues.size()));
     return true;
   });
 }
@@ -353,8 +360,10 @@ class Scan {
 
 }  // namespace
 
-SequenceSet read_sequences(const std::string& path, const Scoring& s) {
+SequenceSet read_sequences(const std::string& path, const Scoring& s, size_t parts, size_t part) {
   try {
+    if (parts > 1 && path != "-")  // (standard input is read once: whole)
+      return detail::read_sequences_share(path, s, parts, part, size_t(8) << 20);
     return detail::read_sequences_blocks(path, s, size_t(8) << 20);
   } catch (const std::bad_alloc&) {  // (`ulimit -v` below what the size checks plan for)
     throw input_error(path + ": out of host memory while reading its sequences");
@@ -362,6 +371,56 @@ SequenceSet read_sequences(const std::string& path, const Scoring& s) {
 }
 
 namespace detail {
+
+SequenceSet read_sequences_share(const std::string& path, const Scoring& s, size_t parts,
+                                 size_t part, size_t block) {
+  if (part >= parts)
+    throw input_error(path + ": share " + std::to_string(part) + " of " + std::to_string(parts));
+  const std::array<int16_t, 256> code = code_table(s);
+  // One pass over the file on this thread, block by block, each block cut after its last
+  // record's start and parsed, the codes of subjects [from, to) kept.
+  const auto pass = [&](size_t from, size_t to) {
+    SequenceSet set;
+    size_t records = 0;
+    const auto piece = [&](const std::string& text) {
+      Part p;
+      const size_t first = set.size();
+      parse(path, text, code, s, p, from > first ? from - first : 0, to > first ? to - first : 0);
+      for (size_t j = 0, u = 0; j < p.names.size(); ++j) {
+        if (p.names[j].empty()) p.names[j] = std::to_string(records + p.unnamed[u++]);
+        set.names.push_back(std::move(p.names[j]));
+        set.offsets.push_back(set.offsets.back() + p.lengths[j]);
+      }
+      set.residues.insert(set.residues.end(), p.residues.begin(), p.residues.end());
+      records += p.records, set.skipped_empty += p.skipped_empty, set.stand_ins += p.stand_ins;
+      check_host_memory(path, "the share's sequences", 2.0 * double(set.residues.size()));
+    };
+    std::string carry;
+    read_input_blocks(path, block, [&](std::string& b) {
+      const size_t old = carry.size();
+      carry += b;
+      const size_t cut = last_record_start(carry, old > 0 ? old - 1 : 0);
+      if (cut == std::string::npos || cut == 0) return;
+      piece(carry.substr(0, cut + 1));
+      carry.erase(0, cut + 1);
+    });
+    if (!carry.empty()) piece(carry);
+    if (set.size() == 0) throw input_error(path + ": no residues");
+    return set;
+  };
+  try {
+    const SequenceSet lengths = pass(0, 0);  // every name and length, no codes
+    const std::vector<size_t> b = database_shares(lengths, parts);
+    SequenceSet set = pass(b[part], b[part + 1]);
+    if (set.offsets != lengths.offsets)
+      throw input_error(path + ": the file changed while it was read");
+    set.held_begin = b[part], set.held_end = b[part + 1];
+    return set;
+  } catch (const input_error&) {  // read whole, once: the first bad place named as one read does
+    read_sequences_blocks(path, s, block);
+    throw;
+  }
+}
 
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block) {
   struct stat st {};

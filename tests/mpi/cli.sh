@@ -157,7 +157,8 @@ out=$(timeout 120 "$mpiexec" --oversubscribe -np 1 "$lockstep" cg "$src/matrices
 expect "cg --distributed with a different problem on each rank exits 1, named" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'lockstep cg: rank 0: the ranks were given different problems') -eq 1 ]]"
 # search --distributed: the hits file of one device, byte for byte, at 2, 3 and 4 ranks (a FASTA
 # and the prepared database), a database of fewer subjects than ranks with a query longer than
-# every subject; a missing database (rank 0) and a rank without a device end every rank with one
+# every subject; a corrupt byte in rank 1's share of the prepared database, a missing database
+# (rank 0) and a rank without a device end every rank with one
 # message; --devices with --distributed is a usage error.
 examples=/usr/share/doc/mmseqs2/example-data
 if [[ -f $examples/DB.fasta.gz ]]; then
@@ -175,6 +176,13 @@ if [[ -f $examples/DB.fasta.gz ]]; then
       expect "search --distributed on $np ranks ($db): the bytes of one device, ranks=$np" "[[ $rc -eq 0 && \"\$out\" == *' ranks=$np '* ]] && cmp -s \"$dir/one.tsv\" \"$dir/dist.tsv\""
     done
   done
+  # a byte of the prepared database's codes at 3/4 (rank 1's share) corrupted: refused once,
+  # naming the file, no output
+  cp "$dir/db.lsdb" "$dir/bad.lsdb"
+  at=$(od -An -t u8 -j 64 -N 8 "$dir/bad.lsdb" | tr -d ' '); n=$(od -An -t u8 -j 24 -N 8 "$dir/bad.lsdb" | tr -d ' ')
+  printf '\x7f' | dd of="$dir/bad.lsdb" bs=1 seek=$((at + n * 3 / 4)) conv=notrunc 2> /dev/null
+  out=$(timeout 120 "$mpiexec" -np 2 --oversubscribe "$lockstep" search "$dir/q.fa" "$dir/bad.lsdb" "${shape[@]}" --distributed --out "$dir/bad.tsv" 2>&1); rc=$?
+  expect "search --distributed of a corrupt share exits 1, naming the file once" "[[ $rc -eq 1 && \$(echo \"\$out\" | grep -c 'bad.lsdb: corrupt lockstep database') -eq 1 && ! -e \"$dir/bad.tsv\" ]]"
   awk '/^>/{n++} n<=2' "$dir/db.fa" > "$dir/two.fa"
   { echo '>long'; zcat $examples/QUERY.fasta.gz | grep -v '^>' | head -40 | tr -d '\n'; echo; } > "$dir/long.fa"
   "$lockstep" search "$dir/long.fa" "$dir/two.fa" --outfmt 6 --evalue 1000 --out "$dir/one.tsv" > /dev/null 2>&1

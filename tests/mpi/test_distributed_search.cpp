@@ -21,10 +21,12 @@ SearchOptions shape(int top) {  // tests/test_search.cpp's shape: one program pe
   return o;
 }
 
-void check_distributed(const SequenceSet& q, const SequenceSet& db, const Scoring& s, int top) {
+// (`mine`: this rank's share of db, else db whole)
+void check_distributed(const SequenceSet& q, const SequenceSet& db, const Scoring& s, int top,
+                       const SequenceSet* mine = nullptr) {
   Context& ctx = test::rank_context();
   const SearchResult one = search(ctx, q, db, s, shape(top));
-  const SearchResult r = mpi::search(test::world(), ctx, q, db, s, shape(top));
+  const SearchResult r = mpi::search(test::world(), ctx, q, mine ? *mine : db, s, shape(top));
   CHECK(r.cells == one.cells);
   CHECK(r.recomputed == one.recomputed);
   REQUIRE(r.hits.size() == q.size());
@@ -76,6 +78,34 @@ TEST_CASE("distributed search: the one-device hits, ties, empty shares, a long q
     CHECK(b[1] == b[2]);
   }
   check_distributed(q, longest, s, 4);
+}
+
+TEST_CASE("distributed search: each rank holding only its share of a prepared database or FASTA") {
+  const Scoring s = blosum62(11, 1);
+  std::mt19937 rng(9);  // the same on every rank
+  const std::string aa = "ARNDCQEGHILKMFPSTWYV";
+  const std::string planted = test::random_residues(rng, 120, aa);
+  std::string fasta;
+  for (int j = 0; j < 120; ++j)
+    fasta += ">s" + std::to_string(j) + "\n" +
+             (j % 9 == 2 ? planted : test::random_residues(rng, 20 + (j * 53) % 400, aa)) + "\n";
+  SequenceSet q;
+  q.add("planted", s.encode(planted.substr(7, 90)));
+  q.add("other", s.encode(test::random_residues(rng, 150, aa)));
+  test::TempDir d;  // each rank its own files
+  const std::string fa = test::write(d, "db.fa", fasta), lsdb = (d.path / "db.lsdb").string();
+  const SequenceSet db = read_sequences(fa, s);
+  write_database(lsdb, db, s);
+  const size_t ranks = size_t(test::world_size()), me = size_t(test::world_rank());
+  const std::vector<size_t> b = database_shares(db, ranks);
+  const size_t share = size_t(db.offsets[b[me + 1]] - db.offsets[b[me]]);
+  for (const std::string& path : {lsdb, fa}) {
+    CAPTURE(path);
+    const SequenceSet mine = read_database(path, s, ranks, me);
+    CHECK(mine.held_residues() == share);  // the other shares' codes neither read nor kept
+    CHECK((mine.mapped ? size_t(0) : mine.residues.size()) == (path == lsdb ? 0 : share));
+    check_distributed(q, db, s, 5, &mine);
+  }
 }
 
 TEST_CASE("distributed search: a refusal on one rank ends every rank with one error") {

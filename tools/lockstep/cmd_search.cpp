@@ -149,9 +149,9 @@ std::unique_ptr<Outputs> search_outputs(const po::variables_map& vm) {
       std::vector<InputOption>{{"queries", "QUERIES"}, {"db", "DB"}, {"matrix", "--matrix"}});
 }
 
-SearchInputs read_search_inputs(const SearchSetup& st, bool notes) {
+SearchInputs read_search_inputs(const SearchSetup& st, bool notes, size_t parts, size_t part) {
   SearchInputs in;
-  in.db = read_database(st.dpath, st.s);  // FASTA or a prepared database (makedb)
+  in.db = read_database(st.dpath, st.s, parts, part);  // FASTA or a prepared database (makedb)
   in.queries_read = read_database(st.qpath, st.s);
   for (const auto& [set, path] :
        {std::pair{&in.db, &st.dpath}, std::pair{&in.queries_read, &st.qpath}}) {

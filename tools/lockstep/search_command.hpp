@@ -30,8 +30,10 @@ struct SearchInputs {
   double read_ms = 0;
 };
 /// Reads DB and QUERIES (FASTA or prepared databases); the notes (records skipped, U/O stand-ins,
-/// duplicate names) on standard error when `notes`.
-SearchInputs read_search_inputs(const SearchSetup& st, bool notes);
+/// duplicate names) on standard error when `notes`. With parts > 1: DB's share `part` only
+/// (read_database).
+SearchInputs read_search_inputs(const SearchSetup& st, bool notes, size_t parts = 1,
+                                size_t part = 0);
 
 /// How the search ran, for the summary line.
 struct SearchRun {

@@ -1,9 +1,11 @@
 // `mpirun -np P lockstep search QUERIES DB --distributed [options]`: one device per rank (--device
-// as the other distributed commands take it), every rank reading QUERIES and DB (a prepared
-// database is mapped), each searching its share of the database (lockstep::mpi::search), the hits
-// merged on rank 0, which writes the one output (the same bytes as one device) and the summary
-// line (with ranks=P). Reading, searching and writing are each agreed on by every rank: a failure
-// on any rank ends every rank with one message naming it.
+// as the other distributed commands take it), every rank reading QUERIES and DB (a rank other
+// than 0 keeps only its share's codes: of a prepared database it reads and checks only those, a
+// FASTA it reads twice; rank 0 reads DB whole, for the alignments of the hits it writes), each
+// searching its share of the database (lockstep::mpi::search), the hits merged on rank 0, which
+// writes the one output (the same bytes as one device) and the summary line (with ranks=P).
+// Reading, searching and writing are each agreed on by every rank: a failure on any rank ends every
+// rank with one message naming it.
 #include <iostream>
 
 #include "distributed.hpp"
@@ -25,7 +27,7 @@ int distributed_search(const po::variables_map& vm, SearchSetup& st) {
     SearchInputs in;
     mpi::collective(comm, [&] {
       if (me == 0) outs = search_outputs(vm);
-      in = read_search_inputs(st, me == 0);
+      in = read_search_inputs(st, me == 0, me == 0 ? 1 : size_t(mpi::size(comm)), size_t(me));
     });
     const SequenceSet& queries = st.s.dna ? in.queries : in.queries_read;
     SearchResult r = mpi::search(comm, *ctx, queries, in.db, st.s, st.o);
