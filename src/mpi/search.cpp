@@ -21,7 +21,8 @@ SearchResult search(MPI_Comm comm, Context& ctx, const SequenceSet& queries, con
   collective(comm, [&] {  // the checks of every search, outside its time (as search's)
     if (!o.devices.empty())
       throw input_error("search: one device per rank (SearchOptions::devices must be empty)");
-    if (o.algorithm == "cpu") throw input_error("search: a share runs on a device, not cpu");
+    if (detail::algorithm_words(o).base == "cpu")
+      throw input_error("search: a share runs on a device, not cpu");
     check_search(queries, db, s, o);
   });
   const auto t0 = std::chrono::steady_clock::now();
