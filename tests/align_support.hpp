@@ -1,5 +1,6 @@
-// Test pairs for the alignment tests: random DNA or protein with a planted similar region (a
-// slice of A, mutated by substitutions and short indels, placed inside B), fixed seeds.
+// Test pairs for the alignment and search tests: random DNA or protein with a planted similar
+// region (a slice of A, mutated by substitutions and short indels, placed inside B), fixed seeds;
+// and the comparisons of two alignments or two searches.
 #pragma once
 #include <doctest/doctest.h>
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "lockstep/align.hpp"
+#include "lockstep/search.hpp"
 
 namespace lockstep::test {
 
@@ -17,6 +19,23 @@ inline void check_same(const AlignResult& got, const AlignResult& want) {
   CHECK(got.score == want.score);
   CHECK(got.end_a == want.end_a);
   CHECK(got.end_b == want.end_b);
+}
+
+/// Two searches' hits equal, query by query and rank by rank (a split search against one device).
+inline void check_same_hits(const SearchResult& got, const SearchResult& want) {
+  REQUIRE(got.hits.size() == want.hits.size());
+  for (size_t q = 0; q < want.hits.size(); ++q) {
+    REQUIRE(got.hits[q].size() == want.hits[q].size());
+    for (size_t k = 0; k < want.hits[q].size(); ++k) {
+      const SearchHit &g = got.hits[q][k], &w = want.hits[q][k];
+      INFO("query " << q << " rank " << k);
+      CHECK(g.query == w.query);
+      CHECK(g.subject == w.subject);
+      CHECK(g.score == w.score);
+      CHECK(g.query_end == w.query_end);
+      CHECK(g.subject_end == w.subject_end);
+    }
+  }
 }
 
 inline std::string random_residues(std::mt19937& rng, size_t n, const std::string& letters) {

@@ -23,19 +23,7 @@ SearchOptions shape(int top) {  // test_search.cpp's shape: one program per devi
 }
 
 void check_same(const SearchResult& got, const SearchResult& want) {
-  REQUIRE(got.hits.size() == want.hits.size());
-  for (size_t q = 0; q < want.hits.size(); ++q) {
-    REQUIRE(got.hits[q].size() == want.hits[q].size());
-    for (size_t k = 0; k < want.hits[q].size(); ++k) {
-      const SearchHit &g = got.hits[q][k], &w = want.hits[q][k];
-      INFO("query " << q << " rank " << k);
-      CHECK(g.query == w.query);
-      CHECK(g.subject == w.subject);
-      CHECK(g.score == w.score);
-      CHECK(g.query_end == w.query_end);
-      CHECK(g.subject_end == w.subject_end);
-    }
-  }
+  test::check_same_hits(got, want);
   CHECK(got.cells == want.cells);
   CHECK(got.recomputed == want.recomputed);
 }

@@ -77,7 +77,7 @@ void parse_variant(const std::string& v, SearchShape& sh) {
   }
 }
 
-std::string variant_name(const Shape& sh) {
+std::string feature_name(const Shape& sh) {
   std::string out;
   for (const Feature& f : kFeatures)
     if (sh.*f.flag) out += (out.empty() ? "" : "+") + std::string(f.name);
@@ -193,7 +193,7 @@ SearchResult detail::search_range(Context& ctx, const SequenceSet& queries, cons
   SearchResult r;
   const bool inter = alg != "intra" && packed_fits(s);
   const Shape sh = resolve_shape(ctx, o, double(db.residue_count()));
-  const std::string features = variant_name(sh);
+  const std::string features = feature_name(sh);
   r.algorithm = !inter ? "intra" : features == "plain" ? "inter" : "inter+" + features;
   r.dpx = inter && sh.dpx;
   r.local_size = sh.local, r.stripe = sh.stripe;

@@ -4,7 +4,7 @@
 // position. Records with no residues are skipped and counted. Large files are read in blocks: this
 // thread inflates, the host's other threads parse whole records of the blocks already read; an
 // error sends the whole text through one parse again, so that it names the first bad place
-// exactly as a single pass does.
+// exactly as a single pass does. A share of a file for one rank: src/search/sequence_share.cpp.
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -19,14 +19,24 @@
 
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
+#include "search/fasta_parts.hpp"
 #include "search/search_impl.hpp"
 
 namespace lockstep {
+
+using detail::code_table;
+using detail::FastaPart;
+using detail::last_record_start;
+using detail::parse;
+
 namespace {
 
 constexpr const char* kIupacDna = "ACGTURYSWKMBDHVN";
 
-// Code of each byte, -1 where the scoring has none.
+}  // namespace
+
+namespace detail {
+
 std::array<int16_t, 256> code_table(const Scoring& s) {
   std::array<int16_t, 256> code;
   code.fill(-1);
@@ -46,6 +56,10 @@ std::array<int16_t, 256> code_table(const Scoring& s) {
       code[size_t(c)] = code[size_t(c + 32)] = code[size_t(blast_stand_in(c))];
   return code;
 }
+
+}  // namespace detail
+
+namespace {
 
 // 1 for the bytes scored through a stand-in letter (blast_stand_in), else 0.
 std::array<uint8_t, 256> stand_in_table(const Scoring& s) {
@@ -116,21 +130,10 @@ std::vector<uint8_t> encode_exact(const Scoring& s, const std::string& residues)
   return out;
 }
 
-namespace {
+namespace detail {
 
-// The records of one piece of FASTA text, encoded; `record` counts every record (empty ones too).
-struct Part {
-  std::vector<std::string> names;  // "" for an empty header: numbered in merge
-  std::vector<size_t> unnamed;     // record (in this part, 1-based) of each "" name, in order
-  std::vector<uint8_t> residues;
-  std::vector<int64_t> ends;     // end of each sequence in `residues`
-  std::vector<int64_t> lengths;  // of each sequence (kept in `residues` or not)
-  size_t skipped_empty = 0, records = 0, stand_ins = 0;
-};
-
-// (the codes of the part's sequences [keep_from, keep_to) kept in p.residues; the others' checked)
 void parse(const std::string& path, const std::string& text, const std::array<int16_t, 256>& code,
-           const Scoring& s, Part& p, size_t keep_from = 0, size_t keep_to = SIZE_MAX) {
+           const Scoring& s, FastaPart& p, size_t keep_from, size_t keep_to) {
   const std::array<uint8_t, 256> stand_in = stand_in_table(s);
   std::vector<uint8_t> scratch;
   if (keep_from == 0 && keep_to == SIZE_MAX) p.residues.reserve(text.size());
@@ -170,6 +173,10 @@ void parse(const std::string& path, const std::string& text, const std::array<in
   });
 }
 
+}  // namespace detail
+
+namespace {
+
 // Whether `text` (the start of a file) is FASTA whose pieces may be parsed apart: its first line
 // that is neither blank nor a ';' comment is a '>' header. 1 yes, 0 no (a plain sequence file),
 // -1 not known yet (no such line so far).
@@ -188,7 +195,7 @@ int fasta_mode(const std::string& text) {
   return -1;
 }
 
-// Parsers on the host's threads: pieces in file order, each parsed into its Part as it comes.
+// Parsers on the host's threads: pieces in file order, each parsed into its FastaPart as it comes.
 class Parsers {
  public:
   Parsers(const std::string& path, const Scoring& s) : path_(path), s_(s), code_(code_table(s)) {
@@ -215,14 +222,14 @@ class Parsers {
   }
   bool failed() const { return std::find(failed_.begin(), failed_.end(), 1) != failed_.end(); }
   std::deque<std::string>& pieces() { return pieces_; }
-  std::deque<Part>& parts() { return parts_; }
+  std::deque<FastaPart>& parts() { return parts_; }
 
  private:
   void work() {
     for (;;) {
       size_t k = 0;
       const std::string* piece = nullptr;
-      Part* part = nullptr;
+      FastaPart* part = nullptr;
       {
         std::unique_lock<std::mutex> lock(m_);
         cv_.wait(lock, [&] { return closed_ || !todo_.empty(); });
@@ -245,7 +252,7 @@ class Parsers {
   std::mutex m_;
   std::condition_variable cv_;
   std::deque<std::string> pieces_;
-  std::deque<Part> parts_;
+  std::deque<FastaPart> parts_;
   std::deque<char> failed_;
   std::deque<size_t> todo_;
   bool closed_ = false;
@@ -274,7 +281,7 @@ void populate(uint8_t* p, size_t bytes) {
 // part released once copied. On one thread this was two thirds of the reading thread's work, and
 // nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
 // of 115 ms): the pages are populated, and the parts copied, on the host's threads.
-std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& names,
+std::vector<uint8_t> merge(std::deque<FastaPart>& parts, std::vector<std::string>& names,
                            std::vector<int64_t>& offsets, size_t& skipped_empty,
                            size_t& stand_ins) {
   const int64_t count = int64_t(parts.size());
@@ -291,7 +298,7 @@ std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& na
     records += parts[k].records;
   }
   if (count == 1) {  // one part (a small file, or one long record): its storage as it is
-    Part& p = parts[0];
+    FastaPart& p = parts[0];
     names = std::move(p.names);
     offsets.assign(1, 0);
     offsets.insert(offsets.end(), p.ends.begin(), p.ends.end());
@@ -306,7 +313,7 @@ std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& na
   offsets.assign(named.back() + 1, 0);
 #pragma omp parallel for schedule(dynamic)
   for (int64_t k = 0; k < count; ++k) {
-    Part& p = parts[size_t(k)];
+    FastaPart& p = parts[size_t(k)];
     std::copy(p.residues.begin(), p.residues.end(),
               residues.begin() + std::ptrdiff_t(at[size_t(k)]));
     for (size_t j = 0; j < p.names.size(); ++j) {
@@ -318,12 +325,19 @@ std::vector<uint8_t> merge(std::deque<Part>& parts, std::vector<std::string>& na
   return residues;
 }
 
-// The position of the '\n' of the last "\n>" in `text` at or after `from`, else npos.
+}  // namespace
+
+namespace detail {
+
 size_t last_record_start(const std::string& text, size_t from) {
   for (size_t i = text.size(); i-- > from + 1;)
     if (text[i] == '>' && text[i - 1] == '\n') return i - 1;
   return std::string::npos;
 }
+
+}  // namespace detail
+
+namespace {
 
 // The check of every byte as it is read: in a line that is no '>' header and no ';' comment,
 // each byte is a letter, '*' or white space (what for_each_fasta_record accepts), across block
@@ -372,56 +386,6 @@ SequenceSet read_sequences(const std::string& path, const Scoring& s, size_t par
 
 namespace detail {
 
-SequenceSet read_sequences_share(const std::string& path, const Scoring& s, size_t parts,
-                                 size_t part, size_t block) {
-  if (part >= parts)
-    throw input_error(path + ": share " + std::to_string(part) + " of " + std::to_string(parts));
-  const std::array<int16_t, 256> code = code_table(s);
-  // One pass over the file on this thread, block by block, each block cut after its last
-  // record's start and parsed, the codes of subjects [from, to) kept.
-  const auto pass = [&](size_t from, size_t to) {
-    SequenceSet set;
-    size_t records = 0;
-    const auto piece = [&](const std::string& text) {
-      Part p;
-      const size_t first = set.size();
-      parse(path, text, code, s, p, from > first ? from - first : 0, to > first ? to - first : 0);
-      for (size_t j = 0, u = 0; j < p.names.size(); ++j) {
-        if (p.names[j].empty()) p.names[j] = std::to_string(records + p.unnamed[u++]);
-        set.names.push_back(std::move(p.names[j]));
-        set.offsets.push_back(set.offsets.back() + p.lengths[j]);
-      }
-      set.residues.insert(set.residues.end(), p.residues.begin(), p.residues.end());
-      records += p.records, set.skipped_empty += p.skipped_empty, set.stand_ins += p.stand_ins;
-      check_host_memory(path, "the share's sequences", 2.0 * double(set.residues.size()));
-    };
-    std::string carry;
-    read_input_blocks(path, block, [&](std::string& b) {
-      const size_t old = carry.size();
-      carry += b;
-      const size_t cut = last_record_start(carry, old > 0 ? old - 1 : 0);
-      if (cut == std::string::npos || cut == 0) return;
-      piece(carry.substr(0, cut + 1));
-      carry.erase(0, cut + 1);
-    });
-    if (!carry.empty()) piece(carry);
-    if (set.size() == 0) throw input_error(path + ": no residues");
-    return set;
-  };
-  try {
-    const SequenceSet lengths = pass(0, 0);  // every name and length, no codes
-    const std::vector<size_t> b = database_shares(lengths, parts);
-    SequenceSet set = pass(b[part], b[part + 1]);
-    if (set.offsets != lengths.offsets)
-      throw input_error(path + ": the file changed while it was read");
-    set.held_begin = b[part], set.held_end = b[part + 1];
-    return set;
-  } catch (const input_error&) {  // read whole, once: the first bad place named as one read does
-    read_sequences_blocks(path, s, block);
-    throw;
-  }
-}
-
 SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, size_t block) {
   struct stat st {};
   const bool regular = path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -469,25 +433,25 @@ SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, siz
       text.swap(carry);
     else
       text += carry, std::string().swap(carry);
-    Part part;
+    FastaPart part;
     parse(path, text, code_table(s), s, part);            // throws: the first bad place, named
     throw input_error(path + ": invalid sequence data");  // (not reached)
   }
   if (!carry.empty()) parsers.add(std::move(carry));
   parsers.finish();
-  std::deque<Part>& parts = parsers.parts();
+  std::deque<FastaPart>& parts = parsers.parts();
   if (parsers.failed()) {  // the first error in file order, named as one pass names it
     std::string text;
     text.reserve(bytes);
     for (std::string& p : parsers.pieces()) text += p, std::string().swap(p);
-    parts.assign(1, Part());
+    parts.assign(1, FastaPart());
     parse(path, text, code_table(s), s, parts[0]);
   }
   parsers.pieces().clear();
   SequenceSet set;
   set.residues = merge(parts, set.names, set.offsets, set.skipped_empty, set.stand_ins);
   size_t records = 0;
-  for (const Part& p : parts) records += p.records;
+  for (const FastaPart& p : parts) records += p.records;
   if (set.size() == 0)
     throw input_error(path + (records == 0 ? ": no sequence (empty file)"
                                            : ": no residues in any of its " +

@@ -23,25 +23,13 @@ namespace {
 int bitmap_levels(const CsrGraph& whole, const mpi::DistributedGraph& g,
                   const mpi::DistributedBfsOptions& o, const std::vector<int32_t>& sources,
                   const std::string& what) {
-  mpi::DistributedBfs bfs(rank_context(), g, o);
   int bitmaps = 0;
-  for (int32_t s : sources) {
-    INFO(what, " source ", s);
-    const mpi::DistributedBfsResult r = bfs.run(s);
-    const BfsResult want = bfs_cpu(whole, s, 1);
-    const std::vector<int32_t> all = mpi::gather_levels(g, r.levels);
-    if (world_rank() == 0) CHECK(all == want.levels);
-    CHECK(r.reached == want.reached);
-    CHECK(r.traversed_edges == want.traversed_edges);
-    CHECK(mpi::validate_bfs(g, s, r) == "");
+  for (const mpi::DistributedBfsResult& r : check_sources(whole, g, o, sources, what))
     for (const mpi::DistributedBfsStep& st : r.steps)
       if (st.bitmap) {
         ++bitmaps;
         CHECK(st.direction == mpi::Direction::top_down);
       }
-    if (o.direction == mpi::Direction::top_down)
-      CHECK(r.levels_run(mpi::Direction::top_down) == int(r.steps.size()));
-  }
   return bitmaps;
 }
 

@@ -34,18 +34,7 @@ void check_distributed(const SequenceSet& q, const SequenceSet& db, const Scorin
     for (const auto& h : r.hits) CHECK(h.empty());
     return;
   }
-  for (size_t i = 0; i < q.size(); ++i) {
-    REQUIRE(r.hits[i].size() == one.hits[i].size());
-    for (size_t k = 0; k < one.hits[i].size(); ++k) {
-      const SearchHit &g = r.hits[i][k], &w = one.hits[i][k];
-      INFO("query " << i << " rank " << k);
-      CHECK(g.query == w.query);
-      CHECK(g.subject == w.subject);
-      CHECK(g.score == w.score);
-      CHECK(g.query_end == w.query_end);
-      CHECK(g.subject_end == w.subject_end);
-    }
-  }
+  test::check_same_hits(r, one);
 }
 
 }  // namespace
