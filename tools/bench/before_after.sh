@@ -2,24 +2,26 @@
 # Before/after on one device, one command: the same work through two lockstep binaries (OLD, an
 # older commit built by tools/bench/build_old.sh; NEW, this tree) over every kernel family of the
 # anchors table (tools/bench/anchors.sh: sort, SpMV, SpMM, barrier, APSP, BFS, alignment) and
-# database search. OLD and NEW alternate three times a case, so that clock and thermal drift
-# fall on both sides; a side's time is the median of its three runs, each run's time the sum of
-# KEY over its output lines (device time as the command reports it, not process start-up). A
-# case is slower when new/old > 1.03. Only spellings that both binaries accept are used (the
-# vocabulary --algorithm/--barrier/--local-size predates the baseline ad3dd0d), with the defaults
-# of each (an empty tuning database, so both run their untuned rule).
+# database search. OLD and NEW alternate three times a case (PAIRS=N: N times), in ABBA order, so
+# that clock and thermal drift fall on both sides; a side's time is the median of its runs, each
+# run's time the sum of KEY over its output lines (device time as the command reports it, not
+# process start-up). A case is slower when new/old > 1.03. Only spellings that both binaries
+# accept are used (the vocabulary --algorithm/--barrier/--local-size predates the baseline
+# ad3dd0d), with the defaults of each (an empty tuning database, so both run their untuned rule).
 # Writes $OUT/before_after.txt: every run's lines (case= side=), a `ratio case= old= new=
 # new_over_old=` line a case, and last `slower_than_3pct=CASE,...` (or `none`); prints the
-# ratios. About 5 minutes on an H200 (24 cases x 6 runs, about 1-2 s a run: an estimate from
-# the anchors' run, not a measurement). SMALL=1: tiny sizes, to check the
-# script itself (PoCL). Rows whose data is missing (genomes, graphs, the mmseqs2 example) are
-# left out and said so.
+# ratios. On an H200 the 20 cases outside SpMV and SpMM took 152 s; the 5 SpMV and SpMM cases,
+# which generate their matrices and read 0.7-2 GB of Matrix Market text a run, about 12 minutes:
+# more than one call of the device tool holds, so split the run with ONLY. SMALL=1: tiny sizes,
+# to check the script itself (PoCL). Rows whose data is missing (genomes, graphs, the mmseqs2
+# example) are left out and said so.
 # Use: OLD=.carry/lockstep-ad3dd0d NEW=build/lockstep OUT=/tmp/out [ONLY=regex] [SMALL=1]
 #      tools/bench/before_after.sh       (OLD first: tools/bench/build_old.sh ad3dd0d
 #                                         lockstep-ad3dd0d; ONLY: the cases whose name matches)
-# On the GPU machine, after tools/gpu/prepare.sh and build_old.sh here (NEW: run.sh's LOCKSTEP):
-#      OLD=.carry/lockstep-ad3dd0d TESTS=0 BENCH=tools/bench/before_after.sh BENCH_TIMEOUT=540 \
-#        bash tools/gpu/run.sh
+# On the GPU machine, after tools/gpu/prepare.sh and build_old.sh here (NEW: run.sh's LOCKSTEP),
+# one call for each ONLY of '^(sort|barrier|apsp|bfs|align|search)', '^spmv' and '^spmm':
+#      OLD=.carry/lockstep-ad3dd0d TESTS=0 ONLY=... BENCH=tools/bench/before_after.sh \
+#        BENCH_TIMEOUT=540 bash tools/gpu/run.sh
 set -uo pipefail
 NEW=${NEW:-${LOCKSTEP:-}}
 : "${OLD:?set OLD}" "${NEW:?set NEW (or LOCKSTEP)}" "${OUT:?set OUT}"
@@ -46,9 +48,11 @@ run() {
   local c=$1 k=$2
   shift 2
   want "$c" || return 0
-  local old_t="" new_t=""
-  for i in 1 2 3; do
-    for side in old new; do
+  local old_t="" new_t="" pairs=${PAIRS:-3} sides
+  for ((i = 1; i <= pairs; ++i)); do
+    sides="old new"
+    ((i % 2)) || sides="new old"  # ABBA: neither side always runs first
+    for side in $sides; do
       local bin=$OLD
       [[ $side == new ]] && bin=$NEW
       local lines t
@@ -59,8 +63,9 @@ run() {
     done
   done
   local o n
-  o=$(tr ' ' '\n' <<< "$old_t" | grep . | sort -g | sed -n 2p)
-  n=$(tr ' ' '\n' <<< "$new_t" | grep . | sort -g | sed -n 2p)
+  local mid=$(((pairs + 1) / 2))  # the median (of an even count, the lower middle)
+  o=$(tr ' ' '\n' <<< "$old_t" | grep . | sort -g | sed -n ${mid}p)
+  n=$(tr ' ' '\n' <<< "$new_t" | grep . | sort -g | sed -n ${mid}p)
   if [[ -z "$o" || -z "$n" ]]; then
     echo "ratio case=$c key=$k failed=1 (see $OUT/before_after.err)" | tee -a "$txt"
     slower+=("$c(failed)")
@@ -100,8 +105,12 @@ done
 
 # every barrier at 132 x 256 (one group a compute unit on an H200), and the default's at full
 # residency (grouped-lock) and at 264 x 1024 (lock)
+# (relaunch is bound by the host's launch rate, which jumps between ~12 and ~15 us from run to run
+# on the H200's host whichever the binary: 8 pairs)
 for b in relaunch lock grouped-lock lock-free tree; do
-  run "barrier_${b}_132x256" us_per_barrier bench barrier --barrier "$b" --groups "$(pick 132 2)" \
+  pairs=3
+  [[ $b == relaunch ]] && pairs=8
+  PAIRS=$pairs run "barrier_${b}_132x256" us_per_barrier bench barrier --barrier "$b" --groups "$(pick 132 2)" \
     --local-size 256 --no-data --rounds "$(pick 20000 100)"
 done
 run barrier_grouped-lock_maxx256 us_per_barrier bench barrier --barrier grouped-lock \
