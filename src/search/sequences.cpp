@@ -2,20 +2,17 @@
 // read_input and parsed by for_each_fasta_record (src/align/fasta.cpp), encoded exactly: every
 // letter of the matrix as written, a letter outside it an error naming file, line, record and
 // position. Records with no residues are skipped and counted. Large files are read in blocks: this
-// thread inflates, the host's other threads parse whole records of the blocks already read; an
-// error sends the whole text through one parse again, so that it names the first bad place
-// exactly as a single pass does. A share of a file for one rank: src/search/sequence_share.cpp.
-#include <sys/mman.h>
+// thread inflates, the host's other threads parse whole records of the blocks already read
+// (src/search/fasta_parsers.cpp); an error sends the whole text through one parse again, so that
+// it names the first bad place exactly as a single pass does. A share of a file for one rank:
+// src/search/sequence_share.cpp.
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <new>
-#include <thread>
 
 #include "lockstep/io.hpp"
 #include "lockstep/search.hpp"
@@ -25,8 +22,10 @@
 namespace lockstep {
 
 using detail::code_table;
+using detail::FastaParsers;
 using detail::FastaPart;
 using detail::last_record_start;
+using detail::merge_parts;
 using detail::parse;
 
 namespace {
@@ -195,136 +194,6 @@ int fasta_mode(const std::string& text) {
   return -1;
 }
 
-// Parsers on the host's threads: pieces in file order, each parsed into its FastaPart as it comes.
-class Parsers {
- public:
-  Parsers(const std::string& path, const Scoring& s) : path_(path), s_(s), code_(code_table(s)) {
-    const unsigned n = std::max(1u, std::min(15u, std::thread::hardware_concurrency() - 1));
-    for (unsigned t = 0; t < n; ++t) pool_.emplace_back([this] { work(); });
-  }
-  ~Parsers() { finish(); }
-  void add(std::string&& piece) {
-    std::lock_guard<std::mutex> lock(m_);
-    pieces_.push_back(std::move(piece));
-    parts_.emplace_back();
-    failed_.push_back(0);
-    todo_.push_back(pieces_.size() - 1);
-    cv_.notify_one();
-  }
-  void finish() {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      closed_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : pool_) t.join();
-    pool_.clear();
-  }
-  bool failed() const { return std::find(failed_.begin(), failed_.end(), 1) != failed_.end(); }
-  std::deque<std::string>& pieces() { return pieces_; }
-  std::deque<FastaPart>& parts() { return parts_; }
-
- private:
-  void work() {
-    for (;;) {
-      size_t k = 0;
-      const std::string* piece = nullptr;
-      FastaPart* part = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(m_);
-        cv_.wait(lock, [&] { return closed_ || !todo_.empty(); });
-        if (todo_.empty()) return;
-        k = todo_.front();
-        todo_.pop_front();
-        piece = &pieces_[k], part = &parts_[k];  // a deque's elements stay put as it grows
-      }
-      try {
-        parse(path_, *piece, code_, s_, *part);
-      } catch (const std::exception&) {
-        std::lock_guard<std::mutex> lock(m_);
-        failed_[k] = 1;  // the whole text again on one thread names the error exactly
-      }
-    }
-  }
-  const std::string& path_;
-  const Scoring& s_;
-  const std::array<int16_t, 256> code_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<std::string> pieces_;
-  std::deque<FastaPart> parts_;
-  std::deque<char> failed_;
-  std::deque<size_t> todo_;
-  bool closed_ = false;
-  std::vector<std::thread> pool_;
-};
-
-// `bytes` of fresh storage at `p` faulted in on the host's threads (MADV_POPULATE_WRITE, Linux
-// 5.14; elsewhere, or where it fails, the first writes fault them in as before).
-void populate(uint8_t* p, size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-  constexpr uintptr_t kPage = 4096, kStep = uintptr_t(4) << 20;
-  const uintptr_t first = (uintptr_t(p) + kPage - 1) / kPage * kPage,
-                  end = (uintptr_t(p) + bytes) / kPage * kPage;
-  const int64_t steps = end > first ? int64_t((end - first + kStep - 1) / kStep) : 0;
-#pragma omp parallel for schedule(dynamic)
-  for (int64_t i = 0; i < steps; ++i) {
-    const uintptr_t a = first + uintptr_t(i) * kStep;
-    madvise(reinterpret_cast<void*>(a), std::min(kStep, end - a), MADV_POPULATE_WRITE);
-  }
-#else
-  (void)p, (void)bytes;
-#endif
-}
-
-// The parts, in order, as one set's residues (returned), names, offsets and skipped count, each
-// part released once copied. On one thread this was two thirds of the reading thread's work, and
-// nearly all of it the page faults of the fresh residues (200 M residues on a 2-core host: 100
-// of 115 ms): the pages are populated, and the parts copied, on the host's threads.
-std::vector<uint8_t> merge(std::deque<FastaPart>& parts, std::vector<std::string>& names,
-                           std::vector<int64_t>& offsets, size_t& skipped_empty,
-                           size_t& stand_ins) {
-  const int64_t count = int64_t(parts.size());
-  std::vector<size_t> at(parts.size() + 1, 0), named(parts.size() + 1, 0);
-  size_t records = 0;  // before part k
-  for (size_t k = 0; k < parts.size(); ++k) {
-    at[k + 1] = at[k] + parts[k].residues.size();
-    named[k + 1] = named[k] + parts[k].names.size();
-    skipped_empty += parts[k].skipped_empty;
-    stand_ins += parts[k].stand_ins;
-    size_t u = 0;  // an empty header's id: its record number in the file
-    for (std::string& name : parts[k].names)
-      if (name.empty()) name = std::to_string(records + parts[k].unnamed[u++]);
-    records += parts[k].records;
-  }
-  if (count == 1) {  // one part (a small file, or one long record): its storage as it is
-    FastaPart& p = parts[0];
-    names = std::move(p.names);
-    offsets.assign(1, 0);
-    offsets.insert(offsets.end(), p.ends.begin(), p.ends.end());
-    p.ends = {};
-    return std::move(p.residues);
-  }
-  std::vector<uint8_t> residues;
-  residues.reserve(at.back());
-  populate(residues.data(), at.back());
-  residues.resize(at.back());
-  names.resize(named.back());
-  offsets.assign(named.back() + 1, 0);
-#pragma omp parallel for schedule(dynamic)
-  for (int64_t k = 0; k < count; ++k) {
-    FastaPart& p = parts[size_t(k)];
-    std::copy(p.residues.begin(), p.residues.end(),
-              residues.begin() + std::ptrdiff_t(at[size_t(k)]));
-    for (size_t j = 0; j < p.names.size(); ++j) {
-      names[named[size_t(k)] + j] = std::move(p.names[j]);
-      offsets[named[size_t(k)] + j + 1] = int64_t(at[size_t(k)]) + p.ends[j];
-    }
-    p.residues = {}, p.names = {}, p.ends = {};
-  }
-  return residues;
-}
-
 }  // namespace
 
 namespace detail {
@@ -394,7 +263,7 @@ SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, siz
   // as the text grows (a gzip bomb stops at the limit), every byte of the first block's sequence
   // lines is checked as it comes (a file of NUL bytes stops there), and a parser's error stops
   // the reading: then one pass over the text read so far names the first bad place.
-  Parsers parsers(path, s);
+  FastaParsers parsers(path, s);
   std::string carry;
   int mode = -1;
   size_t bytes = 0;
@@ -449,7 +318,7 @@ SequenceSet read_sequences_blocks(const std::string& path, const Scoring& s, siz
   }
   parsers.pieces().clear();
   SequenceSet set;
-  set.residues = merge(parts, set.names, set.offsets, set.skipped_empty, set.stand_ins);
+  set.residues = merge_parts(parts, set.names, set.offsets, set.skipped_empty, set.stand_ins);
   size_t records = 0;
   for (const FastaPart& p : parts) records += p.records;
   if (set.size() == 0)
