@@ -21,6 +21,15 @@ inline void check_same(const AlignResult& got, const AlignResult& want) {
   CHECK(got.end_b == want.end_b);
 }
 
+/// The search tests' options: top K, a small shape (32 x 16) that builds one program per device.
+inline SearchOptions search_shape(int top) {
+  SearchOptions o;
+  o.top = top;
+  o.local_size = 32;
+  o.stripe = 16;
+  return o;
+}
+
 /// Two searches' hits equal, query by query and rank by rank (a split search against one device).
 inline void check_same_hits(const SearchResult& got, const SearchResult& want) {
   REQUIRE(got.hits.size() == want.hits.size());

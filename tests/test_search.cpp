@@ -56,14 +56,6 @@ std::vector<uint8_t> seq(const SequenceSet& set, size_t i) {
   return std::vector<uint8_t>(set.data(i), set.data(i) + set.length(i));
 }
 
-SearchOptions shape(int top) {
-  SearchOptions o;
-  o.top = top;
-  o.local_size = 32;
-  o.stripe = 16;
-  return o;
-}
-
 /// align_cpu on every pair, ranked; compares score and both ends of every reported hit.
 void check_against_cpu(const SearchResult& got, const SequenceSet& q, const SequenceSet& db,
                        const Scoring& s, int top) {
@@ -104,11 +96,11 @@ TEST_CASE("search: real proteins, every pair's score and ends equal align_cpu") 
   const SequenceSet db = read_fasta(dir + "DB.fasta.gz", s, 300);
   REQUIRE(q.size() == 5);
   REQUIRE(db.size() == 300);
-  const SearchResult all = search(ctx, q, db, s, shape(300));  // every pair, ranked
+  const SearchResult all = search(ctx, q, db, s, test::search_shape(300));  // every pair, ranked
   CHECK(all.algorithm == "inter");
   CHECK(all.recomputed == 0);
   check_against_cpu(all, q, db, s, 300);
-  const SearchResult ten = search(ctx, q, db, s, shape(10));
+  const SearchResult ten = search(ctx, q, db, s, test::search_shape(10));
   for (size_t i = 0; i < q.size(); ++i)
     for (size_t k = 0; k < 10; ++k) CHECK(ten.hits[i][k].subject == all.hits[i][k].subject);
   MESSAGE("dpx: " << all.dpx << ", " << all.cells << " cells in " << all.ms << " ms");
@@ -130,7 +122,7 @@ TEST_CASE("search: DNA with ties (equal subjects rank by database order), top-K 
     db.add("r" + std::to_string(j),
            s.encode(test::random_residues(rng, 20 + (j * 53) % 300, "ACGTN")));
   db.add("copy0-again", seq(db, 0));
-  const SearchResult r = search(ctx, q, db, s, shape(5));
+  const SearchResult r = search(ctx, q, db, s, test::search_shape(5));
   check_against_cpu(r, q, db, s, 5);
   CHECK(r.hits[0][0].subject == 0);  // the planted subject, then its copies in database order
   CHECK(r.hits[0][1].subject == 1);
@@ -153,7 +145,7 @@ TEST_CASE("search: an empty query, a query longer than every subject, several ba
     db.add("s" + std::to_string(j), s.encode(r));
     if (j < 80) few.add("s" + std::to_string(j), seq(db, size_t(j)));
   }
-  SearchOptions o = shape(4);
+  SearchOptions o = test::search_shape(4);
   o.max_device_mib = 1;
   const SearchResult r = search(ctx, q, db, s, o);
   check_against_cpu(r, q, db, s, 4);
@@ -166,7 +158,7 @@ TEST_CASE("search: an empty query, a query longer than every subject, several ba
   for (int64_t k = 0; k < few.length(5); ++k) part += s.alphabet[few.data(5)[k]];
   longer.replace(300, part.size(), part);
   lq.add("long", s.encode(longer));
-  const SearchResult l = search(ctx, lq, few, s, shape(6));
+  const SearchResult l = search(ctx, lq, few, s, test::search_shape(6));
   check_against_cpu(l, lq, few, s, 6);
   CHECK(l.hits[0][0].subject == 5);
 }
@@ -187,7 +179,7 @@ TEST_CASE("search: several overlapped batches give the hits of one batch") {
     if (j % 700 == 3) r.replace(r.size() / 2, 0, "WWCWWHWW");
     db.add("s" + std::to_string(j), s.encode(r));
   }
-  SearchOptions o = shape(7);
+  SearchOptions o = test::search_shape(7);
   const SearchResult one = search(ctx, q, db, s, o);
   o.max_device_mib = 1;
   const SearchResult many = search(ctx, q, db, s, o);
@@ -224,7 +216,7 @@ TEST_CASE("search: a planted pair past the 16-bit limit is exact, its lane partn
     db.add("r" + std::to_string(j), s.encode(test::random_residues(rng, 100 + 31 * j, aa)));
   db.add("planted", s.encode(big));
   db.add("half", s.encode(big.substr(0, 1800)));
-  const SearchResult r = search(ctx, q, db, s, shape(3));
+  const SearchResult r = search(ctx, q, db, s, test::search_shape(3));
   CHECK(r.recomputed >= 1);
   CHECK(r.hits[0][0].subject == 20);
   CHECK(r.hits[0][0].score > 32767);
@@ -261,7 +253,7 @@ TEST_CASE("search: scores equal parasail's sw_striped_profile_sat (when libparas
   const Scoring s = blosum62(11, 1);
   const SequenceSet q = read_fasta(dir + "QUERY.fasta.gz", s, 3);
   const SequenceSet db = read_fasta(dir + "DB.fasta.gz", s, 200);
-  const SearchResult r = search(ctx, q, db, s, shape(20));
+  const SearchResult r = search(ctx, q, db, s, test::search_shape(20));
   auto letters = [&](const SequenceSet& set, size_t i) {
     std::string t;
     for (int64_t k = 0; k < set.length(i); ++k) t += s.alphabet[set.data(i)[k]];
@@ -304,14 +296,14 @@ TEST_CASE("search: inter+prof2, inter+skew and inter+prof2+skew are exact, satur
   db.add("planted", s.encode(big));
   for (const std::string a : {"inter+prof2", "inter+skew", "inter+prof2+skew"}) {
     INFO("algorithm " << a);
-    SearchOptions o = shape(int(db.size()));
+    SearchOptions o = test::search_shape(int(db.size()));
     o.algorithm = a;
     const SearchResult r = search(ctx, q, db, s, o);
     CHECK(r.algorithm == a);
     CHECK(r.recomputed >= 1);
     check_against_cpu(r, q, db, s, int(db.size()));
   }
-  SearchOptions bad = shape(3);
+  SearchOptions bad = test::search_shape(3);
   bad.algorithm = "inter+wide";
   CHECK_THROWS_WITH_AS(search(ctx, q, db, s, bad),
                        doctest::Contains("unknown kernel feature 'wide'"), input_error);
@@ -353,7 +345,7 @@ TEST_CASE(
     db.add("s" + std::to_string(j), s.encode(test::random_residues(rng, 1 + (j * 29) % 90, aa)));
   for (const char* a : {"inter", "inter+prof2", "inter+skew", "inter+prof2+skew"}) {
     INFO("algorithm " << a);
-    SearchOptions o = shape(int(db.size()));
+    SearchOptions o = test::search_shape(int(db.size()));
     o.algorithm = a;
     check_against_cpu(search(ctx, q, db, s, o), q, db, s, int(db.size()));
   }

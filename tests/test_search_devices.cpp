@@ -14,14 +14,6 @@ using namespace lockstep;
 
 namespace {
 
-SearchOptions shape(int top) {  // test_search.cpp's shape: one program per device
-  SearchOptions o;
-  o.top = top;
-  o.local_size = 32;
-  o.stripe = 16;
-  return o;
-}
-
 void check_same(const SearchResult& got, const SearchResult& want) {
   test::check_same_hits(got, want);
   CHECK(got.cells == want.cells);
@@ -74,14 +66,14 @@ TEST_CASE("search devices: two and three contexts give the hits of one, ties and
   q.add("longer", s.encode(test::random_residues(rng, 900, aa) + planted));  // > every subject
   for (int top : {1, 12, 300}) {
     CAPTURE(top);
-    const SearchResult one = search(ctx, q, db, s, shape(top));
-    SearchOptions o = shape(top);
+    const SearchResult one = search(ctx, q, db, s, test::search_shape(top));
+    SearchOptions o = test::search_shape(top);
     o.devices = {&second};
     check_same(search(ctx, q, db, s, o), one);
     o.devices = {&second, &third};
     check_same(search(ctx, q, db, s, o), one);
   }
-  const SearchResult one = search(ctx, q, db, s, shape(12));
+  const SearchResult one = search(ctx, q, db, s, test::search_shape(12));
   CHECK(one.hits[0][0].subject == 3);  // the planted copies, in database order
   CHECK(one.hits[0][1].subject == 19);
 
@@ -93,9 +85,9 @@ TEST_CASE("search devices: two and three contexts give the hits of one, ties and
   longest.add("long", s.encode(test::random_residues(rng, 1500, aa) + planted));
   for (int j = 0; j < 3; ++j) longest.add("short", s.encode(planted.substr(size_t(j) * 20, 40)));
   for (const SequenceSet* small : {&two, &longest}) {
-    SearchOptions o = shape(3);
+    SearchOptions o = test::search_shape(3);
     o.devices = {&second, &third};
-    check_same(search(ctx, q, *small, s, o), search(ctx, q, *small, s, shape(3)));
+    check_same(search(ctx, q, *small, s, o), search(ctx, q, *small, s, test::search_shape(3)));
   }
 }
 
@@ -105,7 +97,7 @@ TEST_CASE("search devices: a context listed twice is refused" * doctest::test_su
   SequenceSet q, db;
   q.add("q", s.encode("MKVLAW"));
   db.add("d", s.encode("MKVLAW"));
-  SearchOptions o = shape(1);
+  SearchOptions o = test::search_shape(1);
   o.devices = {&ctx};
   CHECK_THROWS_WITH_AS(search(ctx, q, db, s, o),
                        doctest::Contains("each device needs a context of its own"), input_error);

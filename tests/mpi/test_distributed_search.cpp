@@ -13,20 +13,13 @@
 namespace lockstep {
 namespace {
 
-SearchOptions shape(int top) {  // tests/test_search.cpp's shape: one program per device
-  SearchOptions o;
-  o.top = top;
-  o.local_size = 32;
-  o.stripe = 16;
-  return o;
-}
-
 // (`mine`: this rank's share of db, else db whole)
 void check_distributed(const SequenceSet& q, const SequenceSet& db, const Scoring& s, int top,
                        const SequenceSet* mine = nullptr) {
   Context& ctx = test::rank_context();
-  const SearchResult one = search(ctx, q, db, s, shape(top));
-  const SearchResult r = mpi::search(test::world(), ctx, q, mine ? *mine : db, s, shape(top));
+  const SearchResult one = search(ctx, q, db, s, test::search_shape(top));
+  const SearchResult r =
+      mpi::search(test::world(), ctx, q, mine ? *mine : db, s, test::search_shape(top));
   CHECK(r.cells == one.cells);
   CHECK(r.recomputed == one.recomputed);
   REQUIRE(r.hits.size() == q.size());
@@ -103,7 +96,7 @@ TEST_CASE("distributed search: a refusal on one rank ends every rank with one er
   SequenceSet q, db;
   q.add("q", s.encode("MKVLAW"));
   db.add("d", s.encode("MKVLAW"));
-  SearchOptions o = shape(1);
+  SearchOptions o = test::search_shape(1);
   if (test::world_rank() == 1) o.top = 0;  // refused by check_search on rank 1 alone
   try {
     mpi::search(test::world(), ctx, q, db, s, o);
