@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep/error.hpp"
 #include "lockstep/runtime.hpp"
 #include "lockstep/tolerance.hpp"
 
@@ -118,6 +120,16 @@ inline int run_shell(const std::string& command, std::string& out) {
 }
 
 /// Whether `text` holds `what` (the CLI tests' checks of a message or an output line).
+/// The message of the input_error that f throws; "" when it throws none.
+inline std::string input_error_message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 inline bool has(const std::string& text, const std::string& what) {
   return text.find(what) != std::string::npos;
 }

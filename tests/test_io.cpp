@@ -21,12 +21,7 @@ void write_gzip(const std::string& path, const std::string& text) {
 }
 
 std::string message_of(const std::string& path) {
-  try {
-    read_input(path);
-  } catch (const input_error& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error_message([&] { read_input(path); });
 }
 
 }  // namespace

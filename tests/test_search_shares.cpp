@@ -28,15 +28,6 @@ void check_share(const SequenceSet& part, const SequenceSet& whole, size_t parts
     REQUIRE(std::equal(part.data(i), part.data(i) + part.length(i), whole.data(i)));
 }
 
-std::string message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const input_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST_CASE("search db: a prepared database's share reads and checks only its own blocks") {
@@ -70,9 +61,10 @@ TEST_CASE("search db: a prepared database's share reads and checks only its own 
   const std::string corrupt = bad + ": corrupt lockstep database (its content's checksum differs)";
   CHECK(open_database(bad, dna, 4, 0).held_residues() == 5000000);
   CHECK(open_database(bad, dna, 4, 1).held_residues() == 5000000);
-  CHECK(message([&] { open_database(bad, dna, 4, 2); }) == corrupt);
-  CHECK(message([&] { open_database(bad, dna); }) == corrupt);
-  CHECK(message([&] { open_database(path, dna, 3, 3); }) == path + ": share 3 of 3");
+  CHECK(test::input_error_message([&] { open_database(bad, dna, 4, 2); }) == corrupt);
+  CHECK(test::input_error_message([&] { open_database(bad, dna); }) == corrupt);
+  CHECK(test::input_error_message([&] { open_database(path, dna, 3, 3); }) ==
+        path + ": share 3 of 3");
 }
 
 TEST_CASE("search db: a FASTA share holds its subjects' codes only, names errors as one read") {
@@ -102,12 +94,13 @@ TEST_CASE("search db: a FASTA share holds its subjects' codes only, names errors
   const SequenceSet last = read_database(fa, s, 2, 1);
   check_share(last, whole, 2, 1);
   CHECK(last.residues.size() < whole.residues.size() * 3 / 4);
-  CHECK(test::has(message([&] { search_cpu(whole, last, s, SearchOptions{}); }),
+  CHECK(test::has(test::input_error_message([&] { search_cpu(whole, last, s, SearchOptions{}); }),
                   "search: the database set holds one share's codes only"));
   // a bad letter in the last record: the whole read's message, file, line, record and residue
   const std::string bf = test::write(d, "bad.fa", text + ">bad\nACD@K\n");
-  const std::string want = message([&] { read_sequences(bf, s); });
+  const std::string want = test::input_error_message([&] { read_sequences(bf, s); });
   INFO(want);
   CHECK(test::has(want, bf + ":"));
-  CHECK(message([&] { detail::read_sequences_share(bf, s, 2, 1, 4096); }) == want);
+  CHECK(test::input_error_message([&] { detail::read_sequences_share(bf, s, 2, 1, 4096); }) ==
+        want);
 }
