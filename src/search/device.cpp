@@ -62,7 +62,7 @@ Defines inter_defines(const Shape& sh, int dpx_level, const DeviceInfo& di) {
 }
 
 /// The kernel's features ("prof2+skew", "plain" or ""), or input_error naming the unknown one.
-void parse_variant(const std::string& v, SearchShape& sh) {
+void parse_features(const std::string& v, SearchShape& sh) {
   for (size_t at = 0; at < v.size();) {
     const size_t end = std::min(v.find_first_of("+,", at), v.size());
     const std::string word = v.substr(at, end - at);
@@ -116,7 +116,7 @@ SearchShape detail::search_shape(const DeviceInfo& di, const SearchOptions& o, d
                       std::to_string(std::min<size_t>(1024, di.max_work_group_size)) + "]");
   if (sh.stripe < 2 || sh.stripe > 64 || sh.stripe % 2)
     throw input_error("search: stripe must be even and in [2, 64]");
-  parse_variant(features, sh);
+  parse_features(features, sh);
   sh.skew = sh.skew || skew;
   return sh;
 }
@@ -271,7 +271,7 @@ SearchResult detail::search_range(Context& ctx, const SequenceSet& queries, cons
 }
 
 // The registry's search builds: the shapes search_shape() picks with no shape given (the defaults
-// table's for a small database and, where it has one, for a large one: the skew variant), on a DPX
+// table's for a small database and, where it has one, for a large one: the skew feature), on a DPX
 // device both at DPX level 1 and portable (LOCKSTEP_DPX=0, or a driver that refuses the DPX forms).
 void detail::search_kernel_builds(const DeviceInfo& d, std::vector<KernelBuild>& out) {
   std::vector<std::string> seen;

@@ -113,10 +113,10 @@ struct AlgorithmWords {
 };
 AlgorithmWords algorithm_words(const SearchOptions& o);
 
-/// The inter kernel's shape: work-items a group, query rows a work-item and the variant's
-/// features (cl/search.cl), from the options, else the defaults table's "Search" entry: on a GPU
-/// with no shape given, a database of at least skew_residues residues takes skew_stripe rows and
-/// the skew variant. Throws input_error outside the kernel's limits or for an unknown variant.
+/// The inter kernel's shape: work-items a group, query rows a work-item and the kernel's features
+/// (cl/search.cl), from the options, else the defaults table's "Search" entry: on a GPU with no
+/// shape given, a database of at least skew_residues residues takes skew_stripe rows and the skew
+/// feature. Throws input_error outside the kernel's limits or for an unknown feature.
 struct SearchShape {
   int local = 0, stripe = 0;
   bool prof2 = false, skew = false;
