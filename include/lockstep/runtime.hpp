@@ -203,6 +203,9 @@ void set_args(cl::Kernel& k, const Args&... args) {
 /// given; failures name the kernel.
 cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local,
                  const std::vector<cl::Event>* after = nullptr);
+/// launch without an event, for work that nothing waits for by event or times (an in-order
+/// queue orders it); global 0 enqueues nothing.
+void enqueue(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local);
 /// Milliseconds between an event's start and end (the queue must have profiling enabled).
 double event_ms(const cl::Event& e);
 double event_ms(const cl::Event& first, const cl::Event& last);

@@ -58,17 +58,6 @@ const cl::Kernel& ew_kernel(SharedContext& c, const std::string& name, const std
   return it->second;
 }
 
-// Enqueues k on `global` work-items without an event (lockstep::launch makes one per launch,
-// which nothing here waits for or times).
-void enqueue(cl::CommandQueue& q, const cl::Kernel& k, size_t global) {
-  const cl_int err = q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
-                                            cl::NDRange(size_t(kLocal)), nullptr, nullptr);
-  if (err != CL_SUCCESS)
-    throw opencl_error("clEnqueueNDRangeKernel(" + k.getInfo<CL_KERNEL_FUNCTION_NAME>() +
-                           ", global " + std::to_string(global) + ")",
-                       err);
-}
-
 size_t groups_for(size_t n) { return std::max<size_t>(1, (n + kLocal - 1) / kLocal); }
 
 void need(const DeviceBuffer& b, size_t bytes) {
@@ -93,7 +82,7 @@ void elementwise(SharedContext& c, const char* name, const std::string& dtype, i
     set_args(k, cl_long(n), cl_int(op), cl_int(mode), a.buffer, b ? b->buffer : a.buffer);
     set_arg(k, 5, s.size(), s.data());
     set_arg(k, 6, out.buffer);
-    enqueue(ctx.queue(), k, groups_for(n) * kLocal);
+    enqueue(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
     return 0;
   });
 }
@@ -126,7 +115,7 @@ void bind_elementwise(py::module_& m) {
         throw input_error("lockstep.Array.astype: the device has no float64");
       cl::Kernel k = ew_kernel(c, "ew_cast_" + to, from);
       set_args(k, cl_long(n), a.buffer, out.buffer);
-      enqueue(ctx.queue(), k, groups_for(n) * kLocal);
+      enqueue(ctx.queue(), k, groups_for(n) * kLocal, kLocal);
       return 0;
     });
   });
@@ -141,10 +130,10 @@ void bind_elementwise(py::module_& m) {
       const cl::Buffer& partial = ctx.scratch(kScratchSlot, groups * size);
       cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, partial);
-      enqueue(ctx.queue(), k, groups * kLocal);
+      enqueue(ctx.queue(), k, groups * kLocal, kLocal);
       cl::Kernel f = ew_kernel(c, "ew_sum_final", dtype);
       set_args(f, cl_int(groups), partial, out.buffer);
-      enqueue(ctx.queue(), f, kLocal);
+      enqueue(ctx.queue(), f, kLocal, kLocal);
       return 0;
     });
   });
@@ -164,7 +153,7 @@ void bind_elementwise(py::module_& m) {
       const cl::Buffer& out = ctx.scratch(kScratchSlot, partial.size());
       cl::Kernel k = ew_kernel(c, "ew_sum", dtype);
       set_args(k, cl_long(n), cl_int(b ? 1 : 0), a.buffer, b ? b->buffer : a.buffer, out);
-      enqueue(ctx.queue(), k, groups * kLocal);
+      enqueue(ctx.queue(), k, groups * kLocal, kLocal);
       check(ctx.queue().enqueueReadBuffer(out, CL_TRUE, 0, partial.size(), partial.data()),
             "clEnqueueReadBuffer");
       return 0;

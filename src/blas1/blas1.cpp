@@ -47,14 +47,14 @@ template <typename T>
 void fill(cl::CommandQueue& queue, cl::Buffer& x, int n, T value) {
   cl::Kernel k = kernel(queue, "blas1.cl", "fill", defines<T>());
   set_args(k, n, value, x);
-  launch(queue, k, round_up(n, kWorkGroup), kWorkGroup);
+  enqueue(queue, k, round_up(n, kWorkGroup), kWorkGroup);
 }
 
 template <typename T>
 void axpby(cl::CommandQueue& queue, int n, T a, const cl::Buffer& x, T b, cl::Buffer& y) {
   cl::Kernel k = kernel(queue, "blas1.cl", "axpby", defines<T>());
   set_args(k, n, a, x, b, y);
-  launch(queue, k, round_up(n, kWorkGroup), kWorkGroup);
+  enqueue(queue, k, round_up(n, kWorkGroup), kWorkGroup);
 }
 
 template <typename T>
@@ -64,10 +64,10 @@ T dot(cl::CommandQueue& queue, int n, const cl::Buffer& x, const cl::Buffer& y) 
       int(std::min<size_t>(kMaxGroups, std::max<size_t>(1, round_up(n, kWorkGroup) / kWorkGroup)));
   cl::Kernel k1 = kernel(queue, "blas1.cl", "dot_partial", defines<T>());
   set_args(k1, n, x, y, part);
-  launch(queue, k1, size_t(groups) * kWorkGroup, kWorkGroup);
+  enqueue(queue, k1, size_t(groups) * kWorkGroup, kWorkGroup);
   cl::Kernel k2 = kernel(queue, "blas1.cl", "sum_partials", defines<T>());
   set_args(k2, groups, kMaxGroups, part);
-  launch(queue, k2, kWorkGroup, kWorkGroup);
+  enqueue(queue, k2, kWorkGroup, kWorkGroup);
   T result{};
   check(queue.enqueueReadBuffer(part, CL_TRUE, kMaxGroups * sizeof(T), sizeof(T), &result),
         "clEnqueueReadBuffer");

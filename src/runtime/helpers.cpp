@@ -32,6 +32,19 @@ void set_arg(cl::Kernel& k, cl_uint index, const cl::Buffer& b) {
 }
 void set_arg(cl::Kernel& k, cl_uint index, Local local) { set_arg(k, index, local.bytes, nullptr); }
 
+namespace {
+// clEnqueueNDRangeKernel, its failure naming the kernel; the event into `e` when given.
+void enqueue_range(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local,
+                   const std::vector<cl::Event>* after, cl::Event* e) {
+  cl_int err = queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
+                                          local ? cl::NDRange(local) : cl::NullRange, after, e);
+  if (err != CL_SUCCESS)
+    throw opencl_error("clEnqueueNDRangeKernel(" + kernel_name(k) + ", global " +
+                           std::to_string(global) + ", local " + std::to_string(local) + ")",
+                       err);
+}
+}  // namespace
+
 cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local,
                  const std::vector<cl::Event>* after) {
   cl::Event e;
@@ -40,13 +53,12 @@ cl::Event launch(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, si
     check(err, "clEnqueueMarkerWithWaitList");
     return e;
   }
-  cl_int err = queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
-                                          local ? cl::NDRange(local) : cl::NullRange, after, &e);
-  if (err != CL_SUCCESS)
-    throw opencl_error("clEnqueueNDRangeKernel(" + kernel_name(k) + ", global " +
-                           std::to_string(global) + ", local " + std::to_string(local) + ")",
-                       err);
+  enqueue_range(queue, k, global, local, after, &e);
   return e;
+}
+
+void enqueue(cl::CommandQueue& queue, const cl::Kernel& k, size_t global, size_t local) {
+  if (global > 0) enqueue_range(queue, k, global, local, nullptr, nullptr);
 }
 
 double event_ms(const cl::Event& first, const cl::Event& last) {
