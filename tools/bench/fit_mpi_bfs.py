@@ -42,7 +42,7 @@ def parse(path):
         run = runs[tag]
         if "n" in f and "ranks" in f and "graph_s" in f:
             run["n"] = float(f["n"])
-        elif "timeline level" in f or "level" in f and "direction" in f:
+        elif "level" in f and "direction" in f:
             run["levels"].append(f)
         elif "gteps_min" in f:
             run["gteps"], run["traversed"] = float(f["gteps"]), float(f.get("traversed_edges", 0))
@@ -105,7 +105,7 @@ def predict(coef, base, p, scale, c_scale=1.0):
         e = float(lv["edges"]) * grow
         b = mib(lv, n)
         if lv.get("direction") == "top-down" and lv.get("bitmap") != "1":
-            b = mib(lv, n) * grow * base["np"] / p
+            b *= grow * base["np"] / p
         ms += coef[0] + coef[1] * math.log2(p) + coef[2] * e / p / 1e6 + coef[3] * c_scale * b
     traversed = base["traversed"] * grow
     return ms, traversed / (ms * 1e6)

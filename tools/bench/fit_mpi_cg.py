@@ -54,11 +54,7 @@ def halo(partition, shape, ranks):
     dims, *n = shape
     if partition == "planes":
         return min(2, ranks - 1) * n[0] * n[1] if dims == 3 else min(2, ranks - 1) * n[0]
-    if partition.startswith("blocks:"):
-        grid = tuple(int(v) for v in partition[7:].split("x")) + (1,)
-        grid = grid[:3] if ranks == grid[0] * grid[1] * grid[2] else ranks_grid(dims, n, ranks)
-    else:
-        grid = ranks_grid(dims, n, ranks)
+    grid = ranks_grid(dims, n, ranks)
     box = [n[d] / grid[d] for d in range(3)]
     total = 0.0
     for d in range(3):
@@ -90,8 +86,7 @@ def main(path):
         part = kv.get("partition", "planes")
         key = (kv["kind"], kv["matrix"], kv["algorithm"], kv.get("halo", ""),
                "blocks" if part.startswith("blocks") else part)
-        runs.setdefault(key, {})[int(kv["np"])] = (t, float(kv.get("exchange_ms") or 0),
-                                                   float(kv.get("halo_values") or 0))
+        runs.setdefault(key, {})[int(kv["np"])] = (t, float(kv.get("exchange_ms") or 0))
     ones = {k[:3]: v[1] for k, v in runs.items() if 1 in v}
     for key, by_p in sorted(runs.items()):
         kind, matrix, alg, halo_path, partition = key
