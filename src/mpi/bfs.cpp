@@ -110,9 +110,11 @@ DistributedBfsResult DistributedBfs::run(int32_t source) {
   const auto tiny_next = [&](bool small) {
     return d.tiny_pairs > 0 && forced != Direction::bottom_up && small;
   };
-  // gamma > 0: no tiny level whose frontier's edges could pass n / gamma (those go bottom-up)
+  // gamma > 0: no tiny level whose frontier's edges could pass n / gamma (those go bottom-up); an
+  // empty frontier is none (the loop ends without one more collective)
   const auto small = [&] {
-    return glob[1] <= d.tiny_pairs && !(d.o.gamma > 0 && double(glob[1]) > double(g.n) / d.o.gamma);
+    return glob[0] > 0 && glob[1] <= d.tiny_pairs &&
+           !(d.o.gamma > 0 && double(glob[1]) > double(g.n) / d.o.gamma);
   };
   bool tiny = tiny_next(small()), counted = true;
   for (int32_t level = 0;; ++level) {
