@@ -43,10 +43,9 @@ DistributedBfs::Impl::Impl(Context& c, const DistributedGraph& graph,
                  ? o.remote_capacity
                  : std::max<int64_t>(1 << 16, std::min<int64_t>(entries, 1 << 26));
   capacity = std::min<int64_t>(capacity, (int64_t(1) << 30));  // count + edges < 2^31 in lb
-  // The same on every rank (their capacities differ): the slots of one MPI_Allgather, each at
-  // most 2^16 pairs (512 KiB).
-  const int64_t most = o.remote_capacity > 0 ? std::min<int64_t>(capacity, 1 << 16) : 1 << 16;
-  tiny_pairs = p > 1 ? std::min<int64_t>(o.tiny_edges, most) : 0;
+  // The slots of one MPI_Allgather, each at most 2^16 pairs (512 KiB); the same on every rank:
+  // a capacity below 2^16 is remote_capacity's, which every rank is given.
+  tiny_pairs = p > 1 ? std::min<int64_t>({o.tiny_edges, capacity, 1 << 16}) : 0;
   part = std::make_unique<detail::LbPartition>(c, g.count, int64_t(g.count) + capacity, local, d);
   BfsOptions one_gpu;
   one_gpu.local_size = local, one_gpu.wave_width = o.wave_width;
